@@ -1,0 +1,36 @@
+# Shrink — `make run` (build release, thumbnail a default photo) and `make test` (build, run all tests).
+# Both install missing Debian packages first (scripts/install-deps).
+
+SWIFT ?= swift
+RELEASE_FLAGS = -c release --static-swift-stdlib
+BIN = .build/release/shrink
+DEFAULT_INPUT = /usr/share/wallpapers/Autumn/contents/images/2560x1600.jpg
+INPUT ?= $(DEFAULT_INPUT)
+SIZE ?= 400
+
+.PHONY: run test build deps bench quality clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The main job: what the default photo would cost decoded naively versus what Shrink held.
+run: build
+	@mkdir -p out
+	$(BIN) info $(INPUT)
+	$(BIN) thumbnail $(INPUT) --size $(SIZE) -o out/thumbnail.jpg
+
+# Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`).
+test: build
+	$(SWIFT) build --build-tests
+	SHRINK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel
+	scripts/check-quality
+	scripts/check-corrupt
+
+bench: build
+	scripts/bench
+
+clean:
+	rm -rf .build out

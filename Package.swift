@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Shrink",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Shrink", targets: ["Shrink"]),
+        .executable(name: "shrink", targets: ["shrink"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C: setjmp-guarded wrappers over the libjpeg API.
+        .target(
+            name: "CJPEGTurbo",
+            linkerSettings: [.linkedLibrary("jpeg")]
+        ),
+        // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .target(name: "ShrinkCore"),
+        .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
+        .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CJPEGTurbo"]),
+        .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CSPNG"]),
+        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG"]),
+        .executableTarget(
+            name: "shrink",
+            dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .target(name: "ShrinkTestSupport", dependencies: ["Shrink"]),
+        .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
+        .testTarget(name: "shrinkTests", dependencies: ["ShrinkTestSupport"]),
+    ]
+)

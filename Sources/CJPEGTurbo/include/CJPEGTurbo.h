@@ -1,0 +1,70 @@
+#ifndef SHRINK_CJPEGTURBO_H
+#define SHRINK_CJPEGTURBO_H
+
+#include <stddef.h>
+
+/// Status of every shim call. Anything but SJ_OK leaves a message in the decoder's own error state.
+typedef enum {
+    SJ_OK = 0,
+    SJ_ERROR = 1,          ///< libjpeg raised an error (corrupt or unsupported data)
+    SJ_WARNING = 2,        ///< strict mode: libjpeg raised a warning (corrupt data it could step over)
+    SJ_MEMORY_LIMIT = 3,   ///< the decoder needed more than max_memory_to_use
+    SJ_OUT_OF_MEMORY = 4,  ///< malloc failed
+    SJ_BAD_CALL = 5,       ///< the shim was called out of order
+    SJ_TRUNCATED = 6,      ///< the data ended before the image did
+    SJ_UNSUPPORTED = 7     ///< a valid feature libjpeg-turbo does not decode here (12-bit, lossless)
+} sj_status;
+
+/// Colour space constants mirrored from libjpeg's J_COLOR_SPACE so Swift needs no libjpeg header.
+enum { SJ_CS_UNKNOWN = 0, SJ_CS_GRAY = 1, SJ_CS_RGB = 2, SJ_CS_YCBCR = 3, SJ_CS_CMYK = 4, SJ_CS_YCCK = 5 };
+
+/// The frame header as libjpeg reads it (jpeg_read_header): no pixel is decoded.
+typedef struct {
+    int width, height, components, precision;
+    int color_space;          ///< SJ_CS_*, as libjpeg infers it (JFIF, Adobe transform, component ids)
+    int progressive, arithmetic;
+    int h_samp[4], v_samp[4];
+    int saw_adobe, adobe_transform, saw_jfif;
+    int restart_interval;
+    int multi_scan;           ///< progressive or non-interleaved: libjpeg buffers every coefficient
+} sj_header;
+
+typedef struct sj_decoder sj_decoder;
+
+/// Creates a decoder over `len` bytes at `data` (not copied; must outlive the decoder).
+/// When `drop_behind` is set, `data` is a page-aligned file mapping and pages the decoder has consumed
+/// are released with madvise(MADV_DONTNEED), so input size does not show in resident memory.
+/// Returns NULL when out of memory.
+sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind);
+void sj_destroy(sj_decoder *d);
+
+/// The message of the last failure (libjpeg's wording), or "" when none.
+const char *sj_message(const sj_decoder *d);
+/// Number of warnings libjpeg raised so far, and the first one's text.
+int sj_warning_count(const sj_decoder *d);
+
+/// Reads the header (markers up to the first SOS).
+int sj_read_header(sj_decoder *d, sj_header *out);
+
+/// Starts decompression at 1/scale_denom (1, 2, 4 or 8). out_gray selects grayscale output, out_cmyk
+/// CMYK output (for CMYK/YCCK sources), else RGB. max_memory caps libjpeg's large (virtual array)
+/// allocations, i.e. a progressive file's coefficient buffer; 0 = no cap. fast selects the fast integer
+/// IDCT and plain upsampling. strict turns every libjpeg warning into SJ_WARNING.
+/// On success writes the output size and components.
+int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long max_memory, int fast, int strict,
+             int *out_width, int *out_height, int *out_components);
+
+/// Reads up to max_rows scanlines, top to bottom, into rows of `stride` bytes; writes the count read.
+int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_rows, int *rows_read);
+
+/// Ends decoding: jpeg_finish_decompress when every row was read, else jpeg_abort_decompress.
+int sj_finish(sj_decoder *d);
+
+/// Encodes 8-bit gray (components 1) or RGB (components 3) rows to a malloc'd JPEG in *out (free with
+/// sj_free). subsampling: 0 = 4:2:0, 1 = 4:4:4. message receives the error text on failure.
+int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
+              int quality, int subsampling_444, int progressive,
+              unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
+void sj_free(void *p);
+
+#endif

@@ -1,0 +1,336 @@
+// Every function that calls into libjpeg sets its own setjmp first, so libjpeg's longjmp on error never
+// crosses a Swift frame. Each decoder owns its error state; cleanup is idempotent.
+#include "CJPEGTurbo.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+#define SJ_WINDOW (64 * 1024)
+#define JPEG_SOS_MARKER 0xDA
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    int strict;
+    int status;                 // the status to return after longjmp
+    int warnings;
+    int cut_scan;               // a scan ended early at a marker (JWRN_HIT_MARKER)
+    char message[JMSG_LENGTH_MAX];
+} sj_error;
+
+typedef struct {
+    struct jpeg_source_mgr pub;
+    const unsigned char *data;
+    size_t len;
+    size_t pos;                 // offset of the end of the window handed to libjpeg
+    size_t dropped;             // pages below this offset were released
+    int drop_behind;
+    size_t page;
+} sj_source;
+
+struct sj_decoder {
+    struct jpeg_decompress_struct cinfo;
+    sj_error err;
+    sj_source src;
+    int created, header_read, started;
+};
+
+static const JOCTET sj_eoi[2] = {0xFF, JPEG_EOI};
+
+// Sorts libjpeg's message codes into the statuses Swift translates.
+static int sj_classify(int code, int fallback) {
+    switch (code) {
+    case JERR_NO_BACKING_STORE: return SJ_MEMORY_LIMIT;
+    case JERR_OUT_OF_MEMORY: return SJ_OUT_OF_MEMORY;
+    case JERR_INPUT_EOF: case JERR_INPUT_EMPTY: case JWRN_JPEG_EOF: return SJ_TRUNCATED;
+    case JERR_BAD_PRECISION: case JERR_SOF_UNSUPPORTED: case JERR_NOT_COMPILED: return SJ_UNSUPPORTED;
+    default: return fallback;
+    }
+}
+
+static void sj_error_exit(j_common_ptr cinfo) {
+    sj_error *e = (sj_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, e->message);
+    e->status = sj_classify(cinfo->err->msg_code, SJ_ERROR);
+    longjmp(e->jump, 1);
+}
+
+// Warnings that strict mode still lets pass: damage the reference decoders (Pillow, libvips) also step
+// over in files they accept: stray bytes before a restart marker or EOI (inside or after the entropy-coded
+// data, common in MJPEG and camera files), a scan cut short by a marker, and a progression sequence that
+// skips or repeats a scan (and, after a scan was cut short, the stray rest of it before the next SOS).
+// Stray bytes before other markers, bad Huffman codes and premature end of file stay errors.
+static int sj_tolerated(sj_error *e) {
+    const struct jpeg_error_mgr *err = &e->pub;
+    switch (err->msg_code) {
+    case JWRN_EXTRANEOUS_DATA: {
+        int marker = err->msg_parm.i[1];
+        return marker == JPEG_EOI || (marker >= 0xD0 && marker <= 0xD7) || (marker == JPEG_SOS_MARKER && e->cut_scan);
+    }
+    case JWRN_HIT_MARKER:
+        e->cut_scan = 1;
+        return 1;
+    case JWRN_BOGUS_PROGRESSION:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void sj_emit_message(j_common_ptr cinfo, int level) {
+    sj_error *e = (sj_error *)cinfo->err;
+    if (level >= 0) return;     // trace messages
+    e->warnings++;
+    cinfo->err->num_warnings++;
+    if (e->warnings == 1) (*cinfo->err->format_message)(cinfo, e->message);
+    if (e->strict && !sj_tolerated(e)) {
+        (*cinfo->err->format_message)(cinfo, e->message);
+        e->status = sj_classify(cinfo->err->msg_code, SJ_WARNING);
+        longjmp(e->jump, 1);
+    }
+}
+
+static void sj_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+// Releases the pages of the mapping that lie wholly before `upto`.
+static void sj_drop(sj_source *s, size_t upto) {
+    if (!s->drop_behind) return;
+    size_t end = upto / s->page * s->page;
+    if (end > s->dropped) {
+        madvise((void *)(s->data + s->dropped), end - s->dropped, MADV_DONTNEED);
+        s->dropped = end;
+    }
+}
+
+static void sj_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean sj_fill_input_buffer(j_decompress_ptr cinfo) {
+    sj_source *s = (sj_source *)cinfo->src;
+    // Everything before the window libjpeg just finished with is consumed.
+    sj_drop(s, s->pos - s->pub.bytes_in_buffer);
+    if (s->pos >= s->len) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        s->pub.next_input_byte = sj_eoi;
+        s->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    size_t n = s->len - s->pos;
+    if (n > SJ_WINDOW) n = SJ_WINDOW;
+    s->pub.next_input_byte = s->data + s->pos;
+    s->pub.bytes_in_buffer = n;
+    s->pos += n;
+    return TRUE;
+}
+
+static void sj_skip_input_data(j_decompress_ptr cinfo, long num_bytes) {
+    sj_source *s = (sj_source *)cinfo->src;
+    if (num_bytes <= 0) return;
+    size_t skip = (size_t)num_bytes;
+    if (skip <= s->pub.bytes_in_buffer) {
+        s->pub.next_input_byte += skip;
+        s->pub.bytes_in_buffer -= skip;
+        return;
+    }
+    skip -= s->pub.bytes_in_buffer;
+    s->pub.bytes_in_buffer = 0;
+    s->pos = (skip > s->len - s->pos) ? s->len : s->pos + skip;
+}
+
+static void sj_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind) {
+    sj_decoder *d = calloc(1, sizeof(sj_decoder));
+    if (!d) return NULL;
+    d->cinfo.err = jpeg_std_error(&d->err.pub);
+    d->err.pub.error_exit = sj_error_exit;
+    d->err.pub.emit_message = sj_emit_message;
+    d->err.pub.output_message = sj_output_message;
+    if (setjmp(d->err.jump)) {
+        jpeg_destroy_decompress(&d->cinfo);
+        free(d);
+        return NULL;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    d->src.pub.init_source = sj_init_source;
+    d->src.pub.fill_input_buffer = sj_fill_input_buffer;
+    d->src.pub.skip_input_data = sj_skip_input_data;
+    d->src.pub.resync_to_restart = jpeg_resync_to_restart;
+    d->src.pub.term_source = sj_term_source;
+    d->src.data = data;
+    d->src.len = len;
+    d->src.drop_behind = drop_behind;
+    long page = sysconf(_SC_PAGESIZE);
+    d->src.page = page > 0 ? (size_t)page : 4096;
+    d->cinfo.src = &d->src.pub;
+    return d;
+}
+
+void sj_destroy(sj_decoder *d) {
+    if (!d) return;
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    d->created = 0;
+    free(d);
+}
+
+const char *sj_message(const sj_decoder *d) { return d ? d->err.message : "no decoder"; }
+int sj_warning_count(const sj_decoder *d) { return d ? d->err.warnings : 0; }
+
+static int sj_color_space(J_COLOR_SPACE cs) {
+    switch (cs) {
+    case JCS_GRAYSCALE: return SJ_CS_GRAY;
+    case JCS_RGB: return SJ_CS_RGB;
+    case JCS_YCbCr: return SJ_CS_YCBCR;
+    case JCS_CMYK: return SJ_CS_CMYK;
+    case JCS_YCCK: return SJ_CS_YCCK;
+    default: return SJ_CS_UNKNOWN;
+    }
+}
+
+int sj_read_header(sj_decoder *d, sj_header *out) {
+    if (!d || d->header_read) return SJ_BAD_CALL;
+    d->err.strict = 0;
+    if (setjmp(d->err.jump)) return d->err.status;
+    if (jpeg_read_header(&d->cinfo, TRUE) != JPEG_HEADER_OK) {
+        snprintf(d->err.message, sizeof d->err.message, "JPEG datastream contains no image");
+        return SJ_ERROR;
+    }
+    d->header_read = 1;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    memset(out, 0, sizeof *out);
+    out->width = (int)c->image_width;
+    out->height = (int)c->image_height;
+    out->components = c->num_components;
+    out->precision = c->data_precision;
+    out->color_space = sj_color_space(c->jpeg_color_space);
+    out->progressive = c->progressive_mode ? 1 : 0;
+    out->arithmetic = c->arith_code ? 1 : 0;
+    for (int i = 0; i < c->num_components && i < 4; i++) {
+        out->h_samp[i] = c->comp_info[i].h_samp_factor;
+        out->v_samp[i] = c->comp_info[i].v_samp_factor;
+    }
+    out->saw_adobe = c->saw_Adobe_marker ? 1 : 0;
+    out->adobe_transform = c->Adobe_transform;
+    out->saw_jfif = c->saw_JFIF_marker ? 1 : 0;
+    out->restart_interval = (int)c->restart_interval;
+    out->multi_scan = (c->progressive_mode || c->comps_in_scan < c->num_components) ? 1 : 0;
+    return SJ_OK;
+}
+
+int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long max_memory, int fast, int strict,
+             int *out_width, int *out_height, int *out_components) {
+    if (!d || !d->header_read || d->started) return SJ_BAD_CALL;
+    d->err.strict = strict;
+    if (setjmp(d->err.jump)) return d->err.status;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    c->scale_num = 1;
+    c->scale_denom = (unsigned int)scale_denom;
+    c->out_color_space = out_gray ? JCS_GRAYSCALE : out_cmyk ? JCS_CMYK : JCS_RGB;
+    c->dct_method = fast ? JDCT_IFAST : JDCT_ISLOW;
+    c->do_fancy_upsampling = fast ? FALSE : TRUE;
+    c->mem->max_memory_to_use = max_memory;
+    jpeg_start_decompress(c);
+    d->started = 1;
+    *out_width = (int)c->output_width;
+    *out_height = (int)c->output_height;
+    *out_components = c->output_components;
+    return SJ_OK;
+}
+
+int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_rows, int *rows_read) {
+    *rows_read = 0;
+    if (!d || !d->started) return SJ_BAD_CALL;
+    if (setjmp(d->err.jump)) return d->err.status;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    int total = 0;
+    while (total < max_rows && c->output_scanline < c->output_height) {
+        JSAMPROW rows[16];
+        int want = max_rows - total;
+        if (want > 16) want = 16;
+        for (int i = 0; i < want; i++) rows[i] = buffer + (size_t)(total + i) * stride;
+        JDIMENSION got = jpeg_read_scanlines(c, rows, (JDIMENSION)want);
+        if (got == 0) break;
+        total += (int)got;
+        *rows_read = total;
+    }
+    return SJ_OK;
+}
+
+int sj_finish(sj_decoder *d) {
+    if (!d || !d->started) return SJ_BAD_CALL;
+    if (setjmp(d->err.jump)) return d->err.status;
+    d->started = 0;
+    if (d->cinfo.output_scanline >= d->cinfo.output_height) {
+        jpeg_finish_decompress(&d->cinfo);
+    } else {
+        jpeg_abort_decompress(&d->cinfo);
+    }
+    return SJ_OK;
+}
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    unsigned char *mem;         // jpeg_mem_dest's buffer: kept here so the error path can free it
+    unsigned long size;
+} sj_encode_error;
+
+static void sj_encode_error_exit(j_common_ptr cinfo) {
+    longjmp(((sj_encode_error *)cinfo->err)->jump, 1);
+}
+
+int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
+              int quality, int subsampling_444, int progressive,
+              unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
+    struct jpeg_compress_struct c;
+    sj_encode_error err;
+    *out = NULL;
+    *out_len = 0;
+    memset(&c, 0, sizeof c);
+    c.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = sj_encode_error_exit;
+    err.pub.output_message = sj_output_message;
+    err.mem = NULL;
+    err.size = 0;
+    if (setjmp(err.jump)) {
+        char text[JMSG_LENGTH_MAX];
+        (*c.err->format_message)((j_common_ptr)&c, text);
+        snprintf(message, message_len, "%s", text);
+        jpeg_destroy_compress(&c);
+        free(err.mem);
+        return SJ_ERROR;
+    }
+    jpeg_create_compress(&c);
+    jpeg_mem_dest(&c, &err.mem, &err.size);
+    c.image_width = (JDIMENSION)width;
+    c.image_height = (JDIMENSION)height;
+    c.input_components = components;
+    c.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, quality, TRUE);
+    if (components == 3) {
+        int h = subsampling_444 ? 1 : 2;
+        c.comp_info[0].h_samp_factor = h;
+        c.comp_info[0].v_samp_factor = h;
+    }
+    if (progressive) jpeg_simple_progression(&c);
+    c.optimize_coding = TRUE;
+    jpeg_start_compress(&c, TRUE);
+    while (c.next_scanline < c.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)c.next_scanline * stride);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    *out = err.mem;
+    *out_len = err.size;
+    return SJ_OK;
+}
+
+void sj_free(void *p) { free(p); }

@@ -1,0 +1,26 @@
+import ShrinkCore
+
+/// The result of a decode: displayed-orientation pixels and the plan that made them.
+public struct DecodedImage: Sendable {
+    /// The pixels, orientation already applied.
+    public let pixels: PixelBuffer
+    /// How they were made (prescale, source size, orientation, region).
+    public let plan: ThumbnailPlan
+
+    /// The displayed size.
+    public var size: Size { pixels.size }
+
+    /// The encoded bytes in `format`.
+    public func encoded(as format: EncodedFormat) throws(ImageError) -> [UInt8] {
+        try format.encode(pixels)
+    }
+
+    /// Encodes and writes the image to `path` (atomically, via a temporary file), in `format` or, when nil,
+    /// the format the path's extension names. Fails with `.invalidArgument` for an unknown extension.
+    public func write(to path: String, as format: EncodedFormat? = nil) throws(ImageError) {
+        guard let format = format ?? EncodedFormat(pathExtensionOf: path) else {
+            throw ImageError(.invalidArgument, "\(path): cannot tell the output format (use .jpg, .jpeg or .png)")
+        }
+        try FileOutput.write(try encoded(as: format), to: path)
+    }
+}

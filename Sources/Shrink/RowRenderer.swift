@@ -1,0 +1,70 @@
+import ShrinkCore
+import ShrinkResample
+
+/// Runs a plan: pulls rows from a decoder strictly top to bottom, resamples them as they arrive (when the
+/// plan says so) and writes each finished row straight to its displayed position in the result.
+///
+/// Memory: the result buffer, one strip of decoded rows (`stripRows × decoded width`), and the resampler's
+/// ring of rows. The decoder is stopped as soon as the rows the output needs have been read.
+public enum RowRenderer {
+    /// Rows decoded per call.
+    public static let stripRows = 16
+
+    /// Renders `plan` from `rows`, whose size must be the plan's decoded size.
+    public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding) throws(ImageError) -> PixelBuffer {
+        guard rows.size == plan.decodedSize else {
+            throw ImageError(.invalidArgument, "decoder produces \(rows.size), the plan expects \(plan.decodedSize)")
+        }
+        let format = rows.format
+        let channels = format.channels
+        let pixels = try PixelBuffer(format: format, size: plan.outputSize) { destination throws(ImageError) in
+            let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
+                                        channels: channels, orientation: plan.orientation)
+            if !plan.resamples && plan.orientation == .up {
+                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * channels)
+            } else if !plan.resamples {
+                try forEachStrip(of: rows, until: rows.size.height - 1) { strip, stride, count in
+                    for i in 0..<count { writer.write(row: strip + i * stride, y: rows.nextRow - count + i) }
+                }
+            } else {
+                let resampler = StreamingResampler(inputSize: plan.decodedSize, channels: channels,
+                                                   outputSize: plan.storedOutputSize, region: plan.decodedRegion)
+                try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
+                    resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
+                        writer.write(row: row.baseAddress!, y: y)
+                    }
+                }
+                guard resampler.isComplete else {
+                    throw ImageError(.truncated, "decoder stopped at row \(rows.nextRow) before the output was complete")
+                }
+            }
+            try rows.finish()
+        }
+        return pixels
+    }
+
+    private static func decodeInPlace(_ rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,
+                                      bytesPerRow: Int) throws(ImageError) {
+        while rows.nextRow < rows.size.height {
+            let row = rows.nextRow
+            let n = try rows.readRows(startingAt: row, into: destination + row * bytesPerRow, bytesPerRow: bytesPerRow,
+                                      maxRows: min(stripRows, rows.size.height - row))
+            guard n > 0 else { throw ImageError(.truncated, "decoder produced no rows at row \(row)") }
+        }
+    }
+
+    /// Reads strips of rows up to and including row `last`, handing each to `body` (strip, stride, count).
+    private static func forEachStrip(of rows: any RowDecoding, until last: Int,
+                                     _ body: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(ImageError) {
+        let stride = rows.size.width * rows.format.channels
+        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * stripRows)
+        defer { strip.deallocate() }
+        while rows.nextRow <= last {
+            let row = rows.nextRow
+            let n = try rows.readRows(startingAt: row, into: strip, bytesPerRow: stride,
+                                      maxRows: min(stripRows, last + 1 - row))
+            guard n > 0 else { throw ImageError(.truncated, "decoder produced no rows at row \(row)") }
+            body(strip, stride, n)
+        }
+    }
+}

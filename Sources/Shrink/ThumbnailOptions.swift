@@ -1,0 +1,32 @@
+/// How a thumbnail or full decode is planned and run.
+public struct ThumbnailOptions: Sendable {
+    /// Speed/quality trade-off.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Decode-time prescale leaves at least 2× to the Lanczos resampler; accurate IDCT.
+        case quality
+        /// Prescale to the nearest size at or above the target; fast IDCT. Softer, quicker.
+        case fast
+    }
+
+    /// `.quality` by default.
+    public var mode: Mode
+    /// Enlarge images smaller than the target (otherwise they keep their size, as ImageIO does). `false` by default.
+    public var allowUpscaling: Bool
+    /// Reject data the decoder could only step over (libjpeg warnings, premature end). `true` by default.
+    public var strict: Bool
+    /// Largest working memory a decoder may use, in bytes: a progressive JPEG's coefficient buffer is
+    /// predicted from the header and refused above it (and the cap is enforced inside libjpeg). 1 GiB by default.
+    public var memoryBudget: Int
+    /// Largest source image accepted, in pixels, checked from the header before anything is allocated.
+    /// 268 402 689 (0x3FFF²) by default, as sharp.
+    public var maxPixels: Int
+
+    public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = true,
+                memoryBudget: Int = 1 << 30, maxPixels: Int = 0x3FFF * 0x3FFF) {
+        self.mode = mode
+        self.allowUpscaling = allowUpscaling
+        self.strict = strict
+        self.memoryBudget = memoryBudget
+        self.maxPixels = maxPixels
+    }
+}

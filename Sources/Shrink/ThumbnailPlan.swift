@@ -1,0 +1,114 @@
+import ShrinkCore
+
+/// How a decode will run, decided from the header alone before any pixel memory is allocated:
+/// the output size, the source region, the decode-time prescale, and what it will cost.
+public struct ThumbnailPlan: Sendable, Equatable {
+    /// The stored (unoriented) source size.
+    public let sourceSize: Size
+    /// Orientation applied to the result, exactly once, after reduction.
+    public let orientation: Orientation
+    /// The result's displayed size.
+    public let outputSize: Size
+    /// The result's size before orientation (`outputSize` with axes swapped for orientations 5–8).
+    public let storedOutputSize: Size
+    /// The part of the stored full-resolution source that is resampled into the output.
+    public let storedRegion: Rect
+    /// The decoder scales by 1/`prescale` while decoding (1, 2, 4 or 8 for JPEG).
+    public let prescale: Int
+    /// The decoder's output size at that prescale.
+    public let decodedSize: Size
+    /// True when a resampler runs after the decoder (false when the decoded rows are the output).
+    public let resamples: Bool
+
+    /// Plans a decode of an image described by `info` to `target`. `prescales` lists the scale denominators
+    /// the codec supports, and `scaledSize` gives its output size for each. Fails with `.invalidArgument`
+    /// for an empty target.
+    public init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
+                scaledSize: (Int) -> Size) throws(ImageError) {
+        let displayed = info.displayedSize
+        var out: Size
+        var region: Rect
+        switch target {
+        case .original:
+            out = displayed
+            region = Rect(displayed)
+        case .maxPixelSize(let n):
+            guard n > 0 else { throw ImageError(.invalidArgument, "thumbnail size must be at least 1, not \(n)") }
+            let long = max(displayed.width, displayed.height)
+            if n >= long && !options.allowUpscaling {
+                out = displayed
+            } else if displayed.width >= displayed.height {
+                out = Size(width: n, height: Self.scaled(displayed.height, n, long))
+            } else {
+                out = Size(width: Self.scaled(displayed.width, n, long), height: n)
+            }
+            region = Rect(displayed)
+        case .box(let box, .inside):
+            guard box.width > 0, box.height > 0 else {
+                throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
+            }
+            let sx = Double(box.width) / Double(displayed.width), sy = Double(box.height) / Double(displayed.height)
+            if min(sx, sy) >= 1 && !options.allowUpscaling {
+                out = displayed
+            } else if sx <= sy {
+                out = Size(width: box.width, height: min(box.height, Self.scaled(displayed.height, box.width, displayed.width)))
+            } else {
+                out = Size(width: min(box.width, Self.scaled(displayed.width, box.height, displayed.height)), height: box.height)
+            }
+            region = Rect(displayed)
+        case .box(let box, .cover):
+            guard box.width > 0, box.height > 0 else {
+                throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
+            }
+            var scale = max(Double(box.width) / Double(displayed.width), Double(box.height) / Double(displayed.height))
+            out = box
+            if scale > 1 && !options.allowUpscaling {
+                // Keep the box's aspect ratio at the source's own resolution.
+                out = Size(width: max(1, Int((Double(box.width) / scale).rounded())),
+                           height: max(1, Int((Double(box.height) / scale).rounded())))
+                scale = 1
+            }
+            let w = min(Double(displayed.width), Double(out.width) / scale)
+            let h = min(Double(displayed.height), Double(out.height) / scale)
+            region = Rect(x: (Double(displayed.width) - w) / 2, y: (Double(displayed.height) - h) / 2, width: w, height: h)
+        }
+
+        let stored = info.orientation.storedSize(of: out)
+        let storedRegion = info.orientation.storedRect(for: region, storedSize: info.size)
+        // The least reduction over the two axes, measured on the decoder's real scaled size, decides how
+        // far the decoder may prescale: quality mode leaves at least 2× to the resampler.
+        let headroom = options.mode == .quality ? 2.0 : 1.0
+        var prescale = 1
+        for d in prescales.sorted() where d > 1 {
+            let s = scaledSize(d)
+            let rx = storedRegion.width * Double(s.width) / Double(info.size.width) / Double(stored.width)
+            let ry = storedRegion.height * Double(s.height) / Double(info.size.height) / Double(stored.height)
+            if min(rx, ry) >= headroom { prescale = d }
+        }
+        self.sourceSize = info.size
+        self.orientation = info.orientation
+        self.outputSize = out
+        self.storedOutputSize = stored
+        self.storedRegion = storedRegion
+        self.prescale = prescale
+        self.decodedSize = prescale == 1 ? info.size : scaledSize(prescale)
+        self.resamples = !(decodedSize == stored && storedRegion == Rect(info.size))
+    }
+
+    /// The region in decoded (prescaled) pixels; the whole decoded image when the region is the whole source.
+    public var decodedRegion: Rect {
+        if storedRegion == Rect(sourceSize) { return Rect(decodedSize) }
+        let sx = Double(decodedSize.width) / Double(sourceSize.width)
+        let sy = Double(decodedSize.height) / Double(sourceSize.height)
+        return Rect(x: storedRegion.x * sx, y: storedRegion.y * sy, width: storedRegion.width * sx,
+                    height: storedRegion.height * sy)
+    }
+
+    /// The prescale as a fraction, e.g. `"1/8"`.
+    public var prescaleText: String { "1/\(prescale)" }
+
+    /// `value × n / total`, rounded, at least 1.
+    private static func scaled(_ value: Int, _ n: Int, _ total: Int) -> Int {
+        max(1, Int((Double(value) * Double(n) / Double(total)).rounded()))
+    }
+}

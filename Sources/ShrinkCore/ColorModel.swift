@@ -1,0 +1,11 @@
+/// The colour model an image is stored in.
+public enum ColorModel: String, Sendable, CaseIterable {
+    case gray
+    case grayAlpha
+    case yCbCr = "YCbCr"
+    case rgb = "RGB"
+    case rgba = "RGBA"
+    case cmyk = "CMYK"
+    case ycck = "YCCK"
+    case palette
+}

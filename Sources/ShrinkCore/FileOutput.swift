@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes encoded images to files, and creates output directories.
+public enum FileOutput {
+    /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a reader
+    /// never sees a half-written file. Fails with `.io` naming the path.
+    public static func write(_ bytes: [UInt8], to path: String) throws(ImageError) {
+        let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ImageError(.io, "\(path): cannot create", cause: errnoText()) }
+        var written = 0
+        let ok: Bool = bytes.withUnsafeBytes { raw in
+            while written < raw.count {
+                let n = posixWrite(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += n
+            }
+            return true
+        }
+        let error = ok ? nil : errnoText()
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            let cause = error ?? errnoText()
+            unlink(temporary)
+            throw ImageError(.io, "\(path): cannot write", cause: cause)
+        }
+    }
+
+    /// Creates `path` and its missing parents as directories; an existing directory is fine.
+    public static func createDirectory(_ path: String) throws(ImageError) {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + part
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw ImageError(.io, "\(path): cannot create directory", cause: errnoText())
+            }
+        }
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw ImageError(.io, "\(path): exists and is not a directory")
+        }
+    }
+
+    /// True when `path` names an existing directory.
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func errnoText() -> String {
+        let code = errno
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+}
+
+// At file scope `write` is libc's, not FileOutput.write.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

@@ -1,0 +1,48 @@
+/// What an image is, read from its header alone: no pixel is decoded and nothing of pixel size allocated.
+public struct ImageInfo: Sendable, Equatable {
+    /// The container format.
+    public var format: ImageFormat
+    /// The stored size (before orientation).
+    public var size: Size
+    /// The EXIF orientation; `.up` when absent or invalid.
+    public var orientation: Orientation
+    /// The colour model of the stored samples.
+    public var colorModel: ColorModel
+    /// Bits per stored sample (8 for baseline JPEG).
+    public var bitsPerComponent: Int
+    /// True when the image carries an alpha channel.
+    public var hasAlpha: Bool
+    /// True for progressive JPEG (and, later, interlaced PNG).
+    public var isProgressive: Bool
+    /// Chroma subsampling of YCbCr data; nil for gray, RGB or CMYK.
+    public var chromaSubsampling: ChromaSubsampling?
+    /// Bytes of the embedded ICC profile (all chunks); 0 when none.
+    public var iccProfileBytes: Int
+    /// Bytes of the EXIF block; 0 when none.
+    public var exifBytes: Int
+    /// The size of the thumbnail embedded in the EXIF block, when there is one and it can be read.
+    public var embeddedThumbnail: Size?
+
+    public init(format: ImageFormat, size: Size, orientation: Orientation = .up, colorModel: ColorModel,
+                bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
+                chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
+                embeddedThumbnail: Size? = nil) {
+        self.format = format
+        self.size = size
+        self.orientation = orientation
+        self.colorModel = colorModel
+        self.bitsPerComponent = bitsPerComponent
+        self.hasAlpha = hasAlpha
+        self.isProgressive = isProgressive
+        self.chromaSubsampling = chromaSubsampling
+        self.iccProfileBytes = iccProfileBytes
+        self.exifBytes = exifBytes
+        self.embeddedThumbnail = embeddedThumbnail
+    }
+
+    /// The size as displayed, after orientation.
+    public var displayedSize: Size { orientation.displayedSize(of: size) }
+
+    /// Exact bytes the full displayed image would take decoded in `format`.
+    public func decodedBytes(as format: PixelFormat) -> Int { format.byteCount(for: displayedSize) }
+}

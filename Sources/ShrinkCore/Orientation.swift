@@ -1,0 +1,68 @@
+/// EXIF orientation (TIFF tag 0x0112): how the stored pixels must be transformed to be displayed.
+///
+/// Shrink applies it exactly once, as the last step of every decode, on the already reduced pixels.
+public enum Orientation: Int, Sendable, CaseIterable {
+    /// Stored as displayed.
+    case up = 1
+    /// Mirrored left–right.
+    case upMirrored = 2
+    /// Rotated 180°.
+    case down = 3
+    /// Mirrored top–bottom.
+    case downMirrored = 4
+    /// Transposed (mirrored across the main diagonal).
+    case leftMirrored = 5
+    /// Displayed after a 90° clockwise rotation.
+    case right = 6
+    /// Transversed (mirrored across the anti-diagonal).
+    case rightMirrored = 7
+    /// Displayed after a 90° counter-clockwise rotation.
+    case left = 8
+
+    /// The orientation for an EXIF value; anything outside 1–8 (0 appears in the wild) means `.up`.
+    public init(exifValue: Int) {
+        self = Orientation(rawValue: exifValue) ?? .up
+    }
+
+    /// True for 5–8, where the displayed width is the stored height.
+    public var swapsAxes: Bool { rawValue >= 5 }
+
+    /// The displayed size of an image stored at `size`.
+    public func displayedSize(of size: Size) -> Size { swapsAxes ? size.transposed : size }
+
+    /// The stored size of an image displayed at `size` (the inverse of ``displayedSize(of:)``).
+    public func storedSize(of size: Size) -> Size { swapsAxes ? size.transposed : size }
+
+    /// Where stored pixel (x, y) of an image stored at `size` lands when displayed.
+    @inline(__always)
+    public func displayedPosition(x: Int, y: Int, in size: Size) -> (x: Int, y: Int) {
+        let w = size.width, h = size.height
+        switch self {
+        case .up: return (x, y)
+        case .upMirrored: return (w - 1 - x, y)
+        case .down: return (w - 1 - x, h - 1 - y)
+        case .downMirrored: return (x, h - 1 - y)
+        case .leftMirrored: return (y, x)
+        case .right: return (h - 1 - y, x)
+        case .rightMirrored: return (h - 1 - y, w - 1 - x)
+        case .left: return (y, w - 1 - x)
+        }
+    }
+
+    /// The stored-pixel rectangle that displays as `rect` (displayed coordinates) in an image stored at
+    /// `storedSize`: the inverse of this orientation applied to a rectangle. Fractional edges are kept.
+    public func storedRect(for rect: Rect, storedSize: Size) -> Rect {
+        let w = Double(storedSize.width), h = Double(storedSize.height)
+        switch self {
+        case .up: return rect
+        case .upMirrored: return Rect(x: w - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
+        case .down: return Rect(x: w - rect.x - rect.width, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
+        case .downMirrored: return Rect(x: rect.x, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
+        case .leftMirrored: return rect.transposed
+        case .right: return Rect(x: rect.y, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .rightMirrored:
+            return Rect(x: w - rect.y - rect.height, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .left: return Rect(x: w - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// A decode in progress that hands out rows strictly top to bottom.
+///
+/// Decoders never seek backwards: asking for any row but ``nextRow`` is an error (`.invalidArgument`),
+/// not a silent re-decode. Rows are interleaved 8-bit samples in ``format``.
+public protocol RowDecoding: AnyObject {
+    /// The size of the image being produced (after any decode-time prescale).
+    var size: Size { get }
+    /// The layout of each row (gray8 or rgb8 today).
+    var format: PixelFormat { get }
+    /// The index of the next row ``readRows(startingAt:into:bytesPerRow:maxRows:)`` will produce.
+    var nextRow: Int { get }
+
+    /// Decodes up to `maxRows` rows starting at `row`, which must equal ``nextRow``, into `buffer`
+    /// (`bytesPerRow` apart). Returns how many rows were written (0 only at the end of the image).
+    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+                  maxRows: Int) throws(ImageError) -> Int
+
+    /// Stops decoding and releases the decoder's working memory; rows not read are never decoded.
+    func finish() throws(ImageError)
+}

@@ -1,0 +1,17 @@
+/// A size in whole pixels.
+public struct Size: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// `width × height`.
+    public var pixelCount: Int { width * height }
+    /// The size with its axes swapped.
+    public var transposed: Size { Size(width: height, height: width) }
+    /// `"WxH"`.
+    public var description: String { "\(width)x\(height)" }
+}

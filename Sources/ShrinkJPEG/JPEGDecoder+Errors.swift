@@ -1,0 +1,27 @@
+import CJPEGTurbo
+import ShrinkCore
+
+extension ImageError {
+    /// Translates a shim status into an ImageError naming `path`; the one place libjpeg statuses are mapped.
+    static func jpeg(_ status: Int32, decoder: OpaquePointer?, path: String, during stage: String) -> ImageError {
+        let text = decoder.map { String(cString: sj_message($0)) } ?? ""
+        let cause = text.isEmpty ? nil : text
+        switch UInt32(status) {
+        case SJ_TRUNCATED.rawValue:
+            return ImageError(.truncated, "\(path): JPEG data ends before the image does (\(stage))", cause: cause)
+        case SJ_UNSUPPORTED.rawValue:
+            return ImageError(.unsupportedFeature, "\(path): unsupported JPEG feature", cause: cause)
+        case SJ_MEMORY_LIMIT.rawValue:
+            return ImageError(.memoryBudgetExceeded,
+                              "\(path): JPEG decoder needs more working memory than the budget allows", cause: cause)
+        case SJ_OUT_OF_MEMORY.rawValue:
+            return ImageError(.outOfMemory, "\(path): out of memory while decoding JPEG", cause: cause)
+        case SJ_WARNING.rawValue:
+            return ImageError(.corruptData, "\(path): corrupt JPEG data (\(stage))", cause: cause)
+        case SJ_BAD_CALL.rawValue:
+            return ImageError(.invalidArgument, "\(path): JPEG decoder used out of order (\(stage))", cause: cause)
+        default:
+            return ImageError(.corruptData, "\(path): invalid JPEG (\(stage))", cause: cause)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CJPEGTurbo
+import ShrinkCore
+
+/// A JPEG file's header and the ways it can be decoded, read without decoding any pixel.
+///
+/// Creating one costs a libjpeg header parse (a few KiB, freed before `init` returns) and a bounds-checked
+/// walk over the metadata markers. Each ``startDecoding(_:)`` creates its own libjpeg decoder, so one
+/// `JPEGDecoder` can serve many decodes.
+public struct JPEGDecoder: Sendable {
+    /// What libjpeg-turbo can scale by while decoding (1/1, 1/2, 1/4, 1/8).
+    public static let scaleDenominators = [1, 2, 4, 8]
+
+    /// The encoded bytes (kept alive for every decode).
+    public let bytes: ImageBytes
+    /// The name used in error messages.
+    public let path: String
+    /// Header values.
+    public let info: ImageInfo
+    /// True for arithmetic-coded files.
+    public let isArithmeticCoded: Bool
+    /// True when libjpeg must buffer every DCT coefficient of the image before producing a row:
+    /// progressive files and non-interleaved (multi-scan) baseline files.
+    public let buffersWholeImage: Bool
+    /// Restart interval in MCUs (0 when none).
+    public let restartInterval: Int
+    private let colorSpace: Int32
+    private let samplingH: [Int]
+    private let samplingV: [Int]
+
+    /// Reads the header of the JPEG in `bytes`. Fails with `.corruptData`, `.truncated` or
+    /// `.unsupportedFeature` when libjpeg cannot read the frame header.
+    public init(bytes: ImageBytes, path: String) throws(ImageError) {
+        self.bytes = bytes
+        self.path = path
+        var header = sj_header()
+        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0) else {
+            throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
+        }
+        defer { sj_destroy(d) }
+        let status = sj_read_header(d, &header)
+        guard status == Int32(SJ_OK.rawValue) else {
+            throw ImageError.jpeg(status, decoder: d, path: path, during: "header")
+        }
+        guard header.precision == 8 else {
+            throw ImageError(.unsupportedFeature, "\(path): \(header.precision)-bit JPEG is not supported")
+        }
+        let components = Int(header.components)
+        let h = withUnsafeBytes(of: header.h_samp) { Array($0.bindMemory(to: Int32.self).prefix(components)).map(Int.init) }
+        let v = withUnsafeBytes(of: header.v_samp) { Array($0.bindMemory(to: Int32.self).prefix(components)).map(Int.init) }
+        samplingH = h
+        samplingV = v
+        colorSpace = header.color_space
+        isArithmeticCoded = header.arithmetic != 0
+        buffersWholeImage = header.multi_scan != 0
+        restartInterval = Int(header.restart_interval)
+
+        let markers = JPEGMarkers(scanning: bytes.bytes)
+        var orientation = Orientation.up
+        var exifBytes = 0
+        var thumbnail: Size?
+        if let range = markers.exifRange {
+            exifBytes = range.count
+            let tiff = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
+            let exif = ExifReader(tiff: tiff)
+            orientation = exif.orientation
+            if let t = exif.thumbnailRange {
+                thumbnail = JPEGMarkers(scanning: UnsafeRawBufferPointer(rebasing: tiff[t])).frameSize
+            }
+        }
+        let model: ColorModel
+        switch Int(header.color_space) {
+        case Int(SJ_CS_GRAY): model = .gray
+        case Int(SJ_CS_RGB): model = .rgb
+        case Int(SJ_CS_CMYK): model = .cmyk
+        case Int(SJ_CS_YCCK): model = .ycck
+        default: model = .yCbCr
+        }
+        info = ImageInfo(
+            format: .jpeg,
+            size: Size(width: Int(header.width), height: Int(header.height)),
+            orientation: orientation,
+            colorModel: model,
+            bitsPerComponent: Int(header.precision),
+            hasAlpha: false,
+            isProgressive: header.progressive != 0,
+            chromaSubsampling: model == .yCbCr ? ChromaSubsampling(horizontal: h, vertical: v) : nil,
+            iccProfileBytes: markers.iccProfileBytes,
+            exifBytes: exifBytes,
+            embeddedThumbnail: thumbnail
+        )
+    }
+
+    /// The pixel format decoded rows come in: gray8 for gray files, rgb8 for everything else.
+    public var outputFormat: PixelFormat { info.colorModel == .gray ? .gray8 : .rgb8 }
+
+    /// The size libjpeg produces at 1/`denominator` (it rounds up, so no axis reaches 0).
+    public func scaledSize(denominator: Int) -> Size {
+        Size(width: (info.size.width + denominator - 1) / denominator,
+             height: (info.size.height + denominator - 1) / denominator)
+    }
+
+    /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients (progressive and multi-scan
+    /// files; whatever the scale), or 0 for single-scan files that stream.
+    public var coefficientBufferBytes: Int {
+        guard buffersWholeImage else { return 0 }
+        let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
+        var total = 0
+        for (h, v) in zip(samplingH, samplingV) {
+            let blocksWide = (info.size.width * h + 8 * maxH - 1) / (8 * maxH)
+            let blocksHigh = (info.size.height * v + 8 * maxV - 1) / (8 * maxV)
+            let roundedWide = (blocksWide + h - 1) / h * h
+            let roundedHigh = (blocksHigh + v - 1) / v * v
+            total += roundedWide * roundedHigh * 64 * 2
+        }
+        return total
+    }
+
+    /// How a decode runs.
+    public struct Options: Sendable {
+        /// Decode at 1/`scaleDenominator` of full size (1, 2, 4 or 8). `1` by default.
+        public var scaleDenominator: Int
+        /// Fast integer IDCT and plain (non-fancy) chroma upsampling: quicker, slightly softer. `false` by default.
+        public var fast: Bool
+        /// Treat every libjpeg warning (corrupt data it could step over, premature end) as an error.
+        /// `true` by default.
+        public var strict: Bool
+        /// Cap on libjpeg's working memory in bytes (enforced with `max_memory_to_use`); 0 = none. `0` by default.
+        public var memoryLimit: Int
+
+        public init(scaleDenominator: Int = 1, fast: Bool = false, strict: Bool = true, memoryLimit: Int = 0) {
+            self.scaleDenominator = scaleDenominator
+            self.fast = fast
+            self.strict = strict
+            self.memoryLimit = memoryLimit
+        }
+    }
+
+    /// Starts a decode; rows come out top to bottom from the returned decoder.
+    public func startDecoding(_ options: Options) throws(ImageError) -> JPEGRowDecoder {
+        guard Self.scaleDenominators.contains(options.scaleDenominator) else {
+            throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8")
+        }
+        let cmyk = info.colorModel == .cmyk || info.colorModel == .ycck
+        return try JPEGRowDecoder(bytes: bytes, path: path, options: options, gray: info.colorModel == .gray, cmyk: cmyk)
+    }
+}

@@ -1,0 +1,57 @@
+import CJPEGTurbo
+import ShrinkCore
+
+/// Encodes gray8 or rgb8 pixels as baseline or progressive JPEG with libjpeg-turbo.
+///
+/// Memory: the encoded output plus libjpeg's working rows (the input is read in place).
+public struct JPEGEncoder: Sendable {
+    /// Encoder settings.
+    public struct Options: Sendable {
+        /// libjpeg quality, 1–100. `85` by default.
+        public var quality: Int
+        /// Keep full-resolution chroma (4:4:4) instead of 4:2:0. `false` by default.
+        public var chroma444: Bool
+        /// Write a progressive JPEG. `false` by default.
+        public var progressive: Bool
+
+        public init(quality: Int = 85, chroma444: Bool = false, progressive: Bool = false) {
+            self.quality = quality
+            self.chroma444 = chroma444
+            self.progressive = progressive
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The JPEG bytes of `image`. Fails with `.invalidArgument` for formats other than gray8/rgb8 or a
+    /// quality outside 1–100, `.encodingFailed` when libjpeg fails.
+    public func encode(_ image: PixelBuffer) throws(ImageError) -> [UInt8] {
+        guard image.format == .gray8 || image.format == .rgb8 else {
+            throw ImageError(.invalidArgument, "JPEG encoding takes gray8 or rgb8 pixels, not \(image.format.rawValue)")
+        }
+        guard (1...100).contains(options.quality) else {
+            throw ImageError(.invalidArgument, "JPEG quality must be 1–100, not \(options.quality)")
+        }
+        guard image.size.width <= 65500, image.size.height <= 65500 else {
+            throw ImageError(.invalidArgument, "JPEG cannot hold \(image.size) (max 65500 per side)")
+        }
+        var out: UnsafeMutablePointer<UInt8>?
+        var length: UInt = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.bytes.withUnsafeBufferPointer { pixels in
+            sj_encode(pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
+                      Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
+                      options.progressive ? 1 : 0, &out, &length, &message, message.count)
+        }
+        guard status == Int32(SJ_OK.rawValue), let out else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw ImageError(.encodingFailed, "JPEG encoding failed", cause: text)
+        }
+        defer { sj_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+}

@@ -1,0 +1,119 @@
+import CJPEGTurbo
+import ShrinkCore
+
+/// One running libjpeg decode that yields gray8 or rgb8 rows strictly top to bottom.
+///
+/// Memory: libjpeg's working state (a few rows of the scaled width; the whole coefficient buffer for
+/// progressive files), plus, for CMYK files, one strip of CMYK samples converted to RGB as it goes. Pages of
+/// a mapped input are released behind the decoder.
+public final class JPEGRowDecoder: RowDecoding {
+    public let size: Size
+    public let format: PixelFormat
+    public private(set) var nextRow = 0
+
+    private let bytes: ImageBytes          // keeps the mapping alive while libjpeg reads it
+    private let path: String
+    private let cmyk: Bool
+    private var decoder: OpaquePointer?
+    private var cmykStrip: [UInt8] = []
+
+    init(bytes: ImageBytes, path: String, options: JPEGDecoder.Options, gray: Bool, cmyk: Bool) throws(ImageError) {
+        self.bytes = bytes
+        self.path = path
+        self.cmyk = cmyk
+        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                bytes.isPageAlignedMapping ? 1 : 0) else {
+            throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
+        }
+        decoder = d
+        var header = sj_header()
+        var status = sj_read_header(d, &header)
+        guard status == Int32(SJ_OK.rawValue) else {
+            let error = ImageError.jpeg(status, decoder: d, path: path, during: "header")
+            sj_destroy(d)
+            decoder = nil
+            throw error
+        }
+        var w: Int32 = 0, h: Int32 = 0, c: Int32 = 0
+        status = sj_start(d, Int32(options.scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
+                          options.fast ? 1 : 0, options.strict ? 1 : 0, &w, &h, &c)
+        guard status == Int32(SJ_OK.rawValue) else {
+            let error = ImageError.jpeg(status, decoder: d, path: path, during: "start")
+            sj_destroy(d)
+            decoder = nil
+            throw error
+        }
+        size = Size(width: Int(w), height: Int(h))
+        format = gray ? .gray8 : .rgb8
+        let expected = gray ? 1 : cmyk ? 4 : 3
+        guard Int(c) == expected else {
+            sj_destroy(d)
+            decoder = nil
+            throw ImageError(.unsupportedFeature, "\(path): JPEG decodes to \(c) components, expected \(expected)")
+        }
+    }
+
+    deinit {
+        if let decoder { sj_destroy(decoder) }
+    }
+
+    public func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+                         maxRows: Int) throws(ImageError) -> Int {
+        guard let decoder else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
+        guard row == nextRow else {
+            throw ImageError(.invalidArgument, "\(path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")
+        }
+        let count = min(maxRows, size.height - nextRow)
+        guard count > 0 else { return 0 }
+        var got: Int32 = 0
+        let status: Int32
+        if cmyk {
+            let stride = size.width * 4
+            if cmykStrip.count < stride * count { cmykStrip = [UInt8](repeating: 0, count: stride * count) }
+            status = cmykStrip.withUnsafeMutableBufferPointer {
+                sj_read_rows(decoder, $0.baseAddress, stride, Int32(count), &got)
+            }
+            cmykStrip.withUnsafeBufferPointer { src in
+                Self.convertInvertedCMYK(src.baseAddress!, stride: stride, to: buffer.assumingMemoryBound(to: UInt8.self),
+                                         bytesPerRow: bytesPerRow, width: size.width, rows: Int(got))
+            }
+        } else {
+            status = sj_read_rows(decoder, buffer.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count), &got)
+        }
+        guard status == Int32(SJ_OK.rawValue) else {
+            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "row \(nextRow + Int(got))")
+        }
+        guard got > 0 else {
+            throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(nextRow)")
+        }
+        nextRow += Int(got)
+        return Int(got)
+    }
+
+    public func finish() throws(ImageError) {
+        guard let d = decoder else { return }
+        decoder = nil
+        let status = sj_finish(d)
+        let error: ImageError? = status == Int32(SJ_OK.rawValue) || nextRow < size.height
+            ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "end of image")
+        sj_destroy(d)
+        if let error { throw error }
+    }
+
+    /// Adobe CMYK/YCCK JPEGs store inverted ink (0 = full ink). RGB = (255 − C)(255 − K) with the stored
+    /// values, i.e. stored C × stored K / 255, rounded as Pillow does.
+    private static func convertInvertedCMYK(_ src: UnsafePointer<UInt8>, stride: Int, to dst: UnsafeMutablePointer<UInt8>,
+                                            bytesPerRow: Int, width: Int, rows: Int) {
+        for y in 0..<rows {
+            let s = src + y * stride, d = dst + y * bytesPerRow
+            for x in 0..<width {
+                let k = Int(s[x * 4 + 3])
+                for c in 0..<3 {
+                    let ink = 255 - Int(s[x * 4 + c])
+                    let t = ink * k + 128
+                    d[x * 3 + c] = UInt8(k - ((t >> 8) + t) >> 8)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lanczos-3 weights of a one-axis resample, precomputed per output sample (Pillow's scheme: the kernel is
+/// widened by the reduction factor, so reducing is an exact area-weighted convolution with no aliasing).
+///
+/// Memory: `outputCount × maxTaps` floats.
+struct FilterWeights {
+    /// First input index of each output sample's window.
+    let start: [Int]
+    /// Window length of each output sample.
+    let count: [Int]
+    /// Weights, `maxTaps` per output sample, normalised to sum 1.
+    let weights: [Float]
+    /// The longest window.
+    let maxTaps: Int
+
+    /// Weights mapping input samples `[from, to)` (fractional bounds allowed) of an axis of `inputCount`
+    /// samples onto `outputCount` output samples.
+    init(inputCount: Int, from: Double, to: Double, outputCount: Int) {
+        let scale = (to - from) / Double(outputCount)
+        let filterScale = max(scale, 1)
+        let support = 3.0 * filterScale
+        let taps = min(Int(support.rounded(.up)) * 2 + 1, inputCount + 1)
+        var start = [Int](repeating: 0, count: outputCount)
+        var count = [Int](repeating: 0, count: outputCount)
+        var weights = [Float](repeating: 0, count: outputCount * taps)
+        for i in 0..<outputCount {
+            let center = from + (Double(i) + 0.5) * scale
+            let lo = max(Int(center - support + 0.5), 0)
+            let hi = min(Int(center + support + 0.5), inputCount)
+            var n = min(max(hi - lo, 1), taps)
+            var w = [Double](repeating: 0, count: n)
+            var total = 0.0
+            for k in 0..<n {
+                w[k] = Self.lanczos3((Double(lo + k) - center + 0.5) / filterScale)
+                total += w[k]
+            }
+            if total == 0 {
+                // Degenerate window (cannot happen for sane geometry): take the nearest sample.
+                n = 1
+                w = [1]
+                total = 1
+            }
+            start[i] = min(lo, inputCount - 1)
+            count[i] = n
+            for k in 0..<n { weights[i * taps + k] = Float(w[k] / total) }
+        }
+        self.start = start
+        self.count = count
+        self.weights = weights
+        self.maxTaps = taps
+    }
+
+    /// Index of the last input sample any output needs (for stopping a decode early).
+    var lastInputNeeded: Int {
+        zip(start, count).map { $0 + $1 - 1 }.max() ?? 0
+    }
+
+    static func lanczos3(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        guard x > -3, x < 3 else { return 0 }
+        let px = Double.pi * x
+        return 3 * sin(px) * sin(px / 3) / (px * px)
+    }
+}

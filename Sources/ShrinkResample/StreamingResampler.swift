@@ -1,0 +1,181 @@
+import ShrinkCore
+
+/// Resizes a stream of 8-bit interleaved rows, given top to bottom, to an output size, emitting output rows
+/// as soon as their inputs have arrived: an integer box pre-shrink for large reductions, then a separable
+/// Lanczos-3 convolution (horizontal on each row as it arrives, vertical over a ring buffer of rows).
+///
+/// Memory: O(width × taps), never O(width × height): the box accumulator, a ring of `taps` float rows of the
+/// output width, and the weight tables. A source `region` (fractional, in input pixels) selects what is
+/// resampled, which is how centre crops (fit `cover`) are made without a full-size intermediate.
+///
+/// ```swift
+/// let r = StreamingResampler(inputSize: Size(width: 960, height: 400), channels: 3,
+///                            outputSize: Size(width: 400, height: 167))
+/// r.consume(rows, bytesPerRow: 960 * 3, count: 16) { y, row in /* store output row y */ }
+/// ```
+public final class StreamingResampler {
+    /// Reductions larger than `boxGap ×` start with an integer box shrink that leaves at least this
+    /// factor to the Lanczos stage.
+    public static let boxGap = 3.0
+
+    public let inputSize: Size
+    public let channels: Int
+    public let outputSize: Size
+    /// The next input row ``consume(_:bytesPerRow:count:emit:)`` expects.
+    public private(set) var nextInputRow = 0
+    /// The next output row to be emitted; equals `outputSize.height` when done.
+    public private(set) var nextOutputRow = 0
+    /// The last input row any output row depends on: a decoder may stop after it.
+    public let lastInputRowNeeded: Int
+
+    private var box: BoxShrink
+    private let horizontal: FilterWeights
+    private let vertical: FilterWeights
+    private var ring: [Float]
+    private let ringRows: Int
+    private var accumulator: [Float]
+    private var outputRow: [UInt8]
+
+    /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
+    public init(inputSize: Size, channels: Int, outputSize: Size, region: Rect? = nil) {
+        precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
+        self.inputSize = inputSize
+        self.channels = channels
+        self.outputSize = outputSize
+        let region = region ?? Rect(inputSize)
+        let factorX = max(1, Int(region.width / Double(outputSize.width) / Self.boxGap))
+        let factorY = max(1, Int(region.height / Double(outputSize.height) / Self.boxGap))
+        box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, channels: channels,
+                        factorX: factorX, factorY: factorY)
+        horizontal = FilterWeights(inputCount: box.outputWidth, from: region.x / Double(factorX),
+                                   to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
+        vertical = FilterWeights(inputCount: box.outputHeight, from: region.y / Double(factorY),
+                                 to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
+        ringRows = vertical.maxTaps
+        ring = [Float](repeating: 0, count: ringRows * outputSize.width * channels)
+        accumulator = [Float](repeating: 0, count: outputSize.width * channels)
+        outputRow = [UInt8](repeating: 0, count: outputSize.width * channels)
+        lastInputRowNeeded = min(inputSize.height - 1, (vertical.lastInputNeeded + 1) * factorY - 1)
+    }
+
+    /// True once every output row has been emitted.
+    public var isComplete: Bool { nextOutputRow == outputSize.height }
+
+    /// Bytes of working memory this resampler holds (ring, accumulators, weight tables).
+    public var workingBytes: Int {
+        (ring.count + accumulator.count + box.output.count) * 4 + box.outputWidth * channels * 4 + outputRow.count
+            + (horizontal.weights.count + vertical.weights.count) * 4
+            + (horizontal.start.count + vertical.start.count) * 16
+    }
+
+    /// Feeds `count` input rows starting at ``nextInputRow`` (`bytesPerRow` apart) and calls `emit` with each
+    /// output row (index, `outputSize.width × channels` bytes) that becomes complete. Rows after
+    /// ``lastInputRowNeeded`` are ignored.
+    public func consume(_ rows: UnsafePointer<UInt8>, bytesPerRow: Int, count: Int,
+                        emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        for i in 0..<count {
+            let y = nextInputRow
+            nextInputRow += 1
+            guard !isComplete, y <= lastInputRowNeeded else { continue }
+            // A box row below the current output window's start is never needed again: skip its work.
+            let boxRow = y / box.factorY
+            let needed = boxRow >= vertical.start[nextOutputRow]
+            guard let completed = box.add(row: rows + i * bytesPerRow, y: y, accumulate: needed), needed else { continue }
+            push(boxRow: completed, emit: emit)
+        }
+    }
+
+    private func push(boxRow r: Int, emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        let width = outputSize.width * channels
+        let slot = (r % ringRows) * width
+        box.output.withUnsafeBufferPointer { input in
+            ring.withUnsafeMutableBufferPointer { ring in
+                horizontal.weights.withUnsafeBufferPointer { w in
+                    Self.convolveRow(input.baseAddress!, into: ring.baseAddress! + slot, channels: channels,
+                                     outputWidth: outputSize.width, start: horizontal.start, count: horizontal.count,
+                                     weights: w.baseAddress!, taps: horizontal.maxTaps)
+                }
+            }
+        }
+        while nextOutputRow < outputSize.height,
+              vertical.start[nextOutputRow] + vertical.count[nextOutputRow] - 1 <= r {
+            let y = nextOutputRow
+            verticalRow(y, width: width)
+            outputRow.withUnsafeBufferPointer { emit(y, $0) }
+            nextOutputRow += 1
+        }
+    }
+
+    private func verticalRow(_ y: Int, width: Int) {
+        let start = vertical.start[y], n = vertical.count[y], taps = vertical.maxTaps
+        accumulator.withUnsafeMutableBufferPointer { acc in
+            ring.withUnsafeBufferPointer { ring in
+                vertical.weights.withUnsafeBufferPointer { w in
+                    outputRow.withUnsafeMutableBufferPointer { out in
+                        Self.convolveColumns(ring: ring.baseAddress!, ringRows: ringRows, width: width, start: start,
+                                             count: n, weights: w.baseAddress! + y * taps,
+                                             accumulator: acc.baseAddress!, output: out.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Horizontal pass over one float row.
+    private static func convolveRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, channels: Int,
+                                    outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
+                                    taps: Int) {
+        start.withUnsafeBufferPointer { start in
+            count.withUnsafeBufferPointer { count in
+                switch channels {
+                case 1:
+                    for x in 0..<outputWidth {
+                        let w = weights + x * taps, p = input + start[x]
+                        var s: Float = 0
+                        for k in 0..<count[x] { s += w[k] * p[k] }
+                        out[x] = s
+                    }
+                case 3:
+                    for x in 0..<outputWidth {
+                        let w = weights + x * taps, p = input + start[x] * 3
+                        var r: Float = 0, g: Float = 0, b: Float = 0
+                        for k in 0..<count[x] {
+                            let wk = w[k]
+                            r += wk * p[k * 3]
+                            g += wk * p[k * 3 + 1]
+                            b += wk * p[k * 3 + 2]
+                        }
+                        out[x * 3] = r
+                        out[x * 3 + 1] = g
+                        out[x * 3 + 2] = b
+                    }
+                default:
+                    for x in 0..<outputWidth {
+                        let w = weights + x * taps, p = input + start[x] * channels
+                        for c in 0..<channels {
+                            var s: Float = 0
+                            for k in 0..<count[x] { s += w[k] * p[k * channels + c] }
+                            out[x * channels + c] = s
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Vertical pass: one output row from the ring rows of its window, rounded and clamped to 8 bits.
+    private static func convolveColumns(ring: UnsafePointer<Float>, ringRows: Int, width: Int, start: Int, count: Int,
+                                        weights: UnsafePointer<Float>, accumulator acc: UnsafeMutablePointer<Float>,
+                                        output: UnsafeMutablePointer<UInt8>) {
+        acc.update(repeating: 0, count: width)
+        for k in 0..<count {
+            let row = ring + ((start + k) % ringRows) * width
+            let wk = weights[k]
+            for i in 0..<width { acc[i] += wk * row[i] }
+        }
+        for i in 0..<width {
+            let v = acc[i] + 0.5
+            output[i] = v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Shrink
+
+/// `shrink info FILE... [--json]`: what each image is and what it would cost decoded, from headers alone.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show what images are and what they cost decoded, reading headers only.",
+        discussion: """
+            No pixel is decoded. For each file: format, size, EXIF orientation and displayed size, colour model, \
+            bits per component, progressive or not, chroma subsampling, ICC and EXIF sizes, the embedded EXIF \
+            thumbnail, and the bytes the full displayed image takes in each pixel format.
+
+            Examples:
+              shrink info photo.jpg
+              shrink info --json photos/*.jpg | jq .decodedBytes.rgba8
+            """
+    )
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, fileBytes, decodedBytes).")
+    var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one image file") }
+    }
+
+    func run() throws {
+        var failed = false
+        for path in files {
+            do {
+                let source = try ImageSource(path: path)
+                print(json ? Self.json(source) : Self.table(source))
+            } catch {
+                failed = true
+                if json {
+                    var line = JSONLine()
+                    line.add("path", path)
+                    line.add("error", error.naming(path).description)
+                    print(line.text)
+                } else {
+                    Terminal.printError(error.naming(path).description)
+                }
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    static func json(_ source: ImageSource) -> String {
+        let info = source.info
+        var line = JSONLine()
+        line.add("path", source.path)
+        line.add("format", info.format.rawValue)
+        line.add("width", info.size.width)
+        line.add("height", info.size.height)
+        line.add("orientation", info.orientation.rawValue)
+        line.add("orientedWidth", info.displayedSize.width)
+        line.add("orientedHeight", info.displayedSize.height)
+        line.add("colorModel", info.colorModel.rawValue)
+        line.add("bitsPerComponent", info.bitsPerComponent)
+        line.add("hasAlpha", info.hasAlpha)
+        line.add("progressive", info.isProgressive)
+        line.add("chromaSubsampling", info.chromaSubsampling?.rawValue)
+        line.add("iccProfileBytes", info.iccProfileBytes)
+        line.add("exifBytes", info.exifBytes)
+        var thumbnail: JSONLine?
+        if let t = info.embeddedThumbnail {
+            var object = JSONLine()
+            object.add("width", t.width)
+            object.add("height", t.height)
+            thumbnail = object
+        }
+        line.add("embeddedThumbnail", object: thumbnail)
+        line.add("fileBytes", source.fileBytes)
+        line.add("decodedBytes", object: Formatting.decodedBytesJSON(info))
+        return line.text
+    }
+
+    static func table(_ source: ImageSource) -> String {
+        let info = source.info
+        var rows: [(String, String)] = [
+            ("format", "\(info.format.rawValue.uppercased())\(info.isProgressive ? ", progressive" : ", baseline")"),
+            ("size", "\(info.size) (\(info.size.pixelCount) pixels)"),
+            ("orientation", "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"),
+            ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
+            ("subsampling", info.chromaSubsampling?.rawValue ?? "-"),
+            ("ICC profile", info.iccProfileBytes > 0 ? Formatting.bytes(info.iccProfileBytes) : "none"),
+            ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
+            ("EXIF thumbnail", info.embeddedThumbnail?.description ?? "none"),
+            ("file", Formatting.bytes(source.fileBytes)),
+        ]
+        if source.decoderWorkingBytes > 0 {
+            rows.append(("decoder memory", "\(Formatting.bytes(source.decoderWorkingBytes)) (whole-image coefficient buffer)"))
+        }
+        rows.append(("decoded cost", PixelFormat.allCases.map {
+            "\($0.rawValue) \(Formatting.bytes(info.decodedBytes(as: $0)))"
+        }.joined(separator: ", ")))
+        let width = rows.map(\.0.count).max() ?? 0
+        return ([source.path] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 })
+            .joined(separator: "\n")
+    }
+}
+

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Shrink
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `shrink`: decode images at the size they will be shown.
+@main
+struct ShrinkCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "shrink",
+        abstract: "Decode images at the size they will be shown, in bounded memory.",
+        discussion: """
+            A decoded image costs width × height × bytes per pixel whatever its file size: a 24 MP photo holds \
+            92 MB as RGBA8. Shrink reads the header first, plans, and decodes straight to the target size \
+            (JPEG DCT prescaling, rows streamed into a Lanczos resampler), so the full-size bitmap never exists.
+
+            Examples:
+              shrink info photo.jpg
+              shrink info --json *.jpg
+              shrink thumbnail photo.jpg --size 400 -o thumb.jpg
+              shrink thumbnail photos/*.jpg --size 300x300 --fit cover -o thumbs/ --json
+            """,
+        version: version,
+        subcommands: [InfoCommand.self, ThumbnailCommand.self]
+    )
+
+    /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                let text = fullMessage(for: error)
+                Terminal.write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+}

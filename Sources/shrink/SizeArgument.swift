@@ -1,0 +1,34 @@
+import ArgumentParser
+import Shrink
+
+/// `--size N` (long side) or `--size WxH` (a box).
+struct SizeArgument: ExpressibleByArgument, Sendable {
+    let long: Int?
+    let box: Size?
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            guard let n = Int(parts[0]), n > 0 else { return nil }
+            long = n
+            box = nil
+        case 2:
+            guard let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+            long = nil
+            box = Size(width: w, height: h)
+        default:
+            return nil
+        }
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+
+    func target(fit: ThumbnailTarget.Fit) -> ThumbnailTarget {
+        if let box { return .box(box, fit: fit) }
+        return .maxPixelSize(long ?? 1)
+    }
+}
+
+extension ThumbnailTarget.Fit: ExpressibleByArgument {}
+extension ThumbnailOptions.Mode: ExpressibleByArgument {}

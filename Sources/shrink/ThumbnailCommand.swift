@@ -1,0 +1,170 @@
+import ArgumentParser
+import Shrink
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover] [--mode quality|fast] [--quality Q]
+/// [-o PATH] [--jobs N] [--json]`.
+struct ThumbnailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Make thumbnails (or full-size oriented copies) without decoding the full-size bitmap.",
+        discussion: """
+            The plan comes from the header: JPEGs decode at 1/2, 1/4 or 1/8 scale where that leaves at least 2× \
+            to the Lanczos-3 resampler (quality mode) or straight to the nearest scale (fast mode), rows stream \
+            into the resampler, and EXIF orientation is applied once. Without --size the image is decoded at full \
+            size, oriented.
+
+            One input with -o ending in .jpg, .jpeg or .png writes that file; otherwise -o is a directory \
+            (created if missing) that receives NAME.jpg (or .png with --format png). Without -o, outputs go to \
+            the current directory as NAME.thumb.jpg. Batches run on --jobs workers, continue past a bad file, and \
+            exit 1 at the end if any failed (2 for usage errors).
+
+            Examples:
+              shrink thumbnail photo.jpg --size 400 -o thumb.jpg
+              shrink thumbnail photo.jpg --size 300x200 --fit cover -o cover.png
+              shrink thumbnail photos/*.jpg --size 256 -o thumbs/ --jobs 2 --json
+            """
+    )
+
+    @Argument(help: "Input images.")
+    var inputs: [String]
+
+    @Option(help: "Long side N, or a WxH box. Omit for a full-size (oriented) decode.")
+    var size: SizeArgument?
+
+    @Option(help: "How the image fills a WxH box: inside (keep aspect, fit in the box) or cover (fill the box, crop the centre).")
+    var fit: ThumbnailTarget.Fit = .inside
+
+    @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
+    var mode: ThumbnailOptions.Mode = .quality
+
+    @Option(help: "JPEG output quality, 1-100.")
+    var quality: Int = 85
+
+    @Option(help: "JPEG output chroma subsampling: 420 or 444.")
+    var subsampling: Int = 420
+
+    @Flag(help: "Write progressive JPEGs.")
+    var progressive = false
+
+    @Option(help: "Output format when -o is a directory: jpg or png.")
+    var format: String = "jpg"
+
+    @Option(name: .shortAndLong, help: "Output file (one input, .jpg/.jpeg/.png) or directory.")
+    var output: String?
+
+    @Flag(help: "Enlarge images smaller than --size.")
+    var upscale = false
+
+    @Option(help: "Refuse a decode whose working memory (a progressive JPEG's coefficient buffer) exceeds this many bytes.")
+    var memoryBudget: Int = 1 << 30
+
+    @Option(help: "Refuse images with more pixels than this (checked from the header).")
+    var maxPixels: Int = 0x3FFF * 0x3FFF
+
+    @Option(help: "Parallel workers (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, pixelFormat, bufferBytes, milliseconds (and error).")
+    var json = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input image") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
+        guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
+        guard format == "jpg" || format == "jpeg" || format == "png" else { throw ValidationError("--format must be jpg or png") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        guard memoryBudget > 0, maxPixels > 0 else { throw ValidationError("--memory-budget and --max-pixels must be positive") }
+        if inputs.count > 1, let output, EncodedFormat(pathExtensionOf: output) != nil, !FileOutput.isDirectory(output) {
+            throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
+        }
+    }
+
+    func run() throws {
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, memoryBudget: memoryBudget, maxPixels: maxPixels)
+        let target = size?.target(fit: fit) ?? .original
+        let jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
+        let directoryFormat: EncodedFormat = format == "png" ? .png(PNGEncoder.Options()) : .jpeg(jpegOptions)
+
+        // Where each output goes.
+        var singleFile: (path: String, format: EncodedFormat)?
+        var directory = "."
+        var suffix = ".thumb"
+        if let output {
+            if inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
+                if case .jpeg = f { singleFile = (output, .jpeg(jpegOptions)) } else { singleFile = (output, f) }
+            } else {
+                directory = output
+                suffix = ""
+                do {
+                    try FileOutput.createDirectory(output)
+                } catch {
+                    Terminal.printError(error.description)
+                    throw ExitCode.failure
+                }
+            }
+        }
+        let inputs = inputs, json = json, single = singleFile, outputDirectory = directory, outputSuffix = suffix
+        let terminal = Terminal(total: inputs.count, progress: true)
+        let failures = Failures()
+        WorkerPool.run(count: inputs.count, workers: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { i in
+            let input = inputs[i]
+            let destination = single ?? (Self.outputPath(for: input, directory: outputDirectory, suffix: outputSuffix,
+                                                         format: directoryFormat), directoryFormat)
+            let start = Clock.now()
+            var line = JSONLine()
+            line.add("input", input)
+            do {
+                let source = try ImageSource(path: input)
+                let image = try source.image(target, options: options)
+                try image.write(to: destination.path, as: destination.format)
+                let ms = Clock.milliseconds(since: start)
+                if json {
+                    line.add("output", destination.path)
+                    line.add("sourceWidth", source.info.size.width)
+                    line.add("sourceHeight", source.info.size.height)
+                    line.add("orientation", source.info.orientation.rawValue)
+                    line.add("width", image.size.width)
+                    line.add("height", image.size.height)
+                    line.add("prescale", image.plan.prescaleText)
+                    line.add("pixelFormat", image.pixels.format.rawValue)
+                    line.add("bufferBytes", image.pixels.byteCount)
+                    line.add("milliseconds", ms)
+                    terminal.out(line.text)
+                } else {
+                    let naive = source.info.decodedBytes(as: .rgba8)
+                    terminal.out("\(input) \(source.info.displayedSize) -> \(destination.path) \(image.size) "
+                        + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
+                        + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue)) in \(ms) ms")
+                }
+            } catch let error as ImageError {
+                failures.add()
+                let message = error.naming(input).description
+                if json {
+                    line.add("error", message)
+                    terminal.out(line.text)
+                } else {
+                    terminal.err("shrink: \(message)")
+                }
+            } catch {
+                failures.add()
+                terminal.err("shrink: \(input): \(error)")
+            }
+            terminal.tick()
+        }
+        if failures.count > 0 { throw ExitCode.failure }
+    }
+
+    /// `DIR/NAME{suffix}.EXT` for an input `…/NAME.jpg`.
+    static func outputPath(for input: String, directory: String, suffix: String, format: EncodedFormat) -> String {
+        var name = input.split(separator: "/").last.map(String.init) ?? input
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return "\(dir)/\(name)\(suffix).\(format.fileExtension)"
+    }
+}

@@ -33,6 +33,6 @@ let package = Package(
         .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
-        .testTarget(name: "shrinkTests", dependencies: ["ShrinkTestSupport"]),
+        .testTarget(name: "shrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
     ]
 )

@@ -21,6 +21,7 @@ typedef struct {
     int status;                 // the status to return after longjmp
     int warnings;
     int cut_scan;               // a scan ended early at a marker (JWRN_HIT_MARKER)
+    int hit_eof;                // the data ran out (JWRN_JPEG_EOF)
     char message[JMSG_LENGTH_MAX];
 } sj_error;
 
@@ -57,7 +58,9 @@ static int sj_classify(int code, int fallback) {
 static void sj_error_exit(j_common_ptr cinfo) {
     sj_error *e = (sj_error *)cinfo->err;
     (*cinfo->err->format_message)(cinfo, e->message);
-    e->status = sj_classify(cinfo->err->msg_code, SJ_ERROR);
+    // An error after the data ran out (the source fed a fake EOI) is a truncated file, whatever libjpeg
+    // tripped over next.
+    e->status = e->hit_eof ? SJ_TRUNCATED : sj_classify(cinfo->err->msg_code, SJ_ERROR);
     longjmp(e->jump, 1);
 }
 
@@ -88,6 +91,7 @@ static void sj_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;     // trace messages
     e->warnings++;
     cinfo->err->num_warnings++;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) e->hit_eof = 1;
     if (e->warnings == 1) (*cinfo->err->format_message)(cinfo, e->message);
     if (e->strict && !sj_tolerated(e)) {
         (*cinfo->err->format_message)(cinfo, e->message);

@@ -95,13 +95,13 @@ public struct ThumbnailPlan: Sendable, Equatable {
         self.resamples = !(decodedSize == stored && storedRegion == Rect(info.size))
     }
 
-    /// The region in decoded (prescaled) pixels; the whole decoded image when the region is the whole source.
+    /// The region in decoded (prescaled) pixels. Decoded pixel `i` covers source pixels `[i·p, (i+1)·p)`
+    /// for prescale `p`, so the region is divided by `p` exactly; a partial last block (the decoder rounds
+    /// its size up) is then only partly inside, which keeps the geometry exact at the far edges.
     public var decodedRegion: Rect {
-        if storedRegion == Rect(sourceSize) { return Rect(decodedSize) }
-        let sx = Double(decodedSize.width) / Double(sourceSize.width)
-        let sy = Double(decodedSize.height) / Double(sourceSize.height)
-        return Rect(x: storedRegion.x * sx, y: storedRegion.y * sy, width: storedRegion.width * sx,
-                    height: storedRegion.height * sy)
+        let p = Double(prescale)
+        return Rect(x: storedRegion.x / p, y: storedRegion.y / p, width: storedRegion.width / p,
+                    height: storedRegion.height / p)
     }
 
     /// The prescale as a fraction, e.g. `"1/8"`.

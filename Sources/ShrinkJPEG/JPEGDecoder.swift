@@ -39,7 +39,7 @@ public struct JPEGDecoder: Sendable {
         defer { sj_destroy(d) }
         let status = sj_read_header(d, &header)
         guard status == Int32(SJ_OK.rawValue) else {
-            throw ImageError.jpeg(status, decoder: d, path: path, during: "header")
+            throw ImageError.jpeg(status, decoder: d, path: path, during: "reading the header")
         }
         guard header.precision == 8 else {
             throw ImageError(.unsupportedFeature, "\(path): \(header.precision)-bit JPEG is not supported")

@@ -29,7 +29,7 @@ public final class JPEGRowDecoder: RowDecoding {
         var header = sj_header()
         var status = sj_read_header(d, &header)
         guard status == Int32(SJ_OK.rawValue) else {
-            let error = ImageError.jpeg(status, decoder: d, path: path, during: "header")
+            let error = ImageError.jpeg(status, decoder: d, path: path, during: "reading the header")
             sj_destroy(d)
             decoder = nil
             throw error
@@ -38,7 +38,7 @@ public final class JPEGRowDecoder: RowDecoding {
         status = sj_start(d, Int32(options.scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
                           options.fast ? 1 : 0, options.strict ? 1 : 0, &w, &h, &c)
         guard status == Int32(SJ_OK.rawValue) else {
-            let error = ImageError.jpeg(status, decoder: d, path: path, during: "start")
+            let error = ImageError.jpeg(status, decoder: d, path: path, during: "starting the decode")
             sj_destroy(d)
             decoder = nil
             throw error
@@ -81,7 +81,7 @@ public final class JPEGRowDecoder: RowDecoding {
             status = sj_read_rows(decoder, buffer.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count), &got)
         }
         guard status == Int32(SJ_OK.rawValue) else {
-            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "row \(nextRow + Int(got))")
+            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "decoding row \(nextRow + Int(got))")
         }
         guard got > 0 else {
             throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(nextRow)")
@@ -95,7 +95,7 @@ public final class JPEGRowDecoder: RowDecoding {
         decoder = nil
         let status = sj_finish(d)
         let error: ImageError? = status == Int32(SJ_OK.rawValue) || nextRow < size.height
-            ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "end of image")
+            ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")
         sj_destroy(d)
         if let error { throw error }
     }

@@ -1,0 +1,115 @@
+import Testing
+import ShrinkCore
+import ShrinkResample
+import ShrinkTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct StreamingResamplerTests {
+    /// Feeds `input` in strips of `strip` rows and collects the output, checking rows come once, in order.
+    func run(_ input: PixelBuffer, to size: Size, region: Rect? = nil, strip: Int = 5) -> PixelBuffer {
+        let c = input.format.channels
+        let r = StreamingResampler(inputSize: input.size, channels: c, outputSize: size, region: region)
+        var out = [UInt8](repeating: 0, count: size.width * size.height * c)
+        var expectedRow = 0
+        input.bytes.withUnsafeBufferPointer { src in
+            var y = 0
+            while y < input.size.height {
+                let n = min(strip, input.size.height - y)
+                r.consume(src.baseAddress! + y * input.bytesPerRow, bytesPerRow: input.bytesPerRow, count: n) { oy, row in
+                    #expect(oy == expectedRow)
+                    expectedRow += 1
+                    for i in 0..<row.count { out[oy * size.width * c + i] = row[i] }
+                }
+                y += n
+            }
+        }
+        #expect(r.isComplete)
+        return PixelBuffer(format: input.format, size: size, bytes: out)
+    }
+
+    /// A direct, non-streaming Lanczos-3 (Pillow's weights) over the whole image in Double precision.
+    func reference(_ input: PixelBuffer, to size: Size) -> PixelBuffer {
+        func weights(_ inCount: Int, _ outCount: Int) -> [(Int, [Double])] {
+            let scale = Double(inCount) / Double(outCount), fs = max(scale, 1), support = 3 * fs
+            return (0..<outCount).map { i in
+                let center = (Double(i) + 0.5) * scale
+                let lo = max(Int(center - support + 0.5), 0), hi = min(Int(center + support + 0.5), inCount)
+                var w = (lo..<hi).map { k -> Double in
+                    let x = (Double(k) - center + 0.5) / fs
+                    if x == 0 { return 1 }
+                    if abs(x) >= 3 { return 0 }
+                    return 3 * sin(Double.pi * x) * sin(Double.pi * x / 3) / (Double.pi * Double.pi * x * x)
+                }
+                let total = w.reduce(0, +)
+                w = w.map { $0 / total }
+                return (lo, w)
+            }
+        }
+        let c = input.format.channels, wx = weights(input.size.width, size.width), wy = weights(input.size.height, size.height)
+        var out = [UInt8](repeating: 0, count: size.width * size.height * c)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                for ch in 0..<c {
+                    var s = 0.0
+                    for (j, vy) in wy[y].1.enumerated() {
+                        for (k, vx) in wx[x].1.enumerated() {
+                            s += vy * vx * Double(input.bytes[((wy[y].0 + j) * input.size.width + wx[x].0 + k) * c + ch])
+                        }
+                    }
+                    out[(y * size.width + x) * c + ch] = UInt8(max(0, min(255, (s + 0.5).rounded(.down))))
+                }
+            }
+        }
+        return PixelBuffer(format: input.format, size: size, bytes: out)
+    }
+
+    @Test(arguments: [(Size(width: 40, height: 30), Size(width: 17, height: 13)),
+                      (Size(width: 33, height: 50), Size(width: 15, height: 21)),
+                      (Size(width: 20, height: 20), Size(width: 31, height: 9))])
+    func matchesDirectLanczos(_ from: Size, _ to: Size) {
+        let input = TestImages.pattern(width: from.width, height: from.height)
+        let ours = run(input, to: to)
+        let ref = reference(input, to: to)
+        #expect(PixelOps.maxDifference(ours, ref) <= 1)
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 64, 100, 255, 256, 300])
+    func constantStaysConstantWithNoBlackEdges(_ n: Int) {
+        let input = PixelBuffer(format: .rgb8, size: Size(width: 301, height: 257),
+                                bytes: [UInt8](repeating: 200, count: 301 * 257 * 3))
+        let size = Size(width: n, height: max(1, n * 257 / 301))
+        let out = run(input, to: size, strip: 16)
+        #expect(out.bytes.allSatisfy { $0 == 200 }, "\(n): every sample must stay 200")
+    }
+
+    @Test func largeReductionUsesTheBoxStageAndStaysAccurate() {
+        // 1000 px ramp to 10 px: box pre-shrink (factor 33) then Lanczos. The mean of each output pixel's
+        // source span is the expected value of a linear ramp.
+        let w = 1000, h = 20
+        var bytes = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { bytes[y * w + x] = UInt8(x * 255 / (w - 1)) } }
+        let out = run(PixelBuffer(format: .gray8, size: Size(width: w, height: h), bytes: bytes),
+                      to: Size(width: 10, height: 1))
+        for x in 1..<9 {
+            let expected = (Double(x) + 0.5) * 100 * 255 / 999
+            #expect(abs(Double(out.bytes[x]) - expected) <= 2, "pixel \(x): \(out.bytes[x]) vs \(expected)")
+        }
+    }
+
+    @Test func regionSelectsACentreCrop() {
+        // A left half of 50 and right half of 250: resampling only the right half gives 250 everywhere.
+        let w = 100, h = 10
+        var bytes = [UInt8](repeating: 50, count: w * h)
+        for y in 0..<h { for x in 50..<w { bytes[y * w + x] = 250 } }
+        let input = PixelBuffer(format: .gray8, size: Size(width: w, height: h), bytes: bytes)
+        let out = run(input, to: Size(width: 10, height: 5), region: Rect(x: 60, y: 0, width: 40, height: 10))
+        #expect(out.bytes.allSatisfy { $0 == 250 })
+        let r = StreamingResampler(inputSize: Size(width: 10, height: 1000), channels: 1,
+                                   outputSize: Size(width: 10, height: 10),
+                                   region: Rect(x: 0, y: 0, width: 10, height: 100))
+        // Only the top 100 rows plus the filter's reach (3 × the 10× reduction) are needed.
+        #expect(r.lastInputRowNeeded >= 99 && r.lastInputRowNeeded <= 130)
+    }
+}

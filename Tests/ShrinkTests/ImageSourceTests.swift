@@ -1,0 +1,136 @@
+import Testing
+import Shrink
+import ShrinkTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ImageSourceTests {
+    func temporaryFile(_ bytes: [UInt8], suffix: String = ".jpg") throws -> String {
+        var template = Array("/tmp/shrink-test-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        close(fd)
+        let base = String(cString: template)
+        unlink(base)
+        let path = base + suffix
+        try FileOutput.write(bytes, to: path)
+        return path
+    }
+
+    @Test func pathAndBytesGiveTheSamePixels() throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: 300, height: 200), orientation: 8)
+        let path = try temporaryFile(bytes)
+        defer { unlink(path) }
+        let a = try ImageSource(path: path).thumbnail(maxPixelSize: 77)
+        let b = try ImageSource(bytes: bytes).thumbnail(maxPixelSize: 77)
+        #expect(a.pixels.bytes == b.pixels.bytes)
+        #expect(a.size == Size(width: 51, height: 77))
+        #expect(try ImageSource(path: path).fileBytes == bytes.count)
+    }
+
+    @Test func infoCostsAreForTheDisplayedImage() throws {
+        let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 30, height: 20), orientation: 6))
+        #expect(source.info.displayedSize == Size(width: 20, height: 30))
+        #expect(source.info.decodedBytes(as: .rgba8) == 2400)
+        #expect(source.info.decodedBytes(as: .yuv420) == 600 + 2 * 10 * 15)
+    }
+
+    @Test func missingEmptyAndForeignFilesAreTypedErrors() throws {
+        do {
+            _ = try ImageSource(path: "/nonexistent/photo.jpg")
+            Issue.record("missing file")
+        } catch {
+            #expect(error.code == .fileNotFound)
+            #expect(error.description.contains("/nonexistent/photo.jpg"))
+        }
+        let empty = try temporaryFile([])
+        defer { unlink(empty) }
+        do {
+            _ = try ImageSource(path: empty)
+            Issue.record("empty file")
+        } catch {
+            #expect(error.code == .unsupportedFormat)
+        }
+        do {
+            _ = try ImageSource(bytes: Array("not an image at all".utf8), name: "notes.txt")
+            Issue.record("text")
+        } catch {
+            #expect(error.code == .unsupportedFormat)
+            #expect(error.description.hasPrefix("notes.txt"))
+        }
+    }
+
+    @Test func pixelLimitIsCheckedFromTheHeader() throws {
+        let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 200, height: 100)))
+        do {
+            _ = try source.thumbnail(maxPixelSize: 10, options: .init(maxPixels: 19_999))
+            Issue.record("limit")
+        } catch {
+            #expect(error.code == .limitExceeded)
+        }
+        #expect(try source.thumbnail(maxPixelSize: 10, options: .init(maxPixels: 20_000)).size.width == 10)
+    }
+
+    @Test func progressiveBudgetIsEnforcedBeforeDecoding() throws {
+        let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), progressive: true),
+                                     name: "prog.jpg")
+        #expect(source.decoderWorkingBytes == 50 * 38 * 3 * 128)
+        do {
+            _ = try source.thumbnail(maxPixelSize: 50, options: .init(memoryBudget: source.decoderWorkingBytes - 1))
+            Issue.record("budget")
+        } catch {
+            #expect(error.code == .memoryBudgetExceeded)
+            #expect(error.description.contains("prog.jpg"))
+        }
+        let ok = try source.thumbnail(maxPixelSize: 50, options: .init(memoryBudget: source.decoderWorkingBytes + 200_000))
+        #expect(ok.size == Size(width: 50, height: 38))
+    }
+
+    @Test func encodersRoundTrip() throws {
+        let original = TestImages.pattern(width: 64, height: 48)
+        let source = try ImageSource(bytes: try TestImages.jpeg(original, quality: 100))
+        let decoded = try source.decode()
+        #expect(PixelOps.psnr(decoded.pixels, original) > 40)
+        let jpeg = try decoded.encoded(as: .jpeg(.init(quality: 90, chroma444: true)))
+        let again = try ImageSource(bytes: jpeg).decode()
+        #expect(PixelOps.psnr(again.pixels, original) > 35)
+        let png = try decoded.encoded(as: .png(.init()))
+        #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // IHDR: width 64, height 48, depth 8, colour type 2 (RGB).
+        #expect(Array(png[16..<26]) == [0, 0, 0, 64, 0, 0, 0, 48, 8, 2])
+        let progressive = try decoded.encoded(as: .jpeg(.init(progressive: true)))
+        #expect(try ImageSource(bytes: progressive).info.isProgressive)
+    }
+
+    @Test func corpusCMYKConvertsToRGB() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        for entry in Corpus.entries where entry.format == "jpeg" && entry.expected.hasPrefix("decodes")
+            && (entry.features.contains("CMYK") || entry.features.contains("YCCK")) {
+            let source = try ImageSource(path: Corpus.path(entry.path))
+            #expect([.cmyk, .ycck].contains(source.info.colorModel), "\(entry.path)")
+            let image = try source.thumbnail(maxPixelSize: 64)
+            #expect(image.pixels.format == .rgb8)
+        }
+    }
+
+    @Test func everyDecodableCorpusJPEGThumbnails() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        var count = 0
+        for entry in Corpus.entries where entry.format == "jpeg" && !entry.path.hasPrefix("corrupt/") {
+            guard let sizes = entry.decodedSizes else { continue }
+            let image = try ImageSource(path: Corpus.path(entry.path)).thumbnail(maxPixelSize: 48)
+            let (w, h) = sizes.displayed
+            let long = min(48, max(w, h))
+            #expect(max(image.size.width, image.size.height) == long, "\(entry.path)")
+            #expect((w >= h) == (image.size.width >= image.size.height) || w == h || min(w, h) * 48 < max(w, h), "\(entry.path)")
+            count += 1
+        }
+        #expect(count > 200)
+    }
+}

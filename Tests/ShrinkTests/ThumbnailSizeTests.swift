@@ -1,0 +1,87 @@
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+@Suite struct ThumbnailSizeTests {
+    static let source: ImageSource = {
+        let bytes = try! TestImages.jpeg(TestImages.pattern(width: 640, height: 427), chroma444: false)
+        return try! ImageSource(bytes: bytes, name: "pattern.jpg")
+    }()
+
+    func expectNoBlackEdges(_ image: DecodedImage, _ label: String) {
+        let p = image.pixels
+        #expect(PixelOps.minimum(ofRow: 0, in: p) >= 20, "\(label): top row")
+        #expect(PixelOps.minimum(ofRow: p.size.height - 1, in: p) >= 20, "\(label): bottom row")
+        #expect(PixelOps.minimum(ofColumn: 0, in: p) >= 20, "\(label): left column")
+        #expect(PixelOps.minimum(ofColumn: p.size.width - 1, in: p) >= 20, "\(label): right column")
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 16, 50, 79, 80, 81, 100, 159, 160, 161, 213, 320, 399, 400, 639, 640, 1000])
+    func maxPixelSizeGivesExactSizes(_ n: Int) throws {
+        let image = try Self.source.thumbnail(maxPixelSize: n)
+        let long = min(n, 640)
+        let short = max(1, Int((427.0 * Double(long) / 640).rounded()))
+        #expect(image.size == Size(width: long, height: short), "n=\(n)")
+        #expect(image.pixels.byteCount == long * short * 3)
+        if long >= 3 && short >= 3 { expectNoBlackEdges(image, "n=\(n)") }
+    }
+
+    @Test(arguments: [Size(width: 100, height: 100), Size(width: 300, height: 50), Size(width: 33, height: 200),
+                      Size(width: 1, height: 1), Size(width: 640, height: 427), Size(width: 17, height: 3)])
+    func boxesGiveExactSizes(_ box: Size) throws {
+        let inside = try Self.source.thumbnail(size: box, fit: .inside)
+        #expect(inside.size.width <= box.width && inside.size.height <= box.height)
+        #expect(inside.size.width == box.width || inside.size.height == box.height, "\(box) inside: \(inside.size)")
+        let cover = try Self.source.thumbnail(size: box, fit: .cover)
+        #expect(cover.size == box, "\(box) cover: \(cover.size)")
+        if box.width >= 3 && box.height >= 3 {
+            expectNoBlackEdges(inside, "\(box) inside")
+            expectNoBlackEdges(cover, "\(box) cover")
+        }
+    }
+
+    @Test func coverCropsTheCentre() throws {
+        // A tall cover of a landscape image keeps the middle third: the yellow marker in the top-left
+        // quarter is cut, so the top-left pixel shows the blue quadrant.
+        let full = try Self.source.thumbnail(maxPixelSize: 320)
+        let cover = try Self.source.thumbnail(size: Size(width: 100, height: 300), fit: .cover)
+        #expect(Array(full.pixels.pixel(x: 2, y: 2))[2] < 100)             // yellow: low blue
+        #expect(Array(cover.pixels.pixel(x: 2, y: 2))[2] > 100)            // the blue quadrant
+    }
+
+    @Test func qualityModeLeavesTwiceTheTargetToTheResampler() throws {
+        let big = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 2000, height: 1000)), name: "big.jpg")
+        #expect(try big.plan(.maxPixelSize(400)).prescale == 2)                        // 1000 ≥ 2×400; 500 is not
+        #expect(try big.plan(.maxPixelSize(250)).prescale == 4)
+        #expect(try big.plan(.maxPixelSize(100)).prescale == 8)
+        #expect(try big.plan(.maxPixelSize(400), options: .init(mode: .fast)).prescale == 4)   // 500 ≥ 400
+        #expect(try big.plan(.original).prescale == 1)
+        let fast = try big.thumbnail(maxPixelSize: 400, options: .init(mode: .fast))
+        #expect(fast.size == Size(width: 400, height: 200))
+    }
+
+    @Test func upscalingIsOptIn() throws {
+        let small = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 40, height: 20)), name: "s.jpg")
+        #expect(try small.thumbnail(maxPixelSize: 100).size == Size(width: 40, height: 20))
+        #expect(try small.thumbnail(maxPixelSize: 100, options: .init(allowUpscaling: true)).size == Size(width: 100, height: 50))
+        #expect(try small.thumbnail(size: Size(width: 80, height: 80), fit: .cover).size == Size(width: 20, height: 20))
+    }
+
+    @Test func grayStaysGray() throws {
+        let gray = try ImageSource(bytes: try TestImages.jpeg(TestImages.grayRamp(width: 300, height: 200)), name: "g.jpg")
+        let t = try gray.thumbnail(maxPixelSize: 60)
+        #expect(t.pixels.format == .gray8)
+        #expect(t.pixels.byteCount == 60 * 40)
+    }
+
+    @Test func emptyTargetsAreInvalid() {
+        for target in [ThumbnailTarget.maxPixelSize(0), .box(Size(width: 0, height: 5), fit: .inside)] {
+            do {
+                _ = try Self.source.image(target)
+                Issue.record("\(target) must fail")
+            } catch {
+                #expect(error.code == .invalidArgument)
+            }
+        }
+    }
+}

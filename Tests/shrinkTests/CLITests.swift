@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+/// End-to-end tests of the `shrink` executable: forms, JSON keys, exit codes.
+@Suite struct CLITests {
+    struct Result {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+
+    static let binary: String = ProcessInfo.processInfo.environment["SHRINK_BIN"] ?? Corpus.projectRoot + "/.build/debug/shrink"
+
+    func shrink(_ args: String...) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    }
+
+    func workspace() throws -> (dir: String, photo: String, bad: String) {
+        let dir = NSTemporaryDirectory() + "shrink-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let photo = dir + "/photo.jpg"
+        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 300, height: 200), chroma444: false, orientation: 6), to: photo)
+        let bad = dir + "/bad.jpg"
+        try FileOutput.write(Array("this is not a jpeg".utf8), to: bad)
+        return (dir, photo, bad)
+    }
+
+    @Test func versionAndHelp() throws {
+        let v = try shrink("--version")
+        #expect(v.status == 0 && v.out.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        for args in [["--help"], ["info", "--help"], ["thumbnail", "--help"]] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Self.binary)
+            p.arguments = args
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            #expect(text.contains("Examples:"), "\(args)")
+        }
+    }
+
+    @Test func infoJSONHasTheDocumentedKeysInOrder() throws {
+        let w = try workspace()
+        let r = try shrink("info", "--json", w.photo)
+        #expect(r.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        let keys = ["path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
+                    "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "exifBytes",
+                    "embeddedThumbnail", "fileBytes", "decodedBytes"]
+        #expect(Set(object?.keys.map { $0 } ?? []) == Set(keys))
+        #expect(r.out.hasPrefix("{\"path\":"))
+        #expect(object?["width"] as? Int == 300 && object?["orientedWidth"] as? Int == 200)
+        #expect(object?["orientation"] as? Int == 6)
+        #expect(object?["chromaSubsampling"] as? String == "4:2:0")
+        let costs = object?["decodedBytes"] as? [String: Int]
+        #expect(costs?["rgba8"] == 240_000 && costs?["yuv420"] == 90_000 && costs?["gray8"] == 60_000)
+    }
+
+    @Test func thumbnailWritesTheFileAndReportsJSON() throws {
+        let w = try workspace()
+        let out = w.dir + "/thumb.png"
+        let r = try shrink("thumbnail", w.photo, "--size", "100", "-o", out, "--json")
+        #expect(r.status == 0, "\(r.err)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(object?["output"] as? String == out)
+        #expect(object?["sourceWidth"] as? Int == 300 && object?["orientation"] as? Int == 6)
+        #expect(object?["width"] as? Int == 67 && object?["height"] as? Int == 100)
+        #expect(object?["prescale"] as? String == "1/1")
+        #expect(object?["pixelFormat"] as? String == "rgb8")
+        #expect(object?["bufferBytes"] as? Int == 67 * 100 * 3)
+        #expect(object?["milliseconds"] is Int)
+        let written = try ImageSourceProbe.pngSize(out)
+        #expect(written == Size(width: 67, height: 100))
+    }
+
+    @Test func batchContinuesPastABadFileAndExitsOne() throws {
+        let w = try workspace()
+        let outDir = w.dir + "/thumbs/nested"
+        let r = try shrink("thumbnail", w.bad, w.photo, "--size", "64x64", "--fit", "cover", "-o", outDir, "--json", "--jobs", "2")
+        #expect(r.status == 1)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.contains { $0.contains("\"error\"") && $0.contains("bad.jpg") })
+        #expect(FileManager.default.fileExists(atPath: outDir + "/photo.jpg"))
+        let plain = try shrink("thumbnail", w.bad, "-o", w.dir + "/x.jpg")
+        #expect(plain.status == 1)
+        #expect(plain.err.split(separator: "\n").count == 1 && plain.err.contains("bad.jpg"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let w = try workspace()
+        for args in [["thumbnail", w.photo, "--size", "0"], ["thumbnail", w.photo, "--quality", "101"], ["thumbnail"],
+                     ["thumbnail", w.photo, "--fit", "stretch"], ["info"], ["thumbnail", w.photo, w.photo, "-o", w.dir + "/one.jpg"]] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Self.binary)
+            p.arguments = args
+            p.standardError = Pipe()
+            p.standardOutput = Pipe()
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 2, "\(args)")
+        }
+    }
+}
+
+/// Reads a PNG's IHDR size (the CLI writes PNGs; Shrink does not decode PNG yet).
+enum ImageSourceProbe {
+    static func pngSize(_ path: String) throws -> Size? {
+        guard let b = Corpus.readBytes(path), b.count >= 24, b[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        func u32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        return Size(width: u32(16), height: u32(20))
+    }
+}

@@ -4,7 +4,7 @@
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 BIN = .build/release/shrink
-DEFAULT_INPUT = /usr/share/wallpapers/Autumn/contents/images/2560x1600.jpg
+DEFAULT_INPUT = /usr/share/wallpapers/FallenLeaf/contents/images/2560x1600.jpg
 INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 

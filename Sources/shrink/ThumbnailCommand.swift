@@ -138,9 +138,11 @@ struct ThumbnailCommand: ParsableCommand {
                     terminal.out(line.text)
                 } else {
                     let naive = source.info.decodedBytes(as: .rgba8)
+                    let working = source.decoderWorkingBytes > 0
+                        ? " plus \(Formatting.bytes(source.decoderWorkingBytes)) of decoder coefficients (progressive)" : ""
                     terminal.out("\(input) \(source.info.displayedSize) -> \(destination.path) \(image.size) "
                         + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
-                        + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue)) in \(ms) ms")
+                        + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue))\(working) in \(ms) ms")
                 }
             } catch let error as ImageError {
                 failures.add()
@@ -157,8 +159,20 @@ struct ThumbnailCommand: ParsableCommand {
             }
             terminal.tick()
         }
+        if !json {
+            var usage = rusage()
+            getrusage(Self.selfUsage, &usage)
+            terminal.out("\(inputs.count - failures.count) of \(inputs.count) done; peak resident memory of the whole "
+                + "process: \(Formatting.bytes(Int(usage.ru_maxrss) * 1024))")
+        }
         if failures.count > 0 { throw ExitCode.failure }
     }
+
+    #if canImport(Glibc)
+    static let selfUsage = __rusage_who_t(RUSAGE_SELF.rawValue)
+    #else
+    static let selfUsage = RUSAGE_SELF
+    #endif
 
     /// `DIR/NAME{suffix}.EXT` for an input `…/NAME.jpg`.
     static func outputPath(for input: String, directory: String, suffix: String, format: EncodedFormat) -> String {

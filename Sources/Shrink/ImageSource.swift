@@ -21,7 +21,8 @@ public final class ImageSource: Sendable {
     public let bytes: ImageBytes
     /// Everything the header says.
     public let info: ImageInfo
-    private let jpeg: JPEGDecoder
+    /// The codec reading this image.
+    public let decoder: any ImageDecoding
 
     /// Opens the image file at `path` (mapped read-only). Fails with `.fileNotFound`, `.io`,
     /// `.unsupportedFormat`, or the codec's header errors.
@@ -44,8 +45,8 @@ public final class ImageSource: Sendable {
         guard format == .jpeg else {
             throw ImageError(.unsupportedFormat, "\(name): \(format.rawValue.uppercased()) decoding is not supported yet (JPEG only)")
         }
-        jpeg = try JPEGDecoder(bytes: bytes, path: name)
-        info = jpeg.info
+        decoder = try JPEGDecoder(bytes: bytes, path: name)
+        info = decoder.info
     }
 
     /// Bytes of the encoded file.
@@ -53,7 +54,7 @@ public final class ImageSource: Sendable {
 
     /// Working memory the decoder needs whatever the output size: a progressive (or multi-scan) JPEG's
     /// coefficient buffer; 0 for files that stream.
-    public var decoderWorkingBytes: Int { jpeg.coefficientBufferBytes }
+    public var decoderWorkingBytes: Int { decoder.workingBytes }
 
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
     /// `.limitExceeded` above `options.maxPixels`, `.memoryBudgetExceeded` when the decoder's working memory
@@ -66,8 +67,8 @@ public final class ImageSource: Sendable {
             throw ImageError(.memoryBudgetExceeded,
                              "\(path): decoding needs \(Self.mebibytes(decoderWorkingBytes)) of coefficient memory (progressive JPEG), above the budget of \(Self.mebibytes(options.memoryBudget))")
         }
-        return try ThumbnailPlan(info: info, target: target, options: options, prescales: JPEGDecoder.scaleDenominators,
-                                 scaledSize: jpeg.scaledSize(denominator:))
+        return try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
+                                 scaledSize: decoder.scaledSize(denominator:))
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless
@@ -91,13 +92,17 @@ public final class ImageSource: Sendable {
     /// Decodes to `target`: plans from the header, decodes at the plan's prescale, resamples while rows
     /// stream, orients once.
     public func image(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
-        let plan = try plan(target, options: options)
-        let rows = try jpeg.startDecoding(JPEGDecoder.Options(
-            scaleDenominator: plan.prescale, fast: options.mode == .fast, strict: options.strict,
-            memoryLimit: options.memoryBudget))
-        defer { bytes.releaseResidentPages() }
-        let pixels = try RowRenderer.render(plan, from: rows)
-        return DecodedImage(pixels: pixels, plan: plan)
+        do {
+            let plan = try plan(target, options: options)
+            let rows = try decoder.startDecoding(
+                scaleDenominator: plan.prescale,
+                options: DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget))
+            defer { bytes.releaseResidentPages() }
+            let pixels = try RowRenderer.render(plan, from: rows)
+            return DecodedImage(pixels: pixels, plan: plan)
+        } catch {
+            throw error.naming(path)
+        }
     }
 
     static func mebibytes(_ bytes: Int) -> String {

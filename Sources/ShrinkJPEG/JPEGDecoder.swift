@@ -6,9 +6,9 @@ import ShrinkCore
 /// Creating one costs a libjpeg header parse (a few KiB, freed before `init` returns) and a bounds-checked
 /// walk over the metadata markers. Each ``startDecoding(_:)`` creates its own libjpeg decoder, so one
 /// `JPEGDecoder` can serve many decodes.
-public struct JPEGDecoder: Sendable {
+public struct JPEGDecoder: ImageDecoding {
     /// What libjpeg-turbo can scale by while decoding (1/1, 1/2, 1/4, 1/8).
-    public static let scaleDenominators = [1, 2, 4, 8]
+    public var scaleDenominators: [Int] { [1, 2, 4, 8] }
 
     /// The encoded bytes (kept alive for every decode).
     public let bytes: ImageBytes
@@ -101,7 +101,7 @@ public struct JPEGDecoder: Sendable {
 
     /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients (progressive and multi-scan
     /// files; whatever the scale), or 0 for single-scan files that stream.
-    public var coefficientBufferBytes: Int {
+    public var workingBytes: Int {
         guard buffersWholeImage else { return 0 }
         let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
         var total = 0
@@ -115,32 +115,18 @@ public struct JPEGDecoder: Sendable {
         return total
     }
 
-    /// How a decode runs.
-    public struct Options: Sendable {
-        /// Decode at 1/`scaleDenominator` of full size (1, 2, 4 or 8). `1` by default.
-        public var scaleDenominator: Int
-        /// Fast integer IDCT and plain (non-fancy) chroma upsampling: quicker, slightly softer. `false` by default.
-        public var fast: Bool
-        /// Treat every libjpeg warning (corrupt data it could step over, premature end) as an error.
-        /// `true` by default.
-        public var strict: Bool
-        /// Cap on libjpeg's working memory in bytes (enforced with `max_memory_to_use`); 0 = none. `0` by default.
-        public var memoryLimit: Int
-
-        public init(scaleDenominator: Int = 1, fast: Bool = false, strict: Bool = true, memoryLimit: Int = 0) {
-            self.scaleDenominator = scaleDenominator
-            self.fast = fast
-            self.strict = strict
-            self.memoryLimit = memoryLimit
-        }
+    /// Starts a decode at 1/`scaleDenominator` (1, 2, 4 or 8); rows come out top to bottom.
+    public func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding {
+        try startRows(scaleDenominator: scaleDenominator, options: options)
     }
 
-    /// Starts a decode; rows come out top to bottom from the returned decoder.
-    public func startDecoding(_ options: Options) throws(ImageError) -> JPEGRowDecoder {
-        guard Self.scaleDenominators.contains(options.scaleDenominator) else {
-            throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8")
+    /// The concrete row decoder of ``startDecoding(scaleDenominator:options:)``.
+    public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGRowDecoder {
+        guard scaleDenominators.contains(scaleDenominator) else {
+            throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }
         let cmyk = info.colorModel == .cmyk || info.colorModel == .ycck
-        return try JPEGRowDecoder(bytes: bytes, path: path, options: options, gray: info.colorModel == .gray, cmyk: cmyk)
+        return try JPEGRowDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
+                                  gray: info.colorModel == .gray, cmyk: cmyk)
     }
 }

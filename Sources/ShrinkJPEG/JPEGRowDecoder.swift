@@ -17,7 +17,7 @@ public final class JPEGRowDecoder: RowDecoding {
     private var decoder: OpaquePointer?
     private var cmykStrip: [UInt8] = []
 
-    init(bytes: ImageBytes, path: String, options: JPEGDecoder.Options, gray: Bool, cmyk: Bool) throws(ImageError) {
+    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
@@ -35,7 +35,7 @@ public final class JPEGRowDecoder: RowDecoding {
             throw error
         }
         var w: Int32 = 0, h: Int32 = 0, c: Int32 = 0
-        status = sj_start(d, Int32(options.scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
+        status = sj_start(d, Int32(scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
                           options.fast ? 1 : 0, options.strict ? 1 : 0, &w, &h, &c)
         guard status == Int32(SJ_OK.rawValue) else {
             let error = ImageError.jpeg(status, decoder: d, path: path, during: "starting the decode")

@@ -15,7 +15,7 @@ import ShrinkTestSupport
         #expect(d420.info.colorModel == .yCbCr)
         #expect(d420.info.chromaSubsampling == .s420)
         #expect(!d420.info.isProgressive)
-        #expect(d420.coefficientBufferBytes == 0)
+        #expect(d420.workingBytes == 0)
         #expect(d420.outputFormat == .rgb8)
 
         let d444 = try decoder(try TestImages.jpeg(rgb, chroma444: true, progressive: true))
@@ -41,12 +41,12 @@ import ShrinkTestSupport
         let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 100, height: 60), chroma444: false, progressive: true))
         // Luma: ceil(100/8)=13 → 14 (a multiple of h=2) × ceil(60/8)=8 blocks; chroma: 7 × 4 blocks each;
         // 64 coefficients × 2 bytes per block.
-        #expect(d.coefficientBufferBytes == (14 * 8 + 2 * 7 * 4) * 128)
+        #expect(d.workingBytes == (14 * 8 + 2 * 7 * 4) * 128)
     }
 
     @Test func rowsComeStrictlyTopToBottom() throws {
         let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 40, height: 30)))
-        let rows = try d.startDecoding(.init(scaleDenominator: 2))
+        let rows = try d.startRows(scaleDenominator: 2)
         #expect(rows.size == Size(width: 20, height: 15))
         var strip = [UInt8](repeating: 0, count: 20 * 3 * 4)
         let n = try strip.withUnsafeMutableBytes { try rows.readRows(startingAt: 0, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 4) }
@@ -66,16 +66,16 @@ import ShrinkTestSupport
     @Test(arguments: [2, 4, 8])
     func scaledSizesRoundUp(_ d: Int) throws {
         let dec = try decoder(try TestImages.jpeg(TestImages.pattern(width: 101, height: 37)))
-        let rows = try dec.startDecoding(.init(scaleDenominator: d))
+        let rows = try dec.startRows(scaleDenominator: d)
         #expect(rows.size == dec.scaledSize(denominator: d))
         #expect(rows.size == Size(width: (101 + d - 1) / d, height: (37 + d - 1) / d))
     }
 
     @Test func memoryLimitIsEnforcedInsideLibjpeg() throws {
         let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 600, height: 400), progressive: true))
-        #expect(d.coefficientBufferBytes > 1_000_000)
+        #expect(d.workingBytes > 1_000_000)
         do {
-            _ = try d.startDecoding(.init(memoryLimit: 1_000_000))
+            _ = try d.startRows(scaleDenominator: 1, options: .init(memoryLimit: 1_000_000))
             Issue.record("a decode above the memory limit must fail")
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
@@ -88,7 +88,7 @@ import ShrinkTestSupport
         for cut in [full.count / 2, full.count - 10, 200] {
             do {
                 let d = try decoder(Array(full[0..<cut]))
-                let rows = try d.startDecoding(.init())
+                let rows = try d.startRows(scaleDenominator: 1)
                 var buffer = [UInt8](repeating: 0, count: 64 * 3 * 64)
                 try buffer.withUnsafeMutableBytes { raw in
                     while rows.nextRow < 64 {

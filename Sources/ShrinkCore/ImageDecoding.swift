@@ -1,0 +1,32 @@
+/// A codec's view of one encoded image: its header, what it can do, and how to start a decode.
+///
+/// Codecs expose capabilities (the prescales they support, the working memory they need); only the planner
+/// in `Shrink` decides how to combine prescale, resampling and format.
+public protocol ImageDecoding: Sendable {
+    /// Everything the header says.
+    var info: ImageInfo { get }
+    /// The decode-time scale denominators supported (`[1]` when the codec cannot scale while decoding).
+    var scaleDenominators: [Int] { get }
+    /// The size of a decode at 1/`denominator`.
+    func scaledSize(denominator: Int) -> Size
+    /// Working memory the decoder needs whatever the output size (a progressive JPEG's coefficient buffer).
+    var workingBytes: Int { get }
+    /// Starts a decode at 1/`scaleDenominator`; rows come out top to bottom.
+    func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding
+}
+
+/// How a codec runs a decode.
+public struct DecodeOptions: Sendable {
+    /// Faster, slightly softer decoding (JPEG: integer IDCT, plain upsampling). `false` by default.
+    public var fast: Bool
+    /// Reject data the decoder could only step over (corrupt segments, premature end). `true` by default.
+    public var strict: Bool
+    /// Cap on the decoder's working memory in bytes, enforced inside the codec; 0 = none. `0` by default.
+    public var memoryLimit: Int
+
+    public init(fast: Bool = false, strict: Bool = true, memoryLimit: Int = 0) {
+        self.fast = fast
+        self.strict = strict
+        self.memoryLimit = memoryLimit
+    }
+}

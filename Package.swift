@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CSPNG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "shrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
     ]

@@ -57,7 +57,7 @@ public final class ImageSource: Sendable {
     public var decoderWorkingBytes: Int { decoder.workingBytes }
 
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
-    /// `.limitExceeded` above `options.maxPixels`, `.memoryBudgetExceeded` when the decoder's working memory
+    /// `.limitExceeded` when the source or the output has more than `options.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
     /// exceeds `options.memoryBudget`.
     public func plan(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
         guard info.size.pixelCount <= options.maxPixels else {
@@ -67,8 +67,13 @@ public final class ImageSource: Sendable {
             throw ImageError(.memoryBudgetExceeded,
                              "\(path): decoding needs \(Self.mebibytes(decoderWorkingBytes)) of coefficient memory (progressive JPEG), above the budget of \(Self.mebibytes(options.memoryBudget))")
         }
-        return try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
-                                 scaledSize: decoder.scaledSize(denominator:))
+        let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
+                                     scaledSize: decoder.scaledSize(denominator:))
+        // An upscaled output is bounded by the same limit as a source.
+        guard plan.outputSize.pixelCount <= options.maxPixels else {
+            throw ImageError(.limitExceeded, "\(path): output \(plan.outputSize) is \(plan.outputSize.pixelCount) pixels, above the limit of \(options.maxPixels)")
+        }
+        return plan
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless

@@ -69,6 +69,13 @@ import Glibc
             #expect(error.code == .limitExceeded)
         }
         #expect(try source.thumbnail(maxPixelSize: 10, options: .init(maxPixels: 20_000)).size.width == 10)
+        // An upscaled output is bounded too, before anything is allocated.
+        do {
+            _ = try source.thumbnail(maxPixelSize: 100_000, options: .init(allowUpscaling: true))
+            Issue.record("output limit")
+        } catch {
+            #expect(error.code == .limitExceeded)
+        }
     }
 
     @Test func progressiveBudgetIsEnforcedBeforeDecoding() throws {

@@ -290,7 +290,7 @@ static void sj_encode_error_exit(j_common_ptr cinfo) {
 }
 
 int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
-              int quality, int subsampling_444, int progressive,
+              int quality, int subsampling_444, int progressive, int optimize,
               unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
     struct jpeg_compress_struct c;
     sj_encode_error err;
@@ -324,7 +324,7 @@ int sj_encode(const unsigned char *pixels, int width, int height, size_t stride,
         c.comp_info[0].v_samp_factor = h;
     }
     if (progressive) jpeg_simple_progression(&c);
-    c.optimize_coding = TRUE;
+    c.optimize_coding = optimize ? TRUE : FALSE;
     jpeg_start_compress(&c, TRUE);
     while (c.next_scanline < c.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)c.next_scanline * stride);

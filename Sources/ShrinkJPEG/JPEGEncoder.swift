@@ -3,7 +3,8 @@ import ShrinkCore
 
 /// Encodes gray8 or rgb8 pixels as baseline or progressive JPEG with libjpeg-turbo.
 ///
-/// Memory: the encoded output plus libjpeg's working rows (the input is read in place).
+/// Memory: the encoded output plus libjpeg's working rows (the input is read in place); progressive output
+/// and optimised Huffman tables also buffer every DCT coefficient (2 bytes per sample after subsampling).
 public struct JPEGEncoder: Sendable {
     /// Encoder settings.
     public struct Options: Sendable {
@@ -11,13 +12,22 @@ public struct JPEGEncoder: Sendable {
         public var quality: Int
         /// Keep full-resolution chroma (4:4:4) instead of 4:2:0. `false` by default.
         public var chroma444: Bool
-        /// Write a progressive JPEG. `false` by default.
+        /// Write a progressive JPEG (buffers every coefficient of the image). `false` by default.
         public var progressive: Bool
+        /// Compute optimal Huffman tables (a few percent smaller files, but libjpeg then buffers every
+        /// coefficient of the image). `nil` by default: on when that buffer is at most
+        /// ``optimizeBudget`` bytes, i.e. for thumbnails, off for large images.
+        public var optimizeHuffmanTables: Bool?
 
-        public init(quality: Int = 85, chroma444: Bool = false, progressive: Bool = false) {
+        /// Coefficient bytes below which Huffman tables are optimised automatically: 8 MiB.
+        public static let optimizeBudget = 8 << 20
+
+        public init(quality: Int = 85, chroma444: Bool = false, progressive: Bool = false,
+                    optimizeHuffmanTables: Bool? = nil) {
             self.quality = quality
             self.chroma444 = chroma444
             self.progressive = progressive
+            self.optimizeHuffmanTables = optimizeHuffmanTables
         }
     }
 
@@ -39,13 +49,17 @@ public struct JPEGEncoder: Sendable {
         guard image.size.width <= 65500, image.size.height <= 65500 else {
             throw ImageError(.invalidArgument, "JPEG cannot hold \(image.size) (max 65500 per side)")
         }
+        // 2-byte coefficients per sample: luma plus two chroma planes at full or quarter size.
+        let samplesPerPixel = image.format == .gray8 ? 1.0 : options.chroma444 ? 3.0 : 1.5
+        let coefficientBytes = Int(Double(image.size.pixelCount) * samplesPerPixel * 2)
+        let optimize = options.progressive || (options.optimizeHuffmanTables ?? (coefficientBytes <= Options.optimizeBudget))
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = image.bytes.withUnsafeBufferPointer { pixels in
             sj_encode(pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
                       Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
-                      options.progressive ? 1 : 0, &out, &length, &message, message.count)
+                      options.progressive ? 1 : 0, optimize ? 1 : 0, &out, &length, &message, message.count)
         }
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

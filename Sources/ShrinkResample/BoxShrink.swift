@@ -13,7 +13,7 @@ struct BoxShrink {
     let outputHeight: Int
     private var sums: [UInt32]
     private var rowsInBlock = 0
-    /// The float row of the most recently completed block.
+    /// The float row of the most recently completed block (`outputWidth × channels` samples, then padding).
     private(set) var output: [Float]
 
     init(inputWidth: Int, inputHeight: Int, channels: Int, factorX: Int, factorY: Int) {
@@ -25,12 +25,18 @@ struct BoxShrink {
         outputWidth = (inputWidth + factorX - 1) / factorX
         outputHeight = (inputHeight + factorY - 1) / factorY
         sums = [UInt32](repeating: 0, count: outputWidth * channels)
-        output = [Float](repeating: 0, count: outputWidth * channels)
+        // Padded by 4 so the resampler may load a 4-lane vector at the last pixel.
+        output = [Float](repeating: 0, count: outputWidth * channels + 4)
     }
 
     /// Adds input row `y`; returns the completed output row index when this row closes a block.
     /// `accumulate` false skips the summing (the block is not needed) but still tracks block boundaries.
     mutating func add(row: UnsafePointer<UInt8>, y: Int, accumulate: Bool) -> Int? {
+        if factorX == 1 && factorY == 1 {
+            // No shrink: one pass straight to floats.
+            if accumulate { Self.convert(row, count: inputWidth * channels, into: &output) }
+            return y
+        }
         if accumulate { addRow(row) }
         rowsInBlock += 1
         let closes = rowsInBlock == factorY || y == inputHeight - 1
@@ -39,6 +45,12 @@ struct BoxShrink {
         rowsInBlock = 0
         if accumulate { finishBlock(rows: rows) }
         return y / factorY
+    }
+
+    private static func convert(_ row: UnsafePointer<UInt8>, count: Int, into output: inout [Float]) {
+        output.withUnsafeMutableBufferPointer { out in
+            for i in 0..<count { out[i] = Float(row[i]) }
+        }
     }
 
     private mutating func addRow(_ row: UnsafePointer<UInt8>) {

@@ -121,7 +121,7 @@ public final class StreamingResampler {
         }
     }
 
-    /// Horizontal pass over one float row.
+    /// Horizontal pass over one float row (padded by 4 samples: colour pixels are read as 4-lane vectors).
     private static func convolveRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, channels: Int,
                                     outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
                                     taps: Int) {
@@ -131,23 +131,32 @@ public final class StreamingResampler {
                 case 1:
                     for x in 0..<outputWidth {
                         let w = weights + x * taps, p = input + start[x]
-                        var s: Float = 0
-                        for k in 0..<count[x] { s += w[k] * p[k] }
-                        out[x] = s
-                    }
-                case 3:
-                    for x in 0..<outputWidth {
-                        let w = weights + x * taps, p = input + start[x] * 3
-                        var r: Float = 0, g: Float = 0, b: Float = 0
-                        for k in 0..<count[x] {
-                            let wk = w[k]
-                            r += wk * p[k * 3]
-                            g += wk * p[k * 3 + 1]
-                            b += wk * p[k * 3 + 2]
+                        var s0: Float = 0, s1: Float = 0
+                        var k = 0
+                        let n = count[x]
+                        while k + 1 < n {
+                            s0 += w[k] * p[k]
+                            s1 += w[k + 1] * p[k + 1]
+                            k += 2
                         }
-                        out[x * 3] = r
-                        out[x * 3 + 1] = g
-                        out[x * 3 + 2] = b
+                        if k < n { s0 += w[k] * p[k] }
+                        out[x] = s0 + s1
+                    }
+                case 3, 4:
+                    // One 4-lane multiply-add per tap; for RGB the fourth lane is the next pixel's red, ignored.
+                    let c = channels
+                    for x in 0..<outputWidth {
+                        let w = weights + x * taps
+                        var p = input + start[x] * c
+                        var acc = SIMD4<Float>()
+                        for k in 0..<count[x] {
+                            acc += SIMD4(repeating: w[k]) * SIMD4(p[0], p[1], p[2], p[3])
+                            p += c
+                        }
+                        out[x * c] = acc[0]
+                        out[x * c + 1] = acc[1]
+                        out[x * c + 2] = acc[2]
+                        if c == 4 { out[x * c + 3] = acc[3] }
                     }
                 default:
                     for x in 0..<outputWidth {

@@ -61,9 +61,11 @@ int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_ro
 int sj_finish(sj_decoder *d);
 
 /// Encodes 8-bit gray (components 1) or RGB (components 3) rows to a malloc'd JPEG in *out (free with
-/// sj_free). subsampling: 0 = 4:2:0, 1 = 4:4:4. message receives the error text on failure.
+/// sj_free). subsampling: 0 = 4:2:0, 1 = 4:4:4. optimize computes optimal Huffman tables, which makes
+/// libjpeg buffer every coefficient of the image (as progressive output always does).
+/// message receives the error text on failure.
 int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
-              int quality, int subsampling_444, int progressive,
+              int quality, int subsampling_444, int progressive, int optimize,
               unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
 void sj_free(void *p);
 

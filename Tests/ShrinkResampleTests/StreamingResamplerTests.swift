@@ -113,3 +113,16 @@ import Glibc
         #expect(r.lastInputRowNeeded >= 99 && r.lastInputRowNeeded <= 130)
     }
 }
+
+@Suite struct ResamplerMemoryTests {
+    @Test func workingMemoryDoesNotGrowWithInputHeight() {
+        // O(width × taps): a 100× taller input of the same width needs the same working memory.
+        let short = StreamingResampler(inputSize: Size(width: 1280, height: 600), channels: 3,
+                                       outputSize: Size(width: 400, height: 188))
+        let tall = StreamingResampler(inputSize: Size(width: 1280, height: 60_000), channels: 3,
+                                      outputSize: Size(width: 400, height: 188))
+        #expect(tall.workingBytes < short.workingBytes + 188 * 16 * 100)
+        // And it is a few rows of the output width, not an image.
+        #expect(short.workingBytes < 1_280 * 3 * 4 * 24)
+    }
+}

@@ -1,5 +1,6 @@
 import ShrinkCore
 import ShrinkJPEG
+import ShrinkPNG
 
 /// An encoded image and everything its header tells, like `CGImageSource`: create one from a file (memory
 /// mapped, never read into the heap) or from bytes, read ``info`` for free, then ask for a thumbnail.
@@ -23,29 +24,35 @@ public final class ImageSource: Sendable {
     public let info: ImageInfo
     /// The codec reading this image.
     public let decoder: any ImageDecoding
+    /// The limits this source was opened with (checked from the header, again when planning).
+    public let limits: ImageLimits
 
     /// Opens the image file at `path` (mapped read-only). Fails with `.fileNotFound`, `.io`,
-    /// `.unsupportedFormat`, or the codec's header errors.
-    public convenience init(path: String) throws(ImageError) {
-        try self.init(bytes: try ImageBytes(mapping: path), name: path)
+    /// `.unsupportedFormat`, `.limitExceeded`, or the codec's header errors.
+    public convenience init(path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+        try self.init(bytes: try ImageBytes(mapping: path), name: path, limits: limits)
     }
 
     /// An image from bytes in memory (copied once); `name` is used in error messages.
-    public convenience init(bytes: [UInt8], name: String = "<memory>") throws(ImageError) {
-        try self.init(bytes: ImageBytes(bytes, path: name), name: name)
+    public convenience init(bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = ImageLimits()) throws(ImageError) {
+        try self.init(bytes: ImageBytes(bytes, path: name), name: name, limits: limits)
     }
 
-    private init(bytes: ImageBytes, name: String) throws(ImageError) {
+    private init(bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) {
         self.path = name
         self.bytes = bytes
+        self.limits = limits
+        try limits.check(inputBytes: bytes.count, path: name)
         guard bytes.count > 0 else { throw ImageError(.unsupportedFormat, "\(name): empty file, not an image") }
         guard let format = ImageFormat(sniffing: bytes.bytes) else {
             throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature)")
         }
-        guard format == .jpeg else {
-            throw ImageError(.unsupportedFormat, "\(name): \(format.rawValue.uppercased()) decoding is not supported yet (JPEG only)")
+        switch format {
+        case .jpeg: decoder = try JPEGDecoder(bytes: bytes, path: name)
+        case .png: decoder = try PNGDecoder(bytes: bytes, path: name, limits: limits)
+        default:
+            throw ImageError(.unsupportedFormat, "\(name): \(format.rawValue.uppercased()) decoding is not supported yet (JPEG and PNG only)")
         }
-        decoder = try JPEGDecoder(bytes: bytes, path: name)
         info = decoder.info
     }
 
@@ -57,12 +64,10 @@ public final class ImageSource: Sendable {
     public var decoderWorkingBytes: Int { decoder.workingBytes }
 
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
-    /// `.limitExceeded` when the source or the output has more than `options.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
+    /// `.limitExceeded` when the source or the output has more than `limits.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
     /// exceeds `options.memoryBudget`.
     public func plan(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
-        guard info.size.pixelCount <= options.maxPixels else {
-            throw ImageError(.limitExceeded, "\(path): \(info.size) is \(info.size.pixelCount) pixels, above the limit of \(options.maxPixels)")
-        }
+        try limits.check(info.size, path: path)
         guard decoderWorkingBytes <= options.memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
                              "\(path): decoding needs \(Self.mebibytes(decoderWorkingBytes)) of coefficient memory (progressive JPEG), above the budget of \(Self.mebibytes(options.memoryBudget))")
@@ -70,9 +75,7 @@ public final class ImageSource: Sendable {
         let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
                                      scaledSize: decoder.scaledSize(denominator:))
         // An upscaled output is bounded by the same limit as a source.
-        guard plan.outputSize.pixelCount <= options.maxPixels else {
-            throw ImageError(.limitExceeded, "\(path): output \(plan.outputSize) is \(plan.outputSize.pixelCount) pixels, above the limit of \(options.maxPixels)")
-        }
+        try limits.check(plan.outputSize, path: path, what: "output")
         return plan
     }
 
@@ -103,7 +106,7 @@ public final class ImageSource: Sendable {
                 scaleDenominator: plan.prescale,
                 options: DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget))
             defer { bytes.releaseResidentPages() }
-            let pixels = try RowRenderer.render(plan, from: rows)
+            let pixels = try RowRenderer.render(plan, from: rows, as: decoder.outputFormat)
             return DecodedImage(pixels: pixels, plan: plan)
         } catch {
             throw error.naming(path)

@@ -10,28 +10,34 @@ public enum RowRenderer {
     /// Rows decoded per call.
     public static let stripRows = 16
 
-    /// Renders `plan` from `rows`, whose size must be the plan's decoded size.
-    public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding) throws(ImageError) -> PixelBuffer {
+    /// Renders `plan` from `rows`, whose size must be the plan's decoded size, into `output` (gray8, rgb8
+    /// or rgba8; the rows' own 8-bit format by default).
+    public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding,
+                              as output: PixelFormat? = nil) throws(ImageError) -> PixelBuffer {
         guard rows.size == plan.decodedSize else {
             throw ImageError(.invalidArgument, "decoder produces \(rows.size), the plan expects \(plan.decodedSize)")
         }
-        let format = rows.format
-        let channels = format.channels
-        let pixels = try PixelBuffer(format: format, size: plan.outputSize) { destination throws(ImageError) in
+        let output = output ?? RowConverter.eightBit(rows.format)
+        let pixels = try PixelBuffer(format: output, size: plan.outputSize) { destination throws(ImageError) in
             let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
-                                        channels: channels, orientation: plan.orientation)
-            if !plan.resamples && plan.orientation == .up {
-                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * channels)
+                                        channels: output.channels, orientation: plan.orientation)
+            if !plan.resamples && plan.orientation == .up && rows.format == output {
+                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.channels)
             } else if !plan.resamples {
+                let converted = RowBuffer(format: rows.format, output: output, width: plan.storedOutputSize.width)
                 try forEachStrip(of: rows, until: rows.size.height - 1) { strip, stride, count in
-                    for i in 0..<count { writer.write(row: strip + i * stride, y: rows.nextRow - count + i) }
+                    for i in 0..<count {
+                        writer.write(row: converted.convert(strip + i * stride), y: rows.nextRow - count + i)
+                    }
                 }
             } else {
-                let resampler = StreamingResampler(inputSize: plan.decodedSize, channels: channels,
+                let resampler = StreamingResampler(inputSize: plan.decodedSize, format: rows.format,
                                                    outputSize: plan.storedOutputSize, region: plan.decodedRegion)
+                let converted = RowBuffer(format: RowConverter.eightBit(rows.format), output: output,
+                                          width: plan.storedOutputSize.width)
                 try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
                     resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
-                        writer.write(row: row.baseAddress!, y: y)
+                        writer.write(row: converted.convert(UnsafeRawPointer(row.baseAddress!)), y: y)
                     }
                 }
                 guard resampler.isComplete else {
@@ -55,16 +61,16 @@ public enum RowRenderer {
 
     /// Reads strips of rows up to and including row `last`, handing each to `body` (strip, stride, count).
     private static func forEachStrip(of rows: any RowDecoding, until last: Int,
-                                     _ body: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(ImageError) {
-        let stride = rows.size.width * rows.format.channels
-        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * stripRows)
+                                     _ body: (UnsafeRawPointer, Int, Int) -> Void) throws(ImageError) {
+        let stride = rows.format.byteCount(for: Size(width: rows.size.width, height: 1))
+        let strip = UnsafeMutableRawPointer.allocate(byteCount: stride * stripRows, alignment: 16)
         defer { strip.deallocate() }
         while rows.nextRow <= last {
             let row = rows.nextRow
             let n = try rows.readRows(startingAt: row, into: strip, bytesPerRow: stride,
                                       maxRows: min(stripRows, last + 1 - row))
             guard n > 0 else { throw ImageError(.truncated, "decoder produced no rows at row \(row)") }
-            body(strip, stride, n)
+            body(UnsafeRawPointer(strip), stride, n)
         }
     }
 }

@@ -17,16 +17,12 @@ public struct ThumbnailOptions: Sendable {
     /// Largest working memory a decoder may use, in bytes: a progressive JPEG's coefficient buffer is
     /// predicted from the header and refused above it (and the cap is enforced inside libjpeg). 1 GiB by default.
     public var memoryBudget: Int
-    /// Largest source image accepted, in pixels, checked from the header before anything is allocated.
-    /// 268 402 689 (0x3FFF²) by default, as sharp.
-    public var maxPixels: Int
 
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = true,
-                memoryBudget: Int = 1 << 30, maxPixels: Int = 0x3FFF * 0x3FFF) {
+                memoryBudget: Int = 1 << 30) {
         self.mode = mode
         self.allowUpscaling = allowUpscaling
         self.strict = strict
         self.memoryBudget = memoryBudget
-        self.maxPixels = maxPixels
     }
 }

@@ -11,6 +11,9 @@ public protocol ImageDecoding: Sendable {
     func scaledSize(denominator: Int) -> Size
     /// Working memory the decoder needs whatever the output size (a progressive JPEG's coefficient buffer).
     var workingBytes: Int { get }
+    /// The 8-bit format results are delivered in (gray8, rgb8 or rgba8); decoded rows may be richer
+    /// (16-bit, or gray carried as RGBA) and are converted after reduction.
+    var outputFormat: PixelFormat { get }
     /// Starts a decode at 1/`scaleDenominator`; rows come out top to bottom.
     func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding
 }

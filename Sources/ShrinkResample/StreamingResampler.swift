@@ -1,15 +1,17 @@
 import ShrinkCore
 
-/// Resizes a stream of 8-bit interleaved rows, given top to bottom, to an output size, emitting output rows
-/// as soon as their inputs have arrived: an integer box pre-shrink for large reductions, then a separable
-/// Lanczos-3 convolution (horizontal on each row as it arrives, vertical over a ring buffer of rows).
+/// Resizes a stream of interleaved rows (gray8, rgb8, rgba8 or rgba16), given top to bottom, to an output
+/// size, emitting 8-bit output rows as soon as their inputs have arrived: an integer box pre-shrink for large
+/// reductions, then a separable Lanczos-3 convolution (horizontal on each row as it arrives, vertical over a
+/// ring buffer of rows). Everything between input and output is float, so 16-bit sources reduce in full
+/// precision; alpha is premultiplied before any reduction and un-premultiplied after (no dark fringes).
 ///
 /// Memory: O(width × taps), never O(width × height): the box accumulator, a ring of `taps` float rows of the
 /// output width, and the weight tables. A source `region` (fractional, in input pixels) selects what is
 /// resampled, which is how centre crops (fit `cover`) are made without a full-size intermediate.
 ///
 /// ```swift
-/// let r = StreamingResampler(inputSize: Size(width: 960, height: 400), channels: 3,
+/// let r = StreamingResampler(inputSize: Size(width: 960, height: 400), format: .rgb8,
 ///                            outputSize: Size(width: 400, height: 167))
 /// r.consume(rows, bytesPerRow: 960 * 3, count: 16) { y, row in /* store output row y */ }
 /// ```
@@ -19,6 +21,8 @@ public final class StreamingResampler {
     public static let boxGap = 3.0
 
     public let inputSize: Size
+    /// The layout of input rows; output rows have the same channels, 8 bits each.
+    public let format: PixelFormat
     public let channels: Int
     public let outputSize: Size
     /// The next input row ``consume(_:bytesPerRow:count:emit:)`` expects.
@@ -37,15 +41,17 @@ public final class StreamingResampler {
     private var outputRow: [UInt8]
 
     /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
-    public init(inputSize: Size, channels: Int, outputSize: Size, region: Rect? = nil) {
+    public init(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil) {
         precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
+        precondition([.gray8, .rgb8, .rgba8, .rgba16].contains(format), "unsupported resampler input \(format)")
         self.inputSize = inputSize
-        self.channels = channels
+        self.format = format
+        self.channels = format.channels
         self.outputSize = outputSize
         let region = region ?? Rect(inputSize)
         let factorX = max(1, Int(region.width / Double(outputSize.width) / Self.boxGap))
         let factorY = max(1, Int(region.height / Double(outputSize.height) / Self.boxGap))
-        box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, channels: channels,
+        box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
                         factorX: factorX, factorY: factorY)
         horizontal = FilterWeights(inputCount: box.outputWidth, from: region.x / Double(factorX),
                                    to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
@@ -63,7 +69,8 @@ public final class StreamingResampler {
 
     /// Bytes of working memory this resampler holds (ring, accumulators, weight tables).
     public var workingBytes: Int {
-        (ring.count + accumulator.count + box.output.count) * 4 + box.outputWidth * channels * 4 + outputRow.count
+        (ring.count + accumulator.count + box.output.count + (box.factorX * box.factorY > 1 ? box.inputWidth + box.outputWidth : 0) * channels) * 4
+            + outputRow.count
             + (horizontal.weights.count + vertical.weights.count) * 4
             + (horizontal.start.count + vertical.start.count) * 16
     }
@@ -71,7 +78,7 @@ public final class StreamingResampler {
     /// Feeds `count` input rows starting at ``nextInputRow`` (`bytesPerRow` apart) and calls `emit` with each
     /// output row (index, `outputSize.width × channels` bytes) that becomes complete. Rows after
     /// ``lastInputRowNeeded`` are ignored.
-    public func consume(_ rows: UnsafePointer<UInt8>, bytesPerRow: Int, count: Int,
+    public func consume(_ rows: UnsafeRawPointer, bytesPerRow: Int, count: Int,
                         emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         for i in 0..<count {
             let y = nextInputRow
@@ -114,7 +121,8 @@ public final class StreamingResampler {
                     outputRow.withUnsafeMutableBufferPointer { out in
                         Self.convolveColumns(ring: ring.baseAddress!, ringRows: ringRows, width: width, start: start,
                                              count: n, weights: w.baseAddress! + y * taps,
-                                             accumulator: acc.baseAddress!, output: out.baseAddress!)
+                                             accumulator: acc.baseAddress!, output: out.baseAddress!,
+                                             unpremultiplyEvery: box.premultiplies ? channels : 0)
                     }
                 }
             }
@@ -172,15 +180,25 @@ public final class StreamingResampler {
         }
     }
 
-    /// Vertical pass: one output row from the ring rows of its window, rounded and clamped to 8 bits.
+    /// Vertical pass: one output row from the ring rows of its window, rounded and clamped to 8 bits; with
+    /// alpha (`unpremultiplyEvery` = channels), colour is divided by alpha again (0 where alpha rounds to 0).
     private static func convolveColumns(ring: UnsafePointer<Float>, ringRows: Int, width: Int, start: Int, count: Int,
                                         weights: UnsafePointer<Float>, accumulator acc: UnsafeMutablePointer<Float>,
-                                        output: UnsafeMutablePointer<UInt8>) {
+                                        output: UnsafeMutablePointer<UInt8>, unpremultiplyEvery c: Int) {
         acc.update(repeating: 0, count: width)
         for k in 0..<count {
             let row = ring + ((start + k) % ringRows) * width
             let wk = weights[k]
             for i in 0..<width { acc[i] += wk * row[i] }
+        }
+        if c > 0 {
+            var i = 0
+            while i < width {
+                let a = acc[i + c - 1]
+                let scale: Float = a < 0.5 ? 0 : 255 / a
+                for k in 0..<(c - 1) { acc[i + k] *= scale }
+                i += c
+            }
         }
         for i in 0..<width {
             let v = acc[i] + 0.5

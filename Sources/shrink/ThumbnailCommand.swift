@@ -65,7 +65,10 @@ struct ThumbnailCommand: ParsableCommand {
     var memoryBudget: Int = 1 << 30
 
     @Option(help: "Refuse images with more pixels than this (checked from the header).")
-    var maxPixels: Int = 0x3FFF * 0x3FFF
+    var maxPixels: Int = ImageLimits().maxPixels
+
+    @Option(help: "Refuse input files larger than this many bytes.")
+    var maxInputBytes: Int = ImageLimits().maxInputBytes
 
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
@@ -79,14 +82,17 @@ struct ThumbnailCommand: ParsableCommand {
         guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
         guard format == "jpg" || format == "jpeg" || format == "png" else { throw ValidationError("--format must be jpg or png") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        guard memoryBudget > 0, maxPixels > 0 else { throw ValidationError("--memory-budget and --max-pixels must be positive") }
+        guard memoryBudget > 0, maxPixels > 0, maxInputBytes > 0 else {
+            throw ValidationError("--memory-budget, --max-pixels and --max-input-bytes must be positive")
+        }
         if inputs.count > 1, let output, EncodedFormat(pathExtensionOf: output) != nil, !FileOutput.isDirectory(output) {
             throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
         }
     }
 
     func run() throws {
-        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, memoryBudget: memoryBudget, maxPixels: maxPixels)
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, memoryBudget: memoryBudget)
+        let limits = ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes)
         let target = size?.target(fit: fit) ?? .original
         let jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
         let directoryFormat: EncodedFormat = format == "png" ? .png(PNGEncoder.Options()) : .jpeg(jpegOptions)
@@ -120,7 +126,7 @@ struct ThumbnailCommand: ParsableCommand {
             var line = JSONLine()
             line.add("input", input)
             do {
-                let source = try ImageSource(path: input)
+                let source = try ImageSource(path: input, limits: limits)
                 let image = try source.image(target, options: options)
                 try image.write(to: destination.path, as: destination.format)
                 let ms = Clock.milliseconds(since: start)

@@ -10,7 +10,7 @@ import Glibc
     /// Feeds `input` in strips of `strip` rows and collects the output, checking rows come once, in order.
     func run(_ input: PixelBuffer, to size: Size, region: Rect? = nil, strip: Int = 5) -> PixelBuffer {
         let c = input.format.channels
-        let r = StreamingResampler(inputSize: input.size, channels: c, outputSize: size, region: region)
+        let r = StreamingResampler(inputSize: input.size, format: input.format, outputSize: size, region: region)
         var out = [UInt8](repeating: 0, count: size.width * size.height * c)
         var expectedRow = 0
         input.bytes.withUnsafeBufferPointer { src in
@@ -106,7 +106,7 @@ import Glibc
         let input = PixelBuffer(format: .gray8, size: Size(width: w, height: h), bytes: bytes)
         let out = run(input, to: Size(width: 10, height: 5), region: Rect(x: 60, y: 0, width: 40, height: 10))
         #expect(out.bytes.allSatisfy { $0 == 250 })
-        let r = StreamingResampler(inputSize: Size(width: 10, height: 1000), channels: 1,
+        let r = StreamingResampler(inputSize: Size(width: 10, height: 1000), format: .gray8,
                                    outputSize: Size(width: 10, height: 10),
                                    region: Rect(x: 0, y: 0, width: 10, height: 100))
         // Only the top 100 rows plus the filter's reach (3 × the 10× reduction) are needed.
@@ -117,9 +117,9 @@ import Glibc
 @Suite struct ResamplerMemoryTests {
     @Test func workingMemoryDoesNotGrowWithInputHeight() {
         // O(width × taps): a 100× taller input of the same width needs the same working memory.
-        let short = StreamingResampler(inputSize: Size(width: 1280, height: 600), channels: 3,
+        let short = StreamingResampler(inputSize: Size(width: 1280, height: 600), format: .rgb8,
                                        outputSize: Size(width: 400, height: 188))
-        let tall = StreamingResampler(inputSize: Size(width: 1280, height: 60_000), channels: 3,
+        let tall = StreamingResampler(inputSize: Size(width: 1280, height: 60_000), format: .rgb8,
                                       outputSize: Size(width: 400, height: 188))
         #expect(tall.workingBytes < short.workingBytes + 188 * 16 * 100)
         // And it is a few rows of the output width, not an image.

@@ -61,14 +61,22 @@ import Glibc
     }
 
     @Test func pixelLimitIsCheckedFromTheHeader() throws {
-        let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 200, height: 100)))
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: 200, height: 100))
+        let source = try ImageSource(bytes: bytes)
         do {
-            _ = try source.thumbnail(maxPixelSize: 10, options: .init(maxPixels: 19_999))
+            _ = try ImageSource(bytes: bytes, limits: ImageLimits(maxPixels: 19_999)).thumbnail(maxPixelSize: 10)
             Issue.record("limit")
         } catch {
             #expect(error.code == .limitExceeded)
         }
-        #expect(try source.thumbnail(maxPixelSize: 10, options: .init(maxPixels: 20_000)).size.width == 10)
+        #expect(try ImageSource(bytes: bytes, limits: ImageLimits(maxPixels: 20_000)).thumbnail(maxPixelSize: 10).size.width == 10)
+        do {
+            _ = try ImageSource(bytes: bytes, name: "big.jpg", limits: ImageLimits(maxInputBytes: bytes.count - 1))
+            Issue.record("input limit")
+        } catch {
+            #expect(error.code == .limitExceeded)
+            #expect(error.description.hasPrefix("big.jpg"))
+        }
         // An upscaled output is bounded too, before anything is allocated.
         do {
             _ = try source.thumbnail(maxPixelSize: 100_000, options: .init(allowUpscaling: true))

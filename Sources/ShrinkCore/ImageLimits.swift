@@ -1,0 +1,41 @@
+/// Limits on hostile input, checked from headers before anything of that size is allocated.
+///
+/// ```swift
+/// let source = try ImageSource(path: upload, limits: ImageLimits(maxPixels: 50_000_000))
+/// ```
+public struct ImageLimits: Sendable, Equatable {
+    /// Largest image accepted, in pixels (source, and output when upscaling). 268 402 689 (0x3FFF²) by
+    /// default, as sharp.
+    public var maxPixels: Int
+    /// Largest input file, in bytes. 1 GiB by default.
+    public var maxInputBytes: Int
+    /// Largest metadata chunk (PNG ancillary chunk: text, ICC, EXIF), in bytes; metadata chunks together
+    /// may hold 4× this. 16 MiB by default. (libspng 0.7 also caps the number of metadata chunks at 1000,
+    /// a limit it does not let callers change.)
+    public var maxChunkBytes: Int
+
+    public init(maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20) {
+        self.maxPixels = maxPixels
+        self.maxInputBytes = maxInputBytes
+        self.maxChunkBytes = maxChunkBytes
+    }
+
+    /// Fails with `.limitExceeded` naming `path` when an image of `size` has more than ``maxPixels`` pixels.
+    public func check(_ size: Size, path: String, what: String = "image") throws(ImageError) {
+        guard size.width > 0, size.height > 0 else {
+            throw ImageError(.corruptData, "\(path): \(what) has an empty size \(size)")
+        }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard !overflow, pixels <= maxPixels else {
+            throw ImageError(.limitExceeded,
+                             "\(path): \(what) is \(size) (\(overflow ? "too many" : "\(pixels)") pixels), above the limit of \(maxPixels) pixels")
+        }
+    }
+
+    /// Fails with `.limitExceeded` when the input is larger than ``maxInputBytes``.
+    public func check(inputBytes: Int, path: String) throws(ImageError) {
+        guard inputBytes <= maxInputBytes else {
+            throw ImageError(.limitExceeded, "\(path): file is \(inputBytes) bytes, above the limit of \(maxInputBytes)")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CSPNG
+import ShrinkCore
+
+/// A PNG file's header and the ways it can be decoded, read with libspng without decoding any pixel.
+///
+/// Non-interlaced files stream rows straight to the resampler (no prescale needed: rows are cheap to skip
+/// through). Adam7-interlaced files support any integer prescale: each pass's pixels are summed into a
+/// grid of the reduced size at their true coordinates, so memory follows the reduced size, not the source.
+public struct PNGDecoder: ImageDecoding {
+    /// The encoded bytes (kept alive for every decode).
+    public let bytes: ImageBytes
+    /// The name used in error messages.
+    public let path: String
+    /// Header values.
+    public let info: ImageInfo
+    /// The limits every context is created with.
+    public let limits: ImageLimits
+    /// IHDR colour type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA).
+    public let colorType: Int
+    /// True for Adam7-interlaced files.
+    public let isInterlaced: Bool
+    /// Which colour and metadata chunks precede the image data (PLTE, tRNS, gAMA, sRGB, iCCP, cHRM, eXIf).
+    public let chunks: Set<String>
+
+    /// Reads the header and the chunks before the image data. Fails with `.corruptData`, `.truncated` or
+    /// `.limitExceeded` (the pixel limit is checked from IHDR, before anything is allocated).
+    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+        self.bytes = bytes
+        self.path = path
+        self.limits = limits
+        let stream = PNGStream(bytes: bytes)
+        let ctx = try Self.context(stream: stream, limits: limits, path: path)
+        defer { spng_ctx_free(ctx) }
+        var ihdr = spng_ihdr()
+        let status = spng_get_ihdr(ctx, &ihdr)
+        guard status == 0 else { throw ImageError.png(status, path: path, during: "reading the header") }
+        let size = Size(width: Int(ihdr.width), height: Int(ihdr.height))
+        try limits.check(size, path: path)
+        colorType = Int(ihdr.color_type)
+        isInterlaced = ihdr.interlace_method != 0
+
+        var found = Set<String>()
+        var plte = spng_plte(), trns = spng_trns(), gamma = 0.0, intent: UInt8 = 0, chrm = spng_chrm()
+        var iccp = spng_iccp(), exif = spng_exif()
+        // Getters read the chunks before IDAT on first use; a missing chunk is SPNG_ECHUNKAVAIL.
+        if spng_get_plte(ctx, &plte) == 0 { found.insert("PLTE") }
+        let firstError = Self.firstChunkError(ctx)
+        if let firstError { throw ImageError.png(firstError, path: path, during: "reading the chunks before the image data") }
+        if spng_get_trns(ctx, &trns) == 0 { found.insert("tRNS") }
+        if spng_get_gama(ctx, &gamma) == 0 { found.insert("gAMA") }
+        if spng_get_srgb(ctx, &intent) == 0 { found.insert("sRGB") }
+        if spng_get_chrm(ctx, &chrm) == 0 { found.insert("cHRM") }
+        var iccBytes = 0
+        if spng_get_iccp(ctx, &iccp) == 0 {
+            found.insert("iCCP")
+            iccBytes = iccp.profile_len
+        }
+        var orientation = Orientation.up
+        var exifBytes = 0
+        if spng_get_exif(ctx, &exif) == 0, let data = exif.data {
+            found.insert("eXIf")
+            exifBytes = exif.length
+            orientation = ExifReader(tiff: UnsafeRawBufferPointer(start: data, count: exif.length)).orientation
+        }
+        chunks = found
+        let hasAlpha = colorType == 4 || colorType == 6 || found.contains("tRNS")
+        let model: ColorModel = switch colorType {
+        case 0: .gray
+        case 3: .palette
+        case 4: .grayAlpha
+        case 6: .rgba
+        default: .rgb
+        }
+        info = ImageInfo(format: .png, size: size, orientation: orientation, colorModel: model,
+                         bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
+                         iccProfileBytes: iccBytes, exifBytes: exifBytes)
+    }
+
+    /// Interlaced files shrink by any integer factor while decoding (box average of the passes); others
+    /// decode at full size and stream.
+    public var scaleDenominators: [Int] { isInterlaced ? Array(1...64) : [1] }
+
+    public func scaledSize(denominator: Int) -> Size {
+        Size(width: (info.size.width + denominator - 1) / denominator,
+             height: (info.size.height + denominator - 1) / denominator)
+    }
+
+    /// Rows stream, so no working memory grows with the image; the reduced grid of an interlaced decode is
+    /// counted by ``gridBytes(denominator:)``.
+    public var workingBytes: Int { 0 }
+
+    /// Bytes of the accumulation grid an interlaced decode at 1/`denominator` holds (0 for other files;
+    /// a full-size interlaced decode holds one full image of ``rowFormat``).
+    public func gridBytes(denominator: Int) -> Int {
+        guard isInterlaced else { return 0 }
+        let s = scaledSize(denominator: denominator)
+        if denominator == 1 { return rowFormat.byteCount(for: s) }
+        return s.pixelCount * rowFormat.channels * (Self.sumIsNarrow(rowFormat, denominator) ? 2 : 4)
+    }
+
+    /// The layout decoded rows come in: gray8 for 8-bit-or-less gray without transparency, rgb8 for opaque
+    /// colour and palette, rgba8 when there is alpha, rgba16 for every 16-bit file.
+    public var rowFormat: PixelFormat {
+        if info.bitsPerComponent == 16 { return .rgba16 }
+        if colorType == 0 && !info.hasAlpha { return .gray8 }
+        return info.hasAlpha ? .rgba8 : .rgb8
+    }
+
+    /// The 8-bit format results are delivered in: 16-bit files reduce in 16-bit precision and come out 8-bit.
+    public var outputFormat: PixelFormat {
+        if info.hasAlpha { return .rgba8 }
+        return colorType == 0 ? .gray8 : .rgb8
+    }
+
+    public func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding {
+        guard scaleDenominators.contains(scaleDenominator) else {
+            throw ImageError(.invalidArgument, "\(path): PNG scale 1/\(scaleDenominator) is not supported")
+        }
+        return try PNGRowDecoder(decoder: self, scaleDenominator: scaleDenominator)
+    }
+
+    /// A libspng context reading `stream` with `limits` applied.
+    static func context(stream: PNGStream, limits: ImageLimits, path: String) throws(ImageError) -> OpaquePointer {
+        guard let ctx = spng_ctx_new(0) else { throw ImageError(.outOfMemory, "\(path): cannot create a PNG decoder") }
+        var status = stream.attach(to: ctx)
+        if status == 0 { status = spng_set_chunk_limits(ctx, limits.maxChunkBytes, limits.maxChunkBytes * 4) }
+        guard status == 0 else {
+            spng_ctx_free(ctx)
+            throw ImageError.png(status, path: path, during: "setting up the decoder")
+        }
+        return ctx
+    }
+
+    /// The error, if any, from reading the chunks before IDAT (a getter of an absent chunk reports
+    /// SPNG_ECHUNKAVAIL, which is not an error).
+    private static func firstChunkError(_ ctx: OpaquePointer) -> Int32? {
+        var gamma = 0.0
+        let status = spng_get_gama(ctx, &gamma)
+        return status == 0 || status == Int32(SPNG_ECHUNKAVAIL.rawValue) ? nil : status
+    }
+
+    /// Sums of an 8-bit decode's box fit 16 bits when `d² × 255 < 65536`.
+    static func sumIsNarrow(_ format: PixelFormat, _ d: Int) -> Bool {
+        format != .rgba16 && d * d * 255 <= Int(UInt16.max)
+    }
+}

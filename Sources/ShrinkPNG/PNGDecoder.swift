@@ -19,7 +19,8 @@ public struct PNGDecoder: ImageDecoding {
     public let colorType: Int
     /// True for Adam7-interlaced files.
     public let isInterlaced: Bool
-    /// Which colour and metadata chunks precede the image data (PLTE, tRNS, gAMA, sRGB, iCCP, cHRM, eXIf).
+    /// Which colour and metadata chunks the file has (PLTE, tRNS, gAMA, sRGB, iCCP, cHRM before the image
+    /// data; eXIf before or after it).
     public let chunks: Set<String>
 
     /// Reads the header and the chunks before the image data. Fails with `.corruptData`, `.truncated` or
@@ -61,6 +62,10 @@ public struct PNGDecoder: ImageDecoding {
             found.insert("eXIf")
             exifBytes = exif.length
             orientation = ExifReader(tiff: UnsafeRawBufferPointer(start: data, count: exif.length)).orientation
+        } else if let range = PNGChunkWalker.exifAfterImageData(in: bytes) {
+            found.insert("eXIf")
+            exifBytes = range.count
+            orientation = ExifReader(tiff: UnsafeRawBufferPointer(rebasing: bytes.bytes[range])).orientation
         }
         chunks = found
         let hasAlpha = colorType == 4 || colorType == 6 || found.contains("tRNS")

@@ -27,6 +27,7 @@ test: build
 	$(SWIFT) build --build-tests
 	SHRINK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel
 	scripts/check-quality
+	scripts/check-png
 	scripts/check-corrupt
 
 bench: build

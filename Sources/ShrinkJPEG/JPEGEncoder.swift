@@ -1,7 +1,8 @@
 import CJPEGTurbo
 import ShrinkCore
 
-/// Encodes gray8 or rgb8 pixels as baseline or progressive JPEG with libjpeg-turbo.
+/// Encodes gray8 or rgb8 pixels as baseline or progressive JPEG with libjpeg-turbo; rgba8 pixels are
+/// first flattened onto ``Options/background`` (JPEG has no alpha).
 ///
 /// Memory: the encoded output plus libjpeg's working rows (the input is read in place); progressive output
 /// and optimised Huffman tables also buffer every DCT coefficient (2 bytes per sample after subsampling).
@@ -18,6 +19,9 @@ public struct JPEGEncoder: Sendable {
         /// coefficient of the image). `nil` by default: on when that buffer is at most
         /// ``optimizeBudget`` bytes, i.e. for thumbnails, off for large images.
         public var optimizeHuffmanTables: Bool?
+
+        /// The colour transparent pixels are composited onto. White by default.
+        public var background: (red: UInt8, green: UInt8, blue: UInt8) = (255, 255, 255)
 
         /// Coefficient bytes below which Huffman tables are optimised automatically: 8 MiB.
         public static let optimizeBudget = 8 << 20
@@ -40,8 +44,9 @@ public struct JPEGEncoder: Sendable {
     /// The JPEG bytes of `image`. Fails with `.invalidArgument` for formats other than gray8/rgb8 or a
     /// quality outside 1–100, `.encodingFailed` when libjpeg fails.
     public func encode(_ image: PixelBuffer) throws(ImageError) -> [UInt8] {
+        if image.format == .rgba8 { return try encode(flattened(image)) }
         guard image.format == .gray8 || image.format == .rgb8 else {
-            throw ImageError(.invalidArgument, "JPEG encoding takes gray8 or rgb8 pixels, not \(image.format.rawValue)")
+            throw ImageError(.invalidArgument, "JPEG encoding takes gray8, rgb8 or rgba8 pixels, not \(image.format.rawValue)")
         }
         guard (1...100).contains(options.quality) else {
             throw ImageError(.invalidArgument, "JPEG quality must be 1–100, not \(options.quality)")
@@ -67,5 +72,20 @@ public struct JPEGEncoder: Sendable {
         }
         defer { sj_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// `image` (rgba8) composited over the background colour, as rgb8: `c·a + bg·(255 − a)`, rounded.
+    private func flattened(_ image: PixelBuffer) -> PixelBuffer {
+        let bg = [Int(options.background.red), Int(options.background.green), Int(options.background.blue)]
+        var rgb = [UInt8](repeating: 0, count: image.size.pixelCount * 3)
+        image.bytes.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<image.size.pixelCount {
+                    let a = Int(src[i * 4 + 3])
+                    for k in 0..<3 { dst[i * 3 + k] = UInt8((Int(src[i * 4 + k]) * a + bg[k] * (255 - a) + 127) / 255) }
+                }
+            }
+        }
+        return PixelBuffer(format: .rgb8, size: image.size, bytes: rgb)
     }
 }

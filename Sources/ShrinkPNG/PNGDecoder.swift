@@ -43,10 +43,13 @@ public struct PNGDecoder: ImageDecoding {
         var found = Set<String>()
         var plte = spng_plte(), trns = spng_trns(), gamma = 0.0, intent: UInt8 = 0, chrm = spng_chrm()
         var iccp = spng_iccp(), exif = spng_exif()
-        // Getters read the chunks before IDAT on first use; a missing chunk is SPNG_ECHUNKAVAIL.
-        if spng_get_plte(ctx, &plte) == 0 { found.insert("PLTE") }
-        let firstError = Self.firstChunkError(ctx)
-        if let firstError { throw ImageError.png(firstError, path: path, during: "reading the chunks before the image data") }
+        // The first getter reads every chunk before IDAT; a missing chunk is SPNG_ECHUNKAVAIL, not an error.
+        let first = spng_get_plte(ctx, &plte)
+        if first == 0 {
+            found.insert("PLTE")
+        } else if first != Int32(SPNG_ECHUNKAVAIL.rawValue) {
+            throw ImageError.png(first, path: path, during: "reading the chunks before the image data")
+        }
         if spng_get_trns(ctx, &trns) == 0 { found.insert("tRNS") }
         if spng_get_gama(ctx, &gamma) == 0 { found.insert("gAMA") }
         if spng_get_srgb(ctx, &intent) == 0 { found.insert("sRGB") }
@@ -134,14 +137,6 @@ public struct PNGDecoder: ImageDecoding {
             throw ImageError.png(status, path: path, during: "setting up the decoder")
         }
         return ctx
-    }
-
-    /// The error, if any, from reading the chunks before IDAT (a getter of an absent chunk reports
-    /// SPNG_ECHUNKAVAIL, which is not an error).
-    private static func firstChunkError(_ ctx: OpaquePointer) -> Int32? {
-        var gamma = 0.0
-        let status = spng_get_gama(ctx, &gamma)
-        return status == 0 || status == Int32(SPNG_ECHUNKAVAIL.rawValue) ? nil : status
     }
 
     /// Sums of an 8-bit decode's box fit 16 bits when `d² × 255 < 65536`.

@@ -19,8 +19,25 @@ import ShrinkTestSupport
     @Test func encoderRejectsBadSettings() {
         let p = TestImages.pattern(width: 4, height: 4)
         #expect(throws: ImageError.self) { _ = try JPEGEncoder(options: .init(quality: 0)).encode(p) }
-        let rgba = PixelBuffer(format: .rgba8, size: Size(width: 1, height: 1), bytes: [1, 2, 3, 4])
-        #expect(throws: ImageError.self) { _ = try JPEGEncoder().encode(rgba) }
+        let yuv = PixelBuffer(format: .yuv420, size: Size(width: 2, height: 2), bytes: [UInt8](repeating: 0, count: 6))
+        #expect(throws: ImageError.self) { _ = try JPEGEncoder().encode(yuv) }
+    }
+
+    @Test func alphaIsFlattenedOntoTheBackground() throws {
+        // Left half transparent, right half opaque red: on white the left decodes white, the right red.
+        var bytes = [UInt8](repeating: 0, count: 32 * 16 * 4)
+        for y in 0..<16 { for x in 16..<32 { let i = (y * 32 + x) * 4; bytes[i] = 255; bytes[i + 3] = 255 } }
+        let jpeg = try JPEGEncoder(options: .init(quality: 95, chroma444: true))
+            .encode(PixelBuffer(format: .rgba8, size: Size(width: 32, height: 16), bytes: bytes))
+        let rows = try JPEGDecoder(bytes: ImageBytes(jpeg), path: "a.jpg").startRows(scaleDenominator: 1)
+        var out = [UInt8](repeating: 0, count: 32 * 16 * 3)
+        try out.withUnsafeMutableBytes { raw in
+            while rows.nextRow < 16 {
+                _ = try rows.readRows(startingAt: rows.nextRow, into: raw.baseAddress! + rows.nextRow * 96, bytesPerRow: 96, maxRows: 16)
+            }
+        }
+        #expect(out[8 * 96 + 4 * 3] > 245 && out[8 * 96 + 4 * 3 + 1] > 245)        // white
+        #expect(out[8 * 96 + 28 * 3] > 240 && out[8 * 96 + 28 * 3 + 1] < 15)       // red
     }
 
     @Test func decodesBackCloseToTheInput() throws {

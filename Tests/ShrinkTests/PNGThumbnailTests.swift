@@ -1,0 +1,79 @@
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+@Suite struct PNGThumbnailTests {
+    @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8])
+    func fullDecodeRoundTripsExactly(_ format: PixelFormat) throws {
+        let size = Size(width: 23, height: 17)
+        let pixels = PixelBuffer(format: format, size: size, bytes: (0..<format.byteCount(for: size)).map { UInt8(($0 * 37) % 251) })
+        let source = try ImageSource(bytes: try PNGEncoder().encode(pixels), name: "x.png")
+        let decoded = try source.decode()
+        #expect(decoded.pixels.format == format)
+        #expect(decoded.pixels.bytes == pixels.bytes)
+    }
+
+    @Test func alphaIsPremultipliedBeforeReduction() throws {
+        // Left half fully transparent black, right half opaque white: a straight (non-premultiplied)
+        // average would give grey at the seam; premultiplied, every visible pixel stays white.
+        let w = 64, h = 8
+        var bytes = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h { for x in (w / 2)..<w { for k in 0..<4 { bytes[(y * w + x) * 4 + k] = 255 } } }
+        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: w, height: h), bytes: bytes)))
+        let thumb = try source.thumbnail(maxPixelSize: 16)
+        #expect(thumb.pixels.format == .rgba8)
+        var partial = 0
+        for x in 0..<16 {
+            let p = Array(thumb.pixels.pixel(x: x, y: 1))
+            if p[3] > 0 { #expect(p[0] >= 250 && p[1] >= 250 && p[2] >= 250, "x=\(x): \(p)") }
+            if p[3] > 0 && p[3] < 255 { partial += 1 }
+        }
+        #expect(partial >= 1)
+    }
+
+    @Test func pngWithAlphaBecomesJPEGOnWhite() throws {
+        var bytes = [UInt8](repeating: 0, count: 16 * 16 * 4)
+        for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i + 2] = 255; bytes[i + 3] = 0 }   // transparent blue
+        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: 16, height: 16), bytes: bytes)))
+        let jpeg = try source.decode().encoded(as: .jpeg(.init(quality: 95)))
+        let back = try ImageSource(bytes: jpeg).decode()
+        #expect(back.pixels.bytes.allSatisfy { $0 >= 250 })
+    }
+
+    @Test func interlacedAndNonInterlacedTwinsGiveTheSameThumbnail() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        var pairs = 0
+        for entry in Corpus.entries where entry.path.hasPrefix("png/pngsuite/basi") && entry.expected.hasPrefix("decodes") {
+            let twin = "png/pngsuite/basn" + entry.path.dropFirst("png/pngsuite/basi".count)
+            guard Corpus.entries.contains(where: { $0.path == twin }) else { continue }
+            let interlaced = try ImageSource(path: Corpus.path(entry.path))
+            let plain = try ImageSource(path: Corpus.path(twin))
+            #expect(interlaced.info.isProgressive && !plain.info.isProgressive)
+            // Full size: identical pixels. Thumbnails: the same size, and the same picture.
+            #expect(try interlaced.decode().pixels.bytes == plain.decode().pixels.bytes, "\(entry.path)")
+            let a = try interlaced.thumbnail(maxPixelSize: 12), b = try plain.thumbnail(maxPixelSize: 12)
+            #expect(a.size == b.size && a.pixels.format == b.pixels.format)
+            if a.size == b.size && a.pixels.format == b.pixels.format {
+                #expect(PixelOps.psnr(a.pixels, b.pixels) > 30, "\(entry.path): \(PixelOps.psnr(a.pixels, b.pixels)) dB")
+            }
+            pairs += 1
+        }
+        #expect(pairs >= 15)
+    }
+
+    @Test func sixteenBitSourcesComeOutEightBit() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/basn6a16.png"))
+        #expect(source.info.bitsPerComponent == 16 && source.info.hasAlpha)
+        let full = try source.decode()
+        #expect(full.pixels.format == .rgba8)
+        let thumb = try source.thumbnail(maxPixelSize: 8)
+        #expect(thumb.size == Size(width: 8, height: 8) && thumb.pixels.format == .rgba8)
+    }
+}

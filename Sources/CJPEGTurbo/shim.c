@@ -291,6 +291,7 @@ static void sj_encode_error_exit(j_common_ptr cinfo) {
 
 int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
               int quality, int subsampling_444, int progressive, int optimize,
+              const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
               unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
     struct jpeg_compress_struct c;
     sj_encode_error err;
@@ -326,6 +327,13 @@ int sj_encode(const unsigned char *pixels, int width, int height, size_t stride,
     if (progressive) jpeg_simple_progression(&c);
     c.optimize_coding = optimize ? TRUE : FALSE;
     jpeg_start_compress(&c, TRUE);
+    if (exif && exif_len > 0 && exif_len <= 65533 - 6) {
+        jpeg_write_m_header(&c, JPEG_APP0 + 1, exif_len + 6);
+        static const unsigned char prefix[6] = {'E', 'x', 'i', 'f', 0, 0};
+        for (int i = 0; i < 6; i++) jpeg_write_m_byte(&c, prefix[i]);
+        for (unsigned int i = 0; i < exif_len; i++) jpeg_write_m_byte(&c, exif[i]);
+    }
+    if (icc && icc_len > 0) jpeg_write_icc_profile(&c, icc, icc_len);
     while (c.next_scanline < c.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)c.next_scanline * stride);
         jpeg_write_scanlines(&c, &row, 1);

@@ -6,13 +6,22 @@ public struct DecodedImage: Sendable {
     public let pixels: PixelBuffer
     /// How they were made (prescale, source size, orientation, region).
     public let plan: ThumbnailPlan
+    /// The source's ICC profile and EXIF block, EXIF orientation already reset to 1 (the pixels are upright).
+    /// Encoders keep the ICC profile and drop EXIF unless told otherwise.
+    public let metadata: ImageMetadata
+
+    public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata()) {
+        self.pixels = pixels
+        self.plan = plan
+        self.metadata = metadata
+    }
 
     /// The displayed size.
     public var size: Size { pixels.size }
 
     /// The encoded bytes in `format`.
     public func encoded(as format: EncodedFormat) throws(ImageError) -> [UInt8] {
-        try format.encode(pixels)
+        try format.encode(pixels, metadata: metadata)
     }
 
     /// Encodes and writes the image to `path` (atomically, via a temporary file), in `format` or, when nil,

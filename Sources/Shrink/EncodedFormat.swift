@@ -26,11 +26,11 @@ public enum EncodedFormat: Sendable {
         }
     }
 
-    /// Encodes `pixels` in this format.
-    public func encode(_ pixels: PixelBuffer) throws(ImageError) -> [UInt8] {
+    /// Encodes `pixels` in this format, with the parts of `metadata` the format's options keep.
+    public func encode(_ pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
         switch self {
-        case .jpeg(let options): try JPEGEncoder(options: options).encode(pixels)
-        case .png(let options): try PNGEncoder(options: options).encode(pixels)
+        case .jpeg(let options): try JPEGEncoder(options: options).encode(pixels, metadata: metadata)
+        case .png(let options): try PNGEncoder(options: options).encode(pixels, metadata: metadata)
         }
     }
 }

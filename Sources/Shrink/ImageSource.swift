@@ -107,7 +107,7 @@ public final class ImageSource: Sendable {
                 options: DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget))
             defer { bytes.releaseResidentPages() }
             let pixels = try RowRenderer.render(plan, from: rows, as: decoder.outputFormat)
-            return DecodedImage(pixels: pixels, plan: plan)
+            return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright)
         } catch {
             throw error.naming(path)
         }

@@ -6,6 +6,10 @@ public struct ExifReader: Sendable {
     public private(set) var orientationValue: Int?
     /// The embedded thumbnail's bytes, as offsets into the TIFF data, when IFD1 points at a JPEG in range.
     public private(set) var thumbnailRange: Range<Int>?
+    /// Offset of the orientation tag's 2-byte value in the TIFF data, when present.
+    public private(set) var orientationValueOffset: Int?
+    /// True for little-endian ("II") TIFF data.
+    public private(set) var isLittleEndian = false
 
     /// The orientation to apply: `.up` when the tag is absent or invalid.
     public var orientation: Orientation { Orientation(exifValue: orientationValue ?? 1) }
@@ -29,8 +33,10 @@ public struct ExifReader: Sendable {
             return hi << 16 | lo
         }
         guard u16(2) == 42, let ifd0 = u32(4) else { return }
+        isLittleEndian = little
 
         // Returns the value of each wanted tag found in the IFD, and the offset of the next IFD.
+        var valueOffsets: [Int: Int] = [:]
         func readIFD(_ offset: Int, wanted: Set<Int>) -> (values: [Int: Int], next: Int?) {
             guard let count = u16(offset), count <= 1000 else { return ([:], nil) }
             var values: [Int: Int] = [:]
@@ -39,7 +45,9 @@ public struct ExifReader: Sendable {
                 guard let tag = u16(entry), let type = u16(entry + 2) else { return (values, nil) }
                 guard wanted.contains(tag) else { continue }
                 switch type {
-                case 3: values[tag] = u16(entry + 8)     // SHORT, left-justified in the value field
+                case 3:                                   // SHORT, left-justified in the value field
+                    values[tag] = u16(entry + 8)
+                    valueOffsets[tag] = entry + 8
                 case 4: values[tag] = u32(entry + 8)     // LONG
                 default: continue
                 }
@@ -50,11 +58,22 @@ public struct ExifReader: Sendable {
 
         let first = readIFD(ifd0, wanted: [0x0112])
         orientationValue = first.values[0x0112]
+        orientationValueOffset = orientationValue == nil ? nil : valueOffsets[0x0112]
         guard let ifd1 = first.next, ifd1 != ifd0 else { return }
         let second = readIFD(ifd1, wanted: [0x0201, 0x0202])
         if let start = second.values[0x0201], let length = second.values[0x0202],
            start > 0, length > 0, start <= tiff.count, length <= tiff.count - start {
             thumbnailRange = start ..< start + length
         }
+    }
+
+    /// A copy of `tiff` whose orientation tag (if any) reads 1.
+    public static func settingOrientationUp(_ tiff: [UInt8]) -> [UInt8] {
+        let reader = tiff.withUnsafeBytes { ExifReader(tiff: $0) }
+        guard let at = reader.orientationValueOffset else { return tiff }
+        var out = tiff
+        out[at] = reader.isLittleEndian ? 1 : 0
+        out[at + 1] = reader.isLittleEndian ? 0 : 1
+        return out
     }
 }

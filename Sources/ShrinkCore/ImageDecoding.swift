@@ -14,6 +14,8 @@ public protocol ImageDecoding: Sendable {
     /// The 8-bit format results are delivered in (gray8, rgb8 or rgba8); decoded rows may be richer
     /// (16-bit, or gray carried as RGBA) and are converted after reduction.
     var outputFormat: PixelFormat { get }
+    /// The ICC profile and EXIF block as stored (copied out; a few KiB normally).
+    func metadata() throws(ImageError) -> ImageMetadata
     /// Starts a decode at 1/`scaleDenominator`; rows come out top to bottom.
     func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding
 }

@@ -90,6 +90,12 @@ public struct JPEGDecoder: ImageDecoding {
         )
     }
 
+    public func metadata() throws(ImageError) -> ImageMetadata {
+        let markers = JPEGMarkers(scanning: bytes.bytes)
+        return ImageMetadata(iccProfile: markers.iccProfile(in: bytes.bytes),
+                             exif: markers.exifRange.map { Array(bytes.bytes[$0]) })
+    }
+
     /// The pixel format decoded rows come in: gray8 for gray files, rgb8 for everything else.
     public var outputFormat: PixelFormat { info.colorModel == .gray ? .gray8 : .rgb8 }
 

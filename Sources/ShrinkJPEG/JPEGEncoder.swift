@@ -20,6 +20,10 @@ public struct JPEGEncoder: Sendable {
         /// ``optimizeBudget`` bytes, i.e. for thumbnails, off for large images.
         public var optimizeHuffmanTables: Bool?
 
+        /// Write the source's ICC profile, so colours stay right in colour-managed viewers. `true` by default.
+        public var keepICCProfile = true
+        /// Write the source's EXIF block (orientation reset to 1). `false` by default: EXIF may carry GPS.
+        public var keepEXIF = false
         /// The colour transparent pixels are composited onto. White by default.
         public var background: (red: UInt8, green: UInt8, blue: UInt8) = (255, 255, 255)
 
@@ -41,10 +45,10 @@ public struct JPEGEncoder: Sendable {
         self.options = options
     }
 
-    /// The JPEG bytes of `image`. Fails with `.invalidArgument` for formats other than gray8/rgb8 or a
+    /// The JPEG bytes of `image`, with the parts of `metadata` the options keep. Fails with `.invalidArgument` for formats other than gray8/rgb8 or a
     /// quality outside 1–100, `.encodingFailed` when libjpeg fails.
-    public func encode(_ image: PixelBuffer) throws(ImageError) -> [UInt8] {
-        if image.format == .rgba8 { return try encode(flattened(image)) }
+    public func encode(_ image: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
+        if image.format == .rgba8 { return try encode(flattened(image), metadata: metadata) }
         guard image.format == .gray8 || image.format == .rgb8 else {
             throw ImageError(.invalidArgument, "JPEG encoding takes gray8, rgb8 or rgba8 pixels, not \(image.format.rawValue)")
         }
@@ -61,10 +65,21 @@ public struct JPEGEncoder: Sendable {
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
+        let icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
+        let exif = options.keepEXIF ? metadata.exif ?? [] : []
+        guard exif.count <= 65527 else {
+            throw ImageError(.invalidArgument, "EXIF block of \(exif.count) bytes does not fit one JPEG marker")
+        }
         let status = image.bytes.withUnsafeBufferPointer { pixels in
-            sj_encode(pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
-                      Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
-                      options.progressive ? 1 : 0, optimize ? 1 : 0, &out, &length, &message, message.count)
+            icc.withUnsafeBufferPointer { icc in
+                exif.withUnsafeBufferPointer { exif in
+                    sj_encode(pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
+                              Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
+                              options.progressive ? 1 : 0, optimize ? 1 : 0,
+                              icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(exif.count),
+                              &out, &length, &message, message.count)
+                }
+            }
         }
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

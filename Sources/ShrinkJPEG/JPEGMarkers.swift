@@ -7,6 +7,8 @@ struct JPEGMarkers {
     var exifRange: Range<Int>?
     /// Sum of the ICC payloads of every `APP2 ICC_PROFILE` segment.
     var iccProfileBytes = 0
+    /// The ICC payload ranges with their sequence numbers (1-based, as stored).
+    var iccChunks: [(sequence: Int, range: Range<Int>)] = []
     /// The SOF frame size, when a frame header was reached.
     var frameSize: Size?
 
@@ -34,6 +36,7 @@ struct JPEGMarkers {
                 exifRange = body.lowerBound + 6 ..< body.upperBound
             case 0xE2 where Self.starts(bytes, body, with: Array("ICC_PROFILE\0".utf8)) && body.count >= 14:
                 iccProfileBytes += body.count - 14
+                iccChunks.append((Int(bytes[body.lowerBound + 12]), body.lowerBound + 14 ..< body.upperBound))
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if body.count >= 5 {
                     let h = Int(bytes[body.lowerBound + 1]) << 8 | Int(bytes[body.lowerBound + 2])
@@ -45,6 +48,12 @@ struct JPEGMarkers {
             }
             pos += length
         }
+    }
+
+    /// The ICC profile reassembled in sequence order, when there is one.
+    func iccProfile(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard !iccChunks.isEmpty else { return nil }
+        return iccChunks.sorted { $0.sequence < $1.sequence }.flatMap { Array(bytes[$0.range]) }
     }
 
     private static func starts(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with prefix: [UInt8]) -> Bool {

@@ -84,6 +84,23 @@ public struct PNGDecoder: ImageDecoding {
                          iccProfileBytes: iccBytes, exifBytes: exifBytes)
     }
 
+    public func metadata() throws(ImageError) -> ImageMetadata {
+        let stream = PNGStream(bytes: bytes)
+        let ctx = try Self.context(stream: stream, limits: limits, path: path)
+        defer { spng_ctx_free(ctx) }
+        var metadata = ImageMetadata()
+        var iccp = spng_iccp(), exif = spng_exif()
+        if spng_get_iccp(ctx, &iccp) == 0, let profile = iccp.profile {
+            metadata.iccProfile = Array(UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
+        }
+        if spng_get_exif(ctx, &exif) == 0, let data = exif.data {
+            metadata.exif = Array(UnsafeRawBufferPointer(start: data, count: exif.length))
+        } else if let range = PNGChunkWalker.exifAfterImageData(in: bytes) {
+            metadata.exif = Array(bytes.bytes[range])
+        }
+        return metadata
+    }
+
     /// Interlaced files shrink by any integer factor while decoding (box average of the passes); others
     /// decode at full size and stream.
     public var scaleDenominators: [Int] { isInterlaced ? Array(1...64) : [1] }

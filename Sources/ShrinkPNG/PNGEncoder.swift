@@ -8,17 +8,53 @@ import Darwin
 import CSPNG
 import ShrinkCore
 
-/// Encodes gray8, rgb8 or rgba8 pixels as a lossless 8-bit PNG with libspng.
+/// Encodes gray8, rgb8, rgba8 or rgba16 pixels as a lossless PNG (8- or 16-bit) with libspng.
 ///
-/// Memory: the encoded output plus libspng's deflate state; pixels are read in place.
+/// Memory: the encoded output plus libspng's deflate state; 8-bit pixels are read in place (a 16-bit
+/// output, or 16-bit pixels, take one converted copy in PNG's big-endian order).
 public struct PNGEncoder: Sendable {
+    /// Which scanline filters the encoder may choose from (it picks per row among those allowed).
+    public enum Filters: String, Sendable, CaseIterable {
+        /// No filtering: fastest, largest.
+        case none
+        case sub, up, average, paeth
+        /// Try all five per row (libpng's heuristic): smallest files.
+        case adaptive
+
+        var mask: Int32 {
+            let v: spng_filter_choice = switch self {
+            case .none: SPNG_FILTER_CHOICE_NONE
+            case .sub: SPNG_FILTER_CHOICE_SUB
+            case .up: SPNG_FILTER_CHOICE_UP
+            case .average: SPNG_FILTER_CHOICE_AVG
+            case .paeth: SPNG_FILTER_CHOICE_PAETH
+            case .adaptive: SPNG_FILTER_CHOICE_ALL
+            }
+            return Int32(v.rawValue)
+        }
+    }
+
     /// Encoder settings.
     public struct Options: Sendable {
         /// zlib compression level, 0 (none) – 9 (smallest). `6` by default.
         public var compressionLevel: Int
+        /// Scanline filters. `.adaptive` by default.
+        public var filters: Filters
+        /// Bits per sample in the file, 8 or 16 (8-bit pixels are widened exactly, v × 257). `8` by default,
+        /// or 16 for rgba16 pixels.
+        public var bitDepth: Int?
+        /// Write the source's ICC profile (iCCP). `true` by default.
+        public var keepICCProfile: Bool
+        /// Write the source's EXIF block (eXIf, orientation reset to 1). `false` by default: EXIF may carry GPS.
+        public var keepEXIF: Bool
 
-        public init(compressionLevel: Int = 6) {
+        public init(compressionLevel: Int = 6, filters: Filters = .adaptive, bitDepth: Int? = nil,
+                    keepICCProfile: Bool = true, keepEXIF: Bool = false) {
             self.compressionLevel = compressionLevel
+            self.filters = filters
+            self.bitDepth = bitDepth
+            self.keepICCProfile = keepICCProfile
+            self.keepEXIF = keepEXIF
         }
     }
 
@@ -28,19 +64,21 @@ public struct PNGEncoder: Sendable {
         self.options = options
     }
 
-    /// The PNG bytes of `image`. Fails with `.invalidArgument` for unsupported formats or settings,
-    /// `.encodingFailed` when libspng fails.
-    public func encode(_ image: PixelBuffer) throws(ImageError) -> [UInt8] {
+    /// The PNG bytes of `image`, with the parts of `metadata` the options keep. Fails with
+    /// `.invalidArgument` for unsupported formats or settings, `.encodingFailed` when libspng fails.
+    public func encode(_ image: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
         let colorType: spng_color_type
         switch image.format {
         case .gray8: colorType = SPNG_COLOR_TYPE_GRAYSCALE
         case .rgb8: colorType = SPNG_COLOR_TYPE_TRUECOLOR
-        case .rgba8: colorType = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
-        default: throw ImageError(.invalidArgument, "PNG encoding takes gray8, rgb8 or rgba8 pixels, not \(image.format.rawValue)")
+        case .rgba8, .rgba16: colorType = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
+        default: throw ImageError(.invalidArgument, "PNG encoding takes gray8, rgb8, rgba8 or rgba16 pixels, not \(image.format.rawValue)")
         }
         guard (0...9).contains(options.compressionLevel) else {
             throw ImageError(.invalidArgument, "PNG compression level must be 0–9, not \(options.compressionLevel)")
         }
+        let depth = options.bitDepth ?? (image.format == .rgba16 ? 16 : 8)
+        guard depth == 8 || depth == 16 else { throw ImageError(.invalidArgument, "PNG bit depth must be 8 or 16, not \(depth)") }
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw ImageError(.outOfMemory, "cannot create a PNG encoder")
         }
@@ -52,15 +90,46 @@ public struct PNGEncoder: Sendable {
         }
         try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), "buffer")
         try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(options.compressionLevel)), "level")
-        var ihdr = spng_ihdr(width: UInt32(image.size.width), height: UInt32(image.size.height), bit_depth: 8,
+        try check(spng_set_option(ctx, SPNG_FILTER_CHOICE, options.filters.mask), "filters")
+        var ihdr = spng_ihdr(width: UInt32(image.size.width), height: UInt32(image.size.height), bit_depth: UInt8(depth),
                              color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0,
                              interlace_method: 0)
         try check(spng_set_ihdr(ctx, &ihdr), "header")
-        let status = image.bytes.withUnsafeBytes { raw in
-            spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue),
-                              Int32(SPNG_ENCODE_FINALIZE.rawValue))
+        // Kept alive until the image is encoded: libspng holds the pointers.
+        var icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
+        var exif = options.keepEXIF ? metadata.exif ?? [] : []
+        if !icc.isEmpty {
+            var iccp = spng_iccp()
+            withUnsafeMutableBytes(of: &iccp.profile_name) { name in
+                for (i, b) in "ICC profile".utf8.enumerated() { name[i] = b }
+            }
+            iccp.profile_len = icc.count
+            try icc.withUnsafeMutableBufferPointer { (p: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+                iccp.profile = UnsafeMutableRawPointer(p.baseAddress!).assumingMemoryBound(to: CChar.self)
+                try check(spng_set_iccp(ctx, &iccp), "ICC profile")
+            }
+        }
+        if !exif.isEmpty {
+            var block = spng_exif()
+            block.length = exif.count
+            try exif.withUnsafeMutableBufferPointer { (p: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+                block.data = UnsafeMutableRawPointer(p.baseAddress!).assumingMemoryBound(to: CChar.self)
+                try check(spng_set_exif(ctx, &block), "EXIF")
+            }
+        }
+        let status: Int32
+        if depth == 8 && image.format != .rgba16 {
+            status = image.bytes.withUnsafeBytes { raw in
+                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            }
+        } else {
+            let samples = Self.pngSamples(image, depth: depth)
+            status = samples.withUnsafeBytes { raw in
+                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+            }
         }
         try check(status, "image")
+        _ = (icc.count, exif.count)
         var length = 0
         var error: Int32 = 0
         guard let out = spng_get_png_buffer(ctx, &length, &error) else {
@@ -69,5 +138,17 @@ public struct PNGEncoder: Sendable {
         }
         defer { free(out) }
         return Array(UnsafeRawBufferPointer(start: out, count: length))
+    }
+
+    /// Samples in PNG order for `depth`: big-endian 16-bit (8-bit widened as v × 257), or 16-bit narrowed.
+    private static func pngSamples(_ image: PixelBuffer, depth: Int) -> [UInt8] {
+        if image.format == .rgba16 {
+            return image.bytes.withUnsafeBytes { raw in
+                let s = raw.bindMemory(to: UInt16.self)
+                if depth == 16 { return s.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+                return s.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+            }
+        }
+        return image.bytes.flatMap { [$0, $0] }
     }
 }

@@ -32,3 +32,4 @@ struct SizeArgument: ExpressibleByArgument, Sendable {
 
 extension ThumbnailTarget.Fit: ExpressibleByArgument {}
 extension ThumbnailOptions.Mode: ExpressibleByArgument {}
+extension PNGEncoder.Filters: ExpressibleByArgument {}

@@ -55,6 +55,21 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Output format when -o is a directory: jpg or png.")
     var format: String = "jpg"
 
+    @Option(help: "PNG output: zlib compression level, 0-9.")
+    var compression: Int = 6
+
+    @Option(help: "PNG output: scanline filters (none, sub, up, average, paeth, adaptive).")
+    var pngFilter: PNGEncoder.Filters = .adaptive
+
+    @Option(help: "PNG output: bits per sample, 8 or 16.")
+    var depth: Int = 8
+
+    @Flag(help: "Keep the source's EXIF block in the output (orientation reset to 1). Stripped by default: it may hold GPS.")
+    var keepExif = false
+
+    @Flag(help: "Drop the source's ICC profile (kept by default so colours stay right).")
+    var stripIcc = false
+
     @Option(name: .shortAndLong, help: "Output file (one input, .jpg/.jpeg/.png) or directory.")
     var output: String?
 
@@ -81,6 +96,8 @@ struct ThumbnailCommand: ParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
         guard format == "jpg" || format == "jpeg" || format == "png" else { throw ValidationError("--format must be jpg or png") }
+        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0-9") }
+        guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget > 0, maxPixels > 0, maxInputBytes > 0 else {
             throw ValidationError("--memory-budget, --max-pixels and --max-input-bytes must be positive")
@@ -94,8 +111,12 @@ struct ThumbnailCommand: ParsableCommand {
         let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, memoryBudget: memoryBudget)
         let limits = ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes)
         let target = size?.target(fit: fit) ?? .original
-        let jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
-        let directoryFormat: EncodedFormat = format == "png" ? .png(PNGEncoder.Options()) : .jpeg(jpegOptions)
+        var jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
+        jpegOptions.keepEXIF = keepExif
+        jpegOptions.keepICCProfile = !stripIcc
+        let pngOptions = PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
+                                            keepICCProfile: !stripIcc, keepEXIF: keepExif)
+        let directoryFormat: EncodedFormat = format == "png" ? .png(pngOptions) : .jpeg(jpegOptions)
 
         // Where each output goes.
         var singleFile: (path: String, format: EncodedFormat)?
@@ -103,7 +124,7 @@ struct ThumbnailCommand: ParsableCommand {
         var suffix = ".thumb"
         if let output {
             if inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
-                if case .jpeg = f { singleFile = (output, .jpeg(jpegOptions)) } else { singleFile = (output, f) }
+                if case .jpeg = f { singleFile = (output, .jpeg(jpegOptions)) } else { singleFile = (output, .png(pngOptions)) }
             } else {
                 directory = output
                 suffix = ""

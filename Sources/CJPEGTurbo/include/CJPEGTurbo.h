@@ -63,9 +63,12 @@ int sj_finish(sj_decoder *d);
 /// Encodes 8-bit gray (components 1) or RGB (components 3) rows to a malloc'd JPEG in *out (free with
 /// sj_free). subsampling: 0 = 4:2:0, 1 = 4:4:4. optimize computes optimal Huffman tables, which makes
 /// libjpeg buffer every coefficient of the image (as progressive output always does).
+/// icc/exif (may be NULL) are written as APP2 ICC_PROFILE markers and an APP1 Exif marker (exif is the
+/// TIFF structure without the "Exif\0\0" prefix, at most 65527 bytes).
 /// message receives the error text on failure.
 int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
               int quality, int subsampling_444, int progressive, int optimize,
+              const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
               unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
 void sj_free(void *p);
 

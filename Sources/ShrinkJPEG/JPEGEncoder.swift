@@ -27,8 +27,9 @@ public struct JPEGEncoder: Sendable {
         /// The colour transparent pixels are composited onto. White by default.
         public var background: (red: UInt8, green: UInt8, blue: UInt8) = (255, 255, 255)
 
-        /// Coefficient bytes below which Huffman tables are optimised automatically: 8 MiB.
-        public static let optimizeBudget = 8 << 20
+        /// Coefficient bytes up to which Huffman tables are optimised automatically: 4 MiB (about a
+        /// 1.4 MP 4:2:0 image), so thumbnails get the smaller files and large outputs do not buffer.
+        public static let optimizeBudget = 4 << 20
 
         public init(quality: Int = 85, chroma444: Bool = false, progressive: Bool = false,
                     optimizeHuffmanTables: Bool? = nil) {

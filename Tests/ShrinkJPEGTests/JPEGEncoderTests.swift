@@ -5,7 +5,7 @@ import ShrinkTestSupport
 
 @Suite struct JPEGEncoderTests {
     @Test func huffmanOptimisationIsAutomaticForSmallImagesOnly() throws {
-        // Optimised tables buffer every coefficient: on for a thumbnail, off when that buffer passes 8 MiB.
+        // Optimised tables buffer every coefficient: on for a thumbnail, off when that buffer passes 4 MiB.
         let small = TestImages.pattern(width: 300, height: 200)
         let auto = try JPEGEncoder(options: .init(quality: 80)).encode(small)
         #expect(auto == (try JPEGEncoder(options: .init(quality: 80, optimizeHuffmanTables: true)).encode(small)))

@@ -22,11 +22,14 @@ public struct ImageInfo: Sendable, Equatable {
     public var exifBytes: Int
     /// The size of the thumbnail embedded in the EXIF block, when there is one and it can be read.
     public var embeddedThumbnail: Size?
+    /// Format-specific features the header declares, e.g. PNG chunks (`PLTE`, `tRNS`, `gAMA`, `sRGB`,
+    /// `iCCP`, `cHRM`, `eXIf`) or JPEG coding (`arithmetic`, `restart markers`).
+    public var features: [String]
 
     public init(format: ImageFormat, size: Size, orientation: Orientation = .up, colorModel: ColorModel,
                 bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-                embeddedThumbnail: Size? = nil) {
+                embeddedThumbnail: Size? = nil, features: [String] = []) {
         self.format = format
         self.size = size
         self.orientation = orientation
@@ -38,6 +41,7 @@ public struct ImageInfo: Sendable, Equatable {
         self.iccProfileBytes = iccProfileBytes
         self.exifBytes = exifBytes
         self.embeddedThumbnail = embeddedThumbnail
+        self.features = features
     }
 
     /// The size as displayed, after orientation.

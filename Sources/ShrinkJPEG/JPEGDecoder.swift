@@ -86,7 +86,10 @@ public struct JPEGDecoder: ImageDecoding {
             chromaSubsampling: model == .yCbCr ? ChromaSubsampling(horizontal: h, vertical: v) : nil,
             iccProfileBytes: markers.iccProfileBytes,
             exifBytes: exifBytes,
-            embeddedThumbnail: thumbnail
+            embeddedThumbnail: thumbnail,
+            features: (header.arithmetic != 0 ? ["arithmetic"] : []) + (header.restart_interval > 0 ? ["restart markers"] : [])
+                + (header.multi_scan != 0 && header.progressive == 0 ? ["multi-scan"] : [])
+                + (header.saw_adobe != 0 ? ["Adobe transform \(header.adobe_transform)"] : [])
         )
     }
 

@@ -81,7 +81,8 @@ public struct PNGDecoder: ImageDecoding {
         }
         info = ImageInfo(format: .png, size: size, orientation: orientation, colorModel: model,
                          bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
-                         iccProfileBytes: iccBytes, exifBytes: exifBytes)
+                         iccProfileBytes: iccBytes, exifBytes: exifBytes,
+                         features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "eXIf"].filter(found.contains))
     }
 
     public func metadata() throws(ImageError) -> ImageMetadata {

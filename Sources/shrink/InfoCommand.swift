@@ -20,7 +20,7 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "Image files.")
     var files: [String]
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, fileBytes, decodedBytes).")
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, fileBytes, decodedBytes; progressive means interlaced for PNG).")
     var json = false
 
     func validate() throws {
@@ -73,15 +73,23 @@ struct InfoCommand: ParsableCommand {
             thumbnail = object
         }
         line.add("embeddedThumbnail", object: thumbnail)
+        line.add("features", strings: info.features)
         line.add("fileBytes", source.fileBytes)
         line.add("decodedBytes", object: Formatting.decodedBytesJSON(info))
         return line.text
     }
 
+    static func layout(_ info: ImageInfo) -> String {
+        switch info.format {
+        case .png: info.isProgressive ? "interlaced (Adam7)" : "non-interlaced"
+        default: info.isProgressive ? "progressive" : "baseline"
+        }
+    }
+
     static func table(_ source: ImageSource) -> String {
         let info = source.info
         var rows: [(String, String)] = [
-            ("format", "\(info.format.rawValue.uppercased())\(info.isProgressive ? ", progressive" : ", baseline")"),
+            ("format", "\(info.format.rawValue.uppercased()), \(Self.layout(info))"),
             ("size", "\(info.size) (\(info.size.pixelCount) pixels)"),
             ("orientation", "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"),
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
@@ -89,6 +97,7 @@ struct InfoCommand: ParsableCommand {
             ("ICC profile", info.iccProfileBytes > 0 ? Formatting.bytes(info.iccProfileBytes) : "none"),
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
             ("EXIF thumbnail", info.embeddedThumbnail?.description ?? "none"),
+            ("features", info.features.isEmpty ? "-" : info.features.joined(separator: ", ")),
             ("file", Formatting.bytes(source.fileBytes)),
         ]
         if source.decoderWorkingBytes > 0 {

@@ -14,6 +14,10 @@ struct JSONLine {
         fields.append("\(Self.quote(key)):\(value)")
     }
 
+    mutating func add(_ key: String, strings: [String]) {
+        fields.append("\(Self.quote(key)):[" + strings.map(Self.quote).joined(separator: ",") + "]")
+    }
+
     mutating func add(_ key: String, object: JSONLine?) {
         fields.append("\(Self.quote(key)):\(object?.text ?? "null")")
     }

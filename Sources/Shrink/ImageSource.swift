@@ -59,23 +59,24 @@ public final class ImageSource: Sendable {
     /// Bytes of the encoded file.
     public var fileBytes: Int { bytes.count }
 
-    /// Working memory the decoder needs whatever the output size: a progressive (or multi-scan) JPEG's
-    /// coefficient buffer; 0 for files that stream.
-    public var decoderWorkingBytes: Int { decoder.workingBytes }
+    /// Working memory a full-size decode needs beyond a few rows: a progressive (or multi-scan) JPEG's
+    /// coefficient buffer, an interlaced PNG's whole image; 0 for files that stream.
+    public var decoderWorkingBytes: Int { decoder.workingBytes(scaleDenominator: 1) }
 
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
     /// `.limitExceeded` when the source or the output has more than `limits.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
     /// exceeds `options.memoryBudget`.
     public func plan(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
         try limits.check(info.size, path: path)
-        guard decoderWorkingBytes <= options.memoryBudget else {
-            throw ImageError(.memoryBudgetExceeded,
-                             "\(path): decoding needs \(Self.mebibytes(decoderWorkingBytes)) of coefficient memory (progressive JPEG), above the budget of \(Self.mebibytes(options.memoryBudget))")
-        }
         let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
                                      scaledSize: decoder.scaledSize(denominator:))
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: path, what: "output")
+        let working = decoder.workingBytes(scaleDenominator: plan.prescale)
+        guard working <= options.memoryBudget else {
+            throw ImageError(.memoryBudgetExceeded,
+                             "\(path): decoding needs \(Self.mebibytes(working)) of working memory (\(info.isProgressive ? "progressive or interlaced data" : "multi-scan data")), above the budget of \(Self.mebibytes(options.memoryBudget))")
+        }
         return plan
     }
 

@@ -9,8 +9,9 @@ public protocol ImageDecoding: Sendable {
     var scaleDenominators: [Int] { get }
     /// The size of a decode at 1/`denominator`.
     func scaledSize(denominator: Int) -> Size
-    /// Working memory the decoder needs whatever the output size (a progressive JPEG's coefficient buffer).
-    var workingBytes: Int { get }
+    /// Working memory a decode at 1/`scaleDenominator` needs beyond a few rows, predicted from the header:
+    /// a progressive JPEG's coefficient buffer (whatever the scale), an interlaced PNG's pass grid.
+    func workingBytes(scaleDenominator: Int) -> Int
     /// The 8-bit format results are delivered in (gray8, rgb8 or rgba8); decoded rows may be richer
     /// (16-bit, or gray carried as RGBA) and are converted after reduction.
     var outputFormat: PixelFormat { get }

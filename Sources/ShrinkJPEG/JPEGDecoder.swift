@@ -110,7 +110,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients (progressive and multi-scan
     /// files; whatever the scale), or 0 for single-scan files that stream.
-    public var workingBytes: Int {
+    public func workingBytes(scaleDenominator: Int = 1) -> Int {
         guard buffersWholeImage else { return 0 }
         let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
         var total = 0

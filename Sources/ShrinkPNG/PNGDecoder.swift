@@ -111,17 +111,15 @@ public struct PNGDecoder: ImageDecoding {
              height: (info.size.height + denominator - 1) / denominator)
     }
 
-    /// Rows stream, so no working memory grows with the image; the reduced grid of an interlaced decode is
-    /// counted by ``gridBytes(denominator:)``.
-    public var workingBytes: Int { 0 }
-
-    /// Bytes of the accumulation grid an interlaced decode at 1/`denominator` holds (0 for other files;
-    /// a full-size interlaced decode holds one full image of ``rowFormat``).
-    public func gridBytes(denominator: Int) -> Int {
+    /// Non-interlaced rows stream, so nothing grows with the image: 0. An interlaced decode at 1/d holds
+    /// its accumulation grid (2 or 4 bytes per sample of the reduced size) and then the averaged rows; at
+    /// full size it holds one whole image of ``rowFormat``.
+    public func workingBytes(scaleDenominator d: Int = 1) -> Int {
         guard isInterlaced else { return 0 }
-        let s = scaledSize(denominator: denominator)
-        if denominator == 1 { return rowFormat.byteCount(for: s) }
-        return s.pixelCount * rowFormat.channels * (Self.sumIsNarrow(rowFormat, denominator) ? 2 : 4)
+        let s = scaledSize(denominator: d)
+        let rows = rowFormat.byteCount(for: s)
+        if d == 1 { return rows }
+        return s.pixelCount * rowFormat.channels * (Self.sumIsNarrow(rowFormat, d) ? 2 : 4) + rows
     }
 
     /// The layout decoded rows come in: gray8 for 8-bit-or-less gray without transparency, rgb8 for opaque

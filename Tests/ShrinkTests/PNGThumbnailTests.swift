@@ -64,6 +64,26 @@ import ShrinkTestSupport
         #expect(pairs >= 15)
     }
 
+    @Test func interlacedWorkingMemoryIsPredictedAndBudgeted() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/basi6a16.png"))   // 32×32 RGBA, 16-bit, Adam7
+        #expect(source.decoderWorkingBytes == 32 * 32 * 8)                            // the whole image, full size
+        let plan = try source.plan(.maxPixelSize(8))
+        #expect(plan.prescale == 2)                                                   // 32 → 8: 1/2 leaves 2× to Lanczos
+        // 16 × 16 cells of four 32-bit sums, then the averaged 16-bit rows.
+        #expect(source.decoder.workingBytes(scaleDenominator: 2) == 16 * 16 * 4 * 4 + 16 * 16 * 8)
+        do {
+            _ = try source.decode(options: .init(memoryBudget: 8191))
+            Issue.record("full decode above the budget")
+        } catch {
+            #expect(error.code == .memoryBudgetExceeded)
+        }
+        #expect(try source.decode(options: .init(memoryBudget: 8192)).size == Size(width: 32, height: 32))
+    }
+
     @Test func sixteenBitSourcesComeOutEightBit() throws {
         guard Corpus.root != nil else {
             print("skipped: ../shared/corpus is absent")

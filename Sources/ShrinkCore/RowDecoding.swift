@@ -18,3 +18,15 @@ public protocol RowDecoding: AnyObject {
     /// Stops decoding and releases the decoder's working memory; rows not read are never decoded.
     func finish() throws(ImageError)
 }
+
+extension RowDecoding {
+    /// How many rows a call asking for `maxRows` at `row` may produce, after checking the order: `row` must
+    /// be ``nextRow`` and the decoder still open. Fails with `.invalidArgument` naming `path`.
+    public func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {
+        guard isOpen else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
+        guard row == nextRow else {
+            throw ImageError(.invalidArgument, "\(path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")
+        }
+        return max(0, min(maxRows, size.height - nextRow))
+    }
+}

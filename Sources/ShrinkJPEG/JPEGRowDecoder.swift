@@ -59,12 +59,8 @@ public final class JPEGRowDecoder: RowDecoding {
 
     public func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
                          maxRows: Int) throws(ImageError) -> Int {
-        guard let decoder else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
-        guard row == nextRow else {
-            throw ImageError(.invalidArgument, "\(path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")
-        }
-        let count = min(maxRows, size.height - nextRow)
-        guard count > 0 else { return 0 }
+        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: decoder != nil, path: path)
+        guard count > 0, let decoder else { return 0 }
         var got: Int32 = 0
         let status: Int32
         if cmyk {

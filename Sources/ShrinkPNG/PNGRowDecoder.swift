@@ -47,12 +47,8 @@ final class PNGRowDecoder: RowDecoding {
 
     func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
                   maxRows: Int) throws(ImageError) -> Int {
-        guard let ctx else { throw ImageError(.invalidArgument, "\(decoder.path): decoder already finished") }
-        guard row == nextRow else {
-            throw ImageError(.invalidArgument, "\(decoder.path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")
-        }
-        let count = min(maxRows, size.height - nextRow)
-        guard count > 0 else { return 0 }
+        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: ctx != nil, path: decoder.path)
+        guard count > 0, let ctx else { return 0 }
         let rowBytes = format.byteCount(for: Size(width: size.width, height: 1))
         if decoder.isInterlaced {
             held.withUnsafeBytes { src in
@@ -130,8 +126,8 @@ final class PNGRowDecoder: RowDecoding {
                             Self.add16(raw.bindMemory(to: UInt16.self).baseAddress!, from: x0, step: dx, width: full.width,
                                        d: d, into: sums.baseAddress! + cellRow * 4)
                         } else {
-                            Self.add8Wide(raw.bindMemory(to: UInt8.self).baseAddress!, from: x0, step: dx, width: full.width,
-                                          channels: c, alpha: alpha, d: d, into: sums.baseAddress! + cellRow * c)
+                            Self.add8(raw.bindMemory(to: UInt8.self).baseAddress!, from: x0, step: dx, width: full.width,
+                                      channels: c, alpha: alpha, d: d, into: sums.baseAddress! + cellRow * c)
                         }
                     }
                 }
@@ -162,33 +158,20 @@ final class PNGRowDecoder: RowDecoding {
     /// First column and column step of each Adam7 pass.
     static let adam7Columns = [(0, 8), (4, 8), (0, 4), (2, 4), (0, 2), (1, 2), (0, 1)]
 
-    private static func add8(_ row: UnsafePointer<UInt8>, from x0: Int, step: Int, width: Int, channels c: Int,
-                             alpha: Bool, d: Int, into cells: UnsafeMutablePointer<UInt16>) {
+    /// Adds the pass pixels of an 8-bit row (alpha-premultiplied when there is alpha) to their cells.
+    private static func add8<S: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<UInt8>, from x0: Int, step: Int, width: Int, channels c: Int, alpha: Bool, d: Int,
+        into cells: UnsafeMutablePointer<S>
+    ) {
         var x = x0
         while x < width {
             let p = row + x * c, cell = cells + (x / d) * c
             if alpha {
                 let a = UInt32(p[3])
-                for k in 0..<3 { cell[k] &+= UInt16((UInt32(p[k]) * a + 127) / 255) }
-                cell[3] &+= UInt16(a)
+                for k in 0..<3 { cell[k] &+= S((UInt32(p[k]) * a + 127) / 255) }
+                cell[3] &+= S(a)
             } else {
-                for k in 0..<c { cell[k] &+= UInt16(p[k]) }
-            }
-            x += step
-        }
-    }
-
-    private static func add8Wide(_ row: UnsafePointer<UInt8>, from x0: Int, step: Int, width: Int, channels c: Int,
-                                 alpha: Bool, d: Int, into cells: UnsafeMutablePointer<UInt32>) {
-        var x = x0
-        while x < width {
-            let p = row + x * c, cell = cells + (x / d) * c
-            if alpha {
-                let a = UInt32(p[3])
-                for k in 0..<3 { cell[k] &+= (UInt32(p[k]) * a + 127) / 255 }
-                cell[3] &+= a
-            } else {
-                for k in 0..<c { cell[k] &+= UInt32(p[k]) }
+                for k in 0..<c { cell[k] &+= S(p[k]) }
             }
             x += step
         }

@@ -90,3 +90,23 @@ public enum PixelOps {
         return PixelBuffer(format: p.format, size: size, bytes: out)
     }
 }
+
+extension RowDecoding {
+    /// Every remaining row, tightly packed, read in strips of `strip` rows (tests only).
+    public func readAll(strip: Int = 7) throws(ImageError) -> [UInt8] {
+        let stride = format.byteCount(for: Size(width: size.width, height: 1))
+        var out = [UInt8](repeating: 0, count: stride * size.height)
+        var failure: ImageError?
+        out.withUnsafeMutableBytes { raw in
+            do throws(ImageError) {
+                while nextRow < size.height {
+                    _ = try readRows(startingAt: nextRow, into: raw.baseAddress! + nextRow * stride, bytesPerRow: stride, maxRows: strip)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return out
+    }
+}

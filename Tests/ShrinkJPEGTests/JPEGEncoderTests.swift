@@ -29,13 +29,7 @@ import ShrinkTestSupport
         for y in 0..<16 { for x in 16..<32 { let i = (y * 32 + x) * 4; bytes[i] = 255; bytes[i + 3] = 255 } }
         let jpeg = try JPEGEncoder(options: .init(quality: 95, chroma444: true))
             .encode(PixelBuffer(format: .rgba8, size: Size(width: 32, height: 16), bytes: bytes))
-        let rows = try JPEGDecoder(bytes: ImageBytes(jpeg), path: "a.jpg").startRows(scaleDenominator: 1)
-        var out = [UInt8](repeating: 0, count: 32 * 16 * 3)
-        try out.withUnsafeMutableBytes { raw in
-            while rows.nextRow < 16 {
-                _ = try rows.readRows(startingAt: rows.nextRow, into: raw.baseAddress! + rows.nextRow * 96, bytesPerRow: 96, maxRows: 16)
-            }
-        }
+        let out = try JPEGDecoder(bytes: ImageBytes(jpeg), path: "a.jpg").startRows(scaleDenominator: 1).readAll()
         #expect(out[8 * 96 + 4 * 3] > 245 && out[8 * 96 + 4 * 3 + 1] > 245)        // white
         #expect(out[8 * 96 + 28 * 3] > 240 && out[8 * 96 + 28 * 3 + 1] < 15)       // red
     }
@@ -48,13 +42,7 @@ import ShrinkTestSupport
             #expect(decoder.info.chromaSubsampling == (chroma444 ? .s444 : .s420))
             #expect(decoder.info.isProgressive == progressive)
             let rows = try decoder.startRows(scaleDenominator: 1)
-            var out = [UInt8](repeating: 0, count: 64 * 40 * 3)
-            try out.withUnsafeMutableBytes { raw in
-                while rows.nextRow < 40 {
-                    _ = try rows.readRows(startingAt: rows.nextRow, into: raw.baseAddress! + rows.nextRow * 192,
-                                          bytesPerRow: 192, maxRows: 40)
-                }
-            }
+            let out = try rows.readAll()
             try rows.finish()
             let psnr = PixelOps.psnr(PixelBuffer(format: .rgb8, size: image.size, bytes: out), image)
             #expect(psnr > (chroma444 ? 38 : 30), "444 \(chroma444) progressive \(progressive): \(psnr)")

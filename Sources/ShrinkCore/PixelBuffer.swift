@@ -1,4 +1,5 @@
-/// Decoded pixels: an interleaved 8-bit image with rows tightly packed.
+/// Decoded pixels in one contiguous allocation: interleaved rows tightly packed, or planes one after another
+/// (see ``PixelFormat/planes(for:)``).
 ///
 /// Costs exactly `format.byteCount(for: size)` bytes of pixel storage (``byteCount``), allocated once,
 /// uninitialised, at its final size.
@@ -10,8 +11,11 @@ public struct PixelBuffer: Sendable {
     /// The pixel bytes, `bytesPerRow × height` of them.
     public var bytes: [UInt8]
 
-    /// Bytes from one row to the next (`width × channels`).
-    public var bytesPerRow: Int { size.width * format.channels }
+    /// Bytes from one row to the next of an interleaved format (`width × bytesPerPixel`); the luma plane's
+    /// for planar formats.
+    public var bytesPerRow: Int { size.width * format.bytesPerPixel }
+    /// The planes, in buffer order.
+    public var planes: [PixelFormat.Plane] { format.planes(for: size) }
     /// Exact bytes held by the pixels.
     public var byteCount: Int { bytes.count }
 
@@ -42,9 +46,9 @@ public struct PixelBuffer: Sendable {
         self.init(format: format, size: size, bytes: bytes)
     }
 
-    /// The samples of pixel (x, y): `channels` bytes.
+    /// The bytes of pixel (x, y) of an interleaved format (of the luma plane for planar formats).
     public func pixel(x: Int, y: Int) -> ArraySlice<UInt8> {
-        let start = y * bytesPerRow + x * format.channels
-        return bytes[start ..< start + format.channels]
+        let start = y * bytesPerRow + x * format.bytesPerPixel
+        return bytes[start ..< start + format.bytesPerPixel]
     }
 }

@@ -29,11 +29,12 @@ public enum PixelConverter {
     /// (YUV, gray8, rgb8) and is opaque coming from them; an alpha8 mask is the source's alpha.
     public static func convert(_ image: PixelBuffer, to format: PixelFormat, matrix: Matrix = .bt601) -> PixelBuffer {
         if image.format == format { return image }
-        var out = [UInt8](unsafeUninitializedCapacity: format.byteCount(for: image.size)) { buffer, count in
-            image.bytes.withUnsafeBytes { convert($0.baseAddress!, from: image.format, size: image.size, into: buffer.baseAddress!, as: format, matrix: matrix) }
+        let out = [UInt8](unsafeUninitializedCapacity: format.byteCount(for: image.size)) { buffer, count in
+            image.bytes.withUnsafeBytes {
+                convert($0.baseAddress!, from: image.format, size: image.size, into: buffer.baseAddress!, as: format, matrix: matrix)
+            }
             count = buffer.count
         }
-        _ = out.withUnsafeMutableBytes { _ in }
         return PixelBuffer(format: format, size: image.size, bytes: out)
     }
 
@@ -41,25 +42,19 @@ public enum PixelConverter {
     /// `format.byteCount(for: size)` bytes (every byte is written).
     public static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: Size, into destination: UnsafeMutablePointer<UInt8>,
                                as format: PixelFormat, matrix: Matrix = .bt601) {
-        let image = (format: from, size: size)
-        let s = source, d = destination
-        do {
-            do {
-                if from == format {
-                    d.update(from: s.assumingMemoryBound(to: UInt8.self), count: format.byteCount(for: size))
-                } else if image.format.isPlanar {
-                    fromYUV(s, format: image.format, size: size, to: d, as: format, matrix: matrix)
-                } else if format.isPlanar {
-                    toYUV(s, format: image.format, size: size, to: d, as: format, matrix: matrix)
-                } else {
-                    let hub = UnsafeMutablePointer<UInt8>.allocate(capacity: max(size.width, 1) * 4)
-                    defer { hub.deallocate() }
-                    let srcRow = image.format.bytesPerPixel * size.width, dstRow = format.bytesPerPixel * size.width
-                    for y in 0..<size.height {
-                        toRGBA(s + y * srcRow, format: image.format, width: size.width, into: hub, matrix: matrix)
-                        fromRGBA(hub, width: size.width, into: d + y * dstRow, as: format, matrix: matrix)
-                    }
-                }
+        if from == format {
+            destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: format.byteCount(for: size))
+        } else if from.isPlanar {
+            fromYUV(source, format: from, size: size, to: destination, as: format, matrix: matrix)
+        } else if format.isPlanar {
+            toYUV(source, format: from, size: size, to: destination, as: format, matrix: matrix)
+        } else {
+            let hub = UnsafeMutablePointer<UInt8>.allocate(capacity: max(size.width, 1) * 4)
+            defer { hub.deallocate() }
+            let srcRow = from.bytesPerPixel * size.width, dstRow = format.bytesPerPixel * size.width
+            for y in 0..<size.height {
+                toRGBA(source + y * srcRow, format: from, width: size.width, into: hub, matrix: matrix)
+                fromRGBA(hub, width: size.width, into: destination + y * dstRow, as: format, matrix: matrix)
             }
         }
     }

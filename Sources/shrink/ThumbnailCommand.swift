@@ -20,8 +20,8 @@ struct ThumbnailCommand: ParsableCommand {
             size, oriented.
 
             One input with -o ending in .jpg, .jpeg or .png writes that file; otherwise -o is a directory \
-            (created if missing) that receives NAME.jpg (or .png with --format png). Without -o, outputs go to \
-            the current directory as NAME.thumb.jpg. Batches run on --jobs workers, continue past a bad file, and \
+            (created if missing) that receives NAME.jpg (or .png with --format png; inputs sharing a name become \
+            NAME-2, NAME-3, …). Without -o, outputs go to the current directory as NAME.thumb.jpg. Batches run on --jobs workers, continue past a bad file, and \
             exit 1 at the end if any failed (2 for usage errors).
 
             Examples:
@@ -136,13 +136,16 @@ struct ThumbnailCommand: ParsableCommand {
                 }
             }
         }
-        let inputs = inputs, json = json, single = singleFile, outputDirectory = directory, outputSuffix = suffix
+        let inputs = inputs, json = json
+        let destinations = singleFile.map { [$0.path] }
+            ?? Self.outputPaths(for: inputs, directory: directory, suffix: suffix, format: directoryFormat)
+        let destinationFormat = singleFile?.format ?? directoryFormat
+        let oneFile = singleFile != nil
         let terminal = Terminal(total: inputs.count, progress: true)
         let failures = Failures()
         WorkerPool.run(count: inputs.count, workers: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { i in
             let input = inputs[i]
-            let destination = single ?? (Self.outputPath(for: input, directory: outputDirectory, suffix: outputSuffix,
-                                                         format: directoryFormat), directoryFormat)
+            let destination = (path: destinations[oneFile ? 0 : i], format: destinationFormat)
             let start = Clock.now()
             var line = JSONLine()
             line.add("input", input)
@@ -201,11 +204,17 @@ struct ThumbnailCommand: ParsableCommand {
     static let selfUsage = RUSAGE_SELF
     #endif
 
-    /// `DIR/NAME{suffix}.EXT` for an input `…/NAME.jpg`.
-    static func outputPath(for input: String, directory: String, suffix: String, format: EncodedFormat) -> String {
-        var name = input.split(separator: "/").last.map(String.init) ?? input
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+    /// `DIR/NAME{suffix}.EXT` for each input `…/NAME.jpg`; inputs that share a name (from different
+    /// folders) get `NAME-2`, `NAME-3`, … in input order, so no output overwrites another.
+    static func outputPaths(for inputs: [String], directory: String, suffix: String, format: EncodedFormat) -> [String] {
         let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        return "\(dir)/\(name)\(suffix).\(format.fileExtension)"
+        var seen: [String: Int] = [:]
+        return inputs.map { input in
+            var name = input.split(separator: "/").last.map(String.init) ?? input
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+            let n = (seen[name] ?? 0) + 1
+            seen[name] = n
+            return "\(dir)/\(name)\(n > 1 ? "-\(n)" : "")\(suffix).\(format.fileExtension)"
+        }
     }
 }

@@ -101,6 +101,17 @@ import ShrinkTestSupport
         #expect(plain.err.split(separator: "\n").count == 1 && plain.err.contains("bad.jpg"))
     }
 
+    @Test func sameNamesFromDifferentFoldersDoNotOverwrite() throws {
+        let w = try workspace()
+        try FileManager.default.createDirectory(atPath: w.dir + "/other", withIntermediateDirectories: true)
+        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 90, height: 30)), to: w.dir + "/other/photo.jpg")
+        let out = w.dir + "/thumbs"
+        let r = try shrink("thumbnail", w.photo, w.dir + "/other/photo.jpg", "--size", "32", "-o", out, "--format", "png", "--json")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try ImageSourceProbe.pngSize(out + "/photo.png") == Size(width: 21, height: 32))     // 300×200, orientation 6
+        #expect(try ImageSourceProbe.pngSize(out + "/photo-2.png") == Size(width: 32, height: 11))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let w = try workspace()
         for args in [["thumbnail", w.photo, "--size", "0"], ["thumbnail", w.photo, "--quality", "101"], ["thumbnail"],

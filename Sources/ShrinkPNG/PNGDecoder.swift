@@ -19,6 +19,8 @@ public struct PNGDecoder: ImageDecoding {
     public let colorType: Int
     /// True for Adam7-interlaced files.
     public let isInterlaced: Bool
+    /// Where an eXIf chunk placed after the image data sits in the file (found once, at init).
+    let trailingExifRange: Range<Int>?
     /// Which colour and metadata chunks the file has (PLTE, tRNS, gAMA, sRGB, iCCP, cHRM before the image
     /// data; eXIf before or after it).
     public let chunks: Set<String>
@@ -61,6 +63,7 @@ public struct PNGDecoder: ImageDecoding {
         }
         var orientation = Orientation.up
         var exifBytes = 0
+        var trailing: Range<Int>?
         if spng_get_exif(ctx, &exif) == 0, let data = exif.data {
             found.insert("eXIf")
             exifBytes = exif.length
@@ -69,7 +72,9 @@ public struct PNGDecoder: ImageDecoding {
             found.insert("eXIf")
             exifBytes = range.count
             orientation = ExifReader(tiff: UnsafeRawBufferPointer(rebasing: bytes.bytes[range])).orientation
+            trailing = range
         }
+        trailingExifRange = trailing
         chunks = found
         let hasAlpha = colorType == 4 || colorType == 6 || found.contains("tRNS")
         let model: ColorModel = switch colorType {
@@ -85,19 +90,21 @@ public struct PNGDecoder: ImageDecoding {
                          features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "eXIf"].filter(found.contains))
     }
 
+    /// The ICC profile (decompressed) and EXIF block. Reads the chunks before the image data again only
+    /// when the header said iCCP or eXIf is there.
     public func metadata() throws(ImageError) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        if let range = trailingExifRange { metadata.exif = Array(bytes.bytes[range]) }
+        guard chunks.contains("iCCP") || (chunks.contains("eXIf") && trailingExifRange == nil) else { return metadata }
         let stream = PNGStream(bytes: bytes)
         let ctx = try Self.context(stream: stream, limits: limits, path: path)
         defer { spng_ctx_free(ctx) }
-        var metadata = ImageMetadata()
         var iccp = spng_iccp(), exif = spng_exif()
         if spng_get_iccp(ctx, &iccp) == 0, let profile = iccp.profile {
             metadata.iccProfile = Array(UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
         }
-        if spng_get_exif(ctx, &exif) == 0, let data = exif.data {
+        if metadata.exif == nil, spng_get_exif(ctx, &exif) == 0, let data = exif.data {
             metadata.exif = Array(UnsafeRawBufferPointer(start: data, count: exif.length))
-        } else if let range = PNGChunkWalker.exifAfterImageData(in: bytes) {
-            metadata.exif = Array(bytes.bytes[range])
         }
         return metadata
     }

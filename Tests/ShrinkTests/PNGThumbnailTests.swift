@@ -84,6 +84,20 @@ import ShrinkTestSupport
         #expect(try source.decode(options: .init(memoryBudget: 8192)).size == Size(width: 32, height: 32))
     }
 
+    @Test func exifAfterTheImageDataIsFoundOnce() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        // libpng's pngtest.png stores eXIf (orientation 5) after IDAT.
+        let source = try ImageSource(path: Corpus.path("png/libpng/pngtest.png"))
+        #expect(source.info.orientation == .leftMirrored && source.info.displayedSize == Size(width: 69, height: 91))
+        let image = try source.thumbnail(maxPixelSize: 30)
+        #expect(image.size == Size(width: 23, height: 30))
+        let exif = try #require(image.metadata.exif)
+        #expect(exif.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .up)     // the pixels are upright now
+    }
+
     @Test func sixteenBitSourcesComeOutEightBit() throws {
         guard Corpus.root != nil else {
             print("skipped: ../shared/corpus is absent")

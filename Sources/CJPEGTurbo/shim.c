@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#define JPEG_INTERNALS          /* the raw (planar) decode adjusts two internal fields, as TurboJPEG does */
 #include <jpeglib.h>
 #include <jerror.h>
 
@@ -40,6 +41,9 @@ struct sj_decoder {
     sj_error err;
     sj_source src;
     int created, header_read, started;
+    /* raw (planar) decoding */
+    int raw, raw_dct, raw_keep_chroma;
+    JSAMPARRAY raw_rows[3];
 };
 
 static const JOCTET sj_eoi[2] = {0xFF, JPEG_EOI};
@@ -247,6 +251,74 @@ int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long ma
     return SJ_OK;
 }
 
+int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int strict,
+                 int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]) {
+    if (!d || !d->header_read || d->started || d->cinfo.num_components != 3) return SJ_BAD_CALL;
+    d->err.strict = strict;
+    if (setjmp(d->err.jump)) return d->err.status;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    c->scale_num = 1;
+    c->scale_denom = (unsigned int)scale_denom;
+    c->raw_data_out = TRUE;
+    c->dct_method = fast ? JDCT_IFAST : JDCT_ISLOW;
+    c->mem->max_memory_to_use = max_memory;
+    jpeg_start_decompress(c);
+    d->started = 1;
+    d->raw = 1;
+    int dct = c->min_DCT_scaled_size;
+    d->raw_dct = dct;
+    /* For 4:2:0 libjpeg widens the chroma IDCT to upsample while scaling; keep chroma subsampled instead
+       by giving the chroma components the luma's scaled IDCT (the same trick TurboJPEG uses). */
+    jpeg_component_info *ci = c->comp_info;
+    d->raw_keep_chroma = ci[0].h_samp_factor == 2 && ci[0].v_samp_factor == 2 &&
+        ci[1].h_samp_factor == 1 && ci[1].v_samp_factor == 1 && ci[2].h_samp_factor == 1 && ci[2].v_samp_factor == 1;
+    for (int i = 0; i < 3; i++) {
+        int scaled = (d->raw_keep_chroma || i == 0) ? dct : ci[i].DCT_scaled_size;
+        int rows = ci[i].v_samp_factor * scaled;
+        JDIMENSION width = ci[i].width_in_blocks * (JDIMENSION)scaled;
+        d->raw_rows[i] = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE, width, (JDIMENSION)rows);
+        rows_per_group[i] = rows;
+        xfactors[i] = (double)(ci[i].h_samp_factor * scaled) / (double)(c->max_h_samp_factor * dct);
+        yfactors[i] = (double)(ci[i].v_samp_factor * scaled) / (double)(c->max_v_samp_factor * dct);
+        if (i == 0) {
+            widths[i] = (int)c->output_width;
+            heights[i] = (int)c->output_height;
+        } else if (d->raw_keep_chroma) {
+            widths[i] = (int)((c->output_width + 1) / 2);
+            heights[i] = (int)((c->output_height + 1) / 2);
+        } else {
+            widths[i] = (int)ci[i].downsampled_width;
+            heights[i] = (int)ci[i].downsampled_height;
+        }
+    }
+    return SJ_OK;
+}
+
+int sj_read_raw(sj_decoder *d, int *luma_rows) {
+    *luma_rows = 0;
+    if (!d || !d->started || !d->raw) return SJ_BAD_CALL;
+    if (setjmp(d->err.jump)) return d->err.status;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (c->output_scanline >= c->output_height) return SJ_OK;
+    if (d->raw_keep_chroma) {
+        for (int i = 1; i < 3; i++) {
+            c->comp_info[i].DCT_scaled_size = d->raw_dct;
+            c->comp_info[i].MCU_sample_width = c->comp_info[i].MCU_width * d->raw_dct;
+            c->idct->inverse_DCT[i] = c->idct->inverse_DCT[0];
+        }
+    }
+    JDIMENSION before = c->output_scanline;
+    JDIMENSION got = jpeg_read_raw_data(c, d->raw_rows, (JDIMENSION)(c->max_v_samp_factor * d->raw_dct));
+    JDIMENSION valid = c->output_scanline > before ? c->output_scanline - before : got;
+    if (before + valid > c->output_height) valid = c->output_height - before;
+    *luma_rows = (int)valid;
+    return SJ_OK;
+}
+
+const unsigned char *sj_raw_row(const sj_decoder *d, int component, int row) {
+    return d->raw_rows[component][row];
+}
+
 int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_rows, int *rows_read) {
     *rows_read = 0;
     if (!d || !d->started) return SJ_BAD_CALL;
@@ -289,6 +361,18 @@ static void sj_encode_error_exit(j_common_ptr cinfo) {
     longjmp(((sj_encode_error *)cinfo->err)->jump, 1);
 }
 
+// APP1 Exif and APP2 ICC_PROFILE markers, right after jpeg_start_compress.
+static void sj_write_metadata(j_compress_ptr c, const unsigned char *icc, unsigned int icc_len,
+                              const unsigned char *exif, unsigned int exif_len) {
+    if (exif && exif_len > 0 && exif_len <= 65533 - 6) {
+        static const unsigned char prefix[6] = {'E', 'x', 'i', 'f', 0, 0};
+        jpeg_write_m_header(c, JPEG_APP0 + 1, exif_len + 6);
+        for (int i = 0; i < 6; i++) jpeg_write_m_byte(c, prefix[i]);
+        for (unsigned int i = 0; i < exif_len; i++) jpeg_write_m_byte(c, exif[i]);
+    }
+    if (icc && icc_len > 0) jpeg_write_icc_profile(c, icc, icc_len);
+}
+
 int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
               int quality, int subsampling_444, int progressive, int optimize,
               const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
@@ -327,13 +411,7 @@ int sj_encode(const unsigned char *pixels, int width, int height, size_t stride,
     if (progressive) jpeg_simple_progression(&c);
     c.optimize_coding = optimize ? TRUE : FALSE;
     jpeg_start_compress(&c, TRUE);
-    if (exif && exif_len > 0 && exif_len <= 65533 - 6) {
-        jpeg_write_m_header(&c, JPEG_APP0 + 1, exif_len + 6);
-        static const unsigned char prefix[6] = {'E', 'x', 'i', 'f', 0, 0};
-        for (int i = 0; i < 6; i++) jpeg_write_m_byte(&c, prefix[i]);
-        for (unsigned int i = 0; i < exif_len; i++) jpeg_write_m_byte(&c, exif[i]);
-    }
-    if (icc && icc_len > 0) jpeg_write_icc_profile(&c, icc, icc_len);
+    sj_write_metadata(&c, icc, icc_len, exif, exif_len);
     while (c.next_scanline < c.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)c.next_scanline * stride);
         jpeg_write_scanlines(&c, &row, 1);
@@ -346,3 +424,74 @@ int sj_encode(const unsigned char *pixels, int width, int height, size_t stride,
 }
 
 void sj_free(void *p) { free(p); }
+
+int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsigned char *cr, int width, int height,
+                     int quality, int progressive, int optimize,
+                     const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
+                     unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
+    struct jpeg_compress_struct c;
+    sj_encode_error err;
+    *out = NULL;
+    *out_len = 0;
+    memset(&c, 0, sizeof c);
+    c.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = sj_encode_error_exit;
+    err.pub.output_message = sj_output_message;
+    err.mem = NULL;
+    err.size = 0;
+    if (setjmp(err.jump)) {
+        char text[JMSG_LENGTH_MAX];
+        (*c.err->format_message)((j_common_ptr)&c, text);
+        snprintf(message, message_len, "%s", text);
+        jpeg_destroy_compress(&c);
+        free(err.mem);
+        return SJ_ERROR;
+    }
+    jpeg_create_compress(&c);
+    jpeg_mem_dest(&c, &err.mem, &err.size);
+    c.image_width = (JDIMENSION)width;
+    c.image_height = (JDIMENSION)height;
+    c.input_components = 3;
+    c.in_color_space = JCS_YCbCr;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, quality, TRUE);
+    c.comp_info[0].h_samp_factor = 2;
+    c.comp_info[0].v_samp_factor = 2;
+    c.comp_info[1].h_samp_factor = c.comp_info[1].v_samp_factor = 1;
+    c.comp_info[2].h_samp_factor = c.comp_info[2].v_samp_factor = 1;
+    c.raw_data_in = TRUE;
+    if (progressive) jpeg_simple_progression(&c);
+    c.optimize_coding = optimize ? TRUE : FALSE;
+    jpeg_start_compress(&c, TRUE);
+    sj_write_metadata(&c, icc, icc_len, exif, exif_len);
+
+    /* libjpeg reads whole blocks: rows padded to width_in_blocks × 8 (edge samples repeated), and 16 luma
+       / 8 chroma rows per call (the last rows repeated below the image). */
+    const unsigned char *src[3] = {y, cb, cr};
+    int pw[3] = {width, (width + 1) / 2, (width + 1) / 2};
+    int ph[3] = {height, (height + 1) / 2, (height + 1) / 2};
+    JSAMPARRAY rows[3];
+    for (int i = 0; i < 3; i++) {
+        JDIMENSION padded = c.comp_info[i].width_in_blocks * DCTSIZE;
+        rows[i] = (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, padded, (JDIMENSION)(c.comp_info[i].v_samp_factor * DCTSIZE));
+    }
+    while (c.next_scanline < c.image_height) {
+        for (int i = 0; i < 3; i++) {
+            int n = c.comp_info[i].v_samp_factor * DCTSIZE;
+            int first = (int)c.next_scanline * c.comp_info[i].v_samp_factor / c.max_v_samp_factor;
+            JDIMENSION padded = c.comp_info[i].width_in_blocks * DCTSIZE;
+            for (int r = 0; r < n; r++) {
+                int sy = first + r < ph[i] ? first + r : ph[i] - 1;
+                const unsigned char *line = src[i] + (size_t)sy * pw[i];
+                memcpy(rows[i][r], line, (size_t)pw[i]);
+                for (JDIMENSION x = (JDIMENSION)pw[i]; x < padded; x++) rows[i][r][x] = line[pw[i] - 1];
+            }
+        }
+        jpeg_write_raw_data(&c, rows, (JDIMENSION)(c.max_v_samp_factor * DCTSIZE));
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    *out = err.mem;
+    *out_len = err.size;
+    return SJ_OK;
+}

@@ -103,11 +103,19 @@ public final class ImageSource: Sendable {
     public func image(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
         do {
             let plan = try plan(target, options: options)
-            let rows = try decoder.startDecoding(
-                scaleDenominator: plan.prescale,
-                options: DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget))
+            let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
+            let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
-            let pixels = try RowRenderer.render(plan, from: rows, as: decoder.outputFormat)
+            let pixels: PixelBuffer
+            if format == .yuv420 || format == .nv12, let jpeg = decoder as? JPEGDecoder, jpeg.decodesToPlanes {
+                // Y, Cb, Cr straight from the decoder: no RGB image at any size.
+                let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode))
+                pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
+            } else {
+                let rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
+                let native = try RowRenderer.render(plan, from: rows, as: decoder.outputFormat)
+                pixels = native.format == format ? native : PixelConverter.convert(native, to: format)
+            }
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright)
         } catch {
             throw error.naming(path)

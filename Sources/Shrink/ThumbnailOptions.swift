@@ -14,13 +14,17 @@ public struct ThumbnailOptions: Sendable {
     public var allowUpscaling: Bool
     /// Reject data the decoder could only step over (libjpeg warnings, premature end). `true` by default.
     public var strict: Bool
+    /// The result's pixel format. `.memoryOptimized` by default (yuv420 for opaque colour, gray8 for gray,
+    /// rgba8 with alpha).
+    public var pixelFormat: PixelFormatRequest
     /// Largest working memory a decoder may use, in bytes: a progressive JPEG's coefficient buffer is
     /// predicted from the header and refused above it (and the cap is enforced inside libjpeg). 1 GiB by default.
     public var memoryBudget: Int
 
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = true,
-                memoryBudget: Int = 1 << 30) {
+                pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30) {
         self.mode = mode
+        self.pixelFormat = pixelFormat
         self.allowUpscaling = allowUpscaling
         self.strict = strict
         self.memoryBudget = memoryBudget

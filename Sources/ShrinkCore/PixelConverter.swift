@@ -44,6 +44,8 @@ public enum PixelConverter {
                                as format: PixelFormat, matrix: Matrix = .bt601) {
         if from == format {
             destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: format.byteCount(for: size))
+        } else if from.isPlanar && format.isPlanar {
+            swapChromaLayout(source.assumingMemoryBound(to: UInt8.self), from: from, size: size, to: destination)
         } else if from.isPlanar {
             fromYUV(source, format: from, size: size, to: destination, as: format, matrix: matrix)
         } else if format.isPlanar {
@@ -60,6 +62,22 @@ public enum PixelConverter {
     }
 
     // MARK: YUV → RGB
+
+    /// yuv420 ↔ nv12: the same luma, chroma planes interleaved or split.
+    static func swapChromaLayout(_ src: UnsafePointer<UInt8>, from: PixelFormat, size: Size, to dst: UnsafeMutablePointer<UInt8>) {
+        let planes = PixelFormat.yuv420.planes(for: size)
+        dst.update(from: src, count: planes[0].byteCount)
+        let n = planes[1].byteCount, base = planes[1].offset
+        for i in 0..<n {
+            if from == .yuv420 {
+                dst[base + 2 * i] = src[base + i]
+                dst[base + 2 * i + 1] = src[base + n + i]
+            } else {
+                dst[base + i] = src[base + 2 * i]
+                dst[base + n + i] = src[base + 2 * i + 1]
+            }
+        }
+    }
 
     /// Planar YUV to any interleaved format; rgba8 and rgb8 are written directly, others through RGBA8 rows.
     static func fromYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: Size, to dst: UnsafeMutablePointer<UInt8>,

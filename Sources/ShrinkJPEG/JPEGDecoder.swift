@@ -129,6 +129,18 @@ public struct JPEGDecoder: ImageDecoding {
         try startRows(scaleDenominator: scaleDenominator, options: options)
     }
 
+    /// True when the file can be decoded straight to Y, Cb, Cr planes (three-component YCbCr).
+    public var decodesToPlanes: Bool { info.colorModel == .yCbCr && samplingH.count == 3 }
+
+    /// Starts a planar decode at 1/`scaleDenominator`: Y, Cb and Cr with no colour conversion.
+    public func startPlanes(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGPlaneDecoder {
+        guard decodesToPlanes else { throw ImageError(.invalidArgument, "\(path): not a YCbCr JPEG") }
+        guard scaleDenominators.contains(scaleDenominator) else {
+            throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
+        }
+        return try JPEGPlaneDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options)
+    }
+
     /// The concrete row decoder of ``startDecoding(scaleDenominator:options:)``.
     public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGRowDecoder {
         guard scaleDenominators.contains(scaleDenominator) else {

@@ -49,9 +49,13 @@ public struct JPEGEncoder: Sendable {
     /// The JPEG bytes of `image`, with the parts of `metadata` the options keep. Fails with `.invalidArgument` for formats other than gray8/rgb8 or a
     /// quality outside 1–100, `.encodingFailed` when libjpeg fails.
     public func encode(_ image: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
-        if image.format == .rgba8 { return try encode(flattened(image), metadata: metadata) }
-        guard image.format == .gray8 || image.format == .rgb8 else {
-            throw ImageError(.invalidArgument, "JPEG encoding takes gray8, rgb8 or rgba8 pixels, not \(image.format.rawValue)")
+        switch image.format {
+        case .gray8, .rgb8: break
+        case .rgba8: return try encode(flattened(image), metadata: metadata)
+        case .yuv420 where !options.chroma444: return try encodePlanes(image, metadata: metadata)
+        case .nv12 where !options.chroma444: return try encodePlanes(PixelConverter.convert(image, to: .yuv420), metadata: metadata)
+        case .yuv420, .nv12: return try encode(PixelConverter.convert(image, to: .rgb8), metadata: metadata)
+        default: return try encode(PixelConverter.convert(image, to: image.format.hasAlpha ? .rgba8 : .rgb8), metadata: metadata)
         }
         guard (1...100).contains(options.quality) else {
             throw ImageError(.invalidArgument, "JPEG quality must be 1–100, not \(options.quality)")
@@ -79,6 +83,38 @@ public struct JPEGEncoder: Sendable {
                               options.progressive ? 1 : 0, optimize ? 1 : 0,
                               icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(exif.count),
                               &out, &length, &message, message.count)
+                }
+            }
+        }
+        guard status == Int32(SJ_OK.rawValue), let out else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw ImageError(.encodingFailed, "JPEG encoding failed", cause: text)
+        }
+        defer { sj_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// yuv420 planes straight into a 4:2:0 JPEG: no colour conversion, no RGB image.
+    private func encodePlanes(_ image: PixelBuffer, metadata: ImageMetadata) throws(ImageError) -> [UInt8] {
+        guard (1...100).contains(options.quality) else {
+            throw ImageError(.invalidArgument, "JPEG quality must be 1–100, not \(options.quality)")
+        }
+        let planes = image.planes
+        let coefficientBytes = image.byteCount * 2
+        let optimize = options.progressive || (options.optimizeHuffmanTables ?? (coefficientBytes <= Options.optimizeBudget))
+        let icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
+        let exif = options.keepEXIF ? metadata.exif ?? [] : []
+        var out: UnsafeMutablePointer<UInt8>?
+        var length: UInt = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = image.bytes.withUnsafeBufferPointer { p in
+            icc.withUnsafeBufferPointer { icc in
+                exif.withUnsafeBufferPointer { exif in
+                    sj_encode_yuv420(p.baseAddress!, p.baseAddress! + planes[1].offset, p.baseAddress! + planes[2].offset,
+                                     Int32(image.size.width), Int32(image.size.height), Int32(options.quality),
+                                     options.progressive ? 1 : 0, optimize ? 1 : 0,
+                                     icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(min(exif.count, 65527)),
+                                     &out, &length, &message, message.count)
                 }
             }
         }

@@ -8,7 +8,8 @@ import Darwin
 import CSPNG
 import ShrinkCore
 
-/// Encodes gray8, rgb8, rgba8 or rgba16 pixels as a lossless PNG (8- or 16-bit) with libspng.
+/// Encodes gray8, rgb8, rgba8 or rgba16 pixels as a lossless PNG (8- or 16-bit) with libspng; other
+/// formats are converted first (YUV to rgb8, other alpha layouts to straight rgba8).
 ///
 /// Memory: the encoded output plus libspng's deflate state; 8-bit pixels are read in place (a 16-bit
 /// output, or 16-bit pixels, take one converted copy in PNG's big-endian order).
@@ -72,7 +73,9 @@ public struct PNGEncoder: Sendable {
         case .gray8: colorType = SPNG_COLOR_TYPE_GRAYSCALE
         case .rgb8: colorType = SPNG_COLOR_TYPE_TRUECOLOR
         case .rgba8, .rgba16: colorType = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
-        default: throw ImageError(.invalidArgument, "PNG encoding takes gray8, rgb8, rgba8 or rgba16 pixels, not \(image.format.rawValue)")
+        default:
+            // PNG stores RGB(A): YUV converts to rgb8, other alpha layouts to straight rgba8.
+            return try encode(PixelConverter.convert(image, to: image.format.hasAlpha ? .rgba8 : .rgb8), metadata: metadata)
         }
         guard (0...9).contains(options.compressionLevel) else {
             throw ImageError(.invalidArgument, "PNG compression level must be 0–9, not \(options.compressionLevel)")

@@ -33,3 +33,20 @@ struct SizeArgument: ExpressibleByArgument, Sendable {
 extension ThumbnailTarget.Fit: ExpressibleByArgument {}
 extension ThumbnailOptions.Mode: ExpressibleByArgument {}
 extension PNGEncoder.Filters: ExpressibleByArgument {}
+
+/// `--pixel-format auto|display|FORMAT`; `auto` is nil: the command picks what the output encoder takes.
+struct PixelFormatArgument: ExpressibleByArgument, Sendable {
+    let request: PixelFormatRequest?
+
+    init?(argument: String) {
+        switch argument {
+        case "auto": request = nil
+        case "display": request = .displayReady
+        default:
+            guard let format = PixelFormat(rawValue: argument) else { return nil }
+            request = .exactly(format)
+        }
+    }
+
+    static var allValueStrings: [String] { ["auto", "display"] + PixelFormat.allCases.map(\.rawValue) }
+}

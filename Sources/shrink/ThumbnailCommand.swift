@@ -43,6 +43,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = .quality
 
+    @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")
+    var pixelFormat: PixelFormatArgument = PixelFormatArgument(argument: "auto")!
+
     @Option(help: "JPEG output quality, 1-100.")
     var quality: Int = 85
 
@@ -108,7 +111,14 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, memoryBudget: memoryBudget)
+        // auto: a 4:2:0 JPEG output takes YUV planes as they are (no RGB image, no colour conversion either
+        // way); lossless PNG and 4:4:4 JPEG outputs take the decoder's own pixels.
+        var outputIsJPEG420 = format != "png" && subsampling == 420
+        if let output, self.inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
+            if case .jpeg = f { outputIsJPEG420 = subsampling == 420 } else { outputIsJPEG420 = false }
+        }
+        let request = pixelFormat.request ?? (outputIsJPEG420 ? .memoryOptimized : .native)
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, pixelFormat: request, memoryBudget: memoryBudget)
         let limits = ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes)
         let target = size?.target(fit: fit) ?? .original
         var jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)

@@ -54,6 +54,20 @@ int sj_read_header(sj_decoder *d, sj_header *out);
 int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long max_memory, int fast, int strict,
              int *out_width, int *out_height, int *out_components);
 
+/// Starts a planar (raw YCbCr) decode of a 3-component JPEG at 1/scale_denom, with no colour conversion and,
+/// for 4:2:0, chroma kept at half the scaled size. Writes each plane's size and how many of its rows one
+/// sj_read_raw call produces (the last group may hold fewer valid rows).
+/// factors[i] is plane i's samples per luma sample (1 for luma, 0.5 for 4:2:0 chroma).
+int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int strict,
+                 int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]);
+
+/// Decodes the next row group into the decoder's own plane rows; writes the number of valid luma rows
+/// (0 at the end). Read them with sj_raw_row before the next call.
+int sj_read_raw(sj_decoder *d, int *luma_rows);
+
+/// Row `row` of plane `component` (0 Y, 1 Cb, 2 Cr) in the current group; valid until the next sj_read_raw.
+const unsigned char *sj_raw_row(const sj_decoder *d, int component, int row);
+
 /// Reads up to max_rows scanlines, top to bottom, into rows of `stride` bytes; writes the count read.
 int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_rows, int *rows_read);
 
@@ -70,6 +84,13 @@ int sj_encode(const unsigned char *pixels, int width, int height, size_t stride,
               int quality, int subsampling_444, int progressive, int optimize,
               const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
               unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
+/// Encodes yuv420 planes (Y width×height, Cb and Cr ⌈width/2⌉×⌈height/2⌉, rows tightly packed) as a 4:2:0
+/// JPEG with no colour conversion (raw data in). Other parameters as sj_encode.
+int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsigned char *cr, int width, int height,
+                     int quality, int progressive, int optimize,
+                     const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
+                     unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
+
 void sj_free(void *p);
 
 #endif

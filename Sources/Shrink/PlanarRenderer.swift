@@ -1,0 +1,75 @@
+import ShrinkCore
+import ShrinkJPEG
+import ShrinkResample
+
+/// Runs a plan on Y, Cb, Cr planes straight from the JPEG decoder into a yuv420 result: each plane is
+/// resampled on its own (chroma to half the output size, whatever the source's subsampling) and written to
+/// its oriented position, so no RGB image ever exists.
+///
+/// Memory: the result (1.5 B/px), one decoder row group per plane, and a resampler ring per plane.
+enum PlanarRenderer {
+    static func render(_ plan: ThumbnailPlan, from planes: JPEGPlaneDecoder) throws(ImageError) -> PixelBuffer {
+        guard planes.planeSizes[0] == plan.decodedSize else {
+            throw ImageError(.invalidArgument, "decoder produces \(planes.planeSizes[0]), the plan expects \(plan.decodedSize)")
+        }
+        let stored = plan.storedOutputSize
+        let layout = PixelFormat.yuv420.planes(for: plan.outputSize)
+        let storedChroma = Size(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
+        return try PixelBuffer(format: .yuv420, size: plan.outputSize) { destination throws(ImageError) in
+            var sinks: [PlaneSink] = []
+            for i in 0..<3 {
+                let target = i == 0 ? stored : storedChroma
+                let f = planes.factors[i]
+                // The plane's part of the source: the luma region scaled by this plane's sampling. An output
+                // chroma sample covers two output luma samples, so when the output has an odd size the
+                // chroma region reaches half a luma sample past it (⌈w/2⌉·2 luma samples, not w).
+                let r = plan.decodedRegion
+                let ex = i == 0 ? 1 : Double(2 * target.width) / Double(stored.width)
+                let ey = i == 0 ? 1 : Double(2 * target.height) / Double(stored.height)
+                let region = Rect(x: r.x * f.x, y: r.y * f.y, width: r.width * f.x * ex, height: r.height * f.y * ey)
+                let writer = OrientedWriter(destination: destination.baseAddress! + layout[i].offset, storedSize: target,
+                                            channels: 1, orientation: plan.orientation)
+                sinks.append(PlaneSink(source: planes.planeSizes[i], region: region, target: target, writer: writer))
+            }
+            while !sinks.allSatisfy(\.isComplete) {
+                let more = try planes.readGroup { plane, y, row in sinks[plane].take(row, y: y) }
+                if !more { break }
+            }
+            guard sinks.allSatisfy(\.isComplete) else {
+                throw ImageError(.truncated, "planar decode stopped at row \(planes.nextRows[0]) before the output was complete")
+            }
+            try planes.finish()
+        }
+    }
+}
+
+/// One plane's path from decoder rows to the result: a straight copy when sizes match, else a resampler.
+private struct PlaneSink {
+    let writer: OrientedWriter
+    let resampler: StreamingResampler?
+    let rows: Int
+    private(set) var copied = 0
+
+    init(source: Size, region: Rect, target: Size, writer: OrientedWriter) {
+        self.writer = writer
+        rows = target.height
+        let whole = region == Rect(source) || (abs(region.x) < 1e-9 && abs(region.y) < 1e-9
+            && abs(region.width - Double(target.width)) < 1e-9 && abs(region.height - Double(target.height)) < 1e-9)
+        resampler = whole && source == target ? nil
+            : StreamingResampler(inputSize: source, format: .gray8, outputSize: target, region: region)
+    }
+
+    var isComplete: Bool { resampler?.isComplete ?? (copied == rows) }
+
+    mutating func take(_ row: UnsafePointer<UInt8>, y: Int) {
+        guard let resampler else {
+            if y < rows {
+                writer.write(row: row, y: y)
+                copied += 1
+            }
+            return
+        }
+        let w = writer
+        resampler.consume(UnsafeRawPointer(row), bytesPerRow: 0, count: 1) { oy, out in w.write(row: out.baseAddress!, y: oy) }
+    }
+}

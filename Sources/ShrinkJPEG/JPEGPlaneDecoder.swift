@@ -1,0 +1,102 @@
+import CJPEGTurbo
+import ShrinkCore
+
+/// One running libjpeg decode that yields the Y, Cb and Cr planes at the decode scale with no colour
+/// conversion, row group by row group, top to bottom. For 4:2:0 files the chroma planes stay at half the
+/// scaled size (libjpeg would otherwise widen them to luma size while scaling).
+///
+/// Memory: libjpeg's working state plus one row group per plane (2 × scale rows of luma); the input's
+/// pages are released behind the decoder as for row decoding.
+public final class JPEGPlaneDecoder {
+    /// Each plane's size at the decode scale.
+    public let planeSizes: [Size]
+    /// Plane samples per luma sample, across and down (1 for luma, 0.5 for 4:2:0 chroma).
+    public let factors: [(x: Double, y: Double)]
+    /// Rows of each plane one group holds.
+    public let rowsPerGroup: [Int]
+    /// The next row of each plane the next group starts at.
+    public private(set) var nextRows = [0, 0, 0]
+
+    private let bytes: ImageBytes
+    private let path: String
+    private var decoder: OpaquePointer?
+
+    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions) throws(ImageError) {
+        self.bytes = bytes
+        self.path = path
+        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                bytes.isPageAlignedMapping ? 1 : 0) else {
+            throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
+        }
+        decoder = d
+        var header = sj_header()
+        var status = sj_read_header(d, &header)
+        var widths: (Int32, Int32, Int32) = (0, 0, 0), heights: (Int32, Int32, Int32) = (0, 0, 0)
+        var rows: (Int32, Int32, Int32) = (0, 0, 0)
+        var fx: (Double, Double, Double) = (0, 0, 0), fy: (Double, Double, Double) = (0, 0, 0)
+        if status == Int32(SJ_OK.rawValue) {
+            status = withUnsafeMutableBytes(of: &widths) { w in
+                withUnsafeMutableBytes(of: &heights) { h in
+                    withUnsafeMutableBytes(of: &rows) { r in
+                        withUnsafeMutableBytes(of: &fx) { x in
+                            withUnsafeMutableBytes(of: &fy) { y in
+                                sj_start_raw(d, Int32(scaleDenominator), options.memoryLimit, options.fast ? 1 : 0,
+                                             options.strict ? 1 : 0,
+                                             w.bindMemory(to: Int32.self).baseAddress, h.bindMemory(to: Int32.self).baseAddress,
+                                             r.bindMemory(to: Int32.self).baseAddress, x.bindMemory(to: Double.self).baseAddress,
+                                             y.bindMemory(to: Double.self).baseAddress)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard status == Int32(SJ_OK.rawValue) else {
+            let error = ImageError.jpeg(status, decoder: d, path: path, during: "starting the planar decode")
+            sj_destroy(d)
+            decoder = nil
+            throw error
+        }
+        planeSizes = [Size(width: Int(widths.0), height: Int(heights.0)), Size(width: Int(widths.1), height: Int(heights.1)),
+                      Size(width: Int(widths.2), height: Int(heights.2))]
+        rowsPerGroup = [Int(rows.0), Int(rows.1), Int(rows.2)]
+        factors = [(fx.0, fy.0), (fx.1, fy.1), (fx.2, fy.2)]
+    }
+
+    deinit {
+        if let decoder { sj_destroy(decoder) }
+    }
+
+    /// Decodes the next row group and calls `body(plane, row index, row)` for each of its valid rows, plane
+    /// by plane, top to bottom. Returns false at the end of the image.
+    public func readGroup(_ body: (Int, Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) -> Bool {
+        guard let decoder else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
+        guard nextRows[0] < planeSizes[0].height else { return false }
+        var luma: Int32 = 0
+        let status = sj_read_raw(decoder, &luma)
+        guard status == Int32(SJ_OK.rawValue) else {
+            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "decoding row \(nextRows[0])")
+        }
+        guard luma > 0 else { throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(nextRows[0])") }
+        for plane in 0..<3 {
+            let valid = plane == 0 ? Int(luma) : min(rowsPerGroup[plane], planeSizes[plane].height - nextRows[plane])
+            for r in 0..<max(valid, 0) {
+                body(plane, nextRows[plane] + r, sj_raw_row(decoder, Int32(plane), Int32(r)))
+            }
+            nextRows[plane] += max(valid, 0)
+        }
+        return true
+    }
+
+    /// Stops decoding and releases libjpeg's memory.
+    public func finish() throws(ImageError) {
+        guard let d = decoder else { return }
+        decoder = nil
+        let status = sj_finish(d)
+        let complete = nextRows[0] >= planeSizes[0].height
+        let error: ImageError? = status == Int32(SJ_OK.rawValue) || !complete
+            ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")
+        sj_destroy(d)
+        if let error { throw error }
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+@Suite struct PixelFormatPolicyTests {
+    static let photo420 = try! TestImages.jpeg(TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: false)
+    static let photo444 = try! TestImages.jpeg(TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: true)
+
+    @Test func memoryOptimizedFollowsContent() throws {
+        let colour = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 100)
+        #expect(colour.pixels.format == .yuv420)
+        #expect(colour.pixels.byteCount == 100 * 67 + 2 * 50 * 34)
+        let gray = try ImageSource(bytes: try TestImages.jpeg(TestImages.grayRamp(width: 90, height: 60))).thumbnail(maxPixelSize: 30)
+        #expect(gray.pixels.format == .gray8 && gray.pixels.byteCount == 30 * 20)
+        var rgba = [UInt8](repeating: 200, count: 20 * 10 * 4)
+        rgba[3] = 0
+        let png = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: 20, height: 10), bytes: rgba))
+        #expect(try ImageSource(bytes: png).thumbnail(maxPixelSize: 10).pixels.format == .rgba8)
+        #expect(try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 50, options: .init(pixelFormat: .displayReady))
+            .pixels.format == .bgra8Premultiplied)
+    }
+
+    @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8, .yuv420, .nv12, .rgba16, .bgra8Premultiplied])
+    func explicitFormatsCostExactly(_ format: PixelFormat) throws {
+        let image = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 77, options: .init(pixelFormat: .exactly(format)))
+        #expect(image.pixels.format == format)
+        #expect(image.pixels.byteCount == format.byteCount(for: image.size))
+        #expect(image.size == Size(width: 77, height: 51))
+    }
+
+    /// The planar path (Y, Cb, Cr straight from libjpeg) against the RGB path converted to yuv420.
+    @Test(arguments: 1...8)
+    func planarDecodeMatchesTheRGBPath(_ orientation: Int) throws {
+        for bytes in [Self.photo420, Self.photo444] {
+            let withOrientation = Array(bytes[0..<2]) + TestImages.exifSegment(orientation: orientation, thumbnail: nil) + Array(bytes[2...])
+            let source = try ImageSource(bytes: withOrientation)
+            for target in [ThumbnailTarget.original, .maxPixelSize(100), .box(Size(width: 40, height: 60), fit: .cover)] {
+                let planar = try source.image(target, options: .init(pixelFormat: .exactly(.yuv420)))
+                let viaRGB = PixelConverter.convert(try source.image(target, options: .init(pixelFormat: .exactly(.rgb8))).pixels, to: .yuv420)
+                #expect(planar.size == viaRGB.size)
+                #expect(PixelOps.psnr(planar.pixels, viaRGB) > 33, "orientation \(orientation) \(target)")
+            }
+        }
+    }
+}

@@ -13,7 +13,9 @@ import ShrinkTestSupport
 
     static let binary: String = ProcessInfo.processInfo.environment["SHRINK_BIN"] ?? Corpus.projectRoot + "/.build/debug/shrink"
 
-    func shrink(_ args: String...) throws -> Result {
+    func shrink(_ args: String...) throws -> Result { try shrink(args) }
+
+    func shrink(_ args: [String]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = args
@@ -80,11 +82,19 @@ import ShrinkTestSupport
         #expect(object?["sourceWidth"] as? Int == 300 && object?["orientation"] as? Int == 6)
         #expect(object?["width"] as? Int == 67 && object?["height"] as? Int == 100)
         #expect(object?["prescale"] as? String == "1/1")
-        #expect(object?["pixelFormat"] as? String == "yuv420")
-        #expect(object?["bufferBytes"] as? Int == 67 * 100 + 2 * 34 * 50)
+        // auto: a lossless PNG output takes the decoder's own RGB pixels...
+        #expect(object?["pixelFormat"] as? String == "rgb8")
+        #expect(object?["bufferBytes"] as? Int == 67 * 100 * 3)
         #expect(object?["milliseconds"] is Int)
         let written = try ImageSourceProbe.pngSize(out)
         #expect(written == Size(width: 67, height: 100))
+        // ...a 4:2:0 JPEG output takes YUV planes, and explicit formats cost exactly w·h·bpp.
+        for (args, format, bytes) in [([] as [String], "yuv420", 67 * 100 + 2 * 34 * 50), (["--pixel-format", "rgba8"], "rgba8", 4 * 67 * 100),
+                                      (["--pixel-format", "gray8"], "gray8", 67 * 100), (["--pixel-format", "yuv420"], "yuv420", 10100)] {
+            let j = try shrink((["thumbnail", w.photo, "--size", "100", "-o", w.dir + "/t.jpg", "--json"] + args))
+            let o = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any]
+            #expect(o?["pixelFormat"] as? String == format && o?["bufferBytes"] as? Int == bytes, "\(args)")
+        }
     }
 
     @Test func batchContinuesPastABadFileAndExitsOne() throws {

@@ -112,9 +112,13 @@ public final class ImageSource: Sendable {
                 let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode))
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             } else {
+                // Row conversion covers adding or dropping alpha; anything else (gray from colour, YUV,
+                // premultiplied, 16-bit) converts the finished image.
+                let native = decoder.outputFormat
+                let direct = format == native || format == .rgb8 || format == .rgba8
                 let rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
-                let native = try RowRenderer.render(plan, from: rows, as: decoder.outputFormat)
-                pixels = native.format == format ? native : PixelConverter.convert(native, to: format)
+                let rendered = try RowRenderer.render(plan, from: rows, as: direct ? format : native)
+                pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright)
         } catch {

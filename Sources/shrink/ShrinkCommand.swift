@@ -25,9 +25,10 @@ struct ShrinkCommand: ParsableCommand {
               shrink info --json *.jpg
               shrink thumbnail photo.jpg --size 400 -o thumb.jpg
               shrink thumbnail photos/*.jpg --size 300x300 --fit cover -o thumbs/ --json
+              shrink bench photo.jpg
             """,
         version: version,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self]
+        subcommands: [InfoCommand.self, ThumbnailCommand.self, BenchCommand.self]
     )
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.

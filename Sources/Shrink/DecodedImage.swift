@@ -6,13 +6,17 @@ public struct DecodedImage: Sendable {
     public let pixels: PixelBuffer
     /// How they were made (prescale, source size, orientation, region).
     public let plan: ThumbnailPlan
+    /// The peak bytes this decode was predicted to hold before it ran (see
+    /// ``ImageSource/predictedPeakBytes(for:format:)``).
+    public let predictedPeakBytes: Int
     /// The source's ICC profile and EXIF block, EXIF orientation already reset to 1 (the pixels are upright).
     /// Encoders keep the ICC profile and drop EXIF unless told otherwise.
     public let metadata: ImageMetadata
 
-    public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata()) {
+    public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0) {
         self.pixels = pixels
         self.plan = plan
+        self.predictedPeakBytes = predictedPeakBytes
         self.metadata = metadata
     }
 

@@ -1,6 +1,7 @@
 import ShrinkCore
 import ShrinkJPEG
 import ShrinkPNG
+import ShrinkResample
 
 /// An encoded image and everything its header tells, like `CGImageSource`: create one from a file (memory
 /// mapped, never read into the heap) or from bytes, read ``info`` for free, then ask for a thumbnail.
@@ -104,6 +105,7 @@ public final class ImageSource: Sendable {
         do {
             let plan = try plan(target, options: options)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
+            let predicted = predictedPeakBytes(for: plan, format: format)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             let pixels: PixelBuffer
@@ -120,10 +122,37 @@ public final class ImageSource: Sendable {
                 let rendered = try RowRenderer.render(plan, from: rows, as: direct ? format : native)
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
-            return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright)
+            return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
+                                predictedPeakBytes: predicted)
         } catch {
             throw error.naming(path)
         }
+    }
+
+    /// The peak bytes a decode of `plan` into `format` is predicted to hold, from the header alone: the
+    /// result, the decoder's working memory (progressive coefficients, an interlaced PNG's grid), one strip
+    /// or row group of decoded rows, the resampler's rows, and a whole-image conversion when the decoder
+    /// cannot deliver `format` row by row. Library and allocator overhead is not included.
+    public func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat) -> Int {
+        let native = decoder.outputFormat
+        let result = format.byteCount(for: plan.outputSize)
+        let working = decoder.workingBytes(scaleDenominator: plan.prescale)
+        let rowBytes = plan.decodedSize.width * (info.bitsPerComponent > 8 ? 8 : max(native.bytesPerPixel, 3))
+        let planar = (format == .yuv420 || format == .nv12) && (decoder as? JPEGDecoder)?.decodesToPlanes == true
+        var peak = result + working + rowBytes * RowRenderer.stripRows
+        if planar {
+            let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
+            peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: plan.storedOutputSize)
+                + 2 * StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: chroma)
+            if format == .nv12 { peak += result }
+        } else {
+            if plan.resamples {
+                peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: native,
+                                                          outputSize: plan.storedOutputSize, region: plan.decodedRegion)
+            }
+            if !(format == native || format == .rgb8 || format == .rgba8) { peak += native.byteCount(for: plan.outputSize) }
+        }
+        return peak
     }
 
     static func mebibytes(_ bytes: Int) -> String {

@@ -64,6 +64,21 @@ public final class StreamingResampler {
         lastInputRowNeeded = min(inputSize.height - 1, (vertical.lastInputNeeded + 1) * factorY - 1)
     }
 
+    /// Bytes a resampler from `inputSize` to `outputSize` over `region` would hold, predicted without
+    /// building it: the ring of float rows (taps × output width), the float input rows and, when a box
+    /// pre-shrink runs, its sums.
+    public static func predictedBytes(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil) -> Int {
+        let region = region ?? Rect(inputSize)
+        let c = format.channels
+        let fx = max(1, Int(region.width / Double(outputSize.width) / boxGap))
+        let fy = max(1, Int(region.height / Double(outputSize.height) / boxGap))
+        let scaleY = region.height / Double(fy) / Double(outputSize.height)
+        let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
+        let boxWidth = (inputSize.width + fx - 1) / fx
+        let floats = taps * outputSize.width * c + 2 * outputSize.width * c + boxWidth * c + (fx * fy > 1 ? inputSize.width * c : 0)
+        return floats * 4
+    }
+
     /// True once every output row has been emitted.
     public var isComplete: Bool { nextOutputRow == outputSize.height }
 

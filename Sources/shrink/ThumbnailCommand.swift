@@ -91,7 +91,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, pixelFormat, bufferBytes, milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, pixelFormat, bufferBytes, predictedPeakBytes, milliseconds (and error).")
     var json = false
 
     func validate() throws {
@@ -174,6 +174,7 @@ struct ThumbnailCommand: ParsableCommand {
                     line.add("prescale", image.plan.prescaleText)
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("bufferBytes", image.pixels.byteCount)
+                    line.add("predictedPeakBytes", image.predictedPeakBytes)
                     line.add("milliseconds", ms)
                     terminal.out(line.text)
                 } else {

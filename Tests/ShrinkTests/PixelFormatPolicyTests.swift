@@ -28,6 +28,19 @@ import ShrinkTestSupport
         #expect(image.size == Size(width: 77, height: 51))
     }
 
+    @Test func peakIsPredictedFromTheHeader() throws {
+        let progressive = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), progressive: true))
+        for format in [PixelFormat.yuv420, .rgb8, .gray8] {
+            let plan = try progressive.plan(.maxPixelSize(50))
+            let predicted = progressive.predictedPeakBytes(for: plan, format: format)
+            let image = try progressive.thumbnail(maxPixelSize: 50, options: .init(pixelFormat: .exactly(format)))
+            #expect(image.predictedPeakBytes == predicted)
+            // At least the result and the coefficient buffer; rows and rings add little for a thumbnail.
+            let floor = image.pixels.byteCount + progressive.decoderWorkingBytes
+            #expect(predicted >= floor && predicted < floor + 200_000, "\(format): \(predicted)")
+        }
+    }
+
     /// The planar path (Y, Cb, Cr straight from libjpeg) against the RGB path converted to yuv420.
     @Test(arguments: 1...8)
     func planarDecodeMatchesTheRGBPath(_ orientation: Int) throws {

@@ -86,6 +86,7 @@ import ShrinkTestSupport
         #expect(object?["pixelFormat"] as? String == "rgb8")
         #expect(object?["bufferBytes"] as? Int == 67 * 100 * 3)
         #expect(object?["milliseconds"] is Int)
+        #expect((object?["predictedPeakBytes"] as? Int ?? 0) >= 67 * 100 * 3)
         let written = try ImageSourceProbe.pngSize(out)
         #expect(written == Size(width: 67, height: 100))
         // ...a 4:2:0 JPEG output takes YUV planes, and explicit formats cost exactly w·h·bpp.

@@ -114,12 +114,9 @@ public final class ImageSource: Sendable {
                 let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode))
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             } else {
-                // Row conversion covers adding or dropping alpha; anything else (gray from colour, YUV,
-                // premultiplied, 16-bit) converts the finished image.
                 let native = decoder.outputFormat
-                let direct = format == native || format == .rgb8 || format == .rgba8
                 let rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
-                let rendered = try RowRenderer.render(plan, from: rows, as: direct ? format : native)
+                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : native)
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
@@ -150,9 +147,17 @@ public final class ImageSource: Sendable {
                 peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: native,
                                                           outputSize: plan.storedOutputSize, region: plan.decodedRegion)
             }
-            if !(format == native || format == .rgb8 || format == .rgba8) { peak += native.byteCount(for: plan.outputSize) }
+            if !rendersDirectly(format) { peak += native.byteCount(for: plan.outputSize) }
         }
         return peak
+    }
+
+    /// True when rows can be delivered in `format` as they are written: row conversion covers adding or
+    /// dropping alpha, and 16-bit PNG rows stay 16-bit; anything else (gray from colour, YUV,
+    /// premultiplied) converts the finished image.
+    private func rendersDirectly(_ format: PixelFormat) -> Bool {
+        format == decoder.outputFormat || format == .rgb8 || format == .rgba8
+            || (format == .rgba16 && info.format == .png && info.bitsPerComponent == 16)
     }
 
     static func mebibytes(_ bytes: Int) -> String {

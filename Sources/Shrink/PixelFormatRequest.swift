@@ -7,6 +7,9 @@ public enum PixelFormatRequest: Sendable, Hashable {
     case memoryOptimized
     /// Premultiplied BGRA, what display surfaces take (4 B/px).
     case displayReady
+    /// rgba16 for 16-bit sources, reduced in 16-bit precision all the way (8 B/px); as `.memoryOptimized`
+    /// for everything else.
+    case highPrecision
     /// Whatever the decoder delivers with no conversion (gray8, rgb8 or rgba8): what lossless outputs want.
     case native
     /// Exactly this format (colour → gray8 keeps luma; a conversion when the decoder delivers another).
@@ -18,6 +21,8 @@ public enum PixelFormatRequest: Sendable, Hashable {
         case .exactly(let format): format
         case .native: native
         case .displayReady: .bgra8Premultiplied
+        case .highPrecision where info.bitsPerComponent > 8: .rgba16
+        case .highPrecision: PixelFormatRequest.memoryOptimized.resolve(for: info, native: native)
         case .memoryOptimized: info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .yuv420
         }
     }

@@ -11,7 +11,7 @@ final class RowBuffer {
         self.format = format
         self.output = output
         self.width = width
-        storage = .allocate(capacity: format == output ? 1 : width * output.channels)
+        storage = .allocate(capacity: format == output ? 1 : width * output.bytesPerPixel)
     }
 
     deinit { storage.deallocate() }

@@ -11,7 +11,7 @@ public enum RowRenderer {
     public static let stripRows = 16
 
     /// Renders `plan` from `rows`, whose size must be the plan's decoded size, into `output` (gray8, rgb8
-    /// or rgba8; the rows' own 8-bit format by default).
+    /// or rgba8, or rgba16 from rgba16 rows; the rows' own 8-bit format by default).
     public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding,
                               as output: PixelFormat? = nil) throws(ImageError) -> PixelBuffer {
         guard rows.size == plan.decodedSize else {
@@ -20,9 +20,9 @@ public enum RowRenderer {
         let output = output ?? RowConverter.eightBit(rows.format)
         let pixels = try PixelBuffer(format: output, size: plan.outputSize) { destination throws(ImageError) in
             let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
-                                        channels: output.channels, orientation: plan.orientation)
+                                        channels: output.bytesPerPixel, orientation: plan.orientation)
             if !plan.resamples && plan.orientation == .up && rows.format == output {
-                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.channels)
+                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.bytesPerPixel)
             } else if !plan.resamples {
                 let converted = RowBuffer(format: rows.format, output: output, width: plan.storedOutputSize.width)
                 try forEachStrip(of: rows, until: rows.size.height - 1) { strip, stride, count in
@@ -31,9 +31,12 @@ public enum RowRenderer {
                     }
                 }
             } else {
+                // 16-bit rows stay 16-bit through the resampler when the result is rgba16.
+                let wide = output == .rgba16 && rows.format == .rgba16
                 let resampler = StreamingResampler(inputSize: plan.decodedSize, format: rows.format,
-                                                   outputSize: plan.storedOutputSize, region: plan.decodedRegion)
-                let converted = RowBuffer(format: RowConverter.eightBit(rows.format), output: output,
+                                                   outputSize: plan.storedOutputSize, region: plan.decodedRegion,
+                                                   sixteenBitOutput: wide)
+                let converted = RowBuffer(format: wide ? .rgba16 : RowConverter.eightBit(rows.format), output: output,
                                           width: plan.storedOutputSize.width)
                 try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
                     resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in

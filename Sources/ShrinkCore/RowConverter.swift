@@ -1,5 +1,5 @@
 /// Converts one row of pixels between the interleaved formats (gray8, rgb8, rgba8, rgba16 in; gray8,
-/// rgb8, rgba8 out): 16-bit samples round to 8 bits, alpha is dropped or added (opaque), gray is
+/// rgb8, rgba8 out, or rgba16 unchanged): 16-bit samples round to 8 bits, alpha is dropped or added (opaque), gray is
 /// replicated, and a gray image carried as RGBA keeps its first channel.
 public enum RowConverter {
     /// The 8-bit format with the same channels as `format` (rgba16 → rgba8).
@@ -12,7 +12,7 @@ public enum RowConverter {
                                as to: PixelFormat, width: Int) {
         let cs = from.channels, cd = to.channels
         if from == to {
-            destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: width * cd)
+            destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: width * to.bytesPerPixel)
             return
         }
         if from == .rgba16 {

@@ -11,8 +11,8 @@ import ShrinkCore
 /// Encodes gray8, rgb8, rgba8 or rgba16 pixels as a lossless PNG (8- or 16-bit) with libspng; other
 /// formats are converted first (YUV to rgb8, other alpha layouts to straight rgba8).
 ///
-/// Memory: the encoded output plus libspng's deflate state; 8-bit pixels are read in place (a 16-bit
-/// output, or 16-bit pixels, take one converted copy in PNG's big-endian order).
+/// Memory: the encoded output plus libspng's deflate state; pixels are read in place unless the bit depth
+/// changes (8-bit widened to 16, or 16 narrowed to 8: one converted copy).
 public struct PNGEncoder: Sendable {
     /// Which scanline filters the encoder may choose from (it picks per row among those allowed).
     public enum Filters: String, Sendable, CaseIterable {
@@ -143,13 +143,13 @@ public struct PNGEncoder: Sendable {
         return Array(UnsafeRawBufferPointer(start: out, count: length))
     }
 
-    /// Samples in PNG order for `depth`: big-endian 16-bit (8-bit widened as v × 257), or 16-bit narrowed.
+    /// Samples for `depth` as libspng takes them with SPNG_FMT_PNG (16-bit in host byte order; it writes
+    /// big-endian itself): rgba16 as is, 8-bit widened as v × 257, or rgba16 narrowed to 8 bits.
     private static func pngSamples(_ image: PixelBuffer, depth: Int) -> [UInt8] {
         if image.format == .rgba16 {
+            if depth == 16 { return image.bytes }
             return image.bytes.withUnsafeBytes { raw in
-                let s = raw.bindMemory(to: UInt16.self)
-                if depth == 16 { return s.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
-                return s.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+                raw.bindMemory(to: UInt16.self).map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
             }
         }
         return image.bytes.flatMap { [$0, $0] }

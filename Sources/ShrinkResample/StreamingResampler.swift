@@ -24,6 +24,8 @@ public final class StreamingResampler {
     /// The layout of input rows; output rows have the same channels, 8 bits each.
     public let format: PixelFormat
     public let channels: Int
+    /// Output rows carry 16-bit samples (host order, 0–65535) instead of 8-bit ones.
+    public let sixteenBitOutput: Bool
     public let outputSize: Size
     /// The next input row ``consume(_:bytesPerRow:count:emit:)`` expects.
     public private(set) var nextInputRow = 0
@@ -41,12 +43,13 @@ public final class StreamingResampler {
     private var outputRow: [UInt8]
 
     /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
-    public init(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil) {
+    public init(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil, sixteenBitOutput: Bool = false) {
         precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
         precondition([.gray8, .rgb8, .rgba8, .rgba16].contains(format), "unsupported resampler input \(format)")
         self.inputSize = inputSize
         self.format = format
         self.channels = format.channels
+        self.sixteenBitOutput = sixteenBitOutput
         self.outputSize = outputSize
         let region = region ?? Rect(inputSize)
         let factorX = max(1, Int(region.width / Double(outputSize.width) / Self.boxGap))
@@ -60,7 +63,7 @@ public final class StreamingResampler {
         ringRows = vertical.maxTaps
         ring = [Float](repeating: 0, count: ringRows * outputSize.width * channels)
         accumulator = [Float](repeating: 0, count: outputSize.width * channels)
-        outputRow = [UInt8](repeating: 0, count: outputSize.width * channels)
+        outputRow = [UInt8](repeating: 0, count: outputSize.width * channels * (sixteenBitOutput ? 2 : 1))
         lastInputRowNeeded = min(inputSize.height - 1, (vertical.lastInputNeeded + 1) * factorY - 1)
     }
 
@@ -91,7 +94,7 @@ public final class StreamingResampler {
     }
 
     /// Feeds `count` input rows starting at ``nextInputRow`` (`bytesPerRow` apart) and calls `emit` with each
-    /// output row (index, `outputSize.width × channels` bytes) that becomes complete. Rows after
+    /// output row (index, `outputSize.width × channels` samples of 1 or 2 bytes) that becomes complete. Rows after
     /// ``lastInputRowNeeded`` are ignored.
     public func consume(_ rows: UnsafeRawPointer, bytesPerRow: Int, count: Int,
                         emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
@@ -137,7 +140,7 @@ public final class StreamingResampler {
                         Self.convolveColumns(ring: ring.baseAddress!, ringRows: ringRows, width: width, start: start,
                                              count: n, weights: w.baseAddress! + y * taps,
                                              accumulator: acc.baseAddress!, output: out.baseAddress!,
-                                             unpremultiplyEvery: box.premultiplies ? channels : 0)
+                                             unpremultiplyEvery: box.premultiplies ? channels : 0, sixteenBit: sixteenBitOutput)
                     }
                 }
             }
@@ -199,7 +202,7 @@ public final class StreamingResampler {
     /// alpha (`unpremultiplyEvery` = channels), colour is divided by alpha again (0 where alpha rounds to 0).
     private static func convolveColumns(ring: UnsafePointer<Float>, ringRows: Int, width: Int, start: Int, count: Int,
                                         weights: UnsafePointer<Float>, accumulator acc: UnsafeMutablePointer<Float>,
-                                        output: UnsafeMutablePointer<UInt8>, unpremultiplyEvery c: Int) {
+                                        output: UnsafeMutablePointer<UInt8>, unpremultiplyEvery c: Int, sixteenBit: Bool) {
         acc.update(repeating: 0, count: width)
         for k in 0..<count {
             let row = ring + ((start + k) % ringRows) * width
@@ -214,6 +217,15 @@ public final class StreamingResampler {
                 for k in 0..<(c - 1) { acc[i + k] *= scale }
                 i += c
             }
+        }
+        if sixteenBit {
+            // The float scale is 0–255 with fractions: × 257 gives 0–65535 at full precision.
+            let wide = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt16.self)
+            for i in 0..<width {
+                let v = acc[i] * 257 + 0.5
+                wide[i] = v <= 0 ? 0 : v >= 65535 ? 65535 : UInt16(v)
+            }
+            return
         }
         for i in 0..<width {
             let v = acc[i] + 0.5

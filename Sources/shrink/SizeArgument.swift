@@ -42,11 +42,12 @@ struct PixelFormatArgument: ExpressibleByArgument, Sendable {
         switch argument {
         case "auto": request = nil
         case "display": request = .displayReady
+        case "high": request = .highPrecision
         default:
             guard let format = PixelFormat(rawValue: argument) else { return nil }
             request = .exactly(format)
         }
     }
 
-    static var allValueStrings: [String] { ["auto", "display"] + PixelFormat.allCases.map(\.rawValue) }
+    static var allValueStrings: [String] { ["auto", "display", "high"] + PixelFormat.allCases.map(\.rawValue) }
 }

@@ -43,7 +43,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = .quality
 
-    @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")
+    @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), high (rgba16 for 16-bit sources, reduced in 16-bit precision), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")
     var pixelFormat: PixelFormatArgument = PixelFormatArgument(argument: "auto")!
 
     @Option(help: "JPEG output quality, 1-100.")
@@ -64,8 +64,8 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "PNG output: scanline filters (none, sub, up, average, paeth, adaptive).")
     var pngFilter: PNGEncoder.Filters = .adaptive
 
-    @Option(help: "PNG output: bits per sample, 8 or 16.")
-    var depth: Int = 8
+    @Option(help: "PNG output: bits per sample, 8 or 16 (default: 16 for rgba16 pixels, else 8).")
+    var depth: Int?
 
     @Flag(help: "Keep the source's EXIF block in the output (orientation reset to 1). Stripped by default: it may hold GPS.")
     var keepExif = false
@@ -100,7 +100,7 @@ struct ThumbnailCommand: ParsableCommand {
         guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
         guard format == "jpg" || format == "jpeg" || format == "png" else { throw ValidationError("--format must be jpg or png") }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0-9") }
-        guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16") }
+        if let depth, depth != 8 && depth != 16 { throw ValidationError("--depth must be 8 or 16") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         guard memoryBudget > 0, maxPixels > 0, maxInputBytes > 0 else {
             throw ValidationError("--memory-budget, --max-pixels and --max-input-bytes must be positive")

@@ -99,6 +99,30 @@ import ShrinkTestSupport
         #expect(exif.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .up)     // the pixels are upright now
     }
 
+    @Test func highPrecisionKeepsSixteenBits() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/basn6a16.png"))
+        let full = try source.decode(options: .init(pixelFormat: .highPrecision))
+        #expect(full.pixels.format == .rgba16 && full.pixels.byteCount == 32 * 32 * 8)
+        // Samples that are not multiples of 257 prove the 16-bit values were not widened from 8 bits.
+        let samples = full.pixels.bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        #expect(samples.contains { $0 % 257 != 0 })
+        // Reduced in 16-bit precision, then narrowed, it matches the 8-bit thumbnail within rounding.
+        let wide = try source.thumbnail(maxPixelSize: 12, options: .init(pixelFormat: .highPrecision))
+        let narrow = try source.thumbnail(maxPixelSize: 12, options: .init(pixelFormat: .exactly(.rgba8)))
+        #expect(wide.pixels.format == .rgba16)
+        #expect(PixelOps.maxDifference(PixelConverter.convert(wide.pixels, to: .rgba8), narrow.pixels) <= 1)
+        // 8-bit sources are unaffected by the policy.
+        let eight = try ImageSource(path: Corpus.path("png/pngsuite/basn6a08.png")).decode(options: .init(pixelFormat: .highPrecision))
+        #expect(eight.pixels.format == .rgba8)
+        // A 16-bit PNG written from rgba16 keeps every sample.
+        let again = try ImageSource(bytes: try full.encoded(as: .png(.init()))).decode(options: .init(pixelFormat: .highPrecision))
+        #expect(again.pixels.bytes == full.pixels.bytes)
+    }
+
     @Test func sixteenBitSourcesComeOutEightBit() throws {
         guard Corpus.root != nil else {
             print("skipped: ../shared/corpus is absent")

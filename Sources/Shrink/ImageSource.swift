@@ -108,7 +108,7 @@ public final class ImageSource: Sendable {
             let predicted = predictedPeakBytes(for: plan, format: format)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
-            let pixels: PixelBuffer
+            var pixels: PixelBuffer
             if format == .yuv420 || format == .nv12, let jpeg = decoder as? JPEGDecoder, jpeg.decodesToPlanes {
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
                 let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode))
@@ -118,6 +118,9 @@ public final class ImageSource: Sendable {
                 let rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
                 let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : native)
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
+            }
+            if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
+                pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
                                 predictedPeakBytes: predicted)

@@ -18,6 +18,26 @@ import ShrinkTestSupport
         #expect(try ImageSource(bytes: png).thumbnail(maxPixelSize: 10).pixels.format == .rgba8)
         #expect(try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 50, options: .init(pixelFormat: .displayReady))
             .pixels.format == .bgra8Premultiplied)
+        // An alpha-only mask (black wherever it shows) is held as alpha8, exactly.
+        var mask = [UInt8](repeating: 0, count: 16 * 8 * 4)
+        for i in 0..<(16 * 8) { mask[i * 4 + 3] = UInt8(i * 2) }
+        let maskPNG = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: 16, height: 8), bytes: mask))
+        let decodedMask = try ImageSource(bytes: maskPNG).decode()
+        #expect(decodedMask.pixels.format == .alpha8)
+        let expected: [UInt8] = (0..<128).map { (i: Int) -> UInt8 in UInt8(i * 2) }
+        #expect(decodedMask.pixels.bytes == expected)
+    }
+
+    @Test func grayWithAlphaIsHeldAsGrayAlpha8() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/basn4a08.png"))      // gray + alpha, 8-bit
+        let image = try source.decode()
+        #expect(image.pixels.format == .grayAlpha8 && image.pixels.byteCount == 32 * 32 * 2)
+        let rgba = try source.decode(options: .init(pixelFormat: .exactly(.rgba8)))
+        #expect(PixelConverter.convert(image.pixels, to: .rgba8).bytes == rgba.pixels.bytes)
     }
 
     @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8, .yuv420, .nv12, .rgba16, .bgra8Premultiplied])

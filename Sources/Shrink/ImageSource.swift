@@ -156,10 +156,10 @@ public final class ImageSource: Sendable {
     }
 
     /// True when rows can be delivered in `format` as they are written: row conversion covers adding or
-    /// dropping alpha, and 16-bit PNG rows stay 16-bit; anything else (gray from colour, YUV,
+    /// dropping alpha and RGB → YUV, and 16-bit PNG rows stay 16-bit; anything else (gray from colour,
     /// premultiplied) converts the finished image.
     private func rendersDirectly(_ format: PixelFormat) -> Bool {
-        format == decoder.outputFormat || format == .rgb8 || format == .rgba8
+        format == decoder.outputFormat || format == .rgb8 || format == .rgba8 || format.isPlanar
             || (format == .rgba16 && info.format == .png && info.bitsPerComponent == 16)
     }
 

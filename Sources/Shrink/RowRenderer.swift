@@ -11,7 +11,8 @@ public enum RowRenderer {
     public static let stripRows = 16
 
     /// Renders `plan` from `rows`, whose size must be the plan's decoded size, into `output` (gray8, rgb8
-    /// or rgba8, or rgba16 from rgba16 rows; the rows' own 8-bit format by default).
+    /// or rgba8, rgba16 from rgba16 rows, or yuv420/nv12 converted row by row; the rows' own 8-bit format by
+    /// default).
     public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding,
                               as output: PixelFormat? = nil) throws(ImageError) -> PixelBuffer {
         guard rows.size == plan.decodedSize else {
@@ -21,7 +22,9 @@ public enum RowRenderer {
         let pixels = try PixelBuffer(format: output, size: plan.outputSize) { destination throws(ImageError) in
             let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
                                         channels: output.bytesPerPixel, orientation: plan.orientation)
-            if !plan.resamples && plan.orientation == .up && rows.format == output {
+            if output.isPlanar {
+                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output)
+            } else if !plan.resamples && plan.orientation == .up && rows.format == output {
                 try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.bytesPerPixel)
             } else if !plan.resamples {
                 let converted = RowBuffer(format: rows.format, output: output, width: plan.storedOutputSize.width)
@@ -50,6 +53,30 @@ public enum RowRenderer {
             try rows.finish()
         }
         return pixels
+    }
+
+    /// RGB rows (resampled when the plan says so) converted to YUV planes as they arrive.
+    private static func renderYUV(_ plan: ThumbnailPlan, from rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,
+                                  as output: PixelFormat) throws(ImageError) {
+        let sink = YUVRowSink(destination: destination, format: output, displayedSize: plan.outputSize, orientation: plan.orientation)
+        if plan.resamples {
+            let resampler = StreamingResampler(inputSize: plan.decodedSize, format: rows.format,
+                                               outputSize: plan.storedOutputSize, region: plan.decodedRegion)
+            let rgb = RowBuffer(format: RowConverter.eightBit(rows.format), output: .rgb8, width: plan.storedOutputSize.width)
+            try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
+                resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
+                    sink.take(rgb.convert(UnsafeRawPointer(row.baseAddress!)), y: y)
+                }
+            }
+            guard resampler.isComplete else {
+                throw ImageError(.truncated, "decoder stopped at row \(rows.nextRow) before the output was complete")
+            }
+        } else {
+            let rgb = RowBuffer(format: rows.format, output: .rgb8, width: plan.storedOutputSize.width)
+            try forEachStrip(of: rows, until: rows.size.height - 1) { strip, stride, count in
+                for i in 0..<count { sink.take(rgb.convert(strip + i * stride), y: rows.nextRow - count + i) }
+            }
+        }
     }
 
     private static func decodeInPlace(_ rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,

@@ -238,10 +238,7 @@ public enum PixelConverter {
             }
             for i in 0..<pair {
                 let p = rows + i * w * 4, luma = dst + (y + i) * w
-                for x in 0..<w {
-                    let r = Int32(p[x * 4]), g = Int32(p[x * 4 + 1]), b = Int32(p[x * 4 + 2])
-                    luma[x] = clamp((k.kr &* r &+ k.kg &* g &+ k.kb &* b &+ 32768) >> 16)
-                }
+                for x in 0..<w { luma[x] = self.luma(p[x * 4], p[x * 4 + 1], p[x * 4 + 2], matrix: matrix) }
             }
             let cy = y / 2
             for cx in 0..<planes[1].width {
@@ -252,21 +249,34 @@ public enum PixelConverter {
                         r &+= Int32(p[0]); g &+= Int32(p[1]); b &+= Int32(p[2]); n &+= 1
                     }
                 }
-                // Chroma of the block's average colour, rounded to nearest.
-                let m = matrix.chroma, scale = 1 / (Double(n) * 65536)
-                let cbv = 128 + Int32((Double(m.cb.0 &* r &+ m.cb.1 &* g &+ m.cb.2 &* b) * scale).rounded())
-                let crv = 128 + Int32((Double(m.cr.0 &* r &+ m.cr.1 &* g &+ m.cr.2 &* b) * scale).rounded())
+                let (cbv, crv) = chroma(r: r, g: g, b: b, count: n, matrix: matrix)
                 if target == .nv12 {
                     let uv = dst + planes[1].offset + cy * planes[1].bytesPerRow + cx * 2
-                    uv[0] = clamp(cbv)
-                    uv[1] = clamp(crv)
+                    uv[0] = cbv
+                    uv[1] = crv
                 } else {
-                    dst[planes[1].offset + cy * planes[1].width + cx] = clamp(cbv)
-                    dst[planes[2].offset + cy * planes[2].width + cx] = clamp(crv)
+                    dst[planes[1].offset + cy * planes[1].width + cx] = cbv
+                    dst[planes[2].offset + cy * planes[2].width + cx] = crv
                 }
             }
             y += 2
         }
+    }
+
+    /// Luma of one RGB pixel, rounded.
+    @inline(__always)
+    public static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8, matrix: Matrix = .bt601) -> UInt8 {
+        let k = matrix.coefficients
+        return clamp((k.kr &* Int32(r) &+ k.kg &* Int32(g) &+ k.kb &* Int32(b) &+ 32768) >> 16)
+    }
+
+    /// Cb and Cr of the average of `count` RGB pixels whose channel sums are r, g, b, rounded to nearest.
+    @inline(__always)
+    public static func chroma(r: Int32, g: Int32, b: Int32, count: Int32, matrix: Matrix = .bt601) -> (UInt8, UInt8) {
+        let m = matrix.chroma, scale = 1 / (Double(count) * 65536)
+        let cb = 128 + Int32((Double(m.cb.0 &* r &+ m.cb.1 &* g &+ m.cb.2 &* b) * scale).rounded())
+        let cr = 128 + Int32((Double(m.cr.0 &* r &+ m.cr.1 &* g &+ m.cr.2 &* b) * scale).rounded())
+        return (clamp(cb), clamp(cr))
     }
 
     // MARK: Interleaved through straight RGBA8

@@ -61,6 +61,26 @@ import ShrinkTestSupport
         }
     }
 
+    /// RGB sources (PNG) convert to YUV row by row: exactly what converting the finished, oriented RGB
+    /// image gives, for every orientation and odd sizes.
+    @Test(arguments: 1...8)
+    func pngToYUVWhileStreamingEqualsConvertingAfter(_ orientation: Int) throws {
+        let rgb = TestImages.pattern(width: 37, height: 23)
+        var png = try PNGEncoder(options: .init(keepEXIF: true)).encode(rgb, metadata: ImageMetadata(
+            exif: Array(TestImages.exifSegment(orientation: orientation, thumbnail: nil)[10...])))
+        png = Array(png)
+        let source = try ImageSource(bytes: png)
+        #expect(source.info.orientation.rawValue == orientation)
+        for target in [ThumbnailTarget.original, .maxPixelSize(15)] {
+            let reference = try source.image(target, options: .init(pixelFormat: .exactly(.rgb8)))
+            for format in [PixelFormat.yuv420, .nv12] {
+                let streamed = try source.image(target, options: .init(pixelFormat: .exactly(format)))
+                #expect(streamed.pixels.bytes == PixelConverter.convert(reference.pixels, to: format).bytes,
+                        "orientation \(orientation) \(target) \(format)")
+            }
+        }
+    }
+
     /// The planar path (Y, Cb, Cr straight from libjpeg) against the RGB path converted to yuv420.
     @Test(arguments: 1...8)
     func planarDecodeMatchesTheRGBPath(_ orientation: Int) throws {

@@ -129,8 +129,14 @@ public struct JPEGDecoder: ImageDecoding {
         try startRows(scaleDenominator: scaleDenominator, options: options)
     }
 
-    /// True when the file can be decoded straight to Y, Cb, Cr planes (three-component YCbCr).
-    public var decodesToPlanes: Bool { info.colorModel == .yCbCr && samplingH.count == 3 }
+    /// True when the file can be decoded straight to Y, Cb, Cr planes: three-component YCbCr whose luma is
+    /// the most sampled component both ways and whose chroma components share one sampling (every usual
+    /// subsampling; exotic ones such as Y 4×1 with Cb 2×1 and Cr 2×2 take the RGB path).
+    public var decodesToPlanes: Bool {
+        info.colorModel == .yCbCr && samplingH.count == 3
+            && samplingH[0] == samplingH.max() && samplingV[0] == samplingV.max()
+            && samplingH[1] == samplingH[2] && samplingV[1] == samplingV[2]
+    }
 
     /// Starts a planar decode at 1/`scaleDenominator`: Y, Cb and Cr with no colour conversion.
     public func startPlanes(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGPlaneDecoder {

@@ -96,3 +96,32 @@ import ShrinkTestSupport
         }
     }
 }
+
+@Suite struct PlanarCorpusTests {
+    /// Every decodable YCbCr JPEG in the corpus: the planar path agrees with the RGB path converted to yuv420
+    /// (whatever the subsampling, restart markers, progressive or arithmetic coding).
+    @Test func planarPathAgreesWithTheRGBPathOnTheCorpus() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        var checked = 0
+        var worst = (99.0, "")
+        for entry in Corpus.entries where entry.format == "jpeg" && entry.expected.hasPrefix("decodes") && !entry.path.hasPrefix("corrupt/") {
+            let source = try ImageSource(path: Corpus.path(entry.path))
+            guard source.info.colorModel == .yCbCr, min(source.info.size.width, source.info.size.height) >= 16 else { continue }
+            // Full size too for the smaller files (debug builds are slow on the large ones).
+            let targets: [ThumbnailTarget] = source.info.size.pixelCount <= 1_000_000 ? [.maxPixelSize(64), .original] : [.maxPixelSize(64)]
+            for target in targets {
+                let planar = try source.image(target, options: .init(pixelFormat: .exactly(.yuv420)))
+                let viaRGB = PixelConverter.convert(try source.image(target, options: .init(pixelFormat: .exactly(.rgb8))).pixels, to: .yuv420)
+                let psnr = PixelOps.psnr(planar.pixels, viaRGB)
+                if psnr < worst.0 { worst = (psnr, "\(entry.path) \(target)") }
+                #expect(psnr > 35, "\(entry.path) \(target): \(psnr) dB")
+            }
+            checked += 1
+        }
+        print("planar vs RGB: \(checked) files, worst \(worst.0) dB at \(worst.1)")
+        #expect(checked > 150)
+    }
+}

@@ -67,10 +67,11 @@ public final class ImageSource: Sendable {
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
     /// `.limitExceeded` when the source or the output has more than `limits.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
     /// exceeds `options.memoryBudget`.
-    public func plan(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
+    public func plan(_ target: ThumbnailTarget, crop: Rect? = nil,
+                     options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
         try limits.check(info.size, path: path)
         let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
-                                     scaledSize: decoder.scaledSize(denominator:))
+                                     scaledSize: decoder.scaledSize(denominator:), crop: crop)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: path, what: "output")
         let working = decoder.workingBytes(scaleDenominator: plan.prescale)
@@ -99,11 +100,20 @@ public final class ImageSource: Sendable {
         try image(.original, options: options)
     }
 
-    /// Decodes to `target`: plans from the header, decodes at the plan's prescale, resamples while rows
-    /// stream, orients once.
-    public func image(_ target: ThumbnailTarget, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+    /// The part of the image inside `region` (displayed pixels, i.e. after EXIF orientation), at full size
+    /// or reduced to `target`. Rows below the region are never decoded; rows above it are decoded but
+    /// neither stored nor resampled.
+    public func decode(region: Rect, to target: ThumbnailTarget = .original,
+                       options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+        try image(target, crop: region, options: options)
+    }
+
+    /// Decodes to `target` (of the part inside `crop`, displayed pixels, when given): plans from the header,
+    /// decodes at the plan's prescale, resamples while rows stream, orients once.
+    public func image(_ target: ThumbnailTarget, crop: Rect? = nil,
+                      options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
         do {
-            let plan = try plan(target, options: options)
+            let plan = try plan(target, crop: crop, options: options)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             let predicted = predictedPeakBytes(for: plan, format: format)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)

@@ -21,11 +21,22 @@ public struct ThumbnailPlan: Sendable, Equatable {
     public let resamples: Bool
 
     /// Plans a decode of an image described by `info` to `target`. `prescales` lists the scale denominators
-    /// the codec supports, and `scaledSize` gives its output size for each. Fails with `.invalidArgument`
-    /// for an empty target.
+    /// the codec supports, and `scaledSize` gives its output size for each. With `crop`, a rectangle in
+    /// displayed pixels (after orientation, as a user sees the image), only that part is decoded and the
+    /// target applies to it. Fails with `.invalidArgument` for an empty target or a crop outside the image.
     public init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
-                scaledSize: (Int) -> Size) throws(ImageError) {
-        let displayed = info.displayedSize
+                scaledSize: (Int) -> Size, crop: Rect? = nil) throws(ImageError) {
+        let full = info.displayedSize
+        let frame = crop ?? Rect(full)
+        if let crop {
+            guard crop.width >= 1, crop.height >= 1, crop.x >= 0, crop.y >= 0,
+                  crop.x + crop.width <= Double(full.width), crop.y + crop.height <= Double(full.height) else {
+                throw ImageError(.invalidArgument,
+                                 "crop \(Int(crop.x)),\(Int(crop.y)),\(Int(crop.width)),\(Int(crop.height)) is outside the \(full) image")
+            }
+        }
+        // Targets apply to the frame (the whole image, or the crop); regions are found in it, then placed.
+        let displayed = Size(width: Int(frame.width), height: Int(frame.height))
         var out: Size
         var region: Rect
         switch target {
@@ -73,6 +84,8 @@ public struct ThumbnailPlan: Sendable, Equatable {
             region = Rect(x: (Double(displayed.width) - w) / 2, y: (Double(displayed.height) - h) / 2, width: w, height: h)
         }
 
+        region.x += frame.x
+        region.y += frame.y
         let stored = info.orientation.storedSize(of: out)
         let storedRegion = info.orientation.storedRect(for: region, storedSize: info.size)
         // The least reduction over the two axes, measured on the decoder's real scaled size, decides how

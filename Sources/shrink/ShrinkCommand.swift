@@ -25,10 +25,11 @@ struct ShrinkCommand: ParsableCommand {
               shrink info --json *.jpg
               shrink thumbnail photo.jpg --size 400 -o thumb.jpg
               shrink thumbnail photos/*.jpg --size 300x300 --fit cover -o thumbs/ --json
+              shrink crop photo.jpg --rect 100,200,512,512 -o region.jpg
               shrink bench photo.jpg
             """,
         version: version,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, BenchCommand.self]
+        subcommands: [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, BenchCommand.self]
     )
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.

@@ -41,7 +41,7 @@ import ShrinkTestSupport
     @Test func versionAndHelp() throws {
         let v = try shrink("--version")
         #expect(v.status == 0 && v.out.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
-        for args in [["--help"], ["info", "--help"], ["thumbnail", "--help"]] {
+        for args in [["--help"], ["info", "--help"], ["thumbnail", "--help"], ["crop", "--help"], ["bench", "--help"]] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Self.binary)
             p.arguments = args
@@ -121,6 +121,18 @@ import ShrinkTestSupport
         #expect(r.status == 0, "\(r.err)")
         #expect(try ImageSourceProbe.pngSize(out + "/photo.png") == Size(width: 21, height: 32))     // 300×200, orientation 6
         #expect(try ImageSourceProbe.pngSize(out + "/photo-2.png") == Size(width: 32, height: 11))
+    }
+
+    @Test func cropTakesDisplayedCoordinates() throws {
+        let w = try workspace()                                  // photo.jpg: 300×200 stored, orientation 6 → 200×300
+        let r = try shrink("crop", w.photo, "--rect", "150,250,50,50", "-o", w.dir + "/c.png", "--json")
+        #expect(r.status == 0, "\(r.err)")
+        let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(object?["width"] as? Int == 50 && object?["height"] as? Int == 50 && object?["rect"] as? String == "150,250,50,50")
+        #expect(try ImageSourceProbe.pngSize(w.dir + "/c.png") == Size(width: 50, height: 50))
+        let outside = try shrink("crop", w.photo, "--rect", "150,250,60,50", "-o", w.dir + "/d.png")
+        #expect(outside.status == 1 && outside.err.contains("outside") && outside.err.split(separator: "\n").count == 1)
+        #expect(try shrink("crop", w.photo, "--rect", "1,2,3").status == 2)
     }
 
     @Test func usageErrorsExitTwo() throws {

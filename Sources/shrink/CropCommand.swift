@@ -1,0 +1,95 @@
+import ArgumentParser
+import Shrink
+
+/// `shrink crop INPUT --rect X,Y,W,H [--size N | --size WxH] [-o OUT] [--json]`.
+struct CropCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crop",
+        abstract: "Decode only a region of an image (in displayed pixels, after EXIF orientation), optionally reduced.",
+        discussion: """
+            The rectangle is what a viewer shows: X,Y from the top-left of the oriented image. Rows below the region \
+            are never decoded; rows above are decoded but not kept; with --size the region is also reduced (JPEG \
+            DCT prescaling applies). A rectangle outside the image is an error.
+
+            Examples:
+              shrink crop photo.jpg --rect 100,200,512,512 -o face.jpg
+              shrink crop photo.jpg --rect 0,0,2000,1000 --size 400 -o banner.png --json
+            """
+    )
+
+    @Argument(help: "Input image.")
+    var input: String
+
+    @Option(help: "The region X,Y,W,H in displayed pixels.")
+    var rect: RectArgument
+
+    @Option(help: "Reduce the region: long side N, or a WxH box.")
+    var size: SizeArgument?
+
+    @Option(help: "How the region fills a WxH box: inside or cover.")
+    var fit: ThumbnailTarget.Fit = .inside
+
+    @Option(help: "JPEG output quality, 1-100.")
+    var quality: Int = 85
+
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg or .png). Default: NAME.crop.jpg in the current directory.")
+    var output: String?
+
+    @Flag(help: "One JSON line: input, output, rect, width, height, prescale, pixelFormat, bufferBytes, milliseconds.")
+    var json = false
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
+        if let output, EncodedFormat(pathExtensionOf: output) == nil {
+            throw ValidationError("-o must end in .jpg, .jpeg or .png")
+        }
+    }
+
+    func run() throws {
+        let destination = output ?? ThumbnailCommand.outputPaths(for: [input], directory: ".", suffix: ".crop",
+                                                                 format: .jpeg(JPEGEncoder.Options()))[0]
+        var format = EncodedFormat(pathExtensionOf: destination) ?? .jpeg(JPEGEncoder.Options())
+        if case .jpeg = format { format = .jpeg(JPEGEncoder.Options(quality: quality)) }
+        let isJPEG: Bool = if case .jpeg = format { true } else { false }
+        let start = Clock.now()
+        do {
+            let source = try ImageSource(path: input)
+            let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
+                                          options: ThumbnailOptions(pixelFormat: isJPEG ? .memoryOptimized : .native))
+            try image.write(to: destination, as: format)
+            let ms = Clock.milliseconds(since: start)
+            if json {
+                var line = JSONLine()
+                line.add("input", input)
+                line.add("output", destination)
+                line.add("rect", rect.text)
+                line.add("width", image.size.width)
+                line.add("height", image.size.height)
+                line.add("prescale", image.plan.prescaleText)
+                line.add("pixelFormat", image.pixels.format.rawValue)
+                line.add("bufferBytes", image.pixels.byteCount)
+                line.add("milliseconds", ms)
+                print(line.text)
+            } else {
+                print("\(input) \(rect.text) -> \(destination) \(image.size) (prescale \(image.plan.prescaleText), "
+                      + "\(image.pixels.format.rawValue), \(Formatting.bytes(image.pixels.byteCount))) in \(ms) ms")
+            }
+        } catch {
+            Terminal.printError(error.naming(input).description)
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// `--rect X,Y,W,H` in whole pixels.
+struct RectArgument: ExpressibleByArgument, Sendable {
+    let rect: Rect
+    let text: String
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").map { Int($0.filter { $0 != " " }) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0 else { return nil }
+        rect = Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
+        text = "\(x),\(y),\(w),\(h)"
+    }
+}

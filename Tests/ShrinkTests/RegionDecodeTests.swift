@@ -1,0 +1,62 @@
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+/// Regions are given in displayed pixels; every orientation maps them to the right stored pixels.
+@Suite struct RegionDecodeTests {
+    static let stored = TestImages.pattern(width: 96, height: 64)
+
+    /// The reference: the displayed image (Pillow-style transpose), cropped.
+    func reference(orientation n: Int, _ r: (x: Int, y: Int, w: Int, h: Int)) -> PixelBuffer {
+        let shown = PixelOps.exifTranspose(Self.stored, orientation: n)
+        var out: [UInt8] = []
+        for y in r.y..<(r.y + r.h) { out += shown.bytes[(y * shown.size.width + r.x) * 3 ..< (y * shown.size.width + r.x + r.w) * 3] }
+        return PixelBuffer(format: .rgb8, size: Size(width: r.w, height: r.h), bytes: out)
+    }
+
+    @Test(arguments: 1...8)
+    func regionsMatchTheDisplayedImage(_ n: Int) throws {
+        let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, quality: 98, orientation: n), name: "o\(n).jpg")
+        let shown = source.info.displayedSize
+        let regions = [(0, 0, 20, 12), (shown.width - 17, 0, 17, 9), (0, shown.height - 10, 30, 10),
+                       (shown.width - 25, shown.height - 25, 25, 25), (shown.width / 2 - 8, shown.height / 2 - 5, 16, 10)]
+        for (x, y, w, h) in regions {
+            let rect = Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
+            let image = try source.decode(region: rect, options: .init(pixelFormat: .exactly(.rgb8)))
+            #expect(image.size == Size(width: w, height: h))
+            #expect(PixelOps.psnr(image.pixels, reference(orientation: n, (x, y, w, h))) > 33, "orientation \(n) at \(x),\(y)")
+        }
+    }
+
+    @Test func regionThumbnailsEqualThumbnailsOfTheCroppedImage() throws {
+        let big = TestImages.pattern(width: 640, height: 480)
+        let source = try ImageSource(bytes: try TestImages.jpeg(big, quality: 95, orientation: 6))
+        let rect = Rect(x: 100, y: 200, width: 300, height: 240)
+        let thumb = try source.decode(region: rect, to: .maxPixelSize(60), options: .init(pixelFormat: .exactly(.rgb8)))
+        #expect(thumb.size == Size(width: 60, height: 48))
+        let cropped = try source.decode(region: rect, options: .init(pixelFormat: .exactly(.rgb8)))
+        let viaPNG = try ImageSource(bytes: try PNGEncoder().encode(cropped.pixels))
+            .thumbnail(maxPixelSize: 60, options: .init(pixelFormat: .exactly(.rgb8)))
+        #expect(PixelOps.psnr(thumb.pixels, viaPNG.pixels) > 30)
+    }
+
+    @Test func regionsOutsideTheImageAreRefused() throws {
+        let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, orientation: 6), name: "r.jpg")  // shown 64×96
+        for rect in [Rect(x: 0, y: 0, width: 65, height: 10), Rect(x: 60, y: 90, width: 10, height: 10),
+                     Rect(x: -1, y: 0, width: 5, height: 5), Rect(x: 0, y: 0, width: 0, height: 5)] {
+            do {
+                _ = try source.decode(region: rect)
+                Issue.record("\(rect) accepted")
+            } catch {
+                #expect(error.code == .invalidArgument && error.description.contains("outside"))
+            }
+        }
+    }
+
+    @Test func pngRegionsStopDecodingAfterTheLastRow() throws {
+        let png = try PNGEncoder().encode(Self.stored)
+        let source = try ImageSource(bytes: png)
+        let image = try source.decode(region: Rect(x: 10, y: 5, width: 30, height: 20), options: .init(pixelFormat: .exactly(.rgb8)))
+        #expect(image.pixels.bytes == reference(orientation: 1, (10, 5, 30, 20)).bytes)
+    }
+}

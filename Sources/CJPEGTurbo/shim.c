@@ -319,6 +319,23 @@ const unsigned char *sj_raw_row(const sj_decoder *d, int component, int row) {
     return d->raw_rows[component][row];
 }
 
+int sj_window(sj_decoder *d, unsigned int *x, unsigned int *width, unsigned int skip_rows) {
+    if (!d || !d->started || d->raw) return SJ_BAD_CALL;
+    if (setjmp(d->err.jump)) return d->err.status;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (*width > 0 && (*x > 0 || *width < c->output_width)) {
+        JDIMENSION xoff = *x, w = *width;
+        jpeg_crop_scanline(c, &xoff, &w);
+        *x = xoff;
+        *width = w;
+    } else {
+        *x = 0;
+        *width = c->output_width;
+    }
+    if (skip_rows > 0) jpeg_skip_scanlines(c, skip_rows);
+    return SJ_OK;
+}
+
 int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_rows, int *rows_read) {
     *rows_read = 0;
     if (!d || !d->started) return SJ_BAD_CALL;

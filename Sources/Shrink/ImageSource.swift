@@ -125,7 +125,9 @@ public final class ImageSource: Sendable {
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             } else {
                 let native = decoder.outputFormat
-                let rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
+                let rows = plan.storedRegion == Rect(info.size)
+                    ? try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
+                    : try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode, window: plan.decodingWindow)
                 let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : native)
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }

@@ -15,8 +15,10 @@ public enum RowRenderer {
     /// default).
     public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding,
                               as output: PixelFormat? = nil) throws(ImageError) -> PixelBuffer {
-        guard rows.size == plan.decodedSize else {
-            throw ImageError(.invalidArgument, "decoder produces \(rows.size), the plan expects \(plan.decodedSize)")
+        let windowed = rows.origin != (0, 0) || rows.size != plan.decodedSize
+        guard rows.origin.x + rows.size.width <= plan.decodedSize.width, rows.origin.y + rows.size.height <= plan.decodedSize.height,
+              !windowed || plan.resamples else {
+            throw ImageError(.invalidArgument, "decoder produces \(rows.size) at \(rows.origin), the plan expects \(plan.decodedSize)")
         }
         let output = output ?? RowConverter.eightBit(rows.format)
         let pixels = try PixelBuffer(format: output, size: plan.outputSize) { destination throws(ImageError) in
@@ -36,8 +38,8 @@ public enum RowRenderer {
             } else {
                 // 16-bit rows stay 16-bit through the resampler when the result is rgba16.
                 let wide = output == .rgba16 && rows.format == .rgba16
-                let resampler = StreamingResampler(inputSize: plan.decodedSize, format: rows.format,
-                                                   outputSize: plan.storedOutputSize, region: plan.decodedRegion,
+                let resampler = StreamingResampler(inputSize: rows.size, format: rows.format,
+                                                   outputSize: plan.storedOutputSize, region: region(plan, rows),
                                                    sixteenBitOutput: wide)
                 let converted = RowBuffer(format: wide ? .rgba16 : RowConverter.eightBit(rows.format), output: output,
                                           width: plan.storedOutputSize.width)
@@ -60,8 +62,8 @@ public enum RowRenderer {
                                   as output: PixelFormat) throws(ImageError) {
         let sink = YUVRowSink(destination: destination, format: output, displayedSize: plan.outputSize, orientation: plan.orientation)
         if plan.resamples {
-            let resampler = StreamingResampler(inputSize: plan.decodedSize, format: rows.format,
-                                               outputSize: plan.storedOutputSize, region: plan.decodedRegion)
+            let resampler = StreamingResampler(inputSize: rows.size, format: rows.format,
+                                               outputSize: plan.storedOutputSize, region: region(plan, rows))
             let rgb = RowBuffer(format: RowConverter.eightBit(rows.format), output: .rgb8, width: plan.storedOutputSize.width)
             try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
                 resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
@@ -77,6 +79,12 @@ public enum RowRenderer {
                 for i in 0..<count { sink.take(rgb.convert(strip + i * stride), y: rows.nextRow - count + i) }
             }
         }
+    }
+
+    /// The plan's region in the coordinates of what `rows` produces (it may decode only a window).
+    private static func region(_ plan: ThumbnailPlan, _ rows: any RowDecoding) -> Rect {
+        let r = plan.decodedRegion
+        return Rect(x: r.x - Double(rows.origin.x), y: r.y - Double(rows.origin.y), width: r.width, height: r.height)
     }
 
     private static func decodeInPlace(_ rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,

@@ -117,6 +117,19 @@ public struct ThumbnailPlan: Sendable, Equatable {
                     height: storedRegion.height / p)
     }
 
+    /// The part of the decoded (prescaled) image a crop or cover decode needs: the region plus the
+    /// resampler's reach around it (3 × the reduction, and a pixel for rounding), clamped to the image.
+    /// Decoders that can skip rows and columns decode only this.
+    public var decodingWindow: Rect {
+        let r = decodedRegion
+        let mx = (3 * max(r.width / Double(storedOutputSize.width), 1)).rounded(.up) + 2
+        let my = (3 * max(r.height / Double(storedOutputSize.height), 1)).rounded(.up) + 2
+        let x0 = max(0, (r.x - mx).rounded(.down)), y0 = max(0, (r.y - my).rounded(.down))
+        let x1 = min(Double(decodedSize.width), (r.x + r.width + mx).rounded(.up))
+        let y1 = min(Double(decodedSize.height), (r.y + r.height + my).rounded(.up))
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The prescale as a fraction, e.g. `"1/8"`.
     public var prescaleText: String { "1/\(prescale)" }
 

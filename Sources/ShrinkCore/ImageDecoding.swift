@@ -19,6 +19,16 @@ public protocol ImageDecoding: Sendable {
     func metadata() throws(ImageError) -> ImageMetadata
     /// Starts a decode at 1/`scaleDenominator`; rows come out top to bottom.
     func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding
+    /// Starts a decode of (at least) `window`, in prescaled pixels: a codec that can skip rows and columns
+    /// outside it returns a decoder whose ``RowDecoding/origin`` says where its rows start. The default
+    /// decodes everything.
+    func startDecoding(scaleDenominator: Int, options: DecodeOptions, window: Rect) throws(ImageError) -> any RowDecoding
+}
+
+extension ImageDecoding {
+    public func startDecoding(scaleDenominator: Int, options: DecodeOptions, window: Rect) throws(ImageError) -> any RowDecoding {
+        try startDecoding(scaleDenominator: scaleDenominator, options: options)
+    }
 }
 
 /// How a codec runs a decode.

@@ -3,8 +3,12 @@
 /// Decoders never seek backwards: asking for any row but ``nextRow`` is an error (`.invalidArgument`),
 /// not a silent re-decode. Rows are interleaved 8-bit samples in ``format``.
 public protocol RowDecoding: AnyObject {
-    /// The size of the image being produced (after any decode-time prescale).
+    /// The size of the image being produced (after any decode-time prescale; a window's size when the
+    /// decoder produces only part of the image).
     var size: Size { get }
+    /// Where row 0, column 0 of what this decoder produces sits in the whole (prescaled) image: (0, 0)
+    /// unless it decodes a window.
+    var origin: (x: Int, y: Int) { get }
     /// The layout of each row (gray8 or rgb8 today).
     var format: PixelFormat { get }
     /// The index of the next row ``readRows(startingAt:into:bytesPerRow:maxRows:)`` will produce.
@@ -20,6 +24,8 @@ public protocol RowDecoding: AnyObject {
 }
 
 extension RowDecoding {
+    public var origin: (x: Int, y: Int) { (0, 0) }
+
     /// How many rows a call asking for `maxRows` at `row` may produce, after checking the order: `row` must
     /// be ``nextRow`` and the decoder still open. Fails with `.invalidArgument` naming `path`.
     public func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {

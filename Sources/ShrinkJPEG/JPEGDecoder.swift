@@ -147,13 +147,20 @@ public struct JPEGDecoder: ImageDecoding {
         return try JPEGPlaneDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options)
     }
 
+    /// Starts a decode that produces only the columns of `window` (widened to iMCU boundaries) and skips
+    /// the rows above it (jpeg_crop_scanline, jpeg_skip_scanlines).
+    public func startDecoding(scaleDenominator: Int, options: DecodeOptions, window: Rect) throws(ImageError) -> any RowDecoding {
+        try startRows(scaleDenominator: scaleDenominator, options: options, window: window)
+    }
+
     /// The concrete row decoder of ``startDecoding(scaleDenominator:options:)``.
-    public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGRowDecoder {
+    public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
+                          window: Rect? = nil) throws(ImageError) -> JPEGRowDecoder {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }
         let cmyk = info.colorModel == .cmyk || info.colorModel == .ycck
         return try JPEGRowDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
-                                  gray: info.colorModel == .gray, cmyk: cmyk)
+                                  gray: info.colorModel == .gray, cmyk: cmyk, window: window)
     }
 }

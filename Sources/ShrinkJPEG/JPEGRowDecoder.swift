@@ -10,6 +10,7 @@ public final class JPEGRowDecoder: RowDecoding {
     public let size: Size
     public let format: PixelFormat
     public private(set) var nextRow = 0
+    public let origin: (x: Int, y: Int)
 
     private let bytes: ImageBytes          // keeps the mapping alive while libjpeg reads it
     private let path: String
@@ -17,7 +18,8 @@ public final class JPEGRowDecoder: RowDecoding {
     private var decoder: OpaquePointer?
     private var cmykStrip: [UInt8] = []
 
-    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool) throws(ImageError) {
+    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
+         window: Rect? = nil) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
@@ -43,8 +45,27 @@ public final class JPEGRowDecoder: RowDecoding {
             decoder = nil
             throw error
         }
-        size = Size(width: Int(w), height: Int(h))
         format = gray ? .gray8 : .rgb8
+        if let window {
+            // libjpeg widens the columns to iMCU boundaries and tells us where they start; skipped rows are
+            // entropy-decoded only.
+            let top = max(0, min(Int(h) - 1, Int(window.y.rounded(.down))))
+            let left = max(0, Int(window.x.rounded(.down)))
+            var x = UInt32(min(left, Int(w) - 1))
+            var width = UInt32(max(1, min(Int(w), Int((window.x + window.width).rounded(.up))) - Int(x)))
+            status = sj_window(d, &x, &width, UInt32(top))
+            guard status == Int32(SJ_OK.rawValue) else {
+                let error = ImageError.jpeg(status, decoder: d, path: path, during: "skipping to the region")
+                sj_destroy(d)
+                decoder = nil
+                throw error
+            }
+            size = Size(width: Int(width), height: Int(h) - top)
+            origin = (Int(x), top)
+        } else {
+            size = Size(width: Int(w), height: Int(h))
+            origin = (0, 0)
+        }
         let expected = gray ? 1 : cmyk ? 4 : 3
         guard Int(c) == expected else {
             sj_destroy(d)

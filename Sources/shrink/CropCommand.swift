@@ -50,12 +50,11 @@ struct CropCommand: ParsableCommand {
                                                                  format: .jpeg(JPEGEncoder.Options()))[0]
         var format = EncodedFormat(pathExtensionOf: destination) ?? .jpeg(JPEGEncoder.Options())
         if case .jpeg = format { format = .jpeg(JPEGEncoder.Options(quality: quality)) }
-        let isJPEG: Bool = if case .jpeg = format { true } else { false }
         let start = Clock.now()
         do {
             let source = try ImageSource(path: input)
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
-                                          options: ThumbnailOptions(pixelFormat: isJPEG ? .memoryOptimized : .native))
+                                          options: ThumbnailOptions(pixelFormat: .native))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)
             if json {

@@ -68,6 +68,11 @@ int sj_read_raw(sj_decoder *d, int *luma_rows);
 /// Row `row` of plane `component` (0 Y, 1 Cb, 2 Cr) in the current group; valid until the next sj_read_raw.
 const unsigned char *sj_raw_row(const sj_decoder *d, int component, int row);
 
+/// After sj_start: restricts decoding to columns [*x, *x + *width) of the scaled image (widened by libjpeg
+/// to iMCU boundaries: *x and *width are updated to what it will produce) and skips the first `skip_rows`
+/// rows (entropy-decoded, but no IDCT, upsampling or colour conversion). Pass width 0 to keep all columns.
+int sj_window(sj_decoder *d, unsigned int *x, unsigned int *width, unsigned int skip_rows);
+
 /// Reads up to max_rows scanlines, top to bottom, into rows of `stride` bytes; writes the count read.
 int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_rows, int *rows_read);
 

@@ -12,10 +12,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // C: setjmp-guarded wrappers over the libjpeg API.
+        // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms.
         .target(
             name: "CJPEGTurbo",
-            linkerSettings: [.linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("turbojpeg")]
         ),
         // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -34,6 +34,6 @@ let package = Package(
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CSPNG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
-        .testTarget(name: "shrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
+        .testTarget(name: "shrinkTests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
     ]
 )

@@ -11,6 +11,7 @@
 #define JPEG_INTERNALS          /* the raw (planar) decode adjusts two internal fields, as TurboJPEG does */
 #include <jpeglib.h>
 #include <jerror.h>
+#include <turbojpeg.h>
 
 #define SJ_WINDOW (64 * 1024)
 #define JPEG_SOS_MARKER 0xDA
@@ -512,3 +513,33 @@ int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsi
     *out_len = err.size;
     return SJ_OK;
 }
+
+int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perfect, int trim,
+                 unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
+    *out = NULL;
+    *out_len = 0;
+    tjhandle h = tjInitTransform();
+    if (!h) {
+        snprintf(message, message_len, "%s", tjGetErrorStr2(NULL));
+        return SJ_OUT_OF_MEMORY;
+    }
+    tjtransform xf;
+    memset(&xf, 0, sizeof xf);
+    xf.op = op;
+    xf.options = (perfect ? TJXOPT_PERFECT : 0) | (trim ? TJXOPT_TRIM : 0);
+    unsigned char *dst = NULL;
+    unsigned long dst_size = 0;
+    int r = tjTransform(h, jpeg, size, 1, &dst, &dst_size, &xf, 0);
+    if (r != 0) {
+        snprintf(message, message_len, "%s", tjGetErrorStr2(h));
+        tjFree(dst);
+        tjDestroy(h);
+        return SJ_ERROR;
+    }
+    tjDestroy(h);
+    *out = dst;
+    *out_len = dst_size;
+    return SJ_OK;
+}
+
+void sj_tj_free(unsigned char *p) { tjFree(p); }

@@ -100,6 +100,20 @@ public final class ImageSource: Sendable {
         try image(.original, options: options)
     }
 
+    /// The JPEG made upright without decoding: the EXIF orientation applied to the DCT coefficients (like
+    /// `jpegtran`), the tag then set to 1, every other marker kept. With `trim`, edge blocks that cannot be
+    /// moved exactly are dropped; without it they are `.unsupportedFeature`. Non-JPEG input is
+    /// `.unsupportedFormat`.
+    public func losslesslyUpright(trim: Bool = false) throws(ImageError) -> [UInt8] {
+        guard info.format == .jpeg else {
+            throw ImageError(.unsupportedFormat, "\(path): lossless transforms are for JPEG only")
+        }
+        guard let operation = JPEGTransform.Operation(undoing: info.orientation) else {
+            return JPEGTransform.settingOrientationUp(Array(bytes.bytes))
+        }
+        return JPEGTransform.settingOrientationUp(try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim))
+    }
+
     /// The part of the image inside `region` (displayed pixels, i.e. after EXIF orientation), at full size
     /// or reduced to `target`. Rows below the region are never decoded; rows above it are decoded but
     /// neither stored nor resampled.

@@ -26,10 +26,11 @@ struct ShrinkCommand: ParsableCommand {
               shrink thumbnail photo.jpg --size 400 -o thumb.jpg
               shrink thumbnail photos/*.jpg --size 300x300 --fit cover -o thumbs/ --json
               shrink crop photo.jpg --rect 100,200,512,512 -o region.jpg
+              shrink orient photo.jpg -o upright.jpg --lossless
               shrink bench photo.jpg
             """,
         version: version,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, BenchCommand.self]
+        subcommands: [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self, BenchCommand.self]
     )
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Shrink
+import ShrinkJPEG
 import ShrinkTestSupport
 
 /// End-to-end tests of the `shrink` executable: forms, JSON keys, exit codes.
@@ -41,7 +42,7 @@ import ShrinkTestSupport
     @Test func versionAndHelp() throws {
         let v = try shrink("--version")
         #expect(v.status == 0 && v.out.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
-        for args in [["--help"], ["info", "--help"], ["thumbnail", "--help"], ["crop", "--help"], ["bench", "--help"]] {
+        for args in [["--help"], ["info", "--help"], ["thumbnail", "--help"], ["crop", "--help"], ["orient", "--help"], ["bench", "--help"]] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Self.binary)
             p.arguments = args
@@ -133,6 +134,65 @@ import ShrinkTestSupport
         let outside = try shrink("crop", w.photo, "--rect", "150,250,60,50", "-o", w.dir + "/d.png")
         #expect(outside.status == 1 && outside.err.contains("outside") && outside.err.split(separator: "\n").count == 1)
         #expect(try shrink("crop", w.photo, "--rect", "1,2,3").status == 2)
+    }
+
+    /// DQT segments of a JPEG, in order (the quantisation tables).
+    func quantTables(_ path: String) -> [[UInt8]] {
+        guard let b = Corpus.readBytes(path) else { return [] }
+        var out: [[UInt8]] = [], i = 2
+        while i + 4 <= b.count, b[i] == 0xFF, b[i + 1] != 0xDA {
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if b[i + 1] == 0xDB { out.append(Array(b[(i + 4)..<min(b.count, i + 2 + length)])) }
+            i += 2 + length
+        }
+        return out
+    }
+
+    @Test func losslessOrientMatchesJpegtran() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran") else {
+            print("skipped: jpegtran (libjpeg-turbo-progs) is not installed")
+            return
+        }
+        let w = try workspace()
+        for (orientation, args) in [(6, ["-rotate", "90"]), (8, ["-rotate", "270"]), (3, ["-rotate", "180"]), (5, ["-transpose"]),
+                                    (2, ["-flip", "horizontal"]), (7, ["-transverse"]), (4, ["-flip", "vertical"])] {
+            // 64×48 4:2:0: whole iMCUs, so every transform is perfect.
+            let input = w.dir + "/o\(orientation).jpg"
+            try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), quality: 90, chroma444: false,
+                                                     orientation: orientation), to: input)
+            let ours = w.dir + "/ours\(orientation).jpg", theirs = w.dir + "/theirs\(orientation).jpg"
+            #expect(try shrink("orient", input, "-o", ours, "--lossless").status == 0)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+            p.arguments = args + ["-perfect", "-copy", "all", "-outfile", theirs, input]
+            try p.run()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            let a = try ImageSource(path: ours), b = try ImageSource(path: theirs)
+            #expect(a.info.orientation == .up, "orientation \(orientation)")
+            let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+            // jpegtran keeps the tag as it was; read both without orientation to compare the stored pixels.
+            #expect(try a.decode(options: rgb).pixels.bytes == ImageSource(bytes: JPEGTransform.settingOrientationUp(Corpus.readBytes(theirs)!))
+                .decode(options: rgb).pixels.bytes, "orientation \(orientation)")
+            // Not re-quantised: the tables are jpegtran's, which are the input's (transposed for the transposing
+            // operations, 5–8).
+            #expect(quantTables(ours) == quantTables(theirs))
+            if orientation <= 4 { #expect(quantTables(ours) == quantTables(input)) }
+            #expect(b.info.size == a.info.size)
+        }
+        // An image whose edge blocks cannot move exactly: an error, or trimmed on request.
+        let odd = w.dir + "/odd.jpg"
+        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 70, height: 50), chroma444: false, orientation: 6), to: odd)
+        let refused = try shrink("orient", odd, "-o", w.dir + "/x.jpg", "--lossless")
+        #expect(refused.status == 1 && refused.err.contains("perfect"))
+        #expect(try shrink("orient", odd, "-o", w.dir + "/t.jpg", "--lossless", "--trim").status == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        p.arguments = ["-rotate", "90", "-trim", "-outfile", w.dir + "/jt.jpg", odd]
+        try p.run()
+        p.waitUntilExit()
+        let trimmed = try ImageSource(path: w.dir + "/t.jpg").info.size
+        #expect(trimmed == (try ImageSource(path: w.dir + "/jt.jpg").info.size) && trimmed.width < 50)
     }
 
     @Test func usageErrorsExitTwo() throws {

@@ -96,6 +96,13 @@ int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsi
                      const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
                      unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
 
+/// Transforms a JPEG losslessly with TurboJPEG (no re-quantisation): op is a TJXOP_* value (1 hflip, 2 vflip,
+/// 3 transpose, 4 transverse, 5 rot90, 6 rot180, 7 rot270); perfect makes partial edge blocks an error, trim
+/// drops them. All markers (EXIF, ICC) are copied. *out is malloc'd by TurboJPEG: free with sj_tj_free.
+int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perfect, int trim,
+                 unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
+void sj_tj_free(unsigned char *p);
+
 void sj_free(void *p);
 
 #endif

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Shrink
+
+/// `shrink orient INPUT -o OUT [--lossless [--trim]]`: make a photo upright once and for all.
+struct OrientCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orient",
+        abstract: "Apply the EXIF orientation to the pixels and set the tag to 1.",
+        discussion: """
+            With --lossless (JPEG only) the rotation or flip is applied to the DCT coefficients like jpegtran: nothing \
+            is decoded or re-quantised and every other marker (EXIF, ICC) is kept. When the image's edge blocks make \
+            a perfect transform impossible it is an error, unless --trim drops them (up to 15 pixels). Without \
+            --lossless the image is decoded, oriented and re-encoded (any input, JPEG or PNG output).
+
+            Examples:
+              shrink orient photo.jpg -o upright.jpg --lossless
+              shrink orient photo.jpg -o upright.jpg --lossless --trim
+              shrink orient scan.png -o upright.png
+            """
+    )
+
+    @Argument(help: "Input image.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg or .png).")
+    var output: String
+
+    @Flag(help: "Transform the JPEG's coefficients instead of decoding and re-encoding.")
+    var lossless = false
+
+    @Flag(help: "With --lossless: drop partial edge blocks that cannot be transformed exactly.")
+    var trim = false
+
+    @Option(help: "JPEG quality when re-encoding (without --lossless), 1-100.")
+    var quality: Int = 92
+
+    func validate() throws {
+        guard let format = EncodedFormat(pathExtensionOf: output) else { throw ValidationError("-o must end in .jpg, .jpeg or .png") }
+        if lossless, case .png = format { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
+        if trim && !lossless { throw ValidationError("--trim goes with --lossless") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
+    }
+
+    func run() throws {
+        do {
+            let source = try ImageSource(path: input)
+            var shown = source.info.displayedSize
+            if lossless {
+                let upright = try source.losslesslyUpright(trim: trim)
+                try FileOutput.write(upright, to: output)
+                shown = try ImageSource(bytes: upright, name: output).info.size      // trimming may shrink it
+            } else {
+                var jpeg = JPEGEncoder.Options(quality: quality, chroma444: source.info.chromaSubsampling == .s444)
+                jpeg.keepEXIF = true
+                let format: EncodedFormat = if case .png = EncodedFormat(pathExtensionOf: output) {
+                    .png(PNGEncoder.Options(keepEXIF: true))
+                } else {
+                    .jpeg(jpeg)
+                }
+                try source.decode(options: ThumbnailOptions(pixelFormat: .native)).write(to: output, as: format)
+            }
+            print("\(input) orientation \(source.info.orientation.rawValue) -> \(output) \(shown)\(lossless ? " (lossless)" : "")")
+        } catch {
+            Terminal.printError(error.naming(input).description)
+            throw ExitCode.failure
+        }
+    }
+}

@@ -28,6 +28,7 @@ test: build
 	SHRINK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel
 	scripts/check-quality
 	scripts/check-png
+	scripts/check-regions
 	scripts/check-corrupt
 
 bench: build

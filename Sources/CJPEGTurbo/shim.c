@@ -515,6 +515,7 @@ int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsi
 }
 
 int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perfect, int trim,
+                 int crop_x, int crop_y, int crop_w, int crop_h,
                  unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
     *out = NULL;
     *out_len = 0;
@@ -527,6 +528,13 @@ int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perf
     memset(&xf, 0, sizeof xf);
     xf.op = op;
     xf.options = (perfect ? TJXOPT_PERFECT : 0) | (trim ? TJXOPT_TRIM : 0);
+    if (crop_w > 0 && crop_h > 0) {
+        xf.options |= TJXOPT_CROP;
+        xf.r.x = crop_x;
+        xf.r.y = crop_y;
+        xf.r.w = crop_w;
+        xf.r.h = crop_h;
+    }
     unsigned char *dst = NULL;
     unsigned long dst_size = 0;
     int r = tjTransform(h, jpeg, size, 1, &dst, &dst_size, &xf, 0);

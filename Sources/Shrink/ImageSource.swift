@@ -114,6 +114,43 @@ public final class ImageSource: Sendable {
         return JPEGTransform.settingOrientationUp(try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim))
     }
 
+    /// The JPEG cropped without decoding: `region` (displayed pixels) is widened outwards to iMCU boundaries
+    /// of the stored image, cut from the coefficients, and nothing is re-encoded; the EXIF orientation is kept,
+    /// so the result displays as the region. Returns the bytes and the region actually kept (displayed pixels).
+    public func losslessCrop(_ region: Rect) throws(ImageError) -> (bytes: [UInt8], region: Rect) {
+        guard info.format == .jpeg, let jpeg = decoder as? JPEGDecoder else {
+            throw ImageError(.unsupportedFormat, "\(path): lossless crops are for JPEG only")
+        }
+        let full = info.displayedSize
+        guard region.width >= 1, region.height >= 1, region.x >= 0, region.y >= 0,
+              region.x + region.width <= Double(full.width), region.y + region.height <= Double(full.height) else {
+            throw ImageError(.invalidArgument, "\(path): crop is outside the \(full) image")
+        }
+        let stored = info.orientation.storedRect(for: region, storedSize: info.size)
+        let (mw, mh) = jpeg.iMCUSize
+        let x0 = Int(stored.x) / mw * mw, y0 = Int(stored.y) / mh * mh
+        let x1 = min(info.size.width, Int((stored.x + stored.width).rounded(.up)))
+        let y1 = min(info.size.height, Int((stored.y + stored.height).rounded(.up)))
+        let out = try JPEGTransform.apply(.none, to: bytes, path: path, crop: (x0, y0, x1 - x0, y1 - y0))
+        let kept = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+        // Back to displayed coordinates: the same orientation, mapped from stored.
+        let shown = displayedRect(of: kept)
+        return (out, shown)
+    }
+
+    /// The displayed rectangle of stored rectangle `rect` (the inverse of Orientation.storedRect).
+    private func displayedRect(of rect: Rect) -> Rect {
+        let o = info.orientation
+        let a = o.displayedPosition(x: Int(rect.x), y: Int(rect.y), in: info.size)
+        let b = o.displayedPosition(x: Int(rect.x + rect.width) - 1, y: Int(rect.y + rect.height) - 1, in: info.size)
+        return Rect(x: Double(min(a.x, b.x)), y: Double(min(a.y, b.y)), width: Double(abs(a.x - b.x) + 1), height: Double(abs(a.y - b.y) + 1))
+    }
+
+    /// The part of the image inside `region` (displayed pixels), its long side reduced to `maxPixelSize`.
+    public func decode(region: Rect, maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+        try image(.maxPixelSize(maxPixelSize), crop: region, options: options)
+    }
+
     /// The part of the image inside `region` (displayed pixels, i.e. after EXIF orientation), at full size
     /// or reduced to `target`. Rows below the region are never decoded; rows above it are decoded but
     /// neither stored nor resampled.

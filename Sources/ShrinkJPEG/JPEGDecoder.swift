@@ -129,6 +129,9 @@ public struct JPEGDecoder: ImageDecoding {
         try startRows(scaleDenominator: scaleDenominator, options: options)
     }
 
+    /// The iMCU size in pixels (8 × the largest sampling factors): lossless crops start on its multiples.
+    public var iMCUSize: (width: Int, height: Int) { (8 * (samplingH.max() ?? 1), 8 * (samplingV.max() ?? 1)) }
+
     /// True when the file can be decoded straight to Y, Cb, Cr planes: three-component YCbCr whose luma is
     /// the most sampled component both ways and whose chroma components share one sampling (every usual
     /// subsampling; exotic ones such as Y 4×1 with Cb 2×1 and Cr 2×2 take the RGB path).

@@ -8,6 +8,7 @@ import ShrinkCore
 public enum JPEGTransform {
     /// A lossless operation on the coefficient blocks.
     public enum Operation: Int32, Sendable {
+        case none = 0
         case flipHorizontal = 1, flipVertical, transpose, transverse, rotate90, rotate180, rotate270
 
         /// The operation that displays an image stored with `orientation` upright; nil for `.up`.
@@ -28,12 +29,17 @@ public enum JPEGTransform {
     /// `bytes` transformed by `operation`. With `trim`, partial iMCU blocks at the edges that cannot be
     /// transformed exactly are dropped (the image shrinks by up to 15 pixels); without it they are an error
     /// (`.unsupportedFeature`) rather than a silently imperfect result.
-    public static func apply(_ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false) throws(ImageError) -> [UInt8] {
+    /// With `crop` (x, y, width, height in the transformed image's pixels, x and y on iMCU boundaries), the
+    /// result is also cropped losslessly.
+    public static func apply(_ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false,
+                             crop: (x: Int, y: Int, width: Int, height: Int)? = nil) throws(ImageError) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
+        let c = crop ?? (0, 0, 0, 0)
         let status = sj_transform(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-                                  operation.rawValue, trim ? 0 : 1, trim ? 1 : 0, &out, &length, &message, message.count)
+                                  operation.rawValue, trim || operation == .none ? 0 : 1, trim ? 1 : 0,
+                                  Int32(c.x), Int32(c.y), Int32(c.width), Int32(c.height), &out, &length, &message, message.count)
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if text.contains("perfect") {

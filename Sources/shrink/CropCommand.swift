@@ -38,10 +38,17 @@ struct CropCommand: ParsableCommand {
     @Flag(help: "One JSON line: input, output, rect, width, height, prescale, pixelFormat, bufferBytes, milliseconds.")
     var json = false
 
+    @Flag(help: "JPEG only: cut the region from the DCT coefficients without re-encoding; it is widened to iMCU (8 or 16 pixel) boundaries and --size is not allowed.")
+    var lossless = false
+
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         if let output, EncodedFormat(pathExtensionOf: output) == nil {
             throw ValidationError("-o must end in .jpg, .jpeg or .png")
+        }
+        if lossless {
+            if size != nil { throw ValidationError("--lossless cannot reduce: drop --size") }
+            if let output, case .png = EncodedFormat(pathExtensionOf: output) { throw ValidationError("--lossless writes JPEG") }
         }
     }
 
@@ -53,6 +60,25 @@ struct CropCommand: ParsableCommand {
         let start = Clock.now()
         do {
             let source = try ImageSource(path: input)
+            if lossless {
+                let (bytes, kept) = try source.losslessCrop(rect.rect)
+                try FileOutput.write(bytes, to: destination)
+                let text = "\(Int(kept.x)),\(Int(kept.y)),\(Int(kept.width)),\(Int(kept.height))"
+                if json {
+                    var line = JSONLine()
+                    line.add("input", input)
+                    line.add("output", destination)
+                    line.add("rect", text)
+                    line.add("width", Int(kept.width))
+                    line.add("height", Int(kept.height))
+                    line.add("lossless", true)
+                    line.add("milliseconds", Clock.milliseconds(since: start))
+                    print(line.text)
+                } else {
+                    print("\(input) \(self.rect.text) -> \(destination) \(text) (lossless, widened to iMCU boundaries)")
+                }
+                return
+            }
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
                                           options: ThumbnailOptions(pixelFormat: .native))
             try image.write(to: destination, as: format)

@@ -60,3 +60,23 @@ import ShrinkTestSupport
         #expect(image.pixels.bytes == reference(orientation: 1, (10, 5, 30, 20)).bytes)
     }
 }
+
+@Suite struct LosslessCropTests {
+    @Test(arguments: [1, 3, 6, 8])
+    func losslessCropsShowTheRegionWidenedToBlocks(_ n: Int) throws {
+        let big = TestImages.pattern(width: 200, height: 120)
+        let source = try ImageSource(bytes: try TestImages.jpeg(big, quality: 95, chroma444: false, orientation: n))
+        let asked = Rect(x: 37, y: 21, width: 50, height: 40)
+        let (bytes, kept) = try source.losslessCrop(asked)
+        // The kept region contains the asked one and is at most one 16-pixel iMCU larger on each side.
+        #expect(kept.x <= asked.x && kept.y <= asked.y && kept.x + kept.width >= asked.x + asked.width
+                && kept.y + kept.height >= asked.y + asked.height)
+        #expect(kept.width - asked.width < 32 && kept.height - asked.height < 32)
+        let cropped = try ImageSource(bytes: bytes)
+        #expect(cropped.info.orientation.rawValue == n)                        // orientation kept: it displays right
+        #expect(cropped.info.displayedSize == Size(width: Int(kept.width), height: Int(kept.height)))
+        let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        let viaDecode = try source.decode(region: kept, options: rgb)
+        #expect(PixelOps.psnr(try cropped.decode(options: rgb).pixels, viaDecode.pixels) > 40, "orientation \(n)")
+    }
+}

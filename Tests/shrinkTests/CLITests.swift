@@ -195,6 +195,28 @@ import ShrinkTestSupport
         #expect(trimmed == (try ImageSource(path: w.dir + "/jt.jpg").info.size) && trimmed.width < 50)
     }
 
+    @Test func losslessCropMatchesJpegtran() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran") else {
+            print("skipped: jpegtran (libjpeg-turbo-progs) is not installed")
+            return
+        }
+        let w = try workspace()
+        let input = w.dir + "/c.jpg"
+        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 160, height: 96), chroma444: false), to: input)
+        let r = try shrink("crop", input, "--rect", "20,20,50,40", "--lossless", "-o", w.dir + "/ours.jpg", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(object?["rect"] as? String == "16,16,54,44")                     // origin down to 16, far edge kept
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        p.arguments = ["-crop", "54x44+16+16", "-outfile", w.dir + "/theirs.jpg", input]
+        try p.run()
+        p.waitUntilExit()
+        let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        #expect(try ImageSource(path: w.dir + "/ours.jpg").decode(options: rgb).pixels.bytes
+                == ImageSource(path: w.dir + "/theirs.jpg").decode(options: rgb).pixels.bytes)
+        #expect(quantTables(w.dir + "/ours.jpg") == quantTables(input))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let w = try workspace()
         for args in [["thumbnail", w.photo, "--size", "0"], ["thumbnail", w.photo, "--quality", "101"], ["thumbnail"],

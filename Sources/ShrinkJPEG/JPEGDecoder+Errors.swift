@@ -25,3 +25,20 @@ extension ImageError {
         }
     }
 }
+
+/// A libjpeg decoder over `bytes` with its header read, ready for sj_start or sj_start_raw; destroyed again
+/// when the header cannot be read. Input pages of a mapping are released behind it.
+func openJPEGDecoder(_ bytes: ImageBytes, path: String) throws(ImageError) -> OpaquePointer {
+    guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                            bytes.isPageAlignedMapping ? 1 : 0) else {
+        throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
+    }
+    var header = sj_header()
+    let status = sj_read_header(d, &header)
+    guard status == Int32(SJ_OK.rawValue) else {
+        let error = ImageError.jpeg(status, decoder: d, path: path, during: "reading the header")
+        sj_destroy(d)
+        throw error
+    }
+    return d
+}

@@ -86,6 +86,12 @@ public struct JPEGEncoder: Sendable {
                 }
             }
         }
+        return try Self.result(status, out, length, message)
+    }
+
+    /// The encoded bytes libjpeg wrote (freed here), or the error it reported.
+    private static func result(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ length: UInt,
+                               _ message: [CChar]) throws(ImageError) -> [UInt8] {
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             throw ImageError(.encodingFailed, "JPEG encoding failed", cause: text)
@@ -118,12 +124,7 @@ public struct JPEGEncoder: Sendable {
                 }
             }
         }
-        guard status == Int32(SJ_OK.rawValue), let out else {
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw ImageError(.encodingFailed, "JPEG encoding failed", cause: text)
-        }
-        defer { sj_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        return try Self.result(status, out, length, message)
     }
 
     /// `image` (rgba8) composited over the background colour, as rgb8: `c·a + bg·(255 − a)`, rounded.

@@ -24,43 +24,21 @@ public final class JPEGPlaneDecoder {
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions) throws(ImageError) {
         self.bytes = bytes
         self.path = path
-        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                bytes.isPageAlignedMapping ? 1 : 0) else {
-            throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
-        }
+        let d = try openJPEGDecoder(bytes, path: path)
         decoder = d
-        var header = sj_header()
-        var status = sj_read_header(d, &header)
-        var widths: (Int32, Int32, Int32) = (0, 0, 0), heights: (Int32, Int32, Int32) = (0, 0, 0)
-        var rows: (Int32, Int32, Int32) = (0, 0, 0)
-        var fx: (Double, Double, Double) = (0, 0, 0), fy: (Double, Double, Double) = (0, 0, 0)
-        if status == Int32(SJ_OK.rawValue) {
-            status = withUnsafeMutableBytes(of: &widths) { w in
-                withUnsafeMutableBytes(of: &heights) { h in
-                    withUnsafeMutableBytes(of: &rows) { r in
-                        withUnsafeMutableBytes(of: &fx) { x in
-                            withUnsafeMutableBytes(of: &fy) { y in
-                                sj_start_raw(d, Int32(scaleDenominator), options.memoryLimit, options.fast ? 1 : 0,
-                                             options.strict ? 1 : 0,
-                                             w.bindMemory(to: Int32.self).baseAddress, h.bindMemory(to: Int32.self).baseAddress,
-                                             r.bindMemory(to: Int32.self).baseAddress, x.bindMemory(to: Double.self).baseAddress,
-                                             y.bindMemory(to: Double.self).baseAddress)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        var widths = [Int32](repeating: 0, count: 3), heights = widths, rows = widths
+        var fx = [Double](repeating: 0, count: 3), fy = fx
+        let status = sj_start_raw(d, Int32(scaleDenominator), options.memoryLimit, options.fast ? 1 : 0, options.strict ? 1 : 0,
+                                  &widths, &heights, &rows, &fx, &fy)
         guard status == Int32(SJ_OK.rawValue) else {
             let error = ImageError.jpeg(status, decoder: d, path: path, during: "starting the planar decode")
             sj_destroy(d)
             decoder = nil
             throw error
         }
-        planeSizes = [Size(width: Int(widths.0), height: Int(heights.0)), Size(width: Int(widths.1), height: Int(heights.1)),
-                      Size(width: Int(widths.2), height: Int(heights.2))]
-        rowsPerGroup = [Int(rows.0), Int(rows.1), Int(rows.2)]
-        factors = [(fx.0, fy.0), (fx.1, fy.1), (fx.2, fy.2)]
+        planeSizes = (0..<3).map { Size(width: Int(widths[$0]), height: Int(heights[$0])) }
+        rowsPerGroup = rows.map(Int.init)
+        factors = (0..<3).map { (fx[$0], fy[$0]) }
     }
 
     deinit {

@@ -23,19 +23,9 @@ public final class JPEGRowDecoder: RowDecoding {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
-        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                bytes.isPageAlignedMapping ? 1 : 0) else {
-            throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
-        }
+        let d = try openJPEGDecoder(bytes, path: path)
         decoder = d
-        var header = sj_header()
-        var status = sj_read_header(d, &header)
-        guard status == Int32(SJ_OK.rawValue) else {
-            let error = ImageError.jpeg(status, decoder: d, path: path, during: "reading the header")
-            sj_destroy(d)
-            decoder = nil
-            throw error
-        }
+        var status: Int32
         var w: Int32 = 0, h: Int32 = 0, c: Int32 = 0
         status = sj_start(d, Int32(scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
                           options.fast ? 1 : 0, options.strict ? 1 : 0, &w, &h, &c)

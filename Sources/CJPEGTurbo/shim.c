@@ -391,10 +391,47 @@ static void sj_write_metadata(j_compress_ptr c, const unsigned char *icc, unsign
     if (icc && icc_len > 0) jpeg_write_icc_profile(c, icc, icc_len);
 }
 
-int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
-              int quality, int subsampling_444, int progressive, int optimize,
-              const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
-              unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
+// Interleaved rows (gray or RGB), one scanline per call.
+static void sj_write_rows(j_compress_ptr c, const unsigned char *pixels, size_t stride) {
+    while (c->next_scanline < c->image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)c->next_scanline * stride);
+        jpeg_write_scanlines(c, &row, 1);
+    }
+}
+
+// yuv420 planes as raw data. libjpeg reads whole blocks: rows padded to width_in_blocks × 8 (edge samples
+// repeated), and 16 luma / 8 chroma rows per call (the last rows repeated below the image).
+static void sj_write_yuv420(j_compress_ptr c, const unsigned char *const planes[3]) {
+    int width = (int)c->image_width, height = (int)c->image_height;
+    int pw[3] = {width, (width + 1) / 2, (width + 1) / 2};
+    int ph[3] = {height, (height + 1) / 2, (height + 1) / 2};
+    JSAMPARRAY rows[3];
+    for (int i = 0; i < 3; i++) {
+        JDIMENSION padded = c->comp_info[i].width_in_blocks * DCTSIZE;
+        rows[i] = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE, padded, (JDIMENSION)(c->comp_info[i].v_samp_factor * DCTSIZE));
+    }
+    while (c->next_scanline < c->image_height) {
+        for (int i = 0; i < 3; i++) {
+            int n = c->comp_info[i].v_samp_factor * DCTSIZE;
+            int first = (int)c->next_scanline * c->comp_info[i].v_samp_factor / c->max_v_samp_factor;
+            JDIMENSION padded = c->comp_info[i].width_in_blocks * DCTSIZE;
+            for (int r = 0; r < n; r++) {
+                int sy = first + r < ph[i] ? first + r : ph[i] - 1;
+                const unsigned char *line = planes[i] + (size_t)sy * pw[i];
+                memcpy(rows[i][r], line, (size_t)pw[i]);
+                for (JDIMENSION x = (JDIMENSION)pw[i]; x < padded; x++) rows[i][r][x] = line[pw[i] - 1];
+            }
+        }
+        jpeg_write_raw_data(c, rows, (JDIMENSION)(c->max_v_samp_factor * DCTSIZE));
+    }
+}
+
+// The one compressor behind both entry points: components 1 (gray) or 3 (RGB) read interleaved rows from
+// planes[0]; components 0 means yuv420 planes written as raw data (4:2:0, no colour conversion).
+static int sj_compress(const unsigned char *const planes[3], size_t stride, int width, int height, int components,
+                       int quality, int subsampling_444, int progressive, int optimize,
+                       const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
+                       unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
     struct jpeg_compress_struct c;
     sj_encode_error err;
     *out = NULL;
@@ -413,32 +450,43 @@ int sj_encode(const unsigned char *pixels, int width, int height, size_t stride,
         free(err.mem);
         return SJ_ERROR;
     }
+    int yuv = components == 0;
     jpeg_create_compress(&c);
     jpeg_mem_dest(&c, &err.mem, &err.size);
     c.image_width = (JDIMENSION)width;
     c.image_height = (JDIMENSION)height;
-    c.input_components = components;
-    c.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    c.input_components = yuv ? 3 : components;
+    c.in_color_space = yuv ? JCS_YCbCr : components == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&c);
     jpeg_set_quality(&c, quality, TRUE);
-    if (components == 3) {
-        int h = subsampling_444 ? 1 : 2;
+    if (c.input_components == 3) {
+        int h = subsampling_444 && !yuv ? 1 : 2;
         c.comp_info[0].h_samp_factor = h;
         c.comp_info[0].v_samp_factor = h;
+        c.comp_info[1].h_samp_factor = c.comp_info[1].v_samp_factor = 1;
+        c.comp_info[2].h_samp_factor = c.comp_info[2].v_samp_factor = 1;
     }
+    c.raw_data_in = yuv ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&c);
     c.optimize_coding = optimize ? TRUE : FALSE;
     jpeg_start_compress(&c, TRUE);
     sj_write_metadata(&c, icc, icc_len, exif, exif_len);
-    while (c.next_scanline < c.image_height) {
-        JSAMPROW row = (JSAMPROW)(pixels + (size_t)c.next_scanline * stride);
-        jpeg_write_scanlines(&c, &row, 1);
-    }
+    if (yuv) sj_write_yuv420(&c, planes);
+    else sj_write_rows(&c, planes[0], stride);
     jpeg_finish_compress(&c);
     jpeg_destroy_compress(&c);
     *out = err.mem;
     *out_len = err.size;
     return SJ_OK;
+}
+
+int sj_encode(const unsigned char *pixels, int width, int height, size_t stride, int components,
+              int quality, int subsampling_444, int progressive, int optimize,
+              const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
+              unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
+    const unsigned char *planes[3] = {pixels, NULL, NULL};
+    return sj_compress(planes, stride, width, height, components, quality, subsampling_444, progressive, optimize,
+                       icc, icc_len, exif, exif_len, out, out_len, message, message_len);
 }
 
 void sj_free(void *p) { free(p); }
@@ -447,71 +495,9 @@ int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsi
                      int quality, int progressive, int optimize,
                      const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
                      unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
-    struct jpeg_compress_struct c;
-    sj_encode_error err;
-    *out = NULL;
-    *out_len = 0;
-    memset(&c, 0, sizeof c);
-    c.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = sj_encode_error_exit;
-    err.pub.output_message = sj_output_message;
-    err.mem = NULL;
-    err.size = 0;
-    if (setjmp(err.jump)) {
-        char text[JMSG_LENGTH_MAX];
-        (*c.err->format_message)((j_common_ptr)&c, text);
-        snprintf(message, message_len, "%s", text);
-        jpeg_destroy_compress(&c);
-        free(err.mem);
-        return SJ_ERROR;
-    }
-    jpeg_create_compress(&c);
-    jpeg_mem_dest(&c, &err.mem, &err.size);
-    c.image_width = (JDIMENSION)width;
-    c.image_height = (JDIMENSION)height;
-    c.input_components = 3;
-    c.in_color_space = JCS_YCbCr;
-    jpeg_set_defaults(&c);
-    jpeg_set_quality(&c, quality, TRUE);
-    c.comp_info[0].h_samp_factor = 2;
-    c.comp_info[0].v_samp_factor = 2;
-    c.comp_info[1].h_samp_factor = c.comp_info[1].v_samp_factor = 1;
-    c.comp_info[2].h_samp_factor = c.comp_info[2].v_samp_factor = 1;
-    c.raw_data_in = TRUE;
-    if (progressive) jpeg_simple_progression(&c);
-    c.optimize_coding = optimize ? TRUE : FALSE;
-    jpeg_start_compress(&c, TRUE);
-    sj_write_metadata(&c, icc, icc_len, exif, exif_len);
-
-    /* libjpeg reads whole blocks: rows padded to width_in_blocks × 8 (edge samples repeated), and 16 luma
-       / 8 chroma rows per call (the last rows repeated below the image). */
-    const unsigned char *src[3] = {y, cb, cr};
-    int pw[3] = {width, (width + 1) / 2, (width + 1) / 2};
-    int ph[3] = {height, (height + 1) / 2, (height + 1) / 2};
-    JSAMPARRAY rows[3];
-    for (int i = 0; i < 3; i++) {
-        JDIMENSION padded = c.comp_info[i].width_in_blocks * DCTSIZE;
-        rows[i] = (*c.mem->alloc_sarray)((j_common_ptr)&c, JPOOL_IMAGE, padded, (JDIMENSION)(c.comp_info[i].v_samp_factor * DCTSIZE));
-    }
-    while (c.next_scanline < c.image_height) {
-        for (int i = 0; i < 3; i++) {
-            int n = c.comp_info[i].v_samp_factor * DCTSIZE;
-            int first = (int)c.next_scanline * c.comp_info[i].v_samp_factor / c.max_v_samp_factor;
-            JDIMENSION padded = c.comp_info[i].width_in_blocks * DCTSIZE;
-            for (int r = 0; r < n; r++) {
-                int sy = first + r < ph[i] ? first + r : ph[i] - 1;
-                const unsigned char *line = src[i] + (size_t)sy * pw[i];
-                memcpy(rows[i][r], line, (size_t)pw[i]);
-                for (JDIMENSION x = (JDIMENSION)pw[i]; x < padded; x++) rows[i][r][x] = line[pw[i] - 1];
-            }
-        }
-        jpeg_write_raw_data(&c, rows, (JDIMENSION)(c.max_v_samp_factor * DCTSIZE));
-    }
-    jpeg_finish_compress(&c);
-    jpeg_destroy_compress(&c);
-    *out = err.mem;
-    *out_len = err.size;
-    return SJ_OK;
+    const unsigned char *planes[3] = {y, cb, cr};
+    return sj_compress(planes, 0, width, height, 0, quality, 0, progressive, optimize,
+                       icc, icc_len, exif, exif_len, out, out_len, message, message_len);
 }
 
 int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perfect, int trim,

@@ -19,11 +19,12 @@ let package = Package(
         ),
         // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
-        .target(name: "ShrinkCore"),
+        .target(name: "CSystem"),
+        .target(name: "ShrinkCore", dependencies: ["CSystem"]),
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CJPEGTurbo"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CSPNG"]),
-        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG"]),
+        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "CSystem"]),
         .executableTarget(
             name: "shrink",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -537,3 +537,104 @@ int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perf
 }
 
 void sj_tj_free(unsigned char *p) { tjFree(p); }
+
+struct sj_writer {
+    struct jpeg_compress_struct c;
+    sj_encode_error err;
+    FILE *file;
+};
+
+static void sj_writer_free(sj_writer *w) {
+    jpeg_destroy_compress(&w->c);
+    if (w->file) fclose(w->file);
+    free(w);
+}
+
+static int sj_writer_fail(sj_writer *w, char *message, size_t message_len) {
+    char text[JMSG_LENGTH_MAX];
+    (*w->c.err->format_message)((j_common_ptr)&w->c, text);
+    snprintf(message, message_len, "%s", text);
+    return SJ_ERROR;
+}
+
+sj_writer *sj_writer_open(const char *path, int width, int height, int components, int quality, int subsampling_444,
+                          char *message, size_t message_len) {
+    if (components != 1 && components != 3) {
+        snprintf(message, message_len, "components must be 1 or 3");
+        return NULL;
+    }
+    sj_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(message, message_len, "out of memory");
+        return NULL;
+    }
+    w->c.err = jpeg_std_error(&w->err.pub);
+    w->err.pub.error_exit = sj_encode_error_exit;
+    w->err.pub.output_message = sj_output_message;
+    if (setjmp(w->err.jump)) {
+        sj_writer_fail(w, message, message_len);
+        sj_writer_free(w);
+        return NULL;
+    }
+    jpeg_create_compress(&w->c);
+    w->file = fopen(path, "wb");
+    if (!w->file) {
+        snprintf(message, message_len, "cannot create the file");
+        sj_writer_free(w);
+        return NULL;
+    }
+    jpeg_stdio_dest(&w->c, w->file);
+    w->c.image_width = (JDIMENSION)width;
+    w->c.image_height = (JDIMENSION)height;
+    w->c.input_components = components;
+    w->c.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&w->c);
+    jpeg_set_quality(&w->c, quality, TRUE);
+    if (components == 3 && subsampling_444) {
+        w->c.comp_info[0].h_samp_factor = w->c.comp_info[0].v_samp_factor = 1;
+    }
+    jpeg_start_compress(&w->c, TRUE);
+    return w;
+}
+
+int sj_writer_write(sj_writer *w, const unsigned char *rows, size_t stride, int count, char *message, size_t message_len) {
+    if (!w) return SJ_BAD_CALL;
+    if (setjmp(w->err.jump)) return sj_writer_fail(w, message, message_len);
+    if (count < 0 || w->c.next_scanline + (JDIMENSION)count > w->c.image_height) {
+        snprintf(message, message_len, "%d rows would pass the image height %u", count, w->c.image_height);
+        return SJ_BAD_CALL;
+    }
+    for (int i = 0; i < count; i++) {
+        JSAMPROW row = (JSAMPROW)(rows + (size_t)i * stride);
+        jpeg_write_scanlines(&w->c, &row, 1);
+    }
+    return SJ_OK;
+}
+
+int sj_writer_finish(sj_writer *w, char *message, size_t message_len) {
+    if (!w) return SJ_BAD_CALL;
+    if (setjmp(w->err.jump)) {
+        int status = sj_writer_fail(w, message, message_len);
+        sj_writer_free(w);
+        return status;
+    }
+    if (w->c.next_scanline < w->c.image_height) {
+        snprintf(message, message_len, "only %u of %u rows were written", w->c.next_scanline, w->c.image_height);
+        sj_writer_free(w);
+        return SJ_BAD_CALL;
+    }
+    jpeg_finish_compress(&w->c);
+    int failed = fflush(w->file) != 0 || ferror(w->file);
+    int closed = fclose(w->file);
+    w->file = NULL;
+    sj_writer_free(w);
+    if (failed || closed != 0) {
+        snprintf(message, message_len, "cannot write the file");
+        return SJ_ERROR;
+    }
+    return SJ_OK;
+}
+
+void sj_writer_abort(sj_writer *w) {
+    if (w) sj_writer_free(w);
+}

@@ -39,7 +39,8 @@ public final class ImageSource: Sendable {
         try self.init(bytes: ImageBytes(bytes, path: name), name: name, limits: limits)
     }
 
-    private init(bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) {
+    /// An image from bytes already mapped or loaded (by a ``DataLoading``); `name` is used in error messages.
+    public init(bytes: ImageBytes, name: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.path = name
         self.bytes = bytes
         self.limits = limits
@@ -160,11 +161,23 @@ public final class ImageSource: Sendable {
     }
 
     /// Decodes to `target` (of the part inside `crop`, displayed pixels, when given): plans from the header,
-    /// decodes at the plan's prescale, resamples while rows stream, orients once.
+    /// decodes at the plan's prescale, resamples while rows stream, orients once. A `monitor` can cancel the
+    /// decode from another thread (it stops at the next strip, `.cancelled`) and measures its heap.
     public func image(_ target: ThumbnailTarget, crop: Rect? = nil,
-                      options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+                      options: ThumbnailOptions = ThumbnailOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
         do {
             let plan = try plan(target, crop: crop, options: options)
+            return try image(plan, options: options, monitor: monitor)
+        } catch {
+            throw error.naming(path)
+        }
+    }
+
+    /// Runs `plan` (made by ``plan(_:crop:options:)`` with the same `options`).
+    public func image(_ plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions(),
+                      monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
+        do {
+            try monitor?.checkpoint(row: 0)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             let predicted = predictedPeakBytes(for: plan, format: format)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
@@ -172,19 +185,21 @@ public final class ImageSource: Sendable {
             var pixels: PixelBuffer
             if format == .yuv420 || format == .nv12, let jpeg = decoder as? JPEGDecoder, jpeg.decodesToPlanes {
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
-                let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode))
+                let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode),
+                                                       monitor: monitor)
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             } else {
                 let native = decoder.outputFormat
                 let rows = plan.storedRegion == Rect(info.size)
                     ? try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
                     : try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode, window: plan.decodingWindow)
-                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : native)
+                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : native, monitor: monitor)
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
+            monitor?.notePeak()
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
                                 predictedPeakBytes: predicted)
         } catch {

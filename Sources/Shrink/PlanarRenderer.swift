@@ -8,7 +8,7 @@ import ShrinkResample
 ///
 /// Memory: the result (1.5 B/px), one decoder row group per plane, and a resampler ring per plane.
 enum PlanarRenderer {
-    static func render(_ plan: ThumbnailPlan, from planes: JPEGPlaneDecoder) throws(ImageError) -> PixelBuffer {
+    static func render(_ plan: ThumbnailPlan, from planes: JPEGPlaneDecoder, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         guard planes.planeSizes[0] == plan.decodedSize else {
             throw ImageError(.invalidArgument, "decoder produces \(planes.planeSizes[0]), the plan expects \(plan.decodedSize)")
         }
@@ -34,6 +34,7 @@ enum PlanarRenderer {
             while !sinks.allSatisfy(\.isComplete) {
                 let more = try planes.readGroup { plane, y, row in sinks[plane].take(row, y: y) }
                 if !more { break }
+                try monitor?.checkpoint(row: planes.nextRows[0])
             }
             guard sinks.allSatisfy(\.isComplete) else {
                 throw ImageError(.truncated, "planar decode stopped at row \(planes.nextRows[0]) before the output was complete")

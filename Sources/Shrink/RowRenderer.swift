@@ -13,8 +13,9 @@ public enum RowRenderer {
     /// Renders `plan` from `rows`, whose size must be the plan's decoded size, into `output` (gray8, rgb8
     /// or rgba8, rgba16 from rgba16 rows, or yuv420/nv12 converted row by row; the rows' own 8-bit format by
     /// default).
+    /// With a `monitor`, a checkpoint runs after every strip: a cancelled decode stops there.
     public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding,
-                              as output: PixelFormat? = nil) throws(ImageError) -> PixelBuffer {
+                              as output: PixelFormat? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         let windowed = rows.origin != (0, 0) || rows.size != plan.decodedSize
         guard rows.origin.x + rows.size.width <= plan.decodedSize.width, rows.origin.y + rows.size.height <= plan.decodedSize.height,
               !windowed || plan.resamples else {
@@ -25,12 +26,13 @@ public enum RowRenderer {
             let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
                                         channels: output.bytesPerPixel, orientation: plan.orientation)
             if output.isPlanar {
-                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output)
+                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output, monitor: monitor)
             } else if !plan.resamples && plan.orientation == .up && rows.format == output {
-                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.bytesPerPixel)
+                try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.bytesPerPixel,
+                                  monitor: monitor)
             } else if !plan.resamples {
                 let converted = RowBuffer(format: rows.format, output: output, width: plan.storedOutputSize.width)
-                try forEachStrip(of: rows, until: rows.size.height - 1) { strip, stride, count in
+                try forEachStrip(of: rows, until: rows.size.height - 1, monitor: monitor) { strip, stride, count in
                     for i in 0..<count {
                         writer.write(row: converted.convert(strip + i * stride), y: rows.nextRow - count + i)
                     }
@@ -43,7 +45,7 @@ public enum RowRenderer {
                                                    sixteenBitOutput: wide)
                 let converted = RowBuffer(format: wide ? .rgba16 : RowConverter.eightBit(rows.format), output: output,
                                           width: plan.storedOutputSize.width)
-                try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
+                try forEachStrip(of: rows, until: resampler.lastInputRowNeeded, monitor: monitor) { strip, stride, count in
                     resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
                         writer.write(row: converted.convert(UnsafeRawPointer(row.baseAddress!)), y: y)
                     }
@@ -59,13 +61,13 @@ public enum RowRenderer {
 
     /// RGB rows (resampled when the plan says so) converted to YUV planes as they arrive.
     private static func renderYUV(_ plan: ThumbnailPlan, from rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,
-                                  as output: PixelFormat) throws(ImageError) {
+                                  as output: PixelFormat, monitor: DecodeMonitor?) throws(ImageError) {
         let sink = YUVRowSink(destination: destination, format: output, displayedSize: plan.outputSize, orientation: plan.orientation)
         if plan.resamples {
             let resampler = StreamingResampler(inputSize: rows.size, format: rows.format,
                                                outputSize: plan.storedOutputSize, region: region(plan, rows))
             let rgb = RowBuffer(format: RowConverter.eightBit(rows.format), output: .rgb8, width: plan.storedOutputSize.width)
-            try forEachStrip(of: rows, until: resampler.lastInputRowNeeded) { strip, stride, count in
+            try forEachStrip(of: rows, until: resampler.lastInputRowNeeded, monitor: monitor) { strip, stride, count in
                 resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
                     sink.take(rgb.convert(UnsafeRawPointer(row.baseAddress!)), y: y)
                 }
@@ -75,7 +77,7 @@ public enum RowRenderer {
             }
         } else {
             let rgb = RowBuffer(format: rows.format, output: .rgb8, width: plan.storedOutputSize.width)
-            try forEachStrip(of: rows, until: rows.size.height - 1) { strip, stride, count in
+            try forEachStrip(of: rows, until: rows.size.height - 1, monitor: monitor) { strip, stride, count in
                 for i in 0..<count { sink.take(rgb.convert(strip + i * stride), y: rows.nextRow - count + i) }
             }
         }
@@ -88,17 +90,18 @@ public enum RowRenderer {
     }
 
     private static func decodeInPlace(_ rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,
-                                      bytesPerRow: Int) throws(ImageError) {
+                                      bytesPerRow: Int, monitor: DecodeMonitor?) throws(ImageError) {
         while rows.nextRow < rows.size.height {
             let row = rows.nextRow
             let n = try rows.readRows(startingAt: row, into: destination + row * bytesPerRow, bytesPerRow: bytesPerRow,
                                       maxRows: min(stripRows, rows.size.height - row))
             guard n > 0 else { throw ImageError(.truncated, "decoder produced no rows at row \(row)") }
+            try monitor?.checkpoint(row: rows.nextRow)
         }
     }
 
     /// Reads strips of rows up to and including row `last`, handing each to `body` (strip, stride, count).
-    private static func forEachStrip(of rows: any RowDecoding, until last: Int,
+    private static func forEachStrip(of rows: any RowDecoding, until last: Int, monitor: DecodeMonitor?,
                                      _ body: (UnsafeRawPointer, Int, Int) -> Void) throws(ImageError) {
         let stride = rows.format.byteCount(for: Size(width: rows.size.width, height: 1))
         let strip = UnsafeMutableRawPointer.allocate(byteCount: stride * stripRows, alignment: 16)
@@ -109,6 +112,7 @@ public enum RowRenderer {
                                       maxRows: min(stripRows, last + 1 - row))
             guard n > 0 else { throw ImageError(.truncated, "decoder produced no rows at row \(row)") }
             body(UnsafeRawPointer(strip), stride, n)
+            try monitor?.checkpoint(row: rows.nextRow)
         }
     }
 }

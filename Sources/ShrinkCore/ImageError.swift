@@ -8,7 +8,7 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case fileNotFound, io, unsupportedFormat, unsupportedFeature, corruptData, truncated
-            case limitExceeded, memoryBudgetExceeded, invalidArgument, encodingFailed, outOfMemory
+            case limitExceeded, memoryBudgetExceeded, invalidArgument, encodingFailed, outOfMemory, cancelled
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -35,6 +35,8 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let encodingFailed = Code(.encodingFailed)
         /// An allocation failed.
         public static let outOfMemory = Code(.outOfMemory)
+        /// The work was cancelled before it finished (every waiter gave up); nothing it made was kept.
+        public static let cancelled = Code(.cancelled)
 
         /// A short stable name, e.g. `corruptData`.
         public var description: String { value.rawValue }

@@ -27,17 +27,23 @@ struct ShrinkCommand: ParsableCommand {
               shrink thumbnail photos/*.jpg --size 300x300 --fit cover -o thumbs/ --json
               shrink crop photo.jpg --rect 100,200,512,512 -o region.jpg
               shrink orient photo.jpg -o upright.jpg --lossless
+              shrink montage photos/ --cell 256 -o sheet.jpg
               shrink bench photo.jpg
             """,
         version: version,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self, BenchCommand.self]
+        subcommands: [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self, MontageCommand.self,
+                      BenchCommand.self]
     )
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

@@ -108,4 +108,18 @@ void sj_tj_free(unsigned char *p);
 
 void sj_free(void *p);
 
+/// A JPEG written to a file a few rows at a time (baseline, Huffman tables fixed), so an image larger than
+/// memory can be encoded band by band. Memory: libjpeg's compressor state and one iMCU row of samples.
+typedef struct sj_writer sj_writer;
+/// Opens `path` for writing and starts a width × height JPEG of `components` (1 gray, 3 RGB) interleaved
+/// samples. NULL on failure, with the reason in message.
+sj_writer *sj_writer_open(const char *path, int width, int height, int components, int quality, int subsampling_444,
+                          char *message, size_t message_len);
+/// Writes `count` rows `stride` bytes apart; rows past the image height are an error.
+int sj_writer_write(sj_writer *w, const unsigned char *rows, size_t stride, int count, char *message, size_t message_len);
+/// Finishes the JPEG (every row must have been written), closes the file and frees the writer.
+int sj_writer_finish(sj_writer *w, char *message, size_t message_len);
+/// Abandons the JPEG, closes the file and frees the writer (the partial file stays: the caller removes it).
+void sj_writer_abort(sj_writer *w);
+
 #endif

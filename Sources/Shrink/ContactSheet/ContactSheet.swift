@@ -1,0 +1,117 @@
+import ShrinkCore
+import ShrinkJPEG
+
+/// A contact sheet: many photos in a grid of square cells, rendered through an ``ImagePipeline`` and
+/// written as a JPEG band by band — one row of cells at a time, while the next rows are prefetched — like a
+/// scrolling grid that keeps only the visible rows. Its memory does not grow with the number of photos: one
+/// band of the sheet, the cells of about two rows in the pipeline's memory cache, and the decodes the budget
+/// admits.
+///
+/// ```swift
+/// let sheet = ContactSheet(layout: ContactSheet.Layout(cell: 256, columns: 8))
+/// let summary = try await sheet.render(paths, to: "sheet.jpg", pipeline: pipeline) { cell in print(cell.index) }
+/// ```
+public struct ContactSheet: Sendable {
+    /// The grid: cell size, columns, gap and background.
+    public var layout: Layout
+    /// Mode and pixel format of the cell thumbnails. Quality mode, memory-optimised formats by default.
+    public var options: ThumbnailOptions
+    /// JPEG quality of the sheet. `85` by default.
+    public var quality: Int
+    /// Rows of cells prefetched ahead of the row being written. `1` by default.
+    public var rowsAhead: Int
+
+    public init(layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), quality: Int = 85, rowsAhead: Int = 1) {
+        self.layout = layout
+        self.options = options
+        self.quality = quality
+        self.rowsAhead = max(0, rowsAhead)
+    }
+
+    /// One photo's outcome.
+    public struct Cell: Sendable {
+        /// Index of the photo in the input order (row-major in the grid).
+        public let index: Int
+        /// The photo's path.
+        public let path: String
+        /// The thumbnail's size and telemetry, or why the photo could not be shown (its cell stays empty).
+        public let result: Result<(size: Size, telemetry: ImageTelemetry), ImageError>
+    }
+
+    /// What a sheet cost.
+    public struct Summary: Sendable {
+        /// The sheet's size in pixels.
+        public let size: Size
+        /// Photos shown and photos that failed.
+        public let shown: Int
+        public let failed: Int
+        /// The pipeline's ledger when the sheet was finished (peak running charge, counters).
+        public let ledger: PipelineLedger
+    }
+
+    /// The memory cache limits a sheet needs: the cells of `rowsAhead + 1` rows (4 B/px each at most).
+    public func memoryCacheConfiguration() -> MemoryCache<String, DecodedImage>.Configuration {
+        let cellBytes = layout.cell * layout.cell * 4
+        let cells = layout.columns * (rowsAhead + 1)
+        return MemoryCache.Configuration(costLimit: cellBytes * cells, countLimit: cells, entryCostLimit: cellBytes)
+    }
+
+    /// Renders `paths` into a JPEG at `output` through `pipeline` (give it at least
+    /// ``memoryCacheConfiguration()`` so prefetched cells survive until their row is written); `progress`
+    /// is called once per photo, in grid order, as each row completes. Fails only when the sheet itself
+    /// cannot be written (`.io`, `.invalidArgument`); photos that fail leave an empty cell and are reported
+    /// through `progress`.
+    public func render(_ paths: [String], to output: String, pipeline: ImagePipeline,
+                       progress: (Cell) -> Void = { _ in }) async throws(ImageError) -> Summary {
+        guard !paths.isEmpty else { throw ImageError(.invalidArgument, "\(output): a contact sheet needs at least one photo") }
+        let size = layout.sheetSize(count: paths.count)
+        let writer = try JPEGStreamWriter(path: output, size: size, format: .rgb8, quality: quality)
+        let rows = layout.rows(count: paths.count)
+        let requests = paths.map { ImageRequest(path: $0, target: .box(Size(width: layout.cell, height: layout.cell), fit: .inside),
+                                                options: options) }
+        func requestsOfRow(_ r: Int) -> [ImageRequest] {
+            guard r < rows else { return [] }
+            return Array(requests[r * layout.columns ..< min(requests.count, (r + 1) * layout.columns)])
+        }
+        let prefetcher = ImagePrefetcher(pipeline: pipeline)
+        var band = SheetBand(layout: layout, width: size.width)
+        var shown = 0, failed = 0
+        try band.writeTopGap(to: writer)
+        for r in 0..<rows {
+            prefetcher.startPrefetching(with: (1...max(1, rowsAhead)).flatMap { rowsAhead > 0 ? requestsOfRow(r + $0) : [] })
+            let row = requestsOfRow(r)
+            let results = await withTaskGroup(of: (Int, Result<ImageResponse, ImageError>).self) { group in
+                for (i, request) in row.enumerated() {
+                    group.addTask {
+                        do throws(ImageError) {
+                            return (i, .success(try await pipeline.image(for: request)))
+                        } catch {
+                            return (i, .failure(error))
+                        }
+                    }
+                }
+                var results = [Result<ImageResponse, ImageError>?](repeating: nil, count: row.count)
+                for await (i, result) in group { results[i] = result }
+                return results
+            }
+            band.clear()
+            for (i, result) in results.enumerated() {
+                let index = r * layout.columns + i
+                switch result! {
+                case .success(let response):
+                    band.place(response.image.pixels, column: i)
+                    shown += 1
+                    progress(Cell(index: index, path: paths[index],
+                                  result: .success((response.image.size, response.telemetry))))
+                case .failure(let error):
+                    failed += 1
+                    progress(Cell(index: index, path: paths[index], result: .failure(error)))
+                }
+            }
+            try band.write(to: writer)
+        }
+        prefetcher.stopPrefetching()
+        try writer.finish()
+        return Summary(size: size, shown: shown, failed: failed, ledger: pipeline.ledger)
+    }
+}

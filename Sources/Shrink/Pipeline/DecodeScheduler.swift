@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSystem
+
+/// The decode stage's admission and threads: work is charged its predicted peak bytes and starts only when
+/// the charge fits what is left of the budget, on at most `maxConcurrent` dedicated threads (blocking
+/// decodes never occupy Swift's cooperative pool).
+///
+/// Queued work starts highest priority first, in submission order within a priority. When the first in that
+/// order does not fit, nothing overtakes it (so a large decode is not starved by a stream of small ones); it
+/// starts once enough running work has finished — it always fits an idle scheduler, since work costing more
+/// than the whole budget is refused at submission.
+///
+/// Threads are created on demand up to `maxConcurrent`, then wait on a condition variable; they exit when
+/// the scheduler is shut down.
+final class DecodeScheduler: @unchecked Sendable {
+    struct Snapshot: Sendable {
+        var runningCharge = 0, runningCount = 0, queuedCharge = 0, queuedCount = 0
+        var peakRunningCharge = 0, peakRunningCount = 0, started = 0, threads = 0
+    }
+
+    private struct Work {
+        let id: Int
+        let charge: Int
+        var priority: Priority
+        let sequence: Int
+        let submitted: ContinuousClock.Instant
+        let run: @Sendable (Duration) -> Void
+    }
+
+    let budget: Int
+    let maxConcurrent: Int
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    // Guarded by `mutex`.
+    private var queue: [Work] = []
+    private var nextID = 0
+    private var snapshotValue = Snapshot()
+    private var idleThreads = 0
+    private var stopping = false
+
+    init(budget: Int, maxConcurrent: Int) {
+        self.budget = budget
+        self.maxConcurrent = max(1, maxConcurrent)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Queues `run` with `charge` bytes at `priority`; `run` is called on a scheduler thread with the time
+    /// it waited. Fails with `.memoryBudgetExceeded` when `charge` exceeds the whole budget.
+    func submit(charge: Int, priority: Priority, name: String,
+                run: @escaping @Sendable (Duration) -> Void) throws(ImageError) -> Int {
+        guard charge <= budget else {
+            throw ImageError(.memoryBudgetExceeded,
+                             "\(name): decoding is predicted to hold \(ImageSource.mebibytes(charge)), more than the whole decode budget of \(ImageSource.mebibytes(budget))")
+        }
+        lock()
+        nextID += 1
+        let id = nextID
+        queue.append(Work(id: id, charge: max(0, charge), priority: priority, sequence: id,
+                          submitted: .now, run: run))
+        snapshotValue.queuedCount += 1
+        snapshotValue.queuedCharge += charge
+        let spawn = idleThreads == 0 && snapshotValue.threads < maxConcurrent && !stopping
+        if spawn { snapshotValue.threads += 1 }
+        pthread_cond_signal(condition)
+        unlock()
+        if spawn { startThread() }
+        return id
+    }
+
+    /// Removes queued work `id`; false when it has started (or finished) already.
+    @discardableResult
+    func cancelQueued(_ id: Int) -> Bool {
+        lock()
+        defer { unlock() }
+        guard let i = queue.firstIndex(where: { $0.id == id }) else { return false }
+        let work = queue.remove(at: i)
+        snapshotValue.queuedCount -= 1
+        snapshotValue.queuedCharge -= work.charge
+        pthread_cond_broadcast(condition)   // the new head may fit
+        return true
+    }
+
+    /// Changes the priority of queued work `id` (no effect once started).
+    func setPriority(_ priority: Priority, for id: Int) {
+        lock()
+        if let i = queue.firstIndex(where: { $0.id == id }) { queue[i].priority = priority }
+        unlock()
+        pthread_cond_broadcast(condition)
+    }
+
+    /// The running and queued charges and counts now, and the highest running charge ever seen.
+    var snapshot: Snapshot {
+        lock()
+        defer { unlock() }
+        return snapshotValue
+    }
+
+    /// Lets the threads exit once the queue is empty.
+    func shutdown() {
+        lock()
+        stopping = true
+        pthread_cond_broadcast(condition)
+        unlock()
+    }
+
+    private func lock() { pthread_mutex_lock(mutex) }
+    private func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// The index of the work to start next, if it fits now. Called with the mutex held.
+    private func nextAdmissible() -> Int? {
+        guard !queue.isEmpty, snapshotValue.runningCount < maxConcurrent else { return nil }
+        var best = 0
+        for i in 1..<queue.count where queue[i].priority > queue[best].priority
+            || (queue[i].priority == queue[best].priority && queue[i].sequence < queue[best].sequence) {
+            best = i
+        }
+        return snapshotValue.runningCharge + queue[best].charge <= budget ? best : nil
+    }
+
+    private func workerLoop() {
+        lock()
+        while true {
+            if let i = nextAdmissible() {
+                let work = queue.remove(at: i)
+                snapshotValue.queuedCount -= 1
+                snapshotValue.queuedCharge -= work.charge
+                snapshotValue.runningCount += 1
+                snapshotValue.runningCharge += work.charge
+                snapshotValue.started += 1
+                snapshotValue.peakRunningCharge = max(snapshotValue.peakRunningCharge, snapshotValue.runningCharge)
+                snapshotValue.peakRunningCount = max(snapshotValue.peakRunningCount, snapshotValue.runningCount)
+                precondition(snapshotValue.runningCharge <= budget, "decode budget invariant broken")
+                unlock()
+                work.run(work.submitted.duration(to: .now))
+                lock()
+                snapshotValue.runningCount -= 1
+                snapshotValue.runningCharge -= work.charge
+                pthread_cond_broadcast(condition)
+                continue
+            }
+            if stopping && queue.isEmpty { break }
+            idleThreads += 1
+            pthread_cond_wait(condition, mutex)
+            idleThreads -= 1
+        }
+        snapshotValue.threads -= 1
+        unlock()
+    }
+
+    private func startThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let started = pthread_create(&thread, &attributes, { raw in
+            let scheduler = Unmanaged<DecodeScheduler>.fromOpaque(raw!).takeRetainedValue()
+            csys_name_thread("shrink-decode")
+            scheduler.workerLoop()
+            return nil
+        }, context)
+        pthread_attr_destroy(&attributes)
+        if started != 0 {
+            Unmanaged<DecodeScheduler>.fromOpaque(context).release()
+            lock()
+            snapshotValue.threads -= 1
+            unlock()
+        }
+    }
+}

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ShrinkCore
+
+/// Loads a file by mapping it read-only. Its identity is the path with the file's size, modification time
+/// and inode, so an edited or replaced file is a new image to every cache.
+public struct FileLoader: DataLoading {
+    /// The file.
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public var name: String { path }
+
+    /// `file:PATH#SIZE-MTIME_NS-INODE`; fails with `.fileNotFound` when the file cannot be examined.
+    public func identity() throws(ImageError) -> String {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw ImageError(.fileNotFound, "\(path): cannot open", cause: String(cString: strerror(errno)))
+        }
+        let mtime = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
+        return "file:\(path)#\(st.st_size)-\(mtime)-\(st.st_ino)"
+    }
+
+    public func load() async throws(ImageError) -> ImageBytes {
+        try ImageBytes(mapping: path)
+    }
+}

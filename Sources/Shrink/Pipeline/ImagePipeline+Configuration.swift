@@ -1,0 +1,48 @@
+import ShrinkCore
+
+extension ImagePipeline {
+    /// How a pipeline admits, runs and caches decodes.
+    public struct Configuration: Sendable {
+        /// Bytes that running decodes may hold together, each charged its predicted peak from the header.
+        /// A quarter of ``SystemResources/memoryLimit`` (the cgroup's `memory.max`, else physical memory),
+        /// at most 2 GiB, by default.
+        public var decodeBudget: Int
+        /// Decodes running at once, each on a dedicated thread. ``SystemResources/cores`` by default.
+        public var maxConcurrentDecodes: Int
+        /// Limits of the memory cache of decoded images (cost = exact buffer bytes); `nil` for no memory
+        /// cache. A tenth of the memory limit, at most 256 MiB, and at most 1000 images by default.
+        public var memoryCache: MemoryCache<String, DecodedImage>.Configuration?
+        /// When true the memory cache lives inside the decode budget (one ledger): cached images are evicted,
+        /// least recently used first, so cached bytes plus running charges stay within ``decodeBudget``.
+        /// `false` by default (the cache has its own limit).
+        public var cacheSharesDecodeBudget: Bool
+        /// A disk cache of encoded thumbnails (JPEG for opaque results, PNG otherwise). `nil` by default.
+        public var diskCache: DiskCache?
+        /// JPEG quality of disk cache entries. `90` by default.
+        public var diskCacheQuality: Int
+        /// Sample the heap between strips to report ``ImageTelemetry/measuredPeakBytes``. `true` by default.
+        public var measuresMemory: Bool
+        /// Called on the decoding thread as decodes start and end (instrumentation, tests). `nil` by default.
+        public var observer: (@Sendable (PipelineEvent) -> Void)?
+
+        public init(decodeBudget: Int? = nil, maxConcurrentDecodes: Int? = nil,
+                    memoryCache: MemoryCache<String, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
+                    cacheSharesDecodeBudget: Bool = false,
+                    diskCache: DiskCache? = nil, diskCacheQuality: Int = 90, measuresMemory: Bool = true,
+                    observer: (@Sendable (PipelineEvent) -> Void)? = nil) {
+            self.decodeBudget = max(1, decodeBudget ?? min(SystemResources.memoryLimit / 4, 2 << 30))
+            self.maxConcurrentDecodes = max(1, maxConcurrentDecodes ?? SystemResources.cores)
+            self.memoryCache = memoryCache
+            self.cacheSharesDecodeBudget = cacheSharesDecodeBudget
+            self.diskCache = diskCache
+            self.diskCacheQuality = diskCacheQuality
+            self.measuresMemory = measuresMemory
+            self.observer = observer
+        }
+
+        /// The default memory cache limits (see ``memoryCache``).
+        public static var defaultMemoryCache: MemoryCache<String, DecodedImage>.Configuration {
+            MemoryCache.Configuration(costLimit: min(SystemResources.memoryLimit / 10, 256 << 20), countLimit: 1000)
+        }
+    }
+}

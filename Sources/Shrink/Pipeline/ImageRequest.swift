@@ -1,0 +1,56 @@
+import ShrinkCore
+
+/// What to decode and how: a source, the target size and fit, the pixel format policy, an optional region,
+/// a priority and a cache policy. Requests with the same source identity and the same plan are the same
+/// image: the pipeline decodes them once.
+///
+/// ```swift
+/// let request = ImageRequest(path: "photo.jpg", target: .box(Size(width: 256, height: 256), fit: .cover))
+/// let response = try await pipeline.image(for: request)
+/// ```
+public struct ImageRequest: Sendable {
+    /// Where the bytes come from.
+    public var loader: any DataLoading
+    /// The size to decode to. `.original` (full size) by default.
+    public var target: ThumbnailTarget
+    /// A region of the displayed image to decode instead of all of it. `nil` by default.
+    public var region: Rect?
+    /// Mode, upscaling, strictness, pixel format policy. `ThumbnailOptions()` by default.
+    public var options: ThumbnailOptions
+    /// Limits checked from the header. `ImageLimits()` by default.
+    public var limits: ImageLimits
+    /// Order among queued decodes; can be changed while queued through ``ImageTask/priority``. `.normal`
+    /// by default.
+    public var priority: Priority
+    /// Which caches may be read and written. Empty (use every cache) by default.
+    public var cachePolicy: CachePolicy
+
+    public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: Rect? = nil,
+                options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
+                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
+        self.loader = loader
+        self.target = target
+        self.region = region
+        self.options = options
+        self.limits = limits
+        self.priority = priority
+        self.cachePolicy = cachePolicy
+    }
+
+    /// A request for the file at `path`.
+    public init(path: String, target: ThumbnailTarget = .original, region: Rect? = nil,
+                options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
+                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
+        self.init(loader: FileLoader(path: path), target: target, region: region, options: options, limits: limits,
+                  priority: priority, cachePolicy: cachePolicy)
+    }
+
+    /// The key of the image this request makes: the source identity and everything that shapes the plan and
+    /// the pixels (target, region, mode, upscaling, strictness, pixel format policy). Fails when the source
+    /// cannot be examined.
+    public func cacheKey() throws(ImageError) -> String {
+        let o = options
+        let region = self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "all"
+        return "\(try loader.identity())|\(target)|\(region)|\(o.mode.rawValue)|\(o.allowUpscaling)|\(o.strict)|\(o.pixelFormat)"
+    }
+}

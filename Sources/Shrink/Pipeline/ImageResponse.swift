@@ -1,0 +1,7 @@
+/// A finished request: the image and how it was made.
+public struct ImageResponse: Sendable {
+    /// The pixels (oriented) with their plan and metadata.
+    public let image: DecodedImage
+    /// Where it came from and what it cost.
+    public let telemetry: ImageTelemetry
+}

@@ -1,0 +1,76 @@
+import ShrinkCore
+import Synchronization
+
+/// One request in flight: await its ``response``, change its ``priority`` while it waits, or ``cancel()``
+/// it. Several tasks for the same image share one decode; the decode is cancelled only when every task
+/// sharing it has been cancelled.
+public final class ImageTask: Sendable {
+    /// The request this task runs.
+    public let request: ImageRequest
+
+    private struct State {
+        var result: Result<ImageResponse, ImageError>?
+        var waiting: [CheckedContinuation<Result<ImageResponse, ImageError>, Never>] = []
+        var priority: Priority
+    }
+
+    private let state: Mutex<State>
+    private weak let pipeline: ImagePipeline?
+
+    init(request: ImageRequest, pipeline: ImagePipeline) {
+        self.request = request
+        self.pipeline = pipeline
+        state = Mutex(State(priority: request.priority))
+    }
+
+    /// The priority of the decode this task waits for (the highest of the tasks sharing it). Setting it
+    /// reorders the decode while it is queued; once started it has no effect.
+    public var priority: Priority {
+        get { state.withLock { $0.priority } }
+        set {
+            state.withLock { $0.priority = newValue }
+            pipeline?.priorityChanged(self)
+        }
+    }
+
+    /// The result, once there is one. Cancelling the awaiting Swift task cancels this image task.
+    public var response: ImageResponse {
+        get async throws(ImageError) {
+            let result = await withTaskCancellationHandler {
+                await withCheckedContinuation { (c: CheckedContinuation<Result<ImageResponse, ImageError>, Never>) in
+                    let ready = state.withLock { s -> Result<ImageResponse, ImageError>? in
+                        if let r = s.result { return r }
+                        s.waiting.append(c)
+                        return nil
+                    }
+                    if let ready { c.resume(returning: ready) }
+                }
+            } onCancel: {
+                cancel()
+            }
+            return try result.get()
+        }
+    }
+
+    /// True once the task has a result (an image, an error, or `.cancelled`).
+    public var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    /// Stops waiting: the response becomes `.cancelled`, and the shared decode is cancelled when no other
+    /// task waits for it (queued: removed; running: stopped at the next strip, its buffers freed).
+    public func cancel() {
+        guard !isFinished else { return }
+        pipeline?.detach(self)
+        finish(.failure(ImageError(.cancelled, "\(request.loader.name): request cancelled")))
+    }
+
+    /// Delivers the result (the first one wins).
+    func finish(_ result: Result<ImageResponse, ImageError>) {
+        let waiting = state.withLock { s -> [CheckedContinuation<Result<ImageResponse, ImageError>, Never>] in
+            guard s.result == nil else { return [] }
+            s.result = result
+            defer { s.waiting = [] }
+            return s.waiting
+        }
+        for c in waiting { c.resume(returning: result) }
+    }
+}

@@ -1,0 +1,40 @@
+import ShrinkCore
+
+/// What one request cost: where the image came from, the bytes and the time.
+public struct ImageTelemetry: Sendable {
+    /// Where the pixels came from.
+    public enum Origin: String, Sendable {
+        /// Decoded from the source.
+        case decoded
+        /// Found in the memory cache (no decode, no charge).
+        case memoryCache
+        /// Decoded from an encoded thumbnail in the disk cache.
+        case diskCache
+    }
+
+    public var origin: Origin
+    /// True when this request shared a decode another request had started.
+    public var coalesced = false
+    /// Encoded bytes the decode read: the source file's size, or the disk cache entry's (0 from memory).
+    public var bytesRead = 0
+    /// The DCT prescale denominator used (1, 2, 4 or 8).
+    public var prescale = 1
+    /// The result's pixel format.
+    public var pixelFormat: PixelFormat
+    /// The result's buffer bytes (what the memory cache charges).
+    public var bufferBytes = 0
+    /// The peak bytes predicted from the header and charged against the decode budget.
+    public var predictedPeakBytes = 0
+    /// The heap growth measured between strips while decoding (process-wide: it includes concurrent decodes,
+    /// so it is exact only when one decode runs at a time). 0 when not measured.
+    public var measuredPeakBytes = 0
+    /// Time between the decode being ready to start (header read, charge known) and starting.
+    public var queueWait: Duration = .zero
+    /// Time spent decoding (and, on a miss with a disk cache, encoding the entry).
+    public var decodeTime: Duration = .zero
+
+    init(origin: Origin, pixelFormat: PixelFormat) {
+        self.origin = origin
+        self.pixelFormat = pixelFormat
+    }
+}

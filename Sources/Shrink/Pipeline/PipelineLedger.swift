@@ -1,0 +1,36 @@
+/// Everything a pipeline holds and has done, read in one go: the decode budget and what running decodes
+/// are charged against it, the queue, the memory cache's bytes, and the counters.
+public struct PipelineLedger: Sendable {
+    /// The decode budget in bytes.
+    public var decodeBudget = 0
+    /// Predicted peak bytes of the decodes running now (always ≤ ``decodeBudget``).
+    public var runningCharge = 0
+    /// Decodes running now.
+    public var runningDecodes = 0
+    /// The highest ``runningCharge`` ever reached.
+    public var peakRunningCharge = 0
+    /// The most decodes that ever ran at once.
+    public var peakRunningDecodes = 0
+    /// Decodes waiting for budget or a thread, and their charges.
+    public var queuedDecodes = 0
+    public var queuedCharge = 0
+    /// Images being loaded, queued or decoded (after coalescing), and the tasks waiting for them.
+    public var inFlightImages = 0
+    public var waitingTasks = 0
+    /// Exact buffer bytes and images in the memory cache.
+    public var cachedBytes = 0
+    public var cachedImages = 0
+    /// Decoder threads alive now.
+    public var decoderThreads = 0
+    /// Counters since the pipeline was made.
+    public var decodesStarted = 0
+    public var decodesCancelled = 0
+    public var coalescedRequests = 0
+    public var memoryCacheHits = 0
+    public var memoryCacheMisses = 0
+    public var diskCacheHits = 0
+    public var diskCacheMisses = 0
+
+    /// Bytes held by the pipeline for images: cached results plus the charges of running decodes.
+    public var totalBytes: Int { cachedBytes + runningCharge }
+}

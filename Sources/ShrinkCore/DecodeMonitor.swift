@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Watches one decode from another thread: cancels it between strips and measures the heap it holds.
+///
+/// Renderers call ``checkpoint(row:)`` after every strip of rows (16 decoded rows, or one JPEG row group):
+/// once ``cancel()`` has been called the next checkpoint throws `.cancelled`, the decoder is dropped and its
+/// buffers are freed at once; rows below are never decoded. Each checkpoint also samples ``HeapUsage`` so
+/// ``peakBytes`` tells how far the heap grew above where it stood when the monitor was made.
+public final class DecodeMonitor: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    private let baseline = Atomic<Int>(0)
+    private let peak = Atomic<Int>(0)
+    private let rows = Atomic<Int>(0)
+    private let samplesMemory: Bool
+
+    /// A monitor for a decode; with `measuringMemory` (the default) the heap is sampled now (the baseline,
+    /// taken again by ``beginMeasuring()``) and at each checkpoint.
+    public init(measuringMemory: Bool = true) {
+        samplesMemory = measuringMemory
+        if measuringMemory { baseline.store(HeapUsage.bytesInUse, ordering: .relaxed) }
+    }
+
+    /// Takes the heap baseline now (call when the decode really starts, if the monitor was made earlier).
+    public func beginMeasuring() {
+        guard samplesMemory else { return }
+        baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
+        peak.store(0, ordering: .relaxed)
+    }
+
+    /// Asks the decode to stop at its next checkpoint. Safe from any thread, any number of times.
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// True once ``cancel()`` has been called.
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see ``HeapUsage``).
+    public var peakBytes: Int { peak.load(ordering: .relaxed) }
+
+    /// The number of source rows decoded when the last checkpoint ran.
+    public var rowsDecoded: Int { rows.load(ordering: .relaxed) }
+
+    /// Records that rows up to (not including) `row` have been decoded, samples the heap, and throws
+    /// `.cancelled` when the decode should stop.
+    public func checkpoint(row: Int) throws(ImageError) {
+        rows.store(row, ordering: .relaxed)
+        if samplesMemory { notePeak() }
+        if isCancelled { throw ImageError(.cancelled, "decode cancelled at row \(row)") }
+    }
+
+    /// Samples the heap now (call once more when the result is complete).
+    public func notePeak() {
+        let now = HeapUsage.bytesInUse - baseline.load(ordering: .relaxed)
+        var seen = peak.load(ordering: .relaxed)
+        while now > seen {
+            let (exchanged, original) = peak.compareExchange(expected: seen, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            seen = original
+        }
+    }
+}

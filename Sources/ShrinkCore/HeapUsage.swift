@@ -1,0 +1,11 @@
+import CSystem
+
+/// The bytes the C allocator has handed out and not taken back (`mallinfo2`: arena chunks in use plus
+/// chunks it mapped on its own), for measuring what a decode really holds. Swift's allocations go through
+/// the same allocator. It is process-wide: with several decodes running at once, each sees the others'
+/// buffers too. 0 where the C library cannot tell.
+///
+/// Cost: a walk over the allocator's free lists, a few microseconds; call it between strips, not per row.
+public enum HeapUsage {
+    public static var bytesInUse: Int { Int(csys_heap_bytes_in_use()) }
+}

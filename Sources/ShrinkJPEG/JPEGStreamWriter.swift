@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CJPEGTurbo
+import ShrinkCore
+
+/// Writes a JPEG file a band of rows at a time, so an image far larger than memory (a contact sheet of
+/// hundreds of photos) is encoded while it is made. Rows are rgb8 or gray8. The file appears at `path` only
+/// when ``finish()`` succeeds (it is written to a temporary file beside it, then renamed); a writer dropped
+/// unfinished removes its temporary file.
+///
+/// Memory: libjpeg's compressor state and one iMCU row of samples (16 rows × width × 3 bytes), whatever the
+/// image height.
+public final class JPEGStreamWriter {
+    /// The file being written.
+    public let path: String
+    /// The image size.
+    public let size: Size
+    /// gray8 or rgb8.
+    public let format: PixelFormat
+    /// Rows written so far.
+    public private(set) var rowsWritten = 0
+
+    private var writer: OpaquePointer?
+    private let temporary: String
+
+    /// Starts a `size` JPEG of `format` (gray8 or rgb8) rows at `quality`, 4:2:0 unless `chroma444`.
+    /// Fails with `.invalidArgument` for other formats or sizes, `.io` when the file cannot be created.
+    public init(path: String, size: Size, format: PixelFormat = .rgb8, quality: Int = 85,
+                chroma444: Bool = false) throws(ImageError) {
+        guard format == .rgb8 || format == .gray8 else {
+            throw ImageError(.invalidArgument, "\(path): JPEG rows must be rgb8 or gray8, not \(format)")
+        }
+        guard size.width > 0, size.height > 0, size.width <= 65500, size.height <= 65500 else {
+            throw ImageError(.invalidArgument, "\(path): a JPEG cannot be \(size) (1–65500 pixels per side)")
+        }
+        guard (1...100).contains(quality) else {
+            throw ImageError(.invalidArgument, "\(path): JPEG quality must be 1–100, not \(quality)")
+        }
+        self.path = path
+        self.size = size
+        self.format = format
+        temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        var message = [CChar](repeating: 0, count: 256)
+        writer = sj_writer_open(temporary, Int32(size.width), Int32(size.height), Int32(format.bytesPerPixel),
+                                Int32(quality), chroma444 ? 1 : 0, &message, message.count)
+        guard writer != nil else {
+            unlink(temporary)
+            throw ImageError(.io, "\(path): cannot start writing the JPEG", cause: Self.text(message))
+        }
+    }
+
+    deinit {
+        if let writer {
+            sj_writer_abort(writer)
+            unlink(temporary)
+        }
+    }
+
+    /// Appends `count` rows of ``format``, `bytesPerRow` apart. Fails with `.invalidArgument` past the image
+    /// height, `.encodingFailed` or `.io` when libjpeg or the disk fails.
+    public func write(rows: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(ImageError) {
+        guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
+        guard bytesPerRow >= size.width * format.bytesPerPixel else {
+            throw ImageError(.invalidArgument, "\(path): rows of \(bytesPerRow) bytes are shorter than the image width")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = sj_writer_write(writer, rows.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count),
+                                     &message, message.count)
+        guard status == 0 else {
+            throw ImageError(status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .encodingFailed,
+                             "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
+        }
+        rowsWritten += count
+    }
+
+    /// Completes the JPEG and moves it to ``path``. Fails with `.invalidArgument` when rows are missing,
+    /// `.io` when the file cannot be written.
+    public func finish() throws(ImageError) {
+        guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
+        self.writer = nil
+        var message = [CChar](repeating: 0, count: 256)
+        let status = sj_writer_finish(writer, &message, message.count)
+        guard status == 0 else {
+            unlink(temporary)
+            throw ImageError(status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .io,
+                             "\(path): cannot finish the JPEG", cause: Self.text(message))
+        }
+        guard rename(temporary, path) == 0 else {
+            let cause = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ImageError(.io, "\(path): cannot write", cause: cause)
+        }
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,192 @@
+import ArgumentParser
+import Shrink
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `shrink montage INPUT... | DIR --cell 256 [--columns N] [-o sheet.jpg] [--budget BYTES] [--json]`.
+struct MontageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "montage",
+        abstract: "Make a contact sheet of many photos, in memory that does not grow with their number.",
+        discussion: """
+            Each photo becomes a thumbnail fitted inside a square cell, decoded through the image pipeline: on \
+            at most --jobs threads, each decode admitted only when its predicted peak bytes fit the --budget, \
+            the next rows prefetched at low priority while the current row is decoded. The sheet is written as \
+            a JPEG one row of cells at a time, so only one band of it is ever in memory. Directories given as \
+            inputs contribute their .jpg, .jpeg and .png files, sorted by name. A photo that cannot be decoded \
+            leaves its cell empty; the sheet is still written and the exit status is 1.
+
+            Examples:
+              shrink montage photos/ -o sheet.jpg
+              shrink montage a.jpg b.jpg c.png --cell 128 --columns 3 -o small.jpg
+              shrink montage photos/ --budget 64M --json > telemetry.jsonl
+            """
+    )
+
+    @Argument(help: "Photos, or directories of photos.")
+    var inputs: [String]
+
+    @Option(help: "Cell side in pixels; each photo is fitted inside it.")
+    var cell: Int = 256
+
+    @Option(help: "Cells per row.")
+    var columns: Int = 8
+
+    @Option(help: "Pixels between cells and around the edge.")
+    var gap: Int = 4
+
+    @Option(help: "Background colour as RRGGBB hex.")
+    var background: String = "202020"
+
+    @Option(name: .shortAndLong, help: "The sheet (a .jpg file).")
+    var output: String = "montage.jpg"
+
+    @Option(help: "JPEG quality of the sheet, 1-100.")
+    var quality: Int = 85
+
+    @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
+    var mode: ThumbnailOptions.Mode = .quality
+
+    @Option(help: "Bytes the pipeline may hold for images: running decodes, each charged its predicted peak, plus prefetched cells waiting in the memory cache (e.g. 64M; default: a quarter of the memory limit for decodes, the cache apart).")
+    var budget: ByteCountArgument?
+
+    @Option(help: "Decodes running at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Rows of cells prefetched ahead of the row being written.")
+    var prefetchRows: Int = 1
+
+    @Option(help: "Keep encoded cell thumbnails in this directory and reuse them on later runs.")
+    var cacheDir: String?
+
+    @Option(help: "Size limit of --cache-dir (e.g. 256M); least recently used entries are evicted.")
+    var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 256 << 20)
+
+    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, seconds, decodeBudget, peakRunningCharge, peakRunningDecodes, maxThreads, rssBaselineBytes, peakRssBytes).")
+    var json = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one photo or directory") }
+        guard (8...4096).contains(cell) else { throw ValidationError("--cell must be 8-4096") }
+        guard (1...256).contains(columns) else { throw ValidationError("--columns must be 1-256") }
+        guard (0...256).contains(gap) else { throw ValidationError("--gap must be 0-256") }
+        guard Self.color(background) != nil else { throw ValidationError("--background must be RRGGBB hex, like 202020") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        guard (0...16).contains(prefetchRows) else { throw ValidationError("--prefetch-rows must be 0-16") }
+        guard EncodedFormat(pathExtensionOf: output).map({ if case .jpeg = $0 { true } else { false } }) == true else {
+            throw ValidationError("-o must name a .jpg or .jpeg file")
+        }
+    }
+
+    func run() async throws {
+        let start = Clock.now()
+        let photos = InputFiles.expand(inputs)
+        guard !photos.isEmpty else {
+            Terminal.printError("no .jpg, .jpeg or .png files in \(inputs.joined(separator: " "))")
+            throw ExitCode.failure
+        }
+        let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)
+        let sheet = ContactSheet(layout: layout, options: ThumbnailOptions(mode: mode), quality: quality, rowsAhead: prefetchRows)
+        var diskCache: DiskCache?
+        if let cacheDir {
+            do {
+                diskCache = try DiskCache(directory: cacheDir, sizeLimit: cacheSize.bytes)
+            } catch {
+                Terminal.printError(error.description)
+                throw ExitCode.failure
+            }
+        }
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
+            decodeBudget: budget?.bytes, maxConcurrentDecodes: jobs, memoryCache: sheet.memoryCacheConfiguration(),
+            cacheSharesDecodeBudget: budget != nil, diskCache: diskCache))
+        let baseline = ProcessStatus.read()
+        let terminal = Terminal(total: photos.count, progress: true)
+        var maxThreads = baseline.threads
+        var failed = 0
+        let json = json
+        let summary: ContactSheet.Summary
+        do {
+            summary = try await sheet.render(photos, to: output, pipeline: pipeline) { cell in
+                maxThreads = max(maxThreads, ProcessStatus.read().threads)
+                var line = JSONLine()
+                line.add("input", cell.path)
+                line.add("index", cell.index)
+                switch cell.result {
+                case .success(let (size, t)):
+                    guard json else { break }
+                    line.add("width", size.width)
+                    line.add("height", size.height)
+                    line.add("origin", t.origin.rawValue)
+                    line.add("coalesced", t.coalesced)
+                    line.add("prescale", "1/\(t.prescale)")
+                    line.add("pixelFormat", t.pixelFormat.rawValue)
+                    line.add("bytesRead", t.bytesRead)
+                    line.add("bufferBytes", t.bufferBytes)
+                    line.add("predictedPeakBytes", t.predictedPeakBytes)
+                    line.add("measuredPeakBytes", t.measuredPeakBytes)
+                    line.add("queueWaitMs", Self.milliseconds(t.queueWait))
+                    line.add("decodeMs", Self.milliseconds(t.decodeTime))
+                    terminal.out(line.text)
+                case .failure(let error):
+                    failed += 1
+                    if json {
+                        line.add("error", error.naming(cell.path).description)
+                        terminal.out(line.text)
+                    } else {
+                        terminal.err("shrink: \(error.naming(cell.path).description)")
+                    }
+                }
+                terminal.tick()
+            }
+        } catch {
+            Terminal.printError(error.description)
+            throw ExitCode.failure
+        }
+        let end = ProcessStatus.read()
+        maxThreads = max(maxThreads, end.threads)
+        let seconds = Clock.seconds(since: start)
+        let ledger = summary.ledger
+        if json {
+            var line = JSONLine()
+            line.add("output", output)
+            line.add("width", summary.size.width)
+            line.add("height", summary.size.height)
+            line.add("photos", photos.count)
+            line.add("failed", failed)
+            line.add("milliseconds", Int(seconds * 1000))
+            line.add("decodeBudget", ledger.decodeBudget)
+            line.add("peakRunningCharge", ledger.peakRunningCharge)
+            line.add("peakRunningDecodes", ledger.peakRunningDecodes)
+            line.add("decodesStarted", ledger.decodesStarted)
+            line.add("coalescedRequests", ledger.coalescedRequests)
+            line.add("memoryCacheHits", ledger.memoryCacheHits)
+            line.add("diskCacheHits", ledger.diskCacheHits)
+            line.add("maxThreads", maxThreads)
+            line.add("rssBaselineBytes", baseline.residentBytes)
+            line.add("peakRssBytes", end.peakResidentBytes)
+            terminal.out(line.text)
+        } else {
+            terminal.out("\(output) \(summary.size): \(summary.shown) of \(photos.count) photos in "
+                + "\(Int(seconds * 1000)) ms; decode budget \(Formatting.bytes(ledger.decodeBudget)), peak charged "
+                + "\(Formatting.bytes(ledger.peakRunningCharge)) (\(ledger.peakRunningDecodes) at once), "
+                + "\(maxThreads) threads at most, peak resident memory \(Formatting.bytes(end.peakResidentBytes))")
+        }
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    static func color(_ hex: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
+        let digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
+        return (UInt8(v >> 16), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
+    }
+
+    static func milliseconds(_ d: Duration) -> Int {
+        let (s, atto) = d.components
+        return Int(s) * 1000 + Int(atto / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// This process's threads and resident memory, from `/proc/self/status` (zeros where there is no /proc).
+struct ProcessStatus {
+    /// Threads now (`Threads:`).
+    var threads = 0
+    /// Resident bytes now (`VmRSS:`) and the peak so far (`VmHWM:`).
+    var residentBytes = 0
+    var peakResidentBytes = 0
+
+    static func read() -> ProcessStatus {
+        var status = ProcessStatus()
+        guard let file = fopen("/proc/self/status", "r") else { return status }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+            guard parts.count >= 2, let value = Int(parts[1]) else { continue }
+            switch parts[0] {
+            case "Threads:": status.threads = value
+            case "VmRSS:": status.residentBytes = value * 1024
+            case "VmHWM:": status.peakResidentBytes = value * 1024
+            default: break
+            }
+        }
+        return status
+    }
+}

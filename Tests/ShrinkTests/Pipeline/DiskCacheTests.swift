@@ -1,0 +1,85 @@
+import Testing
+import Shrink
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct DiskCacheTests {
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/shrink-disk-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        return path
+    }
+
+    static func files(in dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    @Test func roundTripAndReopen() throws {
+        let dir = Self.temporaryDirectory()
+        let cache = try DiskCache(directory: dir, sizeLimit: 1 << 20)
+        let payload = (0..<5000).map { UInt8($0 & 0xFF) }
+        try cache.store(payload, for: "key-1")
+        #expect(cache.data(for: "key-1") == payload)
+        #expect(cache.data(for: "key-2") == nil)
+        let reopened = try DiskCache(directory: dir, sizeLimit: 1 << 20)
+        #expect(reopened.statistics.count == 1)
+        #expect(reopened.data(for: "key-1") == payload)
+    }
+
+    @Test func damagedEntriesAreDroppedNotServed() throws {
+        let dir = Self.temporaryDirectory()
+        let cache = try DiskCache(directory: dir, sizeLimit: 1 << 20)
+        let payload = [UInt8](repeating: 7, count: 4000)
+        for key in ["flip", "cut", "grow"] { try cache.store(payload, for: key) }
+        func path(_ key: String) -> String { dir + "/" + Self.files(in: dir).first { f in
+            // The entry holding `key`: read each file and look for the key bytes.
+            let fd = open(dir + "/" + f, O_RDONLY); defer { close(fd) }
+            var buf = [UInt8](repeating: 0, count: 64)
+            let n = read(fd, &buf, 64)
+            return String(decoding: buf[0..<max(0, n)], as: UTF8.self).contains(key)
+        }! }
+        // A flipped payload byte, a truncated file, bytes appended.
+        let flip = path("flip"), cut = path("cut"), grow = path("grow")
+        var fd = open(flip, O_WRONLY); lseek(fd, 200, SEEK_SET); var b: UInt8 = 8; write(fd, &b, 1); close(fd)
+        truncate(cut, 1000)
+        fd = open(grow, O_WRONLY | O_APPEND); write(fd, &b, 1); close(fd)
+        #expect(cache.data(for: "flip") == nil)
+        #expect(cache.data(for: "cut") == nil)
+        #expect(cache.data(for: "grow") == nil)
+        #expect(cache.statistics.corruptDropped == 3)
+        #expect(Self.files(in: dir).isEmpty)
+    }
+
+    @Test func evictsLeastRecentlyUsedBeyondTheSizeLimit() throws {
+        let dir = Self.temporaryDirectory()
+        let cache = try DiskCache(directory: dir, sizeLimit: 10_000)
+        let payload = [UInt8](repeating: 1, count: 3000)
+        try cache.store(payload, for: "a")
+        try cache.store(payload, for: "b")
+        try cache.store(payload, for: "c")
+        _ = cache.data(for: "a")                      // a is now the most recent
+        try cache.store(payload, for: "d")            // 4 × ~3040 > 10 000: b, then c if needed, go
+        #expect(cache.data(for: "b") == nil)
+        #expect(cache.data(for: "a") == payload)
+        #expect(cache.data(for: "d") == payload)
+        #expect(cache.statistics.bytes <= 10_000)
+        #expect(cache.statistics.evictions >= 1)
+    }
+
+    @Test func leftoverTemporaryFilesOfDeadWritersAreRemoved() throws {
+        let dir = Self.temporaryDirectory()
+        // A pid far above pid_max cannot be running.
+        let stale = dir + "/0123456789abcdef.entry.tmp-99999999-1"
+        let fd = open(stale, O_WRONLY | O_CREAT, 0o644); write(fd, "half", 4); close(fd)
+        _ = try DiskCache(directory: dir)
+        #expect(Self.files(in: dir).isEmpty)
+    }
+}

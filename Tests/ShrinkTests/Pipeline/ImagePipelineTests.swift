@@ -1,0 +1,205 @@
+import Testing
+import Shrink
+import ShrinkTestSupport
+import Synchronization
+
+@Suite struct ImagePipelineTests {
+    static let small = try! TestJPEG.make(width: 320, height: 240)
+
+    static func request(_ id: String, bytes: [UInt8] = small, gate: Gate? = nil, size: Int = 64,
+                        priority: Priority = .normal, format: PixelFormatRequest = .memoryOptimized) -> ImageRequest {
+        ImageRequest(loader: MemoryLoader(bytes: bytes, id: id, gate: gate), target: .maxPixelSize(size),
+                     options: ThumbnailOptions(pixelFormat: format), priority: priority)
+    }
+
+    @Test func hundredIdenticalConcurrentRequestsShareOneDecode() async throws {
+        let log = EventLog()
+        let pipeline = ImagePipeline(configuration: .init(observer: { log.append($0) }))
+        let gate = Gate()
+        let request = Self.request("same", gate: gate)
+        let tasks = (0..<100).map { _ in pipeline.imageTask(with: request) }
+        #expect(pipeline.ledger.inFlightImages == 1)
+        #expect(pipeline.ledger.waitingTasks == 100)
+        gate.open()
+        var coalesced = 0
+        for task in tasks {
+            let response = try await task.response
+            #expect(response.image.size == Size(width: 64, height: 48))
+            if response.telemetry.coalesced { coalesced += 1 }
+        }
+        #expect(log.startedKeys.count == 1)
+        #expect(pipeline.ledger.decodesStarted == 1)
+        #expect(pipeline.ledger.coalescedRequests == 99)
+        #expect(coalesced == 99)
+        // The next identical request is a memory cache hit: still one decode.
+        let again = try await pipeline.image(for: request)
+        #expect(again.telemetry.origin == .memoryCache)
+        #expect(pipeline.ledger.decodesStarted == 1)
+    }
+
+    @Test func cancellingARunningDecodeStopsItBetweenStripsAndCachesNothing() async throws {
+        let big = try TestImages.jpeg(TestImages.pattern(width: 1600, height: 2400), quality: 80, chroma444: false)
+        let log = EventLog()
+        let started = Latch()
+        let pipeline = ImagePipeline(configuration: .init(observer: { event in
+            log.append(event)
+            if case .decodeStarted = event { started.open() }
+        }))
+        let task = pipeline.imageTask(with: ImageRequest(loader: MemoryLoader(bytes: big, id: "big"),
+                                                         options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))))
+        await Task.detached { started.wait() }.value
+        task.cancel()
+        await #expect(throws: ImageError.self) { try await task.response }
+        #expect(await eventually { pipeline.ledger.runningDecodes == 0 })
+        let finished = log.all.compactMap { e -> (Bool, Int)? in
+            if case .decodeFinished(_, _, let cancelled, let rows) = e { (cancelled, rows) } else { nil }
+        }
+        #expect(finished.count == 1)
+        #expect(finished.first?.0 == true)
+        #expect((finished.first?.1 ?? 2400) < 2400, "the decoder stopped before the last row")
+        #expect(pipeline.memoryCache?.statistics.count == 0)
+        #expect(pipeline.ledger.decodesCancelled == 1)
+        do {
+            _ = try await task.response
+        } catch {
+            #expect(error.code == .cancelled)
+        }
+    }
+
+    @Test func aSharedDecodeContinuesUntilEveryWaiterHasGone() async throws {
+        let gate = Gate()
+        let pipeline = ImagePipeline()
+        let request = Self.request("shared", gate: gate)
+        let first = pipeline.imageTask(with: request), second = pipeline.imageTask(with: request)
+        first.cancel()
+        gate.open()
+        let response = try await second.response
+        #expect(response.image.size == Size(width: 64, height: 48))
+        #expect(pipeline.memoryCache?.statistics.count == 1)
+        // Both cancelled while loading: nothing decodes, nothing is cached.
+        let gate2 = Gate()
+        let r2 = Self.request("both", gate: gate2)
+        let a = pipeline.imageTask(with: r2), b = pipeline.imageTask(with: r2)
+        a.cancel()
+        b.cancel()
+        gate2.open()
+        #expect(await eventually { pipeline.ledger.inFlightImages == 0 })
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(pipeline.ledger.decodesStarted == 1)
+        #expect(pipeline.memoryCache?.statistics.count == 1)
+    }
+
+    @Test func runningChargesNeverExceedTheBudget() async throws {
+        // Learn one request's charge, then allow 2.5 of them with 4 threads: the budget, not the thread
+        // count, must bound concurrency.
+        let probe = try await ImagePipeline().image(for: Self.request("probe", size: 200, format: .exactly(.rgba8)))
+        let charge = probe.telemetry.predictedPeakBytes
+        #expect(charge > 200 * 150 * 4)
+        let budget = charge * 5 / 2
+        let running = Mutex<(now: Int, peak: Int)>((0, 0))
+        let pipeline = ImagePipeline(configuration: .init(decodeBudget: budget, maxConcurrentDecodes: 4, observer: { e in
+            switch e {
+            case .decodeStarted(_, let c, _): running.withLock { $0.now += c; $0.peak = max($0.peak, $0.now) }
+            case .decodeFinished(_, let c, _, _): running.withLock { $0.now -= c }
+            default: break
+            }
+        }))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<24 {
+                group.addTask { _ = try await pipeline.image(for: Self.request("r\(i)", size: 200, format: .exactly(.rgba8))) }
+            }
+            try await group.waitForAll()
+        }
+        let ledger = pipeline.ledger
+        #expect(ledger.decodesStarted == 24)
+        #expect(running.withLock { $0.peak } <= budget)
+        #expect(ledger.peakRunningCharge <= budget)
+        #expect(ledger.peakRunningDecodes <= 2, "2.5 charges fit only two at once")
+        #expect(await eventually { pipeline.ledger.runningCharge == 0 })
+    }
+
+    @Test func aRequestLargerThanTheWholeBudgetFailsAtOnce() async {
+        let pipeline = ImagePipeline(configuration: .init(decodeBudget: 10_000))
+        do {
+            _ = try await pipeline.image(for: Self.request("large", size: 200))
+            Issue.record("expected memoryBudgetExceeded")
+        } catch {
+            #expect(error.code == .memoryBudgetExceeded)
+            #expect(error.message.contains("large"))
+        }
+    }
+
+    @Test func higherPriorityOvertakesQueuedWork() async throws {
+        let log = EventLog()
+        let release = Latch()
+        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 1, observer: { e in
+            log.append(e)
+            if case .decodeStarted(let key, _, _) = e, key.hasPrefix("blocker") { release.wait() }
+        }))
+        let blocker = pipeline.imageTask(with: Self.request("blocker"))
+        #expect(await eventually { pipeline.ledger.runningDecodes == 1 })
+        let lows = (0..<4).map { pipeline.imageTask(with: Self.request("low\($0)", priority: .low)) }
+        #expect(await eventually { pipeline.ledger.queuedDecodes == 4 })
+        let urgent = pipeline.imageTask(with: Self.request("urgent", priority: .veryHigh))
+        #expect(await eventually { pipeline.ledger.queuedDecodes == 5 })
+        lows[3].priority = .high           // changed while queued
+        release.open()
+        _ = try await blocker.response
+        _ = try await urgent.response
+        for t in lows { _ = try await t.response }
+        let order = log.startedKeys.map { String($0.prefix(while: { $0 != "|" })) }
+        #expect(order == ["blocker", "urgent", "low3", "low0", "low1", "low2"])
+    }
+
+    @Test func diskCacheServesASecondPipeline() async throws {
+        let dir = DiskCacheTests.temporaryDirectory()
+        let disk = try DiskCache(directory: dir)
+        let request = Self.request("disk", size: 100)
+        let first = try await ImagePipeline(configuration: .init(diskCache: disk)).image(for: request)
+        #expect(first.telemetry.origin == .decoded)
+        #expect(disk.statistics.writes == 1)
+        let second = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(for: request)
+        #expect(second.telemetry.origin == .diskCache)
+        #expect(second.image.size == first.image.size)
+        #expect(second.image.pixels.format == first.image.pixels.format)
+        let a = PixelConverter.convert(first.image.pixels, to: .rgb8), b = PixelConverter.convert(second.image.pixels, to: .rgb8)
+        #expect(PixelOps.psnr(a, b) > 35)
+        // skipDiskCacheRead decodes again.
+        var fresh = request
+        fresh.cachePolicy = [.skipDiskCacheRead]
+        let third = try await ImagePipeline(configuration: .init(diskCache: disk)).image(for: fresh)
+        #expect(third.telemetry.origin == .decoded)
+    }
+
+    @Test func prefetchingWarmsTheMemoryCache() async throws {
+        let pipeline = ImagePipeline()
+        let prefetcher = ImagePrefetcher(pipeline: pipeline)
+        let requests = (0..<6).map { Self.request("pre\($0)") }
+        prefetcher.startPrefetching(with: requests)
+        #expect(await eventually { prefetcher.pendingCount == 0 })
+        #expect(pipeline.memoryCache?.statistics.count == 6)
+        for r in requests {
+            #expect(try await pipeline.image(for: r).telemetry.origin == .memoryCache)
+        }
+        // Stopping a queued prefetch cancels it; nothing is cached for it.
+        let gate = Gate()
+        let held = Self.request("held", gate: gate)
+        prefetcher.startPrefetching(with: [held])
+        prefetcher.stopPrefetching(with: [held])
+        gate.open()
+        #expect(await eventually { pipeline.ledger.inFlightImages == 0 })
+        #expect(pipeline.memoryCache?.contains(try held.cacheKey()) == false)
+    }
+
+    @Test func responsesCarryTelemetry() async throws {
+        let response = try await ImagePipeline().image(for: Self.request("telemetry", size: 100))
+        let t = response.telemetry
+        #expect(t.origin == .decoded)
+        #expect(t.bytesRead == Self.small.count)
+        #expect(t.pixelFormat == .yuv420)
+        #expect(t.bufferBytes == 100 * 75 + 2 * 50 * 38)
+        #expect(t.prescale == 1)   // 320 → 100 leaves less than 2× after a 1/2 prescale
+        #expect(t.predictedPeakBytes >= t.bufferBytes)
+        #expect(t.decodeTime > .zero)
+    }
+}

@@ -1,0 +1,79 @@
+import Shrink
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An async gate: `wait()` suspends until `open()`.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiting.append(c)
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiting = [] }
+            return s.waiting
+        }
+        for c in waiting { c.resume() }
+    }
+}
+
+/// A blocking latch for scheduler threads (which must not suspend): `wait()` sleeps until `open()`.
+final class Latch: Sendable {
+    private let isOpen = Atomic<Bool>(false)
+    func open() { isOpen.store(true, ordering: .releasing) }
+    func wait() { while !isOpen.load(ordering: .acquiring) { usleep(500) } }
+}
+
+/// Bytes in memory under a chosen identity, optionally held back by a gate; counts loads.
+struct MemoryLoader: DataLoading {
+    let bytes: [UInt8]
+    let id: String
+    var gate: Gate?
+    let loads = Counter()
+
+    var name: String { id }
+    func identity() throws(ImageError) -> String { id }
+    func load() async throws(ImageError) -> ImageBytes {
+        loads.add()
+        if let gate { await gate.wait() }
+        return ImageBytes(bytes, path: id)
+    }
+}
+
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func add() { value.wrappingAdd(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// Records pipeline events in order.
+final class EventLog: Sendable {
+    private let events = Mutex<[PipelineEvent]>([])
+    func append(_ e: PipelineEvent) { events.withLock { $0.append(e) } }
+    var all: [PipelineEvent] { events.withLock { $0 } }
+    var startedKeys: [String] {
+        all.compactMap { if case .decodeStarted(let key, _, _) = $0 { key } else { nil } }
+    }
+}
+
+/// Polls `condition` for up to `seconds`.
+func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}

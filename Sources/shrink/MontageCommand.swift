@@ -166,6 +166,7 @@ struct MontageCommand: AsyncParsableCommand {
             line.add("coalescedRequests", ledger.coalescedRequests)
             line.add("memoryCacheHits", ledger.memoryCacheHits)
             line.add("diskCacheHits", ledger.diskCacheHits)
+            line.add("diskCacheMisses", ledger.diskCacheMisses)
             line.add("maxThreads", maxThreads)
             line.add("rssBaselineBytes", baseline.residentBytes)
             line.add("peakRssBytes", end.peakResidentBytes)

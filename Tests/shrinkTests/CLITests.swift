@@ -29,6 +29,30 @@ import ShrinkTestSupport
         return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
     }
 
+    /// As ``shrink(_:)-(String...)`` without blocking a thread of Swift's cooperative pool while the child runs
+    /// (output goes through temporary files; termination is awaited), so long runs do not starve async tests.
+    func shrinkAsync(_ args: [String]) async throws -> Result {
+        let base = NSTemporaryDirectory() + "shrink-out-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = args
+        p.standardOutput = out
+        p.standardError = err
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            p.terminationHandler = { _ in c.resume() }
+            do { try p.run() } catch { c.resume() }
+        }
+        try? out.close()
+        try? err.close()
+        let o = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
+        let e = (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+        return Result(status: p.terminationStatus, out: o, err: e)
+    }
+
     func workspace() throws -> (dir: String, photo: String, bad: String) {
         let dir = NSTemporaryDirectory() + "shrink-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -94,6 +94,9 @@ public struct ContactSheet: Sendable {
                 for await (i, result) in group { results[i] = result }
                 return results
             }
+            // Drawn cells are not needed again: dropping them keeps the cache for the prefetched rows (a
+            // visible read made them the most recent entries, so LRU alone would evict the prefetched ones).
+            for request in row { if let key = try? request.cacheKey() { pipeline.memoryCache?.removeValue(for: key) } }
             band.clear()
             for (i, result) in results.enumerated() {
                 let index = r * layout.columns + i

@@ -47,7 +47,7 @@ import Synchronization
         }))
         let task = pipeline.imageTask(with: ImageRequest(loader: MemoryLoader(bytes: big, id: "big"),
                                                          options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))))
-        await Task.detached { started.wait() }.value
+        #expect(await eventually { started.isOpen })
         task.cancel()
         await #expect(throws: ImageError.self) { try await task.response }
         #expect(await eventually { pipeline.ledger.runningDecodes == 0 })
@@ -176,7 +176,7 @@ import Synchronization
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
         let requests = (0..<6).map { Self.request("pre\($0)") }
         prefetcher.startPrefetching(with: requests)
-        #expect(await eventually { prefetcher.pendingCount == 0 })
+        #expect(await eventually(60) { prefetcher.pendingCount == 0 })
         #expect(pipeline.memoryCache?.statistics.count == 6)
         for r in requests {
             #expect(try await pipeline.image(for: r).telemetry.origin == .memoryCache)

@@ -31,9 +31,10 @@ final class Gate: Sendable {
 
 /// A blocking latch for scheduler threads (which must not suspend): `wait()` sleeps until `open()`.
 final class Latch: Sendable {
-    private let isOpen = Atomic<Bool>(false)
-    func open() { isOpen.store(true, ordering: .releasing) }
-    func wait() { while !isOpen.load(ordering: .acquiring) { usleep(500) } }
+    private let flag = Atomic<Bool>(false)
+    func open() { flag.store(true, ordering: .releasing) }
+    var isOpen: Bool { flag.load(ordering: .acquiring) }
+    func wait() { while !isOpen { usleep(500) } }
 }
 
 /// Bytes in memory under a chosen identity, optionally held back by a gate; counts loads.
@@ -69,7 +70,7 @@ final class EventLog: Sendable {
 }
 
 /// Polls `condition` for up to `seconds`.
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

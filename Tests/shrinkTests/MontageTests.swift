@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import Shrink
+import ShrinkTestSupport
+import Synchronization
+
+/// An async gate: `wait()` suspends until `open()` (from any thread).
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiting.append(c)
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiting = [] }
+            return s.waiting
+        }
+        for c in waiting { c.resume() }
+    }
+}
+
+/// `shrink montage` end to end, and the disk cache surviving a writer killed with SIGKILL.
+@Suite struct MontageTests {
+    let cli = CLITests()
+
+    /// A directory of `count` copies of one generated photo, plus the paths.
+    func photos(_ count: Int, width: Int = 480, height: Int = 320) throws -> (dir: String, paths: [String]) {
+        let dir = NSTemporaryDirectory() + "shrink-montage-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: 90, chroma444: false)
+        let paths = (0..<count).map { dir + "/p\(String(format: "%02d", $0)).jpg" }
+        for p in paths { try FileOutput.write(bytes, to: p) }
+        return (dir, paths)
+    }
+
+    @Test func sheetLayoutCellsAndABadPhoto() throws {
+        let (dir, paths) = try photos(9)
+        try FileOutput.write(Array("not an image".utf8), to: dir + "/p04.jpg")   // replaces one photo
+        let sheet = dir + "/sheet.jpg"
+        let r = try cli.shrink(["montage", dir, "--cell", "64", "--columns", "4", "--gap", "4", "--background", "ff0000",
+                                "-o", sheet, "--json"])
+        #expect(r.status == 1, "a bad photo makes the exit status 1")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 10)                          // 9 photos + the summary
+        #expect(lines.filter { $0.contains("\"error\"") }.count == 1)
+        #expect(lines.first { $0.contains("\"error\"") }?.contains("p04.jpg") == true)
+        #expect(lines.last?.contains("\"photos\":9") == true && lines.last?.contains("\"failed\":1") == true)
+        let image = try ImageSource(path: sheet).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        #expect(image.size == Size(width: 4 * 64 + 5 * 4, height: 3 * 64 + 4 * 4))
+        // Cell 0 shows the photo (its top-left is the pattern's yellow block); cell 4 (the bad photo) is background.
+        let photoPixel = Array(image.pixel(x: 4 + 8, y: 4 + (64 - 43) / 2 + 4))
+        #expect(photoPixel[0] > 200 && photoPixel[1] > 200 && photoPixel[2] < 120)
+        let badCell = Array(image.pixel(x: 4 + 32, y: 64 + 8 + 32))
+        #expect(badCell[0] > 220 && badCell[1] < 40 && badCell[2] < 40)
+        _ = paths
+    }
+
+    @Test func helpAndUsageErrors() throws {
+        let help = try cli.shrink("montage", "--help")
+        #expect(help.status == 0 && help.out.contains("--cell") && help.out.contains("--budget"))
+        #expect(try cli.shrink("montage", "x.jpg", "--cell", "2").status == 2)
+        #expect(try cli.shrink("montage", "x.jpg", "-o", "sheet.png").status == 2)
+        #expect(try cli.shrink("montage", "x.jpg", "--budget", "lots").status == 2)
+    }
+
+    @Test func aBudgetBelowOneImageFailsEachPhotoClearly() throws {
+        let (dir, _) = try photos(2)
+        let r = try cli.shrink(["montage", dir, "--budget", "1K", "-o", dir + "/s.jpg", "--json"])
+        #expect(r.status == 1)
+        #expect(r.out.split(separator: "\n").filter { $0.contains("decode budget") }.count == 2)
+    }
+
+    @Test func diskCacheEntriesSurviveWritersKilledWithSIGKILL() async throws {
+        let (dir, _) = try photos(24, width: 1600, height: 1200)
+        let cache = dir + "/cache", out = dir + "-out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let args = ["montage", dir, "--cell", "400", "--columns", "4", "--cache-dir", cache, "--json"]
+        var killed = 0
+        for (i, delay) in [0.02, 0.05, 0.08, 0.12, 0.2, 0.3].enumerated() {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: CLITests.binary)
+            p.arguments = args + ["-o", out + "/killed-\(i).jpg"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            let ended = Gate()
+            p.terminationHandler = { _ in ended.open() }
+            try p.run()
+            try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            kill(p.processIdentifier, SIGKILL)
+            await ended.wait()
+            if p.terminationReason == .uncaughtSignal { killed += 1 }
+        }
+        #expect(killed >= 1, "at least one writer was killed mid-run")
+        // Every entry left behind is whole: a full run serves from the cache and draws the same sheet as a
+        // run without one.
+        let cached = try await cli.shrinkAsync(args + ["-o", out + "/cached.jpg"])
+        #expect(cached.status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "temporary files of killed writers are removed")
+        let plain = try await cli.shrinkAsync(["montage", dir, "--cell", "400", "--columns", "4", "-o", out + "/plain.jpg"])
+        #expect(plain.status == 0)
+        let a = try ImageSource(path: out + "/cached.jpg").decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let b = try ImageSource(path: out + "/plain.jpg").decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        #expect(a.size == b.size)
+        if a.size == b.size { #expect(PixelOps.psnr(a, b) > 35) }
+        let lines = try await cli.shrinkAsync(args + ["-o", out + "/again.jpg"]).out.split(separator: "\n")
+        // Prefetched cells reach the visible request through the memory cache, so count the disk's hits.
+        #expect(lines.filter { $0.contains("\"origin\":\"decoded\"") }.isEmpty, "after a whole run every cell is cached")
+        #expect(lines.last?.contains("\"diskCacheHits\":24") == true, "\(lines.last ?? "")")
+    }
+}

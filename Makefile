@@ -33,6 +33,7 @@ test: build
 
 bench: build
 	scripts/bench
+	scripts/bench-montage
 
 clean:
 	rm -rf .build out

@@ -210,14 +210,15 @@ public final class ImageSource: Sendable {
     /// The peak bytes a decode of `plan` into `format` is predicted to hold, from the header alone: the
     /// result, the decoder's working memory (progressive coefficients, an interlaced PNG's grid), one strip
     /// or row group of decoded rows, the resampler's rows, and a whole-image conversion when the decoder
-    /// cannot deliver `format` row by row. Library and allocator overhead is not included.
+    /// cannot deliver `format` row by row, and the codec library's own state (``ImageDecoding/stateBytes(scaleDenominator:)``).
+    /// Allocator overhead is not included.
     public func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat) -> Int {
         let native = decoder.outputFormat
         let result = format.byteCount(for: plan.outputSize)
         let working = decoder.workingBytes(scaleDenominator: plan.prescale)
         let rowBytes = plan.decodedSize.width * (info.bitsPerComponent > 8 ? 8 : max(native.bytesPerPixel, 3))
         let planar = (format == .yuv420 || format == .nv12) && (decoder as? JPEGDecoder)?.decodesToPlanes == true
-        var peak = result + working + rowBytes * RowRenderer.stripRows
+        var peak = result + working + decoder.stateBytes(scaleDenominator: plan.prescale) + rowBytes * RowRenderer.stripRows
         if planar {
             let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
             peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: plan.storedOutputSize)

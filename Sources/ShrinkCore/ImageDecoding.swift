@@ -12,6 +12,9 @@ public protocol ImageDecoding: Sendable {
     /// Working memory a decode at 1/`scaleDenominator` needs beyond a few rows, predicted from the header:
     /// a progressive JPEG's coefficient buffer (whatever the scale), an interlaced PNG's pass grid.
     func workingBytes(scaleDenominator: Int) -> Int
+    /// The codec library's own state during a decode at 1/`scaleDenominator`: tables, row buffers, the
+    /// decompressor's window. An estimate calibrated against measured heap growth; 0 when unknown.
+    func stateBytes(scaleDenominator: Int) -> Int
     /// The 8-bit format results are delivered in (gray8, rgb8 or rgba8); decoded rows may be richer
     /// (16-bit, or gray carried as RGBA) and are converted after reduction.
     var outputFormat: PixelFormat { get }
@@ -26,6 +29,8 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
+    public func stateBytes(scaleDenominator: Int) -> Int { 0 }
+
     public func startDecoding(scaleDenominator: Int, options: DecodeOptions, window: Rect) throws(ImageError) -> any RowDecoding {
         try startDecoding(scaleDenominator: scaleDenominator, options: options)
     }

@@ -127,9 +127,12 @@ public struct JPEGDecoder: ImageDecoding {
     /// libjpeg's own allocations while decoding at 1/`scaleDenominator`: 16 KiB of tables and controllers
     /// plus 64 bytes per decoded column (its row-group sample buffers). Calibrated with mallinfo2 on 4:2:0
     /// 12 MP photos: 40, 135 and 297 KiB measured above the other predicted bytes at 1/8, 1/2 and 1/1,
-    /// against 51, 152 and 288 KiB from this formula.
+    /// against 51, 152 and 288 KiB from this formula. A mapped input adds the pages libjpeg's window has
+    /// touched and not yet released: two 64 KiB windows and a 32 KiB fault-around margin (at most 144 KiB of
+    /// a gallery photo's mapping was resident at once, sampled from /proc/PID/smaps).
     public func stateBytes(scaleDenominator: Int) -> Int {
-        16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width
+        let input = bytes.isPageAlignedMapping ? 160 << 10 : 0
+        return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
     }
 
     /// Starts a decode at 1/`scaleDenominator` (1, 2, 4 or 8); rows come out top to bottom.

@@ -132,9 +132,11 @@ public struct PNGDecoder: ImageDecoding {
     /// libspng's and zlib's state while decoding: the 32 KiB inflate window and its tables (64 KiB in all)
     /// plus four rows of the full width at the file's depth (libspng's current and previous scanlines and
     /// their filtered copies). Calibrated with mallinfo2: 144 KiB measured for a 5120-pixel RGBA row width,
-    /// 144 KiB from this formula.
+    /// 144 KiB from this formula. A mapped input adds the pages read and not yet released
+    /// (``PNGStream/dropStep`` plus a 64 KiB fault-around block).
     public func stateBytes(scaleDenominator: Int) -> Int {
-        64 << 10 + 4 * rowFormat.byteCount(for: Size(width: info.size.width, height: 1))
+        let input = bytes.isPageAlignedMapping ? PNGStream.dropStep + 64 << 10 : 0
+        return 64 << 10 + 4 * rowFormat.byteCount(for: Size(width: info.size.width, height: 1)) + input
     }
 
     /// The layout decoded rows come in: gray8 for 8-bit-or-less gray without transparency, rgb8 for opaque

@@ -12,4 +12,15 @@ public protocol DataLoading: Sendable {
     func identity() throws(ImageError) -> String
     /// The encoded bytes. Files are mapped, not read; a network loader may suspend.
     func load() async throws(ImageError) -> ImageBytes
+    /// The bytes without suspending, when the loader can get them at once (a file mapping); nil otherwise
+    /// (the default), and the pipeline awaits ``load()``. A pipeline reads headers of synchronous sources on
+    /// its own decode threads, so that page faults on headers never block Swift's cooperative pool.
+    func loadImmediately() throws(ImageError) -> ImageBytes?
+    /// True when ``loadImmediately()`` returns the bytes. `false` by default.
+    var loadsImmediately: Bool { get }
+}
+
+extension DataLoading {
+    public func loadImmediately() throws(ImageError) -> ImageBytes? { nil }
+    public var loadsImmediately: Bool { false }
 }

@@ -20,6 +20,8 @@ final class DecodeScheduler: @unchecked Sendable {
     struct Snapshot: Sendable {
         var runningCharge = 0, runningCount = 0, queuedCharge = 0, queuedCount = 0
         var peakRunningCharge = 0, peakRunningCount = 0, started = 0, threads = 0
+        /// Decodes among the running work (header reads are work too, but not decodes), and their peak.
+        var runningDecodes = 0, peakRunningDecodes = 0
     }
 
     private struct Work {
@@ -28,6 +30,7 @@ final class DecodeScheduler: @unchecked Sendable {
         var priority: Priority
         let sequence: Int
         let submitted: ContinuousClock.Instant
+        let isDecode: Bool
         let run: @Sendable (Duration) -> Void
     }
 
@@ -57,8 +60,9 @@ final class DecodeScheduler: @unchecked Sendable {
     }
 
     /// Queues `run` with `charge` bytes at `priority`; `run` is called on a scheduler thread with the time
-    /// it waited. Fails with `.memoryBudgetExceeded` when `charge` exceeds the whole budget.
-    func submit(charge: Int, priority: Priority, name: String,
+    /// it waited. `isDecode` is false for other blocking steps (reading a header), which are not counted as
+    /// decodes. Fails with `.memoryBudgetExceeded` when `charge` exceeds the whole budget.
+    func submit(charge: Int, priority: Priority, name: String, isDecode: Bool = true,
                 run: @escaping @Sendable (Duration) -> Void) throws(ImageError) -> Int {
         guard charge <= budget else {
             throw ImageError(.memoryBudgetExceeded,
@@ -68,7 +72,7 @@ final class DecodeScheduler: @unchecked Sendable {
         nextID += 1
         let id = nextID
         queue.append(Work(id: id, charge: max(0, charge), priority: priority, sequence: id,
-                          submitted: .now, run: run))
+                          submitted: .now, isDecode: isDecode, run: run))
         snapshotValue.queuedCount += 1
         snapshotValue.queuedCharge += charge
         let spawn = idleThreads == 0 && snapshotValue.threads < maxConcurrent && !stopping
@@ -138,7 +142,11 @@ final class DecodeScheduler: @unchecked Sendable {
                 snapshotValue.queuedCharge -= work.charge
                 snapshotValue.runningCount += 1
                 snapshotValue.runningCharge += work.charge
-                snapshotValue.started += 1
+                if work.isDecode {
+                    snapshotValue.started += 1
+                    snapshotValue.runningDecodes += 1
+                    snapshotValue.peakRunningDecodes = max(snapshotValue.peakRunningDecodes, snapshotValue.runningDecodes)
+                }
                 snapshotValue.peakRunningCharge = max(snapshotValue.peakRunningCharge, snapshotValue.runningCharge)
                 snapshotValue.peakRunningCount = max(snapshotValue.peakRunningCount, snapshotValue.runningCount)
                 precondition(snapshotValue.runningCharge <= budget, "decode budget invariant broken")
@@ -147,6 +155,7 @@ final class DecodeScheduler: @unchecked Sendable {
                 lock()
                 snapshotValue.runningCount -= 1
                 snapshotValue.runningCharge -= work.charge
+                if work.isDecode { snapshotValue.runningDecodes -= 1 }
                 pthread_cond_broadcast(condition)
                 continue
             }

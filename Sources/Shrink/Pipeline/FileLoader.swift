@@ -28,4 +28,11 @@ public struct FileLoader: DataLoading {
     public func load() async throws(ImageError) -> ImageBytes {
         try ImageBytes(mapping: path)
     }
+
+    public var loadsImmediately: Bool { true }
+
+    /// The mapping, made at once (the pipeline calls this on a decode thread).
+    public func loadImmediately() throws(ImageError) -> ImageBytes? {
+        try ImageBytes(mapping: path)
+    }
 }

@@ -84,10 +84,7 @@ public final class ImagePipeline: Sendable {
             s.jobOfTask[ObjectIdentifier(task)] = job
             return job
         }
-        if let newJob {
-            // One Swift priority for every stage: each distinct priority gets its own executor threads.
-            Task.detached { await self.prepare(newJob) }
-        }
+        if let newJob { start(newJob) }
         return task
     }
 
@@ -97,9 +94,9 @@ public final class ImagePipeline: Sendable {
         var l = PipelineLedger()
         l.decodeBudget = scheduler.budget
         l.runningCharge = s.runningCharge
-        l.runningDecodes = s.runningCount
+        l.runningDecodes = s.runningDecodes
         l.peakRunningCharge = s.peakRunningCharge
-        l.peakRunningDecodes = s.peakRunningCount
+        l.peakRunningDecodes = s.peakRunningDecodes
         l.queuedDecodes = s.queuedCount
         l.queuedCharge = s.queuedCharge
         l.decoderThreads = s.threads
@@ -125,13 +122,45 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Stages
 
-    /// Loads the bytes and reads the header (on Swift's pool: a file is only mapped), plans, then queues the
-    /// decode with its predicted charge.
-    private func prepare(_ job: PipelineJob) async {
+    /// Starts `job`'s first stage: a loader that can map at once is read on a decode thread (a zero-charge
+    /// step, so header page faults never block Swift's cooperative pool); any other loader is awaited in a
+    /// task, then the header is read there.
+    private func start(_ job: PipelineJob) {
+        let name = job.request.loader.name
+        if job.request.loader.loadsImmediately {
+            let priority = state.withLock { _ in job.priority }
+            do throws(ImageError) {
+                let id = try scheduler.submit(charge: 0, priority: priority, name: name, isDecode: false) { _ in
+                    guard !job.monitor.isCancelled else { return }
+                    do throws(ImageError) {
+                        guard let bytes = try job.request.loader.loadImmediately() else { return }
+                        self.plan(job, bytes: bytes)
+                    } catch {
+                        self.complete(job, .failure(error))
+                    }
+                }
+                state.withLock { _ in if job.schedulerID == nil { job.schedulerID = id } }
+            } catch {
+                complete(job, .failure(error))
+            }
+        } else {
+            // One Swift priority for every stage: each distinct priority gets its own executor threads.
+            Task.detached {
+                do throws(ImageError) {
+                    let bytes = try await job.request.loader.load()
+                    self.plan(job, bytes: bytes)
+                } catch {
+                    self.complete(job, .failure(error))
+                }
+            }
+        }
+    }
+
+    /// Reads the header, plans, then queues the decode with its predicted charge.
+    private func plan(_ job: PipelineJob, bytes: ImageBytes) {
         let request = job.request
         let source: ImageSource, plan: ThumbnailPlan, format: PixelFormat, charge: Int
         do {
-            let bytes = try await request.loader.load()
             guard !job.monitor.isCancelled else { return }
             source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
             plan = try source.plan(request.target, crop: request.region, options: request.options)

@@ -55,8 +55,7 @@ public final class ImagePrefetcher: Sendable {
                 task.cancel()
                 continue
             }
-            Task.detached { [weak self] in
-                _ = try? await task.response
+            task.onFinish { [weak self] in
                 self?.tasks.withLock { t in if t[key] === task { t[key] = nil } }
             }
         }

@@ -11,6 +11,7 @@ public final class ImageTask: Sendable {
     private struct State {
         var result: Result<ImageResponse, ImageError>?
         var waiting: [CheckedContinuation<Result<ImageResponse, ImageError>, Never>] = []
+        var observers: [@Sendable () -> Void] = []
         var priority: Priority
     }
 
@@ -63,14 +64,26 @@ public final class ImageTask: Sendable {
         finish(.failure(ImageError(.cancelled, "\(request.loader.name): request cancelled")))
     }
 
+    /// Calls `body` once the task has a result (at once if it has one), on the thread that delivers it.
+    /// Used where awaiting in a Swift task would cost a task per image (the prefetcher).
+    func onFinish(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if s.result != nil { return true }
+            s.observers.append(body)
+            return false
+        }
+        if now { body() }
+    }
+
     /// Delivers the result (the first one wins).
     func finish(_ result: Result<ImageResponse, ImageError>) {
-        let waiting = state.withLock { s -> [CheckedContinuation<Result<ImageResponse, ImageError>, Never>] in
-            guard s.result == nil else { return [] }
+        let (waiting, observers) = state.withLock { s -> ([CheckedContinuation<Result<ImageResponse, ImageError>, Never>], [@Sendable () -> Void]) in
+            guard s.result == nil else { return ([], []) }
             s.result = result
-            defer { s.waiting = [] }
-            return s.waiting
+            defer { s.waiting = []; s.observers = [] }
+            return (s.waiting, s.observers)
         }
         for c in waiting { c.resume(returning: result) }
+        for o in observers { o() }
     }
 }

@@ -11,7 +11,7 @@ public struct PipelineLedger: Sendable {
     public var peakRunningCharge = 0
     /// The most decodes that ever ran at once.
     public var peakRunningDecodes = 0
-    /// Decodes waiting for budget or a thread, and their charges.
+    /// Work waiting for budget or a thread (decodes, and header reads of files), and its charges.
     public var queuedDecodes = 0
     public var queuedCharge = 0
     /// Images being loaded, queued or decoded (after coalescing), and the tasks waiting for them.

@@ -43,6 +43,14 @@ public struct ThumbnailPlan: Sendable, Equatable {
         case .original:
             out = displayed
             region = Rect(displayed)
+        case .prescale(let d):
+            guard d == 1 || prescales.contains(d) else {
+                let supported = ([1] + prescales.filter { $0 > 1 }).map { "1/\($0)" }.joined(separator: ", ")
+                throw ImageError(.unsupportedFeature, "this decoder cannot scale by 1/\(d) while decoding (it can: \(supported))")
+            }
+            guard crop == nil else { throw ImageError(.invalidArgument, "an exact prescale applies to the whole image, not a crop") }
+            out = info.orientation.storedSize(of: d == 1 ? info.size : scaledSize(d))   // stored ↔ displayed swap both ways
+            region = Rect(displayed)
         case .maxPixelSize(let n):
             guard n > 0 else { throw ImageError(.invalidArgument, "thumbnail size must be at least 1, not \(n)") }
             let long = max(displayed.width, displayed.height)
@@ -98,6 +106,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
             let ry = storedRegion.height * Double(s.height) / Double(info.size.height) / Double(stored.height)
             if min(rx, ry) >= headroom { prescale = d }
         }
+        if case .prescale(let d) = target { prescale = d }
         self.sourceSize = info.size
         self.orientation = info.orientation
         self.outputSize = out

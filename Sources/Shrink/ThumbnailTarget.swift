@@ -14,4 +14,8 @@ public enum ThumbnailTarget: Sendable, Hashable {
     case maxPixelSize(Int)
     /// A `width × height` box, filled as `fit` says.
     case box(Size, fit: Fit)
+    /// Exactly the decoder's own 1/`n` scale (JPEG DCT scaling: 2, 4 or 8; 1 is the full size) with no
+    /// resampling, oriented: the fastest thumbnail, and what `djpeg -scale 1/n` produces. Codecs that cannot
+    /// scale while decoding accept only 1.
+    case prescale(Int)
 }

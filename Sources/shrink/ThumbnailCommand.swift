@@ -27,6 +27,7 @@ struct ThumbnailCommand: ParsableCommand {
             Examples:
               shrink thumbnail photo.jpg --size 400 -o thumb.jpg
               shrink thumbnail photo.jpg --size 300x200 --fit cover -o cover.png
+              shrink thumbnail photo.jpg --prescale 1/8 -o eighth.png
               shrink thumbnail photos/*.jpg --size 256 -o thumbs/ --jobs 2 --json
             """
     )
@@ -36,6 +37,9 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(help: "Long side N, or a WxH box. Omit for a full-size (oriented) decode.")
     var size: SizeArgument?
+
+    @Option(help: ArgumentHelp("Decode at exactly this DCT scale with no resampling, oriented (JPEG: 1/2, 1/4 or 1/8; also 1): the fastest thumbnail, and what djpeg -scale gives.", valueName: "1/N"))
+    var prescale: PrescaleArgument?
 
     @Option(help: "How the image fills a WxH box: inside (keep aspect, fit in the box) or cover (fill the box, crop the centre).")
     var fit: ThumbnailTarget.Fit = .inside
@@ -102,6 +106,7 @@ struct ThumbnailCommand: ParsableCommand {
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0-9") }
         if let depth, depth != 8 && depth != 16 { throw ValidationError("--depth must be 8 or 16") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if prescale != nil && size != nil { throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size") }
         guard memoryBudget > 0, maxPixels > 0, maxInputBytes > 0 else {
             throw ValidationError("--memory-budget, --max-pixels and --max-input-bytes must be positive")
         }
@@ -120,7 +125,7 @@ struct ThumbnailCommand: ParsableCommand {
         let request = pixelFormat.request ?? (outputIsJPEG420 ? .memoryOptimized : .native)
         let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, pixelFormat: request, memoryBudget: memoryBudget)
         let limits = ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes)
-        let target = size?.target(fit: fit) ?? .original
+        let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         var jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
         jpegOptions.keepEXIF = keepExif
         jpegOptions.keepICCProfile = !stripIcc

@@ -12,10 +12,14 @@ public struct DecodedImage: Sendable {
     /// The source's ICC profile and EXIF block, EXIF orientation already reset to 1 (the pixels are upright).
     /// Encoders keep the ICC profile and drop EXIF unless told otherwise.
     public let metadata: ImageMetadata
+    /// The machinery that decoded it (nil when not decoded from a source, e.g. built by hand).
+    public let decodePath: DecodePath?
 
-    public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0) {
+    public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0,
+                decodePath: DecodePath? = nil) {
         self.pixels = pixels
         self.plan = plan
+        self.decodePath = decodePath
         self.predictedPeakBytes = predictedPeakBytes
         self.metadata = metadata
     }

@@ -183,7 +183,14 @@ public final class ImageSource: Sendable {
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
-            if format == .yuv420 || format == .nv12, let jpeg = decoder as? JPEGDecoder, jpeg.decodesToPlanes {
+            let path = decodePath(for: plan, format: format)
+            if path == .dcFirst, let jpeg = decoder as? JPEGDecoder {
+                // Shrink's own 1/8 decoder: no coefficient buffer.
+                let rows = try jpeg.startDCFirst(options: decode, monitor: monitor)
+                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : decoder.outputFormat,
+                                                      monitor: monitor)
+                pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
+            } else if path == .libjpegPlanes, let jpeg = decoder as? JPEGDecoder {
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
                 let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode),
                                                        monitor: monitor)
@@ -201,7 +208,7 @@ public final class ImageSource: Sendable {
             }
             monitor?.notePeak()
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
-                                predictedPeakBytes: predicted)
+                                predictedPeakBytes: predicted, decodePath: path)
         } catch {
             throw error.naming(path)
         }
@@ -217,7 +224,7 @@ public final class ImageSource: Sendable {
         let result = format.byteCount(for: plan.outputSize)
         let working = decoder.workingBytes(scaleDenominator: plan.prescale)
         let rowBytes = plan.decodedSize.width * (info.bitsPerComponent > 8 ? 8 : max(native.bytesPerPixel, 3))
-        let planar = (format == .yuv420 || format == .nv12) && (decoder as? JPEGDecoder)?.decodesToPlanes == true
+        let planar = decodePath(for: plan, format: format) == .libjpegPlanes
         var peak = result + working + decoder.stateBytes(scaleDenominator: plan.prescale) + rowBytes * RowRenderer.stripRows
         if planar {
             let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
@@ -232,6 +239,19 @@ public final class ImageSource: Sendable {
             if !rendersDirectly(format) { peak += native.byteCount(for: plan.outputSize) }
         }
         return peak
+    }
+
+    /// The machinery a decode of `plan` into `format` runs on, from the header: the DC-first decoder for a
+    /// 1/8 decode of a progressive JPEG whose layout it handles; libjpeg's planes for baseline YCbCr into
+    /// yuv420/nv12; libjpeg rows otherwise (with its coefficient buffer for progressive and multi-scan
+    /// files); libspng for PNG.
+    public func decodePath(for plan: ThumbnailPlan, format: PixelFormat) -> DecodePath {
+        guard let jpeg = decoder as? JPEGDecoder else {
+            return info.isProgressive ? .libspngInterlaced : .libspngRows
+        }
+        if plan.prescale == 8 && jpeg.decodesDCFirst { return .dcFirst }
+        if (format == .yuv420 || format == .nv12) && jpeg.decodesToPlanes { return .libjpegPlanes }
+        return jpeg.buffersWholeImage ? .libjpegCoefficients : .libjpegRows
     }
 
     /// True when rows can be delivered in `format` as they are written: row conversion covers adding or

@@ -26,6 +26,7 @@ public struct JPEGDecoder: ImageDecoding {
     private let colorSpace: Int32
     private let samplingH: [Int]
     private let samplingV: [Int]
+    private let dcFirstCache = DCFirstCache()
 
     /// Reads the header of the JPEG in `bytes`. Fails with `.corruptData`, `.truncated` or
     /// `.unsupportedFeature` when libjpeg cannot read the frame header.
@@ -112,6 +113,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// files; whatever the scale), or 0 for single-scan files that stream.
     public func workingBytes(scaleDenominator: Int = 1) -> Int {
         guard buffersWholeImage else { return 0 }
+        if scaleDenominator == 8, let dc = dcFirst { return dc.workingBytes }
         let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
         var total = 0
         for (h, v) in zip(samplingH, samplingV) {
@@ -124,6 +126,23 @@ public struct JPEGDecoder: ImageDecoding {
         return total
     }
 
+    /// The DC-first decoder for this file: progressive Huffman, gray or YCbCr 4:4:4 or 4:2:0, every
+    /// component with a DC scan; nil otherwise (libjpeg decodes it). Reading the scan script walks the file
+    /// once; the result is cached.
+    var dcFirst: DCFirstDecoder? { dcFirstCache.value(bytes: bytes, path: path, eligible: info.isProgressive && !isArithmeticCoded
+                                                      && (info.colorModel == .gray || info.colorModel == .yCbCr)) }
+
+    /// True when a 1/8 decode of this file takes the DC-first path (``startDCFirst(options:monitor:)``): it
+    /// holds a few bytes per block instead of libjpeg's whole-image coefficient buffer.
+    public var decodesDCFirst: Bool { dcFirst != nil }
+
+    /// Starts a 1/8 decode through the DC-first path. Fails with `.unsupportedFeature` when the file does
+    /// not allow it (see ``decodesDCFirst``).
+    public func startDCFirst(options: DecodeOptions = DecodeOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> JPEGDCRowDecoder {
+        guard let dc = dcFirst else { throw ImageError(.unsupportedFeature, "\(path): no DC-first path for this file") }
+        return JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor)
+    }
+
     /// libjpeg's own allocations while decoding at 1/`scaleDenominator`: 16 KiB of tables and controllers
     /// plus 64 bytes per decoded column (its row-group sample buffers). Calibrated with mallinfo2 on 4:2:0
     /// 12 MP photos: 40, 135 and 297 KiB measured above the other predicted bytes at 1/8, 1/2 and 1/1,
@@ -131,6 +150,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// touched and not yet released: two 64 KiB windows and a 32 KiB fault-around margin (at most 144 KiB of
     /// a gallery photo's mapping was resident at once, sampled from /proc/PID/smaps).
     public func stateBytes(scaleDenominator: Int) -> Int {
+        if scaleDenominator == 8, let dc = dcFirst { return dc.stateBytes(mapped: bytes.isPageAlignedMapping) }
         let input = bytes.isPageAlignedMapping ? 160 << 10 : 0
         return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
     }

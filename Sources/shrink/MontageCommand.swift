@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// `shrink montage INPUT... | DIR --cell 256 [--columns N] [-o sheet.jpg] [--budget BYTES] [--json]`.
-struct MontageCommand: AsyncParsableCommand {
+struct MontageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "montage",
         abstract: "Make a contact sheet of many photos, in memory that does not grow with their number.",
@@ -83,7 +83,13 @@ struct MontageCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
+        let command = self
+        try AsyncBridge.run { try await command.render() }
+    }
+
+    /// The montage itself, in Swift concurrency (the pipeline is async).
+    private func render() async throws {
         let start = Clock.now()
         let photos = InputFiles.expand(inputs)
         guard !photos.isEmpty else {

@@ -36,14 +36,10 @@ struct ShrinkCommand: ParsableCommand {
     )
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.
-    static func main() async {
+    static func main() {
         do {
             var command = try parseAsRoot()
-            if var asynchronous = command as? AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
+            try command.run()
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

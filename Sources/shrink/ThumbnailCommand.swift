@@ -95,7 +95,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, pixelFormat, bufferBytes, predictedPeakBytes, milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the decoder used: libjpegRows, libjpegPlanes, libjpegCoefficients, dcFirst, libspngRows, libspngInterlaced), pixelFormat, bufferBytes, predictedPeakBytes, milliseconds (and error).")
     var json = false
 
     func validate() throws {
@@ -177,6 +177,7 @@ struct ThumbnailCommand: ParsableCommand {
                     line.add("width", image.size.width)
                     line.add("height", image.size.height)
                     line.add("prescale", image.plan.prescaleText)
+                    line.add("path", image.decodePath?.rawValue)
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
@@ -184,8 +185,9 @@ struct ThumbnailCommand: ParsableCommand {
                     terminal.out(line.text)
                 } else {
                     let naive = source.info.decodedBytes(as: .rgba8)
-                    let working = source.decoderWorkingBytes > 0
-                        ? " plus \(Formatting.bytes(source.decoderWorkingBytes)) of decoder coefficients (progressive)" : ""
+                    let workingBytes = source.decoder.workingBytes(scaleDenominator: image.plan.prescale)
+                    let working = workingBytes > 0
+                        ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.rawValue ?? "decoder"))" : ""
                     terminal.out("\(input) \(source.info.displayedSize) -> \(destination.path) \(image.size) "
                         + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
                         + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue))\(working) in \(ms) ms")

@@ -1,0 +1,18 @@
+import ShrinkCore
+import Synchronization
+
+/// Reads a file's DC-first decoder once, on first use, for every copy of its `JPEGDecoder`.
+final class DCFirstCache: Sendable {
+    private let state = Mutex<(done: Bool, decoder: DCFirstDecoder?)>((false, nil))
+
+    func value(bytes: ImageBytes, path: String, eligible: Bool) -> DCFirstDecoder? {
+        guard eligible else { return nil }
+        return state.withLock { s -> DCFirstDecoder? in
+            if !s.done {
+                s.decoder = try? DCFirstDecoder(bytes: bytes.bytes, path: path, release: { bytes.releaseResidentPages(before: $0) })
+                s.done = true
+            }
+            return s.decoder
+        }
+    }
+}

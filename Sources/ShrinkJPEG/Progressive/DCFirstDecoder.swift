@@ -1,0 +1,239 @@
+import ShrinkCore
+
+/// Decodes a progressive JPEG at 1/8 scale without libjpeg's whole-image coefficient buffer.
+///
+/// At 1/8, libjpeg reduces each full-resolution block to its DC coefficient (a 1×1 IDCT), and scales 4:2:0
+/// chroma up with a 2×2 IDCT instead of upsampling it (jdmaster.c picks a chroma DCT scale of 2). So this
+/// decoder reads only the scans those need:
+/// 1. the DC scans (first and refinement) of every component, keeping one coefficient per block;
+/// 2. for 4:2:0 chroma only, that component's AC scans, all at once block by block — one reader per scan
+///    over the mapped bytes — so each chroma block's coefficients are final as soon as it is read and go
+///    straight through the 2×2 IDCT; nothing but the current block is kept.
+/// Luma AC scans, most of the file, are never entropy-decoded: the scan script only finds where they end.
+///
+/// Memory: 2 bytes per block of every component (DC values) and the 1/8-scale planes (3 bytes per output
+/// pixel); about 2.2 MiB for a 24 MP 4:2:0 photo, against libjpeg's 71 MiB of coefficients.
+/// Layouts other than gray, 4:4:4 (any equal sampling) and 4:2:0 YCbCr are not handled (``supports``).
+struct DCFirstDecoder {
+    let script: ScanScript
+    let path: String
+    /// Per component: 1 (DC only) or 2 (2×2 IDCT).
+    let dctScale: [Int]
+    /// The output size: the image at 1/8, rounded up.
+    let size: Size
+
+    /// Reads the scan script of `bytes`; fails when it is not a progressive Huffman JPEG this path serves
+    /// (``unsupportedReason`` then says why).
+    init(bytes: UnsafeRawBufferPointer, path: String, release: (Int) -> Void = { _ in }) throws(ImageError) {
+        let script = try ScanScript(bytes, path: path, release: release)
+        self.script = script
+        self.path = path
+        dctScale = script.components.map { c in
+            var s = 1
+            while s < 8 && script.maxH % (c.h * s * 2) == 0 && script.maxV % (c.v * s * 2) == 0 { s *= 2 }
+            return s
+        }
+        size = Size(width: (script.width + 7) / 8, height: (script.height + 7) / 8)
+        if let reason = unsupportedReason { throw ImageError(.unsupportedFeature, "\(path): \(reason)") }
+    }
+
+    /// Why this file must take the general path, or nil.
+    var unsupportedReason: String? {
+        let count = script.components.count
+        guard count == 1 || count == 3 else { return "\(count) components" }
+        for (i, c) in script.components.enumerated() {
+            // After the IDCT scale every component must be at the output resolution (no upsampling left).
+            guard dctScale[i] <= 2, c.h * dctScale[i] == script.maxH, c.v * dctScale[i] == script.maxV else {
+                return "chroma layout needs upsampling after the 1/8 IDCT"
+            }
+            guard script.quantTables[c.quantTable] != nil else { return "component \(i) has no quantisation table" }
+            guard script.scans.contains(where: { $0.ss == 0 && $0.ah == 0 && $0.components.contains(i) }) else {
+                return "component \(i) has no DC scan"
+            }
+        }
+        return nil
+    }
+
+    /// Bytes the decode holds: DC values of every block and the output planes.
+    var workingBytes: Int {
+        script.components.reduce(0) { $0 + 2 * $1.blocksWide * $1.blocksHigh } + size.pixelCount * script.components.count
+    }
+
+    /// Input pages resident while decoding a mapped file: the data of the scans read (DC scans, and the AC
+    /// scans of 2×2 components), which are released when the decode ends.
+    func stateBytes(mapped: Bool) -> Int {
+        guard mapped else { return 16 << 10 }
+        let read = script.scans.filter { s in s.ss == 0 || s.components.allSatisfy { dctScale[$0] == 2 } }
+        return 16 << 10 + read.reduce(0) { $0 + $1.data.count + 8192 }
+    }
+
+    /// Decodes the planes (Y, or Y Cb Cr) at ``size``. With `strict`, a scan that runs out of data, a bad
+    /// Huffman code or a missing restart marker is an error; otherwise missing data reads as zeros.
+    /// `release(range)` is called for input bytes that will not be read again (a mapping drops those pages).
+    /// Each component's DC values are freed as soon as its plane is made.
+    func decodePlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil,
+                      release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
+        let comps = script.components
+        let dc = comps.map { UnsafeMutablePointer<Int16>.allocate(capacity: max(1, $0.blocksWide * $0.blocksHigh)) }
+        var freed = [Bool](repeating: false, count: comps.count)
+        defer { for (i, p) in dc.enumerated() where !freed[i] { p.deallocate() } }
+        for (p, c) in zip(dc, comps) { p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh)) }
+        for scan in script.scans where scan.ss == 0 {
+            try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict)
+            release(scan.data)
+        }
+        try monitor?.checkpoint(row: 0)
+        var planes: [[UInt8]] = []
+        let width = size.width, height = size.height
+        for (i, c) in comps.enumerated() {
+            let q = script.quantTables[c.quantTable]!
+            var plane = [UInt8](repeating: 0, count: size.pixelCount)
+            if dctScale[i] == 1 {
+                let q0 = Int(q[0]), values = dc[i]
+                plane.withUnsafeMutableBufferPointer { out in
+                    for by in 0..<min(c.blocksHigh, height) {
+                        for bx in 0..<min(c.blocksWide, width) {
+                            let v = ((Int(values[by * c.blocksWide + bx]) * q0 + 4) >> 3) + 128
+                            out[by * width + bx] = UInt8(clamping: v)
+                        }
+                    }
+                }
+            } else {
+                try plane.withUnsafeMutableBufferPointer { out throws(ImageError) in
+                    try decodeChroma(component: i, dc: dc[i], quant: q, bytes: bytes, into: out.baseAddress!, strict: strict,
+                                     release: release)
+                }
+            }
+            dc[i].deallocate()
+            freed[i] = true
+            planes.append(plane)
+            try monitor?.checkpoint(row: 0)
+        }
+        return planes
+    }
+
+    private func table(_ scan: ScanScript.Scan, dc: Bool, _ k: Int) throws(ImageError) -> HuffmanTable {
+        guard let t = scan.tables[(dc ? 0 : 4) + (dc ? scan.dcTables[k] : scan.acTables[k])] else {
+            throw ImageError(.corruptData, "\(path): a scan uses an undefined Huffman table")
+        }
+        return t
+    }
+
+    /// One DC scan (first or refinement), interleaved or not, into the DC values.
+    private func decodeDCScan(_ scan: ScanScript.Scan, bytes: UnsafeRawBufferPointer, dc: [UnsafeMutablePointer<Int16>],
+                              strict: Bool) throws(ImageError) {
+        var reader = EntropyReader(bytes, data: scan.data, restartInterval: scan.restartInterval)
+        let refine = scan.ah > 0, al = scan.al
+        var owners: [HuffmanTable] = []
+        if !refine { for k in scan.components.indices { owners.append(try table(scan, dc: true, k)) } }
+        let comps = script.components
+        // Per block of the scan, in order: which component slot, and where its value goes (nil: padding).
+        // Blocks in scan order: the component slot and where its value goes (padding blocks go to a scratch slot).
+        let members = scan.components.map { (h: comps[$0].h, v: comps[$0].v, wide: comps[$0].blocksWide,
+                                             high: comps[$0].blocksHigh, values: dc[$0]) }
+        let single = members.count == 1
+        let unitsPerMCU = single ? 1 : members.reduce(0) { $0 + $1.h * $1.v }
+        let mcus = single ? members[0].wide * members[0].high : script.mcusWide * script.mcusHigh
+        let slot = UnsafeMutablePointer<Int>.allocate(capacity: unitsPerMCU)
+        defer { slot.deallocate() }
+        var u = 0
+        for (k, m) in members.enumerated() { for _ in 0..<(single ? 1 : m.h * m.v) { slot[u] = k; u += 1 } }
+        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
+        defer { scratch.deallocate() }
+        let pred = UnsafeMutablePointer<Int>.allocate(capacity: 4)
+        defer { pred.deallocate() }
+        pred.initialize(repeating: 0, count: 4)
+        try withExtendedLifetime(owners) { () throws(ImageError) in
+            let codes = owners.map(\.code)
+            let bit = Int16(truncatingIfNeeded: 1 << al)
+            for mcu in 0..<mcus {
+                if try reader.restartIfDue(strict: strict, path: path) { pred.update(repeating: 0, count: 4) }
+                let mx = single ? 0 : mcu % script.mcusWide, my = single ? 0 : mcu / script.mcusWide
+                var unit = 0
+                for k in 0..<members.count {
+                    let m = members[k]
+                    for v in 0..<(single ? 1 : m.v) {
+                        for h in 0..<(single ? 1 : m.h) {
+                            let target: UnsafeMutablePointer<Int16>
+                            if single {
+                                target = m.values + mcu
+                            } else {
+                                let bx = mx * m.h + h, by = my * m.v + v
+                                target = bx < m.wide && by < m.high ? m.values + by * m.wide + bx : scratch
+                            }
+                            if refine {
+                                if reader.bit() != 0 { target.pointee |= bit }
+                            } else if let s = reader.decode(codes[slot[unit]]), s <= 15 {
+                                pred[k] = pred[k] &+ reader.signed(s)
+                                target.pointee = Int16(truncatingIfNeeded: pred[k] << al)
+                            } else if strict {
+                                throw ImageError(.corruptData, "\(path): bad Huffman code in a DC scan")
+                            }
+                            unit += 1
+                        }
+                    }
+                }
+            }
+        }
+        if strict && reader.fakeBitsUsed { throw ImageError(.truncated, "\(path): a DC scan ends early") }
+    }
+
+    /// A 2×2-IDCT component: its AC scans read together, block by block, each block's 2×2 output written to
+    /// `plane` (clipped to the output size). Only the current block's coefficients are held.
+    private func decodeChroma(component ci: Int, dc: UnsafeMutablePointer<Int16>, quant: [UInt16], bytes: UnsafeRawBufferPointer,
+                              into plane: UnsafeMutablePointer<UInt8>, strict: Bool,
+                              release: (Range<Int>) -> Void) throws(ImageError) {
+        let c = script.components[ci]
+        let scans = script.scans.filter { $0.ss > 0 && $0.components == [ci] }
+        let readers = UnsafeMutablePointer<EntropyReader>.allocate(capacity: max(1, scans.count))
+        for (i, scan) in scans.enumerated() {
+            (readers + i).initialize(to: EntropyReader(bytes, data: scan.data, restartInterval: scan.restartInterval))
+        }
+        defer {
+            readers.deinitialize(count: scans.count)
+            readers.deallocate()
+        }
+        var owners: [HuffmanTable] = []
+        for s in scans { owners.append(try table(s, dc: false, 0)) }
+        let codes = owners.map(\.code)
+        let bands = scans.map { ACDecoding.Band(ss: $0.ss, se: $0.se, al: $0.al) }
+        let refines = scans.map { $0.ah > 0 }
+        let eobRuns = UnsafeMutablePointer<Int>.allocate(capacity: max(1, scans.count))
+        eobRuns.initialize(repeating: 0, count: max(1, scans.count))
+        defer { eobRuns.deallocate() }
+        let coef = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
+        defer { coef.deallocate() }
+        let idct = ReducedIDCT(quant: quant)
+        let zz = ACDecoding.zigzag
+        let width = size.width, height = size.height, count = scans.count
+        try withExtendedLifetime(owners) { () throws(ImageError) in
+            for by in 0..<c.blocksHigh {
+                for bx in 0..<c.blocksWide {
+                    coef.initialize(repeating: 0, count: 64)
+                    coef[0] = Int32(dc[by * c.blocksWide + bx])
+                    for s in 0..<count {
+                        if try readers[s].restartIfDue(strict: strict, path: path) { eobRuns[s] = 0 }
+                        let ok = refines[s]
+                            ? ACDecoding.refine(&readers[s], codes[s], bands[s], &eobRuns[s], coef, zz)
+                            : ACDecoding.first(&readers[s], codes[s], bands[s], &eobRuns[s], coef, zz)
+                        if !ok && strict { throw ImageError(.corruptData, "\(path): bad Huffman code in an AC scan") }
+                    }
+                    let x = 2 * bx, y = 2 * by
+                    if x < width && y < height {
+                        idct.transform(coef, into: plane + y * width + x, stride: width, columns: min(2, width - x), rows: min(2, height - y))
+                    }
+                }
+                if by % 32 == 31 {
+                    for s in 0..<count {
+                        let start = scans[s].data.lowerBound
+                        release(start ..< max(start, readers[s].position - 8))
+                    }
+                }
+            }
+            for s in 0..<count { release(scans[s].data) }
+        }
+        if strict, (0..<scans.count).contains(where: { readers[$0].fakeBitsUsed }) {
+            throw ImageError(.truncated, "\(path): an AC scan ends early")
+        }
+    }
+}

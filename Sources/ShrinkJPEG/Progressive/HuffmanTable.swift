@@ -1,0 +1,73 @@
+import ShrinkCore
+
+/// A JPEG Huffman table ready for decoding: a 9-bit lookahead table for short codes and the canonical
+/// per-length limits (T.81 F.2.2.3) for the rest. A class over fixed-size buffers, so decoding loops pass it
+/// without copying or reference-counting arrays.
+final class HuffmanTable: @unchecked Sendable {
+    /// Natural (row-major) position of the k-th coefficient in zigzag order (with 16 entries of 63 after
+    /// the end, so a corrupt run past position 63 lands on a harmless slot instead of out of bounds).
+    static let zigzag: [UInt8] = [
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+        28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+        54, 47, 55, 62, 63,
+    ]
+    static let lookaheadBits = 9
+
+    /// For each 9-bit prefix: code length (0 = longer than 9 bits) << 8 | symbol.
+    let lookahead = UnsafeMutablePointer<UInt16>.allocate(capacity: 1 << 9)
+    /// The largest code of each length 0…17 (-1 when none), and the offset from a code to its symbol index.
+    let maxCode = UnsafeMutablePointer<Int>.allocate(capacity: 18)
+    let offset = UnsafeMutablePointer<Int>.allocate(capacity: 18)
+    /// The symbols, 256 slots (unused ones 0).
+    let symbols = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    let symbolCount: Int
+
+    init(counts: [Int], symbols list: [UInt8], path: String) throws(ImageError) {
+        lookahead.initialize(repeating: 0, count: 1 << 9)
+        maxCode.initialize(repeating: -1, count: 18)
+        offset.initialize(repeating: 0, count: 18)
+        symbols.initialize(repeating: 0, count: 256)
+        symbolCount = list.count
+        for (i, s) in list.enumerated() { symbols[i] = s }
+        var code = 0, k = 0
+        for length in 1...16 {
+            let count = counts[length]
+            if count > 0 {
+                offset[length] = k - code
+                for _ in 0..<count {
+                    if length <= Self.lookaheadBits {
+                        let shift = Self.lookaheadBits - length
+                        for fill in (code << shift) ..< ((code + 1) << shift) {
+                            lookahead[fill] = UInt16(length) << 8 | UInt16(list[k])
+                        }
+                    }
+                    code += 1
+                    k += 1
+                }
+                maxCode[length] = code - 1
+            }
+            guard code <= 1 << length else { throw ImageError(.corruptData, "\(path): a Huffman table has too many codes") }
+            code <<= 1
+        }
+    }
+
+    /// The table's buffers as plain pointers, for decoding loops (valid while this table lives).
+    var code: HuffmanCode { HuffmanCode(lookahead: lookahead, maxCode: maxCode, offset: offset, symbols: symbols, symbolCount: symbolCount) }
+
+    deinit {
+        lookahead.deallocate()
+        maxCode.deallocate()
+        offset.deallocate()
+        symbols.deallocate()
+    }
+}
+
+/// A ``HuffmanTable``'s buffers without ownership: copying it costs nothing, so hot loops hold it in
+/// registers. Valid only while its table is alive.
+struct HuffmanCode {
+    let lookahead: UnsafeMutablePointer<UInt16>
+    let maxCode: UnsafeMutablePointer<Int>
+    let offset: UnsafeMutablePointer<Int>
+    let symbols: UnsafeMutablePointer<UInt8>
+    let symbolCount: Int
+}

@@ -30,6 +30,8 @@ test: build
 	scripts/check-png
 	scripts/check-regions
 	scripts/check-corrupt
+	scripts/check-progressive
+	scripts/check-dc-asan
 
 bench: build
 	scripts/bench

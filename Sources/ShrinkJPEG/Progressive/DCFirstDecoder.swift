@@ -50,6 +50,18 @@ struct DCFirstDecoder {
             guard script.scans.contains(where: { $0.ss == 0 && $0.ah == 0 && $0.components.contains(i) }) else {
                 return "component \(i) has no DC scan"
             }
+            if dctScale[i] == 2 {
+                // libjpeg smooths blocks whose first nine AC coefficients are not complete (jdcoefct.c's block
+                // smoothing of partial progressive data), and the 2×2 IDCT uses some of them: only files that
+                // refine them to the last bit are decoded here.
+                var known = [Int](repeating: -1, count: 10)
+                for scan in script.scans where scan.ss > 0 && scan.ss <= 9 && scan.components == [i] {
+                    for k in scan.ss...min(9, scan.se) { known[k] = scan.al }
+                }
+                guard (1...9).allSatisfy({ known[$0] == 0 }) else {
+                    return "component \(i)'s low AC coefficients are incomplete (libjpeg would smooth them)"
+                }
+            }
         }
         return nil
     }

@@ -1,0 +1,87 @@
+import Testing
+import ShrinkCore
+import ShrinkJPEG
+import ShrinkTestSupport
+
+/// The DC-first path against libjpeg's own 1/8 decode of the same bytes.
+@Suite struct DCFirstDecoderTests {
+    static func rows(_ decoder: any RowDecoding) throws -> [UInt8] {
+        let stride = decoder.size.width * decoder.format.bytesPerPixel
+        var out = [UInt8](repeating: 0, count: stride * decoder.size.height)
+        try out.withUnsafeMutableBytes { raw in
+            while decoder.nextRow < decoder.size.height {
+                let row = decoder.nextRow
+                _ = try decoder.readRows(startingAt: row, into: raw.baseAddress! + row * stride, bytesPerRow: stride, maxRows: 7)
+            }
+        }
+        try decoder.finish()
+        return out
+    }
+
+    @Test(arguments: [(false, 333, 251), (true, 333, 251), (false, 64, 64), (true, 17, 9), (true, 1000, 8)])
+    func matchesLibjpegAtOneEighth(_ chroma444: Bool, _ width: Int, _ height: Int) throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: 92, chroma444: chroma444,
+                                        progressive: true)
+        let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "generated")
+        #expect(decoder.decodesDCFirst)
+        let ours = try Self.rows(decoder.startDCFirst())
+        let libjpeg = try Self.rows(decoder.startRows(scaleDenominator: 8))
+        #expect(ours.count == libjpeg.count)
+        let diff = zip(ours, libjpeg).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(diff <= 2, "max difference \(diff) for \(width)x\(height) \(chroma444 ? "4:4:4" : "4:2:0")")
+        // The whole point: a few bytes per block, not libjpeg's coefficient buffer.
+        #expect(decoder.workingBytes(scaleDenominator: 8) < decoder.workingBytes(scaleDenominator: 4) / 10)
+    }
+
+    @Test func grayProgressive() throws {
+        let bytes = try TestImages.jpeg(TestImages.grayRamp(width: 200, height: 120), quality: 90, progressive: true)
+        let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "gray")
+        #expect(decoder.decodesDCFirst)
+        let ours = try Self.rows(decoder.startDCFirst())
+        let libjpeg = try Self.rows(decoder.startRows(scaleDenominator: 8))
+        #expect(ours == libjpeg)
+    }
+
+    @Test func baselineFilesDoNotTakeThePath() throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: 64, height: 64))
+        let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "baseline")
+        #expect(!decoder.decodesDCFirst)
+    }
+
+    @Test func truncatedAndDamagedDataNeverCrash() throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: 160, height: 120), quality: 90, chroma444: false, progressive: true)
+        var outcomes = (errors: 0, images: 0)
+        for cut in stride(from: 20, to: bytes.count, by: 97) {
+            let data = Array(bytes[0..<cut])
+            guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "cut") else { continue }
+            for strict in [true, false] {
+                do {
+                    if decoder.decodesDCFirst {
+                        _ = try Self.rows(decoder.startDCFirst(options: DecodeOptions(strict: strict)))
+                        outcomes.images += 1
+                    }
+                } catch {
+                    outcomes.errors += 1
+                }
+            }
+        }
+        // Flip bytes inside the scans.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<200 {
+            var data = bytes
+            for _ in 0..<4 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                let at = 200 + Int(seed >> 33) % (data.count - 202)
+                data[at] = UInt8(truncatingIfNeeded: seed >> 17)
+            }
+            guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "flipped"), decoder.decodesDCFirst else { continue }
+            do {
+                _ = try Self.rows(decoder.startDCFirst(options: DecodeOptions(strict: false)))
+                outcomes.images += 1
+            } catch {
+                outcomes.errors += 1
+            }
+        }
+        #expect(outcomes.errors + outcomes.images > 50)
+    }
+}

@@ -9,6 +9,8 @@ public enum DecodePath: String, Sendable {
     case libjpegCoefficients
     /// Shrink's own 1/8 decoder of progressive JPEGs: DC scans, plus 4:2:0 chroma AC scans block by block.
     case dcFirst
+    /// The JPEG thumbnail embedded in the EXIF block, decoded instead of the image.
+    case embeddedThumbnail
     /// libspng, rows streamed (non-interlaced PNG).
     case libspngRows
     /// libspng, Adam7 passes summed into the reduced grid.

@@ -166,11 +166,46 @@ public final class ImageSource: Sendable {
     public func image(_ target: ThumbnailTarget, crop: Rect? = nil,
                       options: ThumbnailOptions = ThumbnailOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
         do {
+            if crop == nil, options.allowsEmbeddedThumbnail, let thumbnail = try embeddedThumbnail(for: target, options: options) {
+                return try thumbnail.image(target, options: options, monitor: monitor, orientation: info.orientation,
+                                           metadata: try decoder.metadata().orientedUpright)
+            }
             let plan = try plan(target, crop: crop, options: options)
             return try image(plan, options: options, monitor: monitor)
         } catch {
             throw error.naming(path)
         }
+    }
+
+    /// The EXIF-embedded thumbnail as a source, when it can stand in for this image at `target`: at least the
+    /// target's size on both axes (stored orientation) and the image's aspect ratio within 1 %.
+    func embeddedThumbnail(for target: ThumbnailTarget, options: ThumbnailOptions) throws(ImageError) -> ImageSource? {
+        guard let stored = info.embeddedThumbnail, let jpeg = decoder as? JPEGDecoder else { return nil }
+        switch target {
+        case .maxPixelSize, .box: break
+        case .original, .prescale: return nil
+        }
+        let ratio = Double(stored.width) / Double(stored.height), imageRatio = Double(info.size.width) / Double(info.size.height)
+        guard abs(ratio / imageRatio - 1) <= 0.01 else { return nil }
+        let planned = try plan(target, options: options)
+        guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height,
+              let bytes = jpeg.embeddedThumbnailBytes(),
+              let source = try? ImageSource(bytes: bytes, name: "\(path) (EXIF thumbnail)", limits: limits),
+              source.info.size == stored else { return nil }
+        return source
+    }
+
+    /// Decodes this (embedded thumbnail) source to `target` as if it were displayed with `orientation`, with
+    /// the main image's `metadata`.
+    private func image(_ target: ThumbnailTarget, options: ThumbnailOptions, monitor: DecodeMonitor?,
+                       orientation: Orientation, metadata: ImageMetadata) throws(ImageError) -> DecodedImage {
+        var oriented = info
+        oriented.orientation = orientation
+        let plan = try ThumbnailPlan(info: oriented, target: target, options: options, prescales: decoder.scaleDenominators,
+                                     scaledSize: decoder.scaledSize(denominator:))
+        let decoded = try image(plan, options: options, monitor: monitor)
+        return DecodedImage(pixels: decoded.pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
+                            decodePath: .embeddedThumbnail)
     }
 
     /// Runs `plan` (made by ``plan(_:crop:options:)`` with the same `options`).

@@ -20,9 +20,20 @@ public struct ThumbnailOptions: Sendable {
     /// Largest working memory a decoder may use, in bytes: a progressive JPEG's coefficient buffer is
     /// predicted from the header and refused above it (and the cap is enforced inside libjpeg). 1 GiB by default.
     public var memoryBudget: Int
+    /// Decode the JPEG thumbnail embedded in the EXIF block instead of the image when it is at least the
+    /// target size and has the image's aspect ratio (± 1 %), like ImageIO's
+    /// `kCGImageSourceCreateThumbnailFromImageIfAbsent`; orientation still applies. `nil` (the default)
+    /// means on in `.fast` mode, off in `.quality` mode (embedded thumbnails are small and often
+    /// heavily compressed).
+    public var useEmbeddedThumbnail: Bool?
+
+    /// Whether the embedded thumbnail may be used under these options.
+    public var allowsEmbeddedThumbnail: Bool { useEmbeddedThumbnail ?? (mode == .fast) }
 
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = true,
-                pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30) {
+                pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30,
+                useEmbeddedThumbnail: Bool? = nil) {
+        self.useEmbeddedThumbnail = useEmbeddedThumbnail
         self.mode = mode
         self.pixelFormat = pixelFormat
         self.allowUpscaling = allowUpscaling

@@ -94,6 +94,16 @@ public struct JPEGDecoder: ImageDecoding {
         )
     }
 
+    /// The JPEG thumbnail embedded in the EXIF block (IFD1), copied out; nil when there is none. Its pixels
+    /// are stored like the main image's, so the main image's EXIF orientation applies to it too.
+    public func embeddedThumbnailBytes() -> [UInt8]? {
+        let markers = JPEGMarkers(scanning: bytes.bytes)
+        guard let range = markers.exifRange else { return nil }
+        let tiff = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
+        guard let t = ExifReader(tiff: tiff).thumbnailRange, t.upperBound <= tiff.count else { return nil }
+        return Array(tiff[t])
+    }
+
     public func metadata() throws(ImageError) -> ImageMetadata {
         let markers = JPEGMarkers(scanning: bytes.bytes)
         return ImageMetadata(iccProfile: markers.iccProfile(in: bytes.bytes),

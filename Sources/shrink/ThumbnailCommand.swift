@@ -47,6 +47,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = .quality
 
+    @Flag(inversion: .prefixedNo, help: "Decode the JPEG thumbnail embedded in the EXIF block instead of the image when it is at least --size with the image's aspect ratio (default: on with --mode fast, off with --mode quality).")
+    var embeddedThumbnail: Bool?
+
     @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), high (rgba16 for 16-bit sources, reduced in 16-bit precision), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")
     var pixelFormat: PixelFormatArgument = PixelFormatArgument(argument: "auto")!
 
@@ -123,7 +126,8 @@ struct ThumbnailCommand: ParsableCommand {
             if case .jpeg = f { outputIsJPEG420 = subsampling == 420 } else { outputIsJPEG420 = false }
         }
         let request = pixelFormat.request ?? (outputIsJPEG420 ? .memoryOptimized : .native)
-        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, pixelFormat: request, memoryBudget: memoryBudget)
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, pixelFormat: request, memoryBudget: memoryBudget,
+                                       useEmbeddedThumbnail: embeddedThumbnail)
         let limits = ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes)
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         var jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)

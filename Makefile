@@ -36,6 +36,7 @@ test: build
 bench: build
 	scripts/bench
 	scripts/bench-montage
+	scripts/bench-progressive
 
 clean:
 	rm -rf .build out

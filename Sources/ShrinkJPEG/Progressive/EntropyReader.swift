@@ -31,6 +31,20 @@ struct EntropyReader {
     var fakeBitsUsed: Bool { zeroBytes * 8 > count }
 
     private mutating func refill() {
+        // Whole bytes at once while the next eight hold no 0xFF (no stuffing, no marker): the usual case.
+        if !stopped && pos + 8 <= end {
+            let raw = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: pos, as: UInt64.self))
+            let inverted = ~raw
+            if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                let n = (64 - count) / 8
+                if n > 0 {
+                    acc |= (raw >> UInt64(64 - 8 * n)) << UInt64(64 - count - 8 * n)
+                    pos += n
+                    count += 8 * n
+                }
+                return
+            }
+        }
         while count <= 56 {
             var b: UInt64 = 0
             if !stopped && pos < end {
@@ -103,12 +117,17 @@ struct EntropyReader {
     /// Call before each MCU (or block, in a one-component scan). At a restart boundary the remaining bits
     /// are dropped and the RSTn marker is read; returns true when one was (predictions must be reset).
     /// A missing or misnumbered marker is an error when `strict`.
+    @inline(__always)
     mutating func restartIfDue(strict: Bool, path: String) throws(ImageError) -> Bool {
         guard interval > 0 else { return false }
         if untilRestart > 0 {
             untilRestart -= 1
             return false
         }
+        return try restart(strict: strict, path: path)
+    }
+
+    private mutating func restart(strict: Bool, path: String) throws(ImageError) -> Bool {
         if fakeBitsUsed && strict { throw ImageError(.truncated, "\(path): scan data ends early") }
         acc = 0
         count = 0

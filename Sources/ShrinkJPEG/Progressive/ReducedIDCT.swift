@@ -19,10 +19,10 @@ final class ReducedIDCT {
         return cu / 2 * sum / 4
     }
 
-    /// For each output sample and used coefficient: the product of both axes' weights and the quantiser.
+    /// For each used coefficient and output sample (four floats per coefficient): the product of both axes'
+    /// weights and the quantiser.
     private let kernel = UnsafeMutablePointer<Float>.allocate(capacity: 100)
     private let positions = UnsafeMutablePointer<Int>.allocate(capacity: 25)
-    private let values = UnsafeMutablePointer<Float>.allocate(capacity: 25)
 
     init(quant: [UInt16]) {
         var k = [Float](repeating: 0, count: 100)
@@ -30,29 +30,31 @@ final class ReducedIDCT {
             for ox in 0..<2 {
                 for (i, pos) in Self.used.enumerated() {
                     let v = pos / 8, u = pos % 8
-                    k[(oy * 2 + ox) * 25 + i] = Float(Self.weight(oy, v) * Self.weight(ox, u) * Double(quant[pos]))
+                    k[i * 4 + oy * 2 + ox] = Float(Self.weight(oy, v) * Self.weight(ox, u) * Double(quant[pos]))
                 }
             }
         }
         kernel.initialize(from: k, count: 100)
         positions.initialize(from: Self.used, count: 25)
-        values.initialize(repeating: 0, count: 25)
     }
 
     deinit {
         kernel.deallocate()
         positions.deallocate()
-        values.deallocate()
     }
 
     /// Writes the block's four samples to `out` (two rows `stride` apart), clipped to `columns` × `rows`.
     func transform(_ coef: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>, stride: Int, columns: Int, rows: Int) {
-        let f = values, k = kernel, used = positions
-        for i in 0..<25 { f[i] = Float(coef[used[i]]) }
+        // kernel is stored coefficient-major in groups of four outputs, so one SIMD4 multiply-add per coefficient.
+        let k = UnsafeRawPointer(kernel), used = positions
+        var sum = SIMD4<Float>(repeating: 128)
+        for i in 0..<25 {
+            let c = coef[used[i]]
+            if c != 0 { sum += k.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self) * Float(c) }
+        }
         for o in 0..<4 where o / 2 < rows && o % 2 < columns {
-            var sum: Float = 128
-            for i in 0..<25 { sum += k[o * 25 + i] * f[i] }
-            out[(o / 2) * stride + o % 2] = sum <= 0 ? 0 : UInt8(clamping: Int(sum + 0.5))
+            let v = sum[o]
+            out[(o / 2) * stride + o % 2] = v <= 0 ? 0 : UInt8(clamping: Int(v + 0.5))
         }
     }
 }

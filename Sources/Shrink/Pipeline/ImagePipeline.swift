@@ -215,6 +215,7 @@ public final class ImagePipeline: Sendable {
         if case .success(let image) = result, !cancelled {
             telemetry.pixelFormat = image.pixels.format
             telemetry.bufferBytes = image.pixels.byteCount
+            if telemetry.origin == .decoded { telemetry.decodePath = image.decodePath }
             telemetry.measuredPeakBytes = job.monitor.peakBytes
             if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
                cache.set(image, for: job.key, cost: image.pixels.byteCount) {

@@ -19,6 +19,8 @@ public struct ImageTelemetry: Sendable {
     public var bytesRead = 0
     /// The DCT prescale denominator used (1, 2, 4 or 8).
     public var prescale = 1
+    /// The machinery that decoded the image (nil for memory cache hits and disk cache entries).
+    public var decodePath: DecodePath?
     /// The result's pixel format.
     public var pixelFormat: PixelFormat
     /// The result's buffer bytes (what the memory cache charges).

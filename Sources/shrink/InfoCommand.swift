@@ -102,6 +102,9 @@ struct InfoCommand: ParsableCommand {
         ]
         if source.decoderWorkingBytes > 0 {
             rows.append(("decoder memory", "\(Formatting.bytes(source.decoderWorkingBytes)) (whole-image coefficient buffer)"))
+            if let plan = try? source.plan(.prescale(8)), source.decodePath(for: plan, format: .rgb8) == .dcFirst {
+                rows.append(("1/8 decodes", "DC-first path, \(Formatting.bytes(source.decoder.workingBytes(scaleDenominator: 8))) (no coefficient buffer)"))
+            }
         }
         rows.append(("decoded cost", PixelFormat.allCases.map {
             "\($0.rawValue) \(Formatting.bytes(info.decodedBytes(as: $0)))"

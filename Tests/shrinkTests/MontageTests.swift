@@ -2,32 +2,6 @@ import Foundation
 import Testing
 import Shrink
 import ShrinkTestSupport
-import Synchronization
-
-/// An async gate: `wait()` suspends until `open()` (from any thread).
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiting.append(c)
-                return false
-            }
-            if ready { c.resume() }
-        }
-    }
-
-    func open() {
-        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiting = [] }
-            return s.waiting
-        }
-        for c in waiting { c.resume() }
-    }
-}
 
 /// `shrink montage` end to end, and the disk cache surviving a writer killed with SIGKILL.
 @Suite struct MontageTests {

@@ -19,7 +19,7 @@ import CSystem
 final class DecodeScheduler: @unchecked Sendable {
     struct Snapshot: Sendable {
         var runningCharge = 0, runningCount = 0, queuedCharge = 0, queuedCount = 0
-        var peakRunningCharge = 0, peakRunningCount = 0, started = 0, threads = 0
+        var peakRunningCharge = 0, started = 0, threads = 0
         /// Decodes among the running work (header reads are work too, but not decodes), and their peak.
         var runningDecodes = 0, peakRunningDecodes = 0
     }
@@ -148,7 +148,6 @@ final class DecodeScheduler: @unchecked Sendable {
                     snapshotValue.peakRunningDecodes = max(snapshotValue.peakRunningDecodes, snapshotValue.runningDecodes)
                 }
                 snapshotValue.peakRunningCharge = max(snapshotValue.peakRunningCharge, snapshotValue.runningCharge)
-                snapshotValue.peakRunningCount = max(snapshotValue.peakRunningCount, snapshotValue.runningCount)
                 precondition(snapshotValue.runningCharge <= budget, "decode budget invariant broken")
                 unlock()
                 work.run(work.submitted.duration(to: .now))

@@ -1,33 +1,9 @@
 import Shrink
+import ShrinkTestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// An async gate: `wait()` suspends until `open()`.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiting.append(c)
-                return false
-            }
-            if ready { c.resume() }
-        }
-    }
-
-    func open() {
-        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiting = [] }
-            return s.waiting
-        }
-        for c in waiting { c.resume() }
-    }
-}
 
 /// A blocking latch for scheduler threads (which must not suspend): `wait()` sleeps until `open()`.
 final class Latch: Sendable {

@@ -1,5 +1,7 @@
 /// Progressive AC scans for one block (T.81 G.1.2.2 and G.1.2.3): first passes and refinements, with
 /// end-of-band runs carried across blocks. Each returns false on a Huffman code no table entry matches.
+/// `nonzero` has bit k set when the coefficient at zigzag index k is nonzero, so the correction bits of a
+/// refinement's end-of-band stretch visit only those coefficients instead of every position.
 enum ACDecoding {
     /// The spectral band of a scan and its successive-approximation bit.
     struct Band {
@@ -15,7 +17,7 @@ enum ACDecoding {
 
     @inline(__always)
     static func first(_ r: inout EntropyReader, _ table: HuffmanCode, _ band: Band, _ eobRun: inout Int,
-                      _ coef: UnsafeMutablePointer<Int32>, _ zz: UnsafeMutablePointer<Int>) -> Bool {
+                      _ coef: UnsafeMutablePointer<Int32>, _ nonzero: inout UInt64, _ zz: UnsafeMutablePointer<Int>) -> Bool {
         if eobRun > 0 {
             eobRun -= 1
             return true
@@ -27,7 +29,9 @@ enum ACDecoding {
             if size != 0 {
                 k += run
                 guard k <= band.se else { return false }
-                coef[zz[k]] = Int32(truncatingIfNeeded: r.signed(size) << band.al)
+                let value = Int32(truncatingIfNeeded: r.signed(size) << band.al)
+                coef[zz[k]] = value
+                if value != 0 { nonzero |= 1 << UInt64(k) }
                 k += 1
             } else if run == 15 {
                 k += 16
@@ -41,7 +45,7 @@ enum ACDecoding {
 
     @inline(__always)
     static func refine(_ r: inout EntropyReader, _ table: HuffmanCode, _ band: Band, _ eobRun: inout Int,
-                       _ coef: UnsafeMutablePointer<Int32>, _ zz: UnsafeMutablePointer<Int>) -> Bool {
+                       _ coef: UnsafeMutablePointer<Int32>, _ nonzero: inout UInt64, _ zz: UnsafeMutablePointer<Int>) -> Bool {
         let p1 = Int32(1) << Int32(band.al), m1 = Int32(-1) << Int32(band.al)
         var k = band.ss
         if eobRun == 0 {
@@ -64,7 +68,10 @@ enum ACDecoding {
                         if r.bit() != 0, coef[pos] & p1 == 0 { coef[pos] += coef[pos] >= 0 ? p1 : m1 }
                     } else {
                         if run == 0 {
-                            if value != 0 { coef[pos] = value }
+                            if value != 0 {
+                                coef[pos] = value
+                                nonzero |= 1 << UInt64(k)
+                            }
                             k += 1
                             break
                         }
@@ -75,11 +82,15 @@ enum ACDecoding {
             }
         }
         if eobRun > 0 {
-            // The rest of the band: only corrections to coefficients already nonzero.
-            while k <= band.se {
-                let pos = zz[k]
-                if coef[pos] != 0, r.bit() != 0, coef[pos] & p1 == 0 { coef[pos] += coef[pos] >= 0 ? p1 : m1 }
-                k += 1
+            // The rest of the band: only corrections to coefficients already nonzero, in zigzag order.
+            if k <= band.se {
+                let upTo: UInt64 = band.se >= 63 ? ~0 : (1 << UInt64(band.se + 1)) - 1
+                var pending = nonzero & upTo & ~((1 << UInt64(k)) - 1)
+                while pending != 0 {
+                    let pos = zz[pending.trailingZeroBitCount]
+                    if r.bit() != 0, coef[pos] & p1 == 0 { coef[pos] += coef[pos] >= 0 ? p1 : m1 }
+                    pending &= pending - 1
+                }
             }
             eobRun -= 1
         }

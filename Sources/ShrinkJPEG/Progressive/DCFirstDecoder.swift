@@ -223,11 +223,12 @@ struct DCFirstDecoder {
                 for bx in 0..<c.blocksWide {
                     coef.initialize(repeating: 0, count: 64)
                     coef[0] = Int32(dc[by * c.blocksWide + bx])
+                    var nonzero: UInt64 = 0
                     for s in 0..<count {
                         if try readers[s].restartIfDue(strict: strict, path: path) { eobRuns[s] = 0 }
                         let ok = refines[s]
-                            ? ACDecoding.refine(&readers[s], codes[s], bands[s], &eobRuns[s], coef, zz)
-                            : ACDecoding.first(&readers[s], codes[s], bands[s], &eobRuns[s], coef, zz)
+                            ? ACDecoding.refine(&readers[s], codes[s], bands[s], &eobRuns[s], coef, &nonzero, zz)
+                            : ACDecoding.first(&readers[s], codes[s], bands[s], &eobRuns[s], coef, &nonzero, zz)
                         if !ok && strict { throw ImageError(.corruptData, "\(path): bad Huffman code in an AC scan") }
                     }
                     let x = 2 * bx, y = 2 * by

@@ -218,24 +218,23 @@ public final class ImageSource: Sendable {
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
-            let path = decodePath(for: plan, format: format)
-            if path == .dcFirst, let jpeg = decoder as? JPEGDecoder {
-                // Shrink's own 1/8 decoder: no coefficient buffer.
-                let rows = try jpeg.startDCFirst(options: decode, monitor: monitor)
-                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : decoder.outputFormat,
-                                                      monitor: monitor)
-                pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
-            } else if path == .libjpegPlanes, let jpeg = decoder as? JPEGDecoder {
+            let route = decodePath(for: plan, format: format)
+            if route == .libjpegPlanes, let jpeg = decoder as? JPEGDecoder {
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
                 let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode),
                                                        monitor: monitor)
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             } else {
-                let native = decoder.outputFormat
-                let rows = plan.storedRegion == Rect(info.size)
-                    ? try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
-                    : try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode, window: plan.decodingWindow)
-                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : native, monitor: monitor)
+                let rows: any RowDecoding
+                if route == .dcFirst, let jpeg = decoder as? JPEGDecoder {
+                    rows = try jpeg.startDCFirst(options: decode, monitor: monitor)   // Shrink's own 1/8 decoder: no coefficient buffer
+                } else if plan.storedRegion == Rect(info.size) {
+                    rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
+                } else {
+                    rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode, window: plan.decodingWindow)
+                }
+                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : decoder.outputFormat,
+                                                      monitor: monitor)
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
@@ -243,7 +242,7 @@ public final class ImageSource: Sendable {
             }
             monitor?.notePeak()
             return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
-                                predictedPeakBytes: predicted, decodePath: path)
+                                predictedPeakBytes: predicted, decodePath: route)
         } catch {
             throw error.naming(path)
         }

@@ -50,6 +50,20 @@ public enum FileOutput {
         }
     }
 
+    /// The names in directory `path` (without `.` and `..`, unsorted), or nil when it cannot be read.
+    public static func names(inDirectory path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// True when `path` names an existing directory.
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

@@ -69,16 +69,8 @@ public final class ImageBytes: @unchecked Sendable {
     /// The bytes. Valid while this object is alive.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
-    /// Releases the resident pages of a mapping that lie wholly before byte `offset` (a no-op for owned
-    /// bytes): for readers that walk the file once.
-    public func releaseResidentPages(before offset: Int) {
-        guard isPageAlignedMapping, let base else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let end = min(count, offset) / page * page
-        if end > 0 { _ = madvise(base, end, MADV_DONTNEED) }
-    }
-
-    /// Releases the resident pages of a mapping that lie wholly inside `range` (a no-op for owned bytes).
+    /// Releases the resident pages of a mapping that lie wholly inside `range` (a no-op for owned bytes):
+    /// for readers that walk the file once and will not come back.
     public func releaseResidentPages(in range: Range<Int>) {
         guard isPageAlignedMapping, let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Shrink
 
 /// Turns command-line inputs into image paths: files as given, directories as their JPEG and PNG files
@@ -12,16 +7,10 @@ enum InputFiles {
 
     static func expand(_ inputs: [String]) -> [String] {
         inputs.flatMap { input -> [String] in
-            guard FileOutput.isDirectory(input), let dir = opendir(input) else { return [input] }
-            defer { closedir(dir) }
-            var names: [String] = []
-            while let item = readdir(dir) {
-                let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
-                guard !name.hasPrefix("."), let dot = name.lastIndex(of: "."),
-                      extensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
-                names.append(name)
+            guard FileOutput.isDirectory(input), let all = FileOutput.names(inDirectory: input) else { return [input] }
+            let names = all.filter { name in
+                guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
+                return extensions.contains(name[name.index(after: dot)...].lowercased())
             }
             let base = input.hasSuffix("/") ? String(input.dropLast()) : input
             return names.sorted().map { "\(base)/\($0)" }

@@ -40,6 +40,21 @@ public final class DiskCache: Sendable {
     private struct State: ~Copyable {
         var entries: [String: Entry] = [:]
         var statistics = Statistics()
+
+        /// Drops `name` from the index, keeping the totals right.
+        mutating func forget(_ name: String) {
+            guard let e = entries.removeValue(forKey: name) else { return }
+            statistics.count -= 1
+            statistics.bytes -= e.bytes
+        }
+
+        /// Records `name` at `bytes`, replacing whatever the index said of it before.
+        mutating func record(_ name: String, bytes: Int, lastUse: Int) {
+            forget(name)
+            entries[name] = Entry(bytes: bytes, lastUse: lastUse)
+            statistics.count += 1
+            statistics.bytes += bytes
+        }
     }
 
     /// The directory holding the entries.
@@ -59,16 +74,12 @@ public final class DiskCache: Sendable {
         self.directory = directory
         self.sizeLimit = max(0, sizeLimit)
         try FileOutput.createDirectory(directory)
-        guard let dir = opendir(directory) else {
+        guard let names = FileOutput.names(inDirectory: directory) else {
             throw ImageError(.io, "\(directory): cannot read the cache directory")
         }
-        defer { closedir(dir) }
         var entries: [String: Entry] = [:]
         var total = 0
-        while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        for name in names {
             let path = directory + "/" + name
             var st = stat()
             guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
@@ -94,7 +105,7 @@ public final class DiskCache: Sendable {
         guard let file = Self.read(directory + "/" + name) else {
             state.withLock { s in
                 s.statistics.misses += 1
-                if let e = s.entries.removeValue(forKey: name) { s.statistics.count -= 1; s.statistics.bytes -= e.bytes }
+                s.forget(name)
             }
             return nil
         }
@@ -106,7 +117,7 @@ public final class DiskCache: Sendable {
                 s.statistics.misses += 1
                 if !collision {
                     s.statistics.corruptDropped += 1
-                    if let e = s.entries.removeValue(forKey: name) { s.statistics.count -= 1; s.statistics.bytes -= e.bytes }
+                    s.forget(name)
                 }
             }
             return nil
@@ -117,8 +128,7 @@ public final class DiskCache: Sendable {
         _ = utimensat(AT_FDCWD, directory + "/" + name, &times, 0)
         state.withLock { s in
             s.statistics.hits += 1
-            if s.entries[name] == nil { s.statistics.count += 1; s.statistics.bytes += file.count }
-            s.entries[name] = Entry(bytes: file.count, lastUse: now)
+            s.record(name, bytes: file.count, lastUse: now)
         }
         return payload
     }
@@ -139,10 +149,7 @@ public final class DiskCache: Sendable {
         let name = Self.fileName(for: key)
         try FileOutput.write(file, to: directory + "/" + name)
         state.withLock { s in
-            if let old = s.entries[name] { s.statistics.count -= 1; s.statistics.bytes -= old.bytes }
-            s.entries[name] = Entry(bytes: file.count, lastUse: Self.now())
-            s.statistics.count += 1
-            s.statistics.bytes += file.count
+            s.record(name, bytes: file.count, lastUse: Self.now())
             s.statistics.writes += 1
         }
         evictIfNeeded()
@@ -152,9 +159,7 @@ public final class DiskCache: Sendable {
     public func removeValue(for key: String) {
         let name = Self.fileName(for: key)
         unlink(directory + "/" + name)
-        state.withLock { s in
-            if let e = s.entries.removeValue(forKey: name) { s.statistics.count -= 1; s.statistics.bytes -= e.bytes }
-        }
+        state.withLock { s in s.forget(name) }
     }
 
     /// Deletes every entry.
@@ -185,11 +190,9 @@ public final class DiskCache: Sendable {
             // Down to 90 % of the limit, so eviction (a sort) runs once per several writes, not every write.
             let goal = sizeLimit / 10 * 9
             var names: [String] = []
-            for (name, e) in s.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            for (name, _) in s.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
                 guard s.statistics.bytes > goal else { break }
-                s.entries[name] = nil
-                s.statistics.bytes -= e.bytes
-                s.statistics.count -= 1
+                s.forget(name)
                 s.statistics.evictions += 1
                 names.append(name)
             }

@@ -9,7 +9,7 @@ final class DCFirstCache: Sendable {
         guard eligible else { return nil }
         return state.withLock { s -> DCFirstDecoder? in
             if !s.done {
-                s.decoder = try? DCFirstDecoder(bytes: bytes.bytes, path: path, release: { bytes.releaseResidentPages(before: $0) })
+                s.decoder = try? DCFirstDecoder(bytes: bytes.bytes, path: path, release: { bytes.releaseResidentPages(in: 0 ..< max(0, $0)) })
                 s.done = true
             }
             return s.decoder

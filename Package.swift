@@ -14,17 +14,17 @@ let package = Package(
     targets: [
         // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms.
         .target(
-            name: "CJPEGTurbo",
+            name: "CShrinkJPEG",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("turbojpeg")]
         ),
         // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
-        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
-        .target(name: "CSystem"),
-        .target(name: "ShrinkCore", dependencies: ["CSystem"]),
+        .systemLibrary(name: "CShrinkSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .target(name: "CShrinkSystem"),
+        .target(name: "ShrinkCore", dependencies: ["CShrinkSystem"]),
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
-        .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CJPEGTurbo"]),
-        .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CSPNG"]),
-        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "CSystem"]),
+        .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
+        .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
+        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "CShrinkSystem"]),
         .executableTarget(
             name: "shrink",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CSPNG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "shrinkTests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
     ]

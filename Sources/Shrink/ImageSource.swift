@@ -49,13 +49,28 @@ public final class ImageSource: Sendable {
         guard let format = ImageFormat(sniffing: bytes.bytes) else {
             throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature)")
         }
-        switch format {
-        case .jpeg: decoder = try JPEGDecoder(bytes: bytes, path: name)
-        case .png: decoder = try PNGDecoder(bytes: bytes, path: name, limits: limits)
-        default:
-            throw ImageError(.unsupportedFormat, "\(name): \(format.rawValue.uppercased()) decoding is not supported yet (JPEG and PNG only)")
+        do throws(ImageError) {
+            switch format {
+            case .jpeg: decoder = try JPEGDecoder(bytes: bytes, path: name, limits: limits)
+            case .png: decoder = try PNGDecoder(bytes: bytes, path: name, limits: limits)
+            default:
+                throw ImageError(.unsupportedFormat, "\(name): \(format.rawValue.uppercased()) decoding is not supported yet (JPEG and PNG only)")
+            }
+        } catch {
+            throw bytes.wasTruncatedWhileMapped ? Self.truncatedWhileReading(name) : error
         }
         info = decoder.info
+        if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(name) }
+    }
+
+    /// Fails with `.truncated` when the mapped file was truncated while it was read (the guard in
+    /// ``ImageBytes`` turned the missing pages into zeros): whatever was read from it is not the file.
+    func checkInput() throws(ImageError) {
+        if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(path) }
+    }
+
+    static func truncatedWhileReading(_ path: String) -> ImageError {
+        ImageError(.truncated, "\(path): the file was truncated while it was being read (another process changed it)")
     }
 
     /// Bytes of the encoded file.
@@ -104,35 +119,43 @@ public final class ImageSource: Sendable {
     /// The JPEG made upright without decoding: the EXIF orientation applied to the DCT coefficients (like
     /// `jpegtran`), the tag then set to 1, every other marker kept. With `trim`, edge blocks that cannot be
     /// moved exactly are dropped; without it they are `.unsupportedFeature`. Non-JPEG input is
-    /// `.unsupportedFormat`.
-    public func losslesslyUpright(trim: Bool = false) throws(ImageError) -> [UInt8] {
-        guard info.format == .jpeg else {
+    /// `.unsupportedFormat`. Its cost (every DCT coefficient, twice for a rotation) is predicted from the
+    /// header and checked against the limits and `memoryBudget` before anything is allocated
+    /// (`.limitExceeded`, `.memoryBudgetExceeded`).
+    public func losslesslyUpright(trim: Bool = false, memoryBudget: Int = ThumbnailOptions().memoryBudget) throws(ImageError) -> [UInt8] {
+        guard info.format == .jpeg, let jpeg = decoder as? JPEGDecoder else {
             throw ImageError(.unsupportedFormat, "\(path): lossless transforms are for JPEG only")
         }
+        try checkInput()
         guard let operation = JPEGTransform.Operation(undoing: info.orientation) else {
             return JPEGTransform.settingOrientationUp(Array(bytes.bytes))
         }
-        return JPEGTransform.settingOrientationUp(try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim))
+        let result = JPEGTransform.settingOrientationUp(try jpeg.transformed(operation, trim: trim, memoryBudget: memoryBudget))
+        try checkInput()
+        return result
     }
 
     /// The JPEG cropped without decoding: `region` (displayed pixels) is widened outwards to iMCU boundaries
     /// of the stored image, cut from the coefficients, and nothing is re-encoded; the EXIF orientation is kept,
     /// so the result displays as the region. Returns the bytes and the region actually kept (displayed pixels).
-    public func losslessCrop(_ region: Rect) throws(ImageError) -> (bytes: [UInt8], region: Rect) {
+    /// A region that is not finite, under 1×1 or outside the image is `.invalidArgument`; the cost (the
+    /// source's coefficients and the crop's) is checked like ``losslesslyUpright(trim:memoryBudget:)``'s.
+    public func losslessCrop(_ region: Rect, memoryBudget: Int = ThumbnailOptions().memoryBudget) throws(ImageError) -> (bytes: [UInt8], region: Rect) {
         guard info.format == .jpeg, let jpeg = decoder as? JPEGDecoder else {
             throw ImageError(.unsupportedFormat, "\(path): lossless crops are for JPEG only")
         }
         let full = info.displayedSize
-        guard region.width >= 1, region.height >= 1, region.x >= 0, region.y >= 0,
-              region.x + region.width <= Double(full.width), region.y + region.height <= Double(full.height) else {
-            throw ImageError(.invalidArgument, "\(path): crop is outside the \(full) image")
+        guard region.isInside(full) else {
+            throw ImageError(.invalidArgument, "\(path): crop \(region) is not a rectangle of at least 1x1 inside the \(full) image")
         }
+        try checkInput()
         let stored = info.orientation.storedRect(for: region, storedSize: info.size)
         let (mw, mh) = jpeg.iMCUSize
         let x0 = Int(stored.x) / mw * mw, y0 = Int(stored.y) / mh * mh
         let x1 = min(info.size.width, Int((stored.x + stored.width).rounded(.up)))
         let y1 = min(info.size.height, Int((stored.y + stored.height).rounded(.up)))
-        let out = try JPEGTransform.apply(.none, to: bytes, path: path, crop: (x0, y0, x1 - x0, y1 - y0))
+        let out = try jpeg.transformed(.none, crop: (x0, y0, x1 - x0, y1 - y0), memoryBudget: memoryBudget)
+        try checkInput()
         let kept = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         // Back to displayed coordinates: the same orientation, mapped from stored.
         let shown = displayedRect(of: kept)
@@ -241,9 +264,12 @@ public final class ImageSource: Sendable {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
             monitor?.notePeak()
-            return DecodedImage(pixels: pixels, plan: plan, metadata: try decoder.metadata().orientedUpright,
+            let metadata = try decoder.metadata().orientedUpright
+            try checkInput()
+            return DecodedImage(pixels: pixels, plan: plan, metadata: metadata,
                                 predictedPeakBytes: predicted, decodePath: route)
         } catch {
+            try checkInput()
             throw error.naming(path)
         }
     }

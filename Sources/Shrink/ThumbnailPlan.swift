@@ -28,12 +28,16 @@ public struct ThumbnailPlan: Sendable, Equatable {
                 scaledSize: (Int) -> Size, crop: Rect? = nil) throws(ImageError) {
         let full = info.displayedSize
         let frame = crop ?? Rect(full)
-        if let crop {
-            guard crop.width >= 1, crop.height >= 1, crop.x >= 0, crop.y >= 0,
-                  crop.x + crop.width <= Double(full.width), crop.y + crop.height <= Double(full.height) else {
-                throw ImageError(.invalidArgument,
-                                 "crop \(Int(crop.x)),\(Int(crop.y)),\(Int(crop.width)),\(Int(crop.height)) is outside the \(full) image")
-            }
+        if let crop, !crop.isInside(full) {
+            throw ImageError(.invalidArgument, "crop \(crop) is not a rectangle of at least 1x1 inside the \(full) image")
+        }
+        let largestSide = switch target {
+        case .maxPixelSize(let n): n
+        case .box(let box, _): max(box.width, box.height)
+        case .original, .prescale: 0
+        }
+        guard largestSide <= ThumbnailTarget.maxSide else {
+            throw ImageError(.invalidArgument, "thumbnail size \(largestSide) is above the largest side Shrink produces (\(ThumbnailTarget.maxSide))")
         }
         // Targets apply to the frame (the whole image, or the crop); regions are found in it, then placed.
         let displayed = Size(width: Int(frame.width), height: Int(frame.height))

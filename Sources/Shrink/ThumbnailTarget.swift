@@ -18,4 +18,9 @@ public enum ThumbnailTarget: Sendable, Hashable {
     /// resampling, oriented: the fastest thumbnail, and what `djpeg -scale 1/n` produces. Codecs that cannot
     /// scale while decoding accept only 1.
     case prescale(Int)
+
+    /// The largest side a target may ask for (2³⁰): larger values are `.invalidArgument` before any
+    /// arithmetic, so no size derived from a target can overflow. (Outputs are further bounded by
+    /// ``ImageLimits/maxPixels``.)
+    public static let maxSide = 1 << 30
 }

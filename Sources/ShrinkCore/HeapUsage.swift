@@ -1,4 +1,4 @@
-import CSystem
+import CShrinkSystem
 
 /// The bytes the C allocator has handed out and not taken back (`mallinfo2`: arena chunks in use plus
 /// chunks it mapped on its own), for measuring what a decode really holds. Swift's allocations go through

@@ -6,10 +6,17 @@ import Musl
 import Darwin
 #endif
 
+import CShrinkSystem
+
 /// The encoded bytes of an image: a read-only memory mapping of a file, or bytes handed over by the caller.
 ///
 /// A mapping costs address space, not memory: only pages that are touched become resident, and decoders
 /// release pages behind them (``isPageAlignedMapping``), so a large input does not show in peak RSS.
+/// A mapped file may be truncated by another process while it is read; that would raise SIGBUS. Every
+/// mapping is registered with a guard that maps a zero page over the missing part instead and marks the
+/// bytes (``wasTruncatedWhileMapped``), so the decode that read them ends with `.truncated`, not a crash.
+/// (Reading the file into the heap instead would cost its whole size in memory: 4.4 MiB more for a 24 MP
+/// JPEG; see BENCHMARKS.md.)
 public final class ImageBytes: @unchecked Sendable {
     // Immutable after init: the mapping or allocation is owned for the object's lifetime, so the
     // address stays valid as long as the object lives (decoders keep a reference).
@@ -21,30 +28,116 @@ public final class ImageBytes: @unchecked Sendable {
     public let isPageAlignedMapping: Bool
     /// The file the bytes came from, when they came from one.
     public let path: String?
+    /// The mapping's slot in the SIGBUS guard (-1 when not mapped).
+    private let guardSlot: Int32
 
-    /// Maps the file at `path` read-only. Fails with `.fileNotFound` or `.io`; an empty file has no bytes.
+    /// Maps the file at `path` read-only. It is opened without blocking (a FIFO or device never hangs) and
+    /// must be a regular file: anything else is `.io` naming what it is. A missing file is `.fileNotFound`,
+    /// an unreadable one `.io`; an empty file has no bytes.
     public init(mapping path: String) throws(ImageError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let e = errno
-            throw ImageError(e == ENOENT ? .fileNotFound : .io, "\(path): cannot open", cause: Self.errnoText(e))
+            throw ImageError(e == ENOENT || e == ENOTDIR ? .fileNotFound : .io, "\(path): cannot open", cause: Self.errnoText(e))
         }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ImageError(.io, "\(path): cannot stat", cause: Self.errnoText(errno)) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ImageError(.io, "\(path): not a regular file") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ImageError(.io, "\(path): \(Self.fileKind(st.st_mode)), not a regular file")
+        }
         count = Int(st.st_size)
         guard count > 0 else {
             base = nil
             isPageAlignedMapping = false
+            guardSlot = -1
             return
         }
         guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
             throw ImageError(.io, "\(path): cannot map", cause: Self.errnoText(errno))
         }
-        base = mapped
-        isPageAlignedMapping = true
+        let slot = csys_guard_register(mapped, count)
+        if slot >= 0 {
+            base = mapped
+            isPageAlignedMapping = true
+            guardSlot = slot
+            return
+        }
+        // No guard (every slot taken, or no SIGBUS handler allowed): read the file instead of mapping it.
+        munmap(mapped, count)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        var done = 0
+        while done < count {
+            let n = pread(fd, storage + done, count - done, off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                storage.deallocate()
+                throw ImageError(.truncated, "\(path): the file ended after \(done) of \(count) bytes while it was read")
+            }
+            done += n
+        }
+        base = storage
+        isPageAlignedMapping = false
+        guardSlot = -1
+    }
+
+    /// Reads file descriptor `fd` (standard input, a pipe) to its end into owned bytes, refusing more than
+    /// `maxBytes` (`.limitExceeded`) before reading further. `name` appears in errors (`<stdin>`, say).
+    public init(reading fd: Int32, name: String, maxBytes: Int) throws(ImageError) {
+        path = name
+        isPageAlignedMapping = false
+        guardSlot = -1
+        var capacity = 1 << 16, used = 0
+        var storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        while true {
+            if used == capacity {
+                guard capacity <= maxBytes else {
+                    storage.deallocate()
+                    throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes")
+                }
+                let grown = UnsafeMutableRawPointer.allocate(byteCount: min(capacity * 2, maxBytes + 1), alignment: 16)
+                grown.copyMemory(from: storage, byteCount: used)
+                storage.deallocate()
+                storage = grown
+                capacity = min(capacity * 2, maxBytes + 1)
+            }
+            let n = read(fd, storage + used, capacity - used)
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                let e = errno
+                storage.deallocate()
+                throw ImageError(.io, "\(name): cannot read", cause: Self.errnoText(e))
+            }
+            if n == 0 { break }
+            used += n
+        }
+        guard used <= maxBytes else {
+            storage.deallocate()
+            throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes")
+        }
+        count = used
+        if used == 0 {
+            storage.deallocate()
+            base = nil
+        } else {
+            base = storage
+        }
+    }
+
+    /// True when the mapped file was truncated while its bytes were read: some of them read as zeros
+    /// instead of the file's. Decoders check it when they end and report `.truncated`.
+    public var wasTruncatedWhileMapped: Bool { guardSlot >= 0 && csys_guard_faulted(guardSlot) != 0 }
+
+    private static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
     }
 
     /// Copies `bytes` once into storage whose address is stable for the object's lifetime.
@@ -52,6 +145,7 @@ public final class ImageBytes: @unchecked Sendable {
         self.path = path
         count = bytes.count
         isPageAlignedMapping = false
+        guardSlot = -1
         if bytes.isEmpty {
             base = nil
         } else {
@@ -63,7 +157,12 @@ public final class ImageBytes: @unchecked Sendable {
 
     deinit {
         guard let base else { return }
-        if isPageAlignedMapping { munmap(base, count) } else { base.deallocate() }
+        if isPageAlignedMapping {
+            csys_guard_unregister(guardSlot)
+            munmap(base, count)
+        } else {
+            base.deallocate()
+        }
     }
 
     /// The bytes. Valid while this object is alive.

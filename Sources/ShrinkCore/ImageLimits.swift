@@ -13,11 +13,18 @@ public struct ImageLimits: Sendable, Equatable {
     /// may hold 4× this. 16 MiB by default. (libspng 0.7 also caps the number of metadata chunks at 1000,
     /// a limit it does not let callers change.)
     public var maxChunkBytes: Int
+    /// Most scans a JPEG may have. Each scan of a progressive file visits every block again, so without a cap
+    /// a small file of many tiny scans costs CPU in proportion to its scans, not its pixels. Ordinary
+    /// progressive files have about 10; 500 by default (the cap libjpeg-turbo's own fuzzers and TurboJPEG's
+    /// scan limit guidance use).
+    public var maxScans: Int
 
-    public init(maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20) {
+    public init(maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20,
+                maxScans: Int = 500) {
         self.maxPixels = maxPixels
         self.maxInputBytes = maxInputBytes
         self.maxChunkBytes = maxChunkBytes
+        self.maxScans = maxScans
     }
 
     /// Fails with `.limitExceeded` naming `path` when an image of `size` has more than ``maxPixels`` pixels.

@@ -1,5 +1,5 @@
 /// A rectangle in source pixel coordinates; fractional edges are allowed (a centre crop of an odd size).
-public struct Rect: Sendable, Hashable {
+public struct Rect: Sendable, Hashable, CustomStringConvertible {
     public var x: Double
     public var y: Double
     public var width: Double
@@ -15,6 +15,24 @@ public struct Rect: Sendable, Hashable {
     /// The whole of an image of `size`.
     public init(_ size: Size) {
         self.init(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
+    }
+
+    /// True when every coordinate is a finite number (no NaN or infinity).
+    public var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+
+    /// True when the rectangle is finite, at least 1×1, and lies inside an image of `size` (compared as
+    /// doubles: no conversion of an untrusted value can trap).
+    public func isInside(_ size: Size) -> Bool {
+        isFinite && width >= 1 && height >= 1 && x >= 0 && y >= 0
+            && x + width <= Double(size.width) && y + height <= Double(size.height)
+    }
+
+    /// `"x,y,width,height"`, whole numbers without a fraction; NaN, infinities and huge values as they are.
+    public var description: String {
+        func text(_ v: Double) -> String {
+            v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        }
+        return [x, y, width, height].map(text).joined(separator: ",")
     }
 
     /// The same rectangle with x/y and width/height swapped (a transpose).

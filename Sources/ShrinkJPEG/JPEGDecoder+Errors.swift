@@ -1,4 +1,4 @@
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 extension ImageError {
@@ -18,6 +18,9 @@ extension ImageError {
             return ImageError(.outOfMemory, "\(path): out of memory while decoding JPEG", cause: cause)
         case SJ_WARNING.rawValue:
             return ImageError(.corruptData, "\(path): corrupt JPEG data (\(stage))", cause: cause)
+        case SJ_LIMIT.rawValue:
+            return ImageError(.limitExceeded, "\(path): \(text.isEmpty ? "too many scans" : text), above the limit (ImageLimits.maxScans)",
+                              cause: nil)
         case SJ_BAD_CALL.rawValue:
             return ImageError(.invalidArgument, "\(path): JPEG decoder used out of order (\(stage))", cause: cause)
         default:
@@ -27,10 +30,11 @@ extension ImageError {
 }
 
 /// A libjpeg decoder over `bytes` with its header read, ready for sj_start or sj_start_raw; destroyed again
-/// when the header cannot be read. Input pages of a mapping are released behind it.
-func openJPEGDecoder(_ bytes: ImageBytes, path: String) throws(ImageError) -> OpaquePointer {
+/// when the header cannot be read. Input pages of a mapping are released behind it; more than `maxScans`
+/// scans fail the decode with `.limitExceeded`.
+func openJPEGDecoder(_ bytes: ImageBytes, path: String, maxScans: Int) throws(ImageError) -> OpaquePointer {
     guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                            bytes.isPageAlignedMapping ? 1 : 0) else {
+                            bytes.isPageAlignedMapping ? 1 : 0, Int32(clamping: maxScans)) else {
         throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
     }
     var header = sj_header()

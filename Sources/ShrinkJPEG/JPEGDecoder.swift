@@ -1,4 +1,4 @@
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 /// A JPEG file's header and the ways it can be decoded, read without decoding any pixel.
@@ -23,6 +23,8 @@ public struct JPEGDecoder: ImageDecoding {
     public let buffersWholeImage: Bool
     /// Restart interval in MCUs (0 when none).
     public let restartInterval: Int
+    /// The limits decodes of this file run under (``ImageLimits/maxScans`` is enforced while decoding).
+    public let limits: ImageLimits
     private let colorSpace: Int32
     private let samplingH: [Int]
     private let samplingV: [Int]
@@ -30,11 +32,13 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Reads the header of the JPEG in `bytes`. Fails with `.corruptData`, `.truncated` or
     /// `.unsupportedFeature` when libjpeg cannot read the frame header.
-    public init(bytes: ImageBytes, path: String) throws(ImageError) {
+    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
+        self.limits = limits
         var header = sj_header()
-        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0) else {
+        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0,
+                                Int32(clamping: limits.maxScans)) else {
             throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
         }
         defer { sj_destroy(d) }
@@ -124,11 +128,17 @@ public struct JPEGDecoder: ImageDecoding {
     public func workingBytes(scaleDenominator: Int = 1) -> Int {
         guard buffersWholeImage else { return 0 }
         if scaleDenominator == 8, let dc = dcFirst { return dc.workingBytes }
+        return coefficientBytes(of: info.size)
+    }
+
+    /// Bytes of DCT coefficients for an image of `size` sampled like this file: 64 coefficients of 2 bytes per
+    /// block of every component, blocks rounded up to whole MCUs (what libjpeg's virtual arrays hold).
+    public func coefficientBytes(of size: Size) -> Int {
         let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
         var total = 0
         for (h, v) in zip(samplingH, samplingV) {
-            let blocksWide = (info.size.width * h + 8 * maxH - 1) / (8 * maxH)
-            let blocksHigh = (info.size.height * v + 8 * maxV - 1) / (8 * maxV)
+            let blocksWide = (size.width * h + 8 * maxH - 1) / (8 * maxH)
+            let blocksHigh = (size.height * v + 8 * maxV - 1) / (8 * maxV)
             let roundedWide = (blocksWide + h - 1) / h * h
             let roundedHigh = (blocksHigh + v - 1) / v * v
             total += roundedWide * roundedHigh * 64 * 2
@@ -136,10 +146,39 @@ public struct JPEGDecoder: ImageDecoding {
         return total
     }
 
+    /// Bytes a lossless transform holds at its peak, from the header: TurboJPEG reads every coefficient of
+    /// the source, then builds the destination's (the crop's, or the whole image again for a rotation or
+    /// flip), and writes an output about the input's size.
+    public func transformBytes(_ operation: JPEGTransform.Operation, cropSize: Size? = nil) -> Int {
+        let source = coefficientBytes(of: info.size)
+        let destination = cropSize.map(coefficientBytes(of:)) ?? (operation == .none ? 0 : source)
+        return source + destination + bytes.count
+    }
+
+    /// This JPEG transformed losslessly (see ``JPEGTransform/apply(_:to:path:trim:crop:)``), after checking
+    /// from the header what it would cost: the pixel limit (`.limitExceeded`), the scan limit
+    /// (`.limitExceeded`, counted by a walk over the markers) and `memoryBudget` against
+    /// ``transformBytes(_:cropSize:)`` (`.memoryBudgetExceeded`), all before anything is allocated.
+    public func transformed(_ operation: JPEGTransform.Operation, trim: Bool = false,
+                            crop: (x: Int, y: Int, width: Int, height: Int)? = nil,
+                            memoryBudget: Int) throws(ImageError) -> [UInt8] {
+        try limits.check(info.size, path: path)
+        let scans = JPEGMarkers.scanCount(in: bytes.bytes, upTo: limits.maxScans + 1)
+        guard scans <= limits.maxScans else {
+            throw ImageError(.limitExceeded, "\(path): the JPEG has more than \(limits.maxScans) scans, above the limit (ImageLimits.maxScans)")
+        }
+        let needed = transformBytes(operation, cropSize: crop.map { Size(width: $0.width, height: $0.height) })
+        guard needed <= memoryBudget else {
+            throw ImageError(.memoryBudgetExceeded,
+                             "\(path): a lossless transform needs \(needed >> 20) MiB for the DCT coefficients, above the budget of \(memoryBudget >> 20) MiB")
+        }
+        return try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim, crop: crop)
+    }
+
     /// The DC-first decoder for this file: progressive Huffman, gray or YCbCr 4:4:4 or 4:2:0, every
     /// component with a DC scan; nil otherwise (libjpeg decodes it). Reading the scan script walks the file
     /// once; the result is cached.
-    var dcFirst: DCFirstDecoder? { dcFirstCache.value(bytes: bytes, path: path, eligible: info.isProgressive && !isArithmeticCoded
+    var dcFirst: DCFirstDecoder? { dcFirstCache.value(bytes: bytes, path: path, maxScans: limits.maxScans, eligible: info.isProgressive && !isArithmeticCoded
                                                       && (info.colorModel == .gray || info.colorModel == .yCbCr)) }
 
     /// True when a 1/8 decode of this file takes the DC-first path (``startDCFirst(options:monitor:)``): it
@@ -188,7 +227,8 @@ public struct JPEGDecoder: ImageDecoding {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }
-        return try JPEGPlaneDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options)
+        return try JPEGPlaneDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
+                                    maxScans: limits.maxScans)
     }
 
     /// Starts a decode that produces only the columns of `window` (widened to iMCU boundaries) and skips
@@ -205,6 +245,6 @@ public struct JPEGDecoder: ImageDecoding {
         }
         let cmyk = info.colorModel == .cmyk || info.colorModel == .ycck
         return try JPEGRowDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
-                                  gray: info.colorModel == .gray, cmyk: cmyk, window: window)
+                                  gray: info.colorModel == .gray, cmyk: cmyk, window: window, maxScans: limits.maxScans)
     }
 }

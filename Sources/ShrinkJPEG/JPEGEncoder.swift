@@ -1,4 +1,4 @@
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 /// Encodes gray8 or rgb8 pixels as baseline or progressive JPEG with libjpeg-turbo; rgba8 pixels are

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ShrinkCore
 
 /// The metadata segments of a JPEG found by walking its markers up to the first SOS, bounds-checked:
@@ -48,6 +53,38 @@ struct JPEGMarkers {
             }
             pos += length
         }
+    }
+
+    /// The number of scans (SOS markers) in `bytes`, counting at most to `limit`: a walk over the marker
+    /// segments that skips each scan's entropy-coded data by searching for the next marker (memchr), so it
+    /// costs one pass over the file and nothing per block. Stops early at EOI or at bytes that are not a marker.
+    static func scanCount(in bytes: UnsafeRawBufferPointer, upTo limit: Int) -> Int {
+        let n = bytes.count
+        guard n >= 4, let base = bytes.baseAddress, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return 0 }
+        var pos = 2, scans = 0
+        while pos + 1 < n && scans < limit {
+            guard bytes[pos] == 0xFF else { return scans }
+            let marker = bytes[pos + 1]
+            if marker == 0xFF { pos += 1; continue }                                 // fill byte
+            pos += 2
+            if marker == 0xD9 { return scans }                                     // EOI
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            guard pos + 2 <= n else { return scans }
+            let length = Int(bytes[pos]) << 8 | Int(bytes[pos + 1])
+            guard length >= 2, pos + length <= n else { return scans }
+            pos += length
+            guard marker == 0xDA else { continue }
+            scans += 1
+            // Entropy-coded data runs to the next 0xFF that starts a marker other than RSTn (0xFF00 is a stuffed byte).
+            while pos + 1 < n {
+                guard let hit = memchr(base + pos, 0xFF, n - 1 - pos) else { pos = n; break }
+                pos = base.distance(to: UnsafeRawPointer(hit))
+                let next = bytes[pos + 1]
+                if next == 0 || next == 0xFF || (0xD0...0xD7).contains(next) { pos += 1; continue }
+                break
+            }
+        }
+        return scans
     }
 
     /// The ICC profile reassembled in sequence order, when there is one.

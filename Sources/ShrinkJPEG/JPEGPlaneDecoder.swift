@@ -1,4 +1,4 @@
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 /// One running libjpeg decode that yields the Y, Cb and Cr planes at the decode scale with no colour
@@ -21,10 +21,10 @@ public final class JPEGPlaneDecoder {
     private let path: String
     private var decoder: OpaquePointer?
 
-    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions) throws(ImageError) {
+    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, maxScans: Int) throws(ImageError) {
         self.bytes = bytes
         self.path = path
-        let d = try openJPEGDecoder(bytes, path: path)
+        let d = try openJPEGDecoder(bytes, path: path, maxScans: maxScans)
         decoder = d
         var widths = [Int32](repeating: 0, count: 3), heights = widths, rows = widths
         var fx = [Double](repeating: 0, count: 3), fy = fx

@@ -1,4 +1,4 @@
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 /// One running libjpeg decode that yields gray8 or rgb8 rows strictly top to bottom.
@@ -19,11 +19,11 @@ public final class JPEGRowDecoder: RowDecoding {
     private var cmykStrip: [UInt8] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
-         window: Rect? = nil) throws(ImageError) {
+         window: Rect? = nil, maxScans: Int) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
-        let d = try openJPEGDecoder(bytes, path: path)
+        let d = try openJPEGDecoder(bytes, path: path, maxScans: maxScans)
         decoder = d
         var status: Int32
         var w: Int32 = 0, h: Int32 = 0, c: Int32 = 0

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 /// Writes a JPEG file a band of rows at a time, so an image far larger than memory (a contact sheet of

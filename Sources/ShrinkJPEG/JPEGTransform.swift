@@ -1,4 +1,4 @@
-import CJPEGTurbo
+import CShrinkJPEG
 import ShrinkCore
 
 /// Lossless JPEG transforms (what `jpegtran` does): rotations, flips and transposes applied to the DCT

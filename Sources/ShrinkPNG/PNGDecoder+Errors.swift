@@ -1,4 +1,4 @@
-import CSPNG
+import CShrinkSPNG
 import ShrinkCore
 
 extension ImageError {

@@ -1,4 +1,4 @@
-import CSPNG
+import CShrinkSPNG
 import ShrinkCore
 
 /// A PNG file's header and the ways it can be decoded, read with libspng without decoding any pixel.

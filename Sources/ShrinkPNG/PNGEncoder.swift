@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSPNG
+import CShrinkSPNG
 import ShrinkCore
 
 /// Encodes gray8, rgb8, rgba8 or rgba16 pixels as a lossless PNG (8- or 16-bit) with libspng; other

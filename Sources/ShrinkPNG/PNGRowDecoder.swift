@@ -1,4 +1,4 @@
-import CSPNG
+import CShrinkSPNG
 import ShrinkCore
 
 /// One running libspng decode that yields rows of ``PNGDecoder/rowFormat`` strictly top to bottom.

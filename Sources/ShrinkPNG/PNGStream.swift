@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSPNG
+import CShrinkSPNG
 import ShrinkCore
 
 /// Feeds libspng from the mapped bytes through its read callback, releasing the mapping's pages behind the

@@ -1,4 +1,4 @@
-import CSPNG
+import CShrinkSPNG
 import Testing
 import ShrinkCore
 import ShrinkPNG

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSystem
+import CShrinkSystem
 
 /// The decode stage's admission and threads: work is charged its predicted peak bytes and starts only when
 /// the charge fits what is left of the budget, on at most `maxConcurrent` dedicated threads (blocking

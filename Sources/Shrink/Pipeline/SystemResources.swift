@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSystem
+import CShrinkSystem
 
 /// What the machine (or the container) gives this process: cores and memory.
 public enum SystemResources {

@@ -5,11 +5,13 @@ import Synchronization
 final class DCFirstCache: Sendable {
     private let state = Mutex<(done: Bool, decoder: DCFirstDecoder?)>((false, nil))
 
-    func value(bytes: ImageBytes, path: String, eligible: Bool) -> DCFirstDecoder? {
+    /// The decoder, or nil when the file is not eligible or its scan script cannot be read (too many scans
+    /// included: libjpeg then refuses it with the same limit).
+    func value(bytes: ImageBytes, path: String, maxScans: Int, eligible: Bool) -> DCFirstDecoder? {
         guard eligible else { return nil }
         return state.withLock { s -> DCFirstDecoder? in
             if !s.done {
-                s.decoder = try? DCFirstDecoder(bytes: bytes.bytes, path: path, release: { bytes.releaseResidentPages(in: 0 ..< max(0, $0)) })
+                s.decoder = try? DCFirstDecoder(bytes: bytes.bytes, path: path, maxScans: maxScans, release: { bytes.releaseResidentPages(in: 0 ..< max(0, $0)) })
                 s.done = true
             }
             return s.decoder

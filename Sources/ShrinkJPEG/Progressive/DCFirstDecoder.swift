@@ -24,8 +24,9 @@ struct DCFirstDecoder {
 
     /// Reads the scan script of `bytes`; fails when it is not a progressive Huffman JPEG this path serves
     /// (``unsupportedReason`` then says why).
-    init(bytes: UnsafeRawBufferPointer, path: String, release: (Int) -> Void = { _ in }) throws(ImageError) {
-        let script = try ScanScript(bytes, path: path, release: release)
+    init(bytes: UnsafeRawBufferPointer, path: String, maxScans: Int = ImageLimits().maxScans,
+         release: (Int) -> Void = { _ in }) throws(ImageError) {
+        let script = try ScanScript(bytes, path: path, maxScans: maxScans, release: release)
         self.script = script
         self.path = path
         dctScale = script.components.map { c in

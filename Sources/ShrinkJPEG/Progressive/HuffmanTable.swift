@@ -22,7 +22,12 @@ final class HuffmanTable: @unchecked Sendable {
     let symbols = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     let symbolCount: Int
 
+    /// Builds the table for `counts[1...16]` codes of each length and their `list` of symbols. The counts
+    /// are validated before anything is written: lengths 1–16 only, at most 256 symbols, exactly as many
+    /// symbols as codes, and no length with more codes than the canonical code space has left (T.81 C). An
+    /// invalid table is `.corruptData`.
     init(counts: [Int], symbols list: [UInt8], path: String) throws(ImageError) {
+        try Self.validate(counts: counts, symbolCount: list.count, path: path)
         lookahead.initialize(repeating: 0, count: 1 << 9)
         maxCode.initialize(repeating: -1, count: 18)
         offset.initialize(repeating: 0, count: 18)
@@ -46,8 +51,27 @@ final class HuffmanTable: @unchecked Sendable {
                 }
                 maxCode[length] = code - 1
             }
+            code <<= 1
+        }
+    }
+
+    /// Checks a DHT's code counts without touching any table: `counts` has an entry for every length 1–16
+    /// (index 0 unused), the counts add up to `symbolCount` ≤ 256, and the canonical codes fit their lengths.
+    static func validate(counts: [Int], symbolCount: Int, path: String) throws(ImageError) {
+        guard counts.count == 17, counts.allSatisfy({ $0 >= 0 }) else {
+            throw ImageError(.corruptData, "\(path): a Huffman table has a bad length count")
+        }
+        var code = 0, total = 0
+        for length in 1...16 {
+            code += counts[length]
+            total += counts[length]
+            // All-ones codes of a length are reserved by T.81 for prefixes of longer codes, but libjpeg
+            // accepts a full code space; only a code that does not fit its length is fatal.
             guard code <= 1 << length else { throw ImageError(.corruptData, "\(path): a Huffman table has too many codes") }
             code <<= 1
+        }
+        guard total <= 256, total == symbolCount else {
+            throw ImageError(.corruptData, "\(path): a Huffman table declares \(total) codes for \(symbolCount) symbols")
         }
     }
 

@@ -39,8 +39,10 @@ struct ScanScript {
     let quantTables: [[UInt16]?]
     let scans: [Scan]
 
-    /// `release(offset)` is called every MiB of the walk so pages behind it can be dropped.
-    init(_ bytes: UnsafeRawBufferPointer, path: String, release: (Int) -> Void = { _ in }) throws(ImageError) {
+    /// `release(offset)` is called every MiB of the walk so pages behind it can be dropped. More than
+    /// `maxScans` scans is `.limitExceeded`.
+    init(_ bytes: UnsafeRawBufferPointer, path: String, maxScans: Int = ImageLimits().maxScans,
+         release: (Int) -> Void = { _ in }) throws(ImageError) {
         let n = bytes.count
         guard n >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw ImageError(.corruptData, "\(path): not a JPEG (no SOI)") }
         var pos = 2
@@ -120,6 +122,10 @@ struct ScanScript {
                 throw ImageError(.unsupportedFeature, "\(path): not a progressive Huffman JPEG")
             case 0xDA:                                      // SOS
                 guard let f = frame else { throw ImageError(.corruptData, "\(path): scan before the frame header") }
+                guard scans.count < maxScans else {
+                    throw ImageError(.limitExceeded, "\(path): the JPEG has more than \(maxScans) scans, above the limit (ImageLimits.maxScans)")
+                }
+                guard length >= 3 else { throw ImageError(.corruptData, "\(path): bad scan header") }
                 let count = Int(bytes[body])
                 guard count >= 1, count <= 4, length == 6 + 2 * count else { throw ImageError(.corruptData, "\(path): bad scan header") }
                 var indices: [Int] = [], dc: [Int] = [], ac: [Int] = []

@@ -1,6 +1,6 @@
 // Every function that calls into libjpeg sets its own setjmp first, so libjpeg's longjmp on error never
 // crosses a Swift frame. Each decoder owns its error state; cleanup is idempotent.
-#include "CJPEGTurbo.h"
+#include "CShrinkJPEG.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@ typedef struct {
     int cut_scan;               // a scan ended early at a marker (JWRN_HIT_MARKER)
     int hit_eof;                // the data ran out (JWRN_JPEG_EOF)
     char message[JMSG_LENGTH_MAX];
+    char warning[JMSG_LENGTH_MAX];  // the first warning's text, kept when a later error replaces message
 } sj_error;
 
 typedef struct {
@@ -41,6 +42,8 @@ struct sj_decoder {
     struct jpeg_decompress_struct cinfo;
     sj_error err;
     sj_source src;
+    struct jpeg_progress_mgr progress;
+    int max_scans;              // more scans than this is SJ_LIMIT (0: no limit)
     int created, header_read, started;
     /* raw (planar) decoding */
     int raw, raw_dct, raw_keep_chroma;
@@ -97,7 +100,10 @@ static void sj_emit_message(j_common_ptr cinfo, int level) {
     e->warnings++;
     cinfo->err->num_warnings++;
     if (cinfo->err->msg_code == JWRN_JPEG_EOF) e->hit_eof = 1;
-    if (e->warnings == 1) (*cinfo->err->format_message)(cinfo, e->message);
+    if (e->warnings == 1) {
+        (*cinfo->err->format_message)(cinfo, e->warning);
+        memcpy(e->message, e->warning, sizeof e->message);
+    }
     if (e->strict && !sj_tolerated(e)) {
         (*cinfo->err->format_message)(cinfo, e->message);
         e->status = sj_classify(cinfo->err->msg_code, SJ_WARNING);
@@ -106,6 +112,18 @@ static void sj_emit_message(j_common_ptr cinfo, int level) {
 }
 
 static void sj_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+// Called by libjpeg between row groups and while it absorbs the scans of a multi-scan file: a file with more
+// scans than the limit would cost CPU in proportion to its scan count, not its pixels (a scan bomb).
+static void sj_progress_monitor(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    sj_decoder *d = (sj_decoder *)cinfo;   // cinfo is the decoder's first member
+    if (d->max_scans > 0 && d->cinfo.input_scan_number > d->max_scans) {
+        snprintf(d->err.message, sizeof d->err.message, "the JPEG has more than %d scans", d->max_scans);
+        d->err.status = SJ_LIMIT;
+        longjmp(d->err.jump, 1);
+    }
+}
 
 // Releases the pages of the mapping that lie wholly before `upto`.
 static void sj_drop(sj_source *s, size_t upto) {
@@ -153,9 +171,10 @@ static void sj_skip_input_data(j_decompress_ptr cinfo, long num_bytes) {
 
 static void sj_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
-sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind) {
+sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind, int max_scans) {
     sj_decoder *d = calloc(1, sizeof(sj_decoder));
     if (!d) return NULL;
+    d->max_scans = max_scans;
     d->cinfo.err = jpeg_std_error(&d->err.pub);
     d->err.pub.error_exit = sj_error_exit;
     d->err.pub.emit_message = sj_emit_message;
@@ -178,6 +197,8 @@ sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind) {
     long page = sysconf(_SC_PAGESIZE);
     d->src.page = page > 0 ? (size_t)page : 4096;
     d->cinfo.src = &d->src.pub;
+    d->progress.progress_monitor = sj_progress_monitor;
+    d->cinfo.progress = &d->progress;
     return d;
 }
 
@@ -190,6 +211,7 @@ void sj_destroy(sj_decoder *d) {
 
 const char *sj_message(const sj_decoder *d) { return d ? d->err.message : "no decoder"; }
 int sj_warning_count(const sj_decoder *d) { return d ? d->err.warnings : 0; }
+const char *sj_warning(const sj_decoder *d) { return d ? d->err.warning : ""; }
 
 static int sj_color_space(J_COLOR_SPACE cs) {
     switch (cs) {

@@ -12,7 +12,8 @@ typedef enum {
     SJ_OUT_OF_MEMORY = 4,  ///< malloc failed
     SJ_BAD_CALL = 5,       ///< the shim was called out of order
     SJ_TRUNCATED = 6,      ///< the data ended before the image did
-    SJ_UNSUPPORTED = 7     ///< a valid feature libjpeg-turbo does not decode here (12-bit, lossless)
+    SJ_UNSUPPORTED = 7,    ///< a valid feature libjpeg-turbo does not decode here (12-bit, lossless)
+    SJ_LIMIT = 8           ///< the file has more scans than the decoder's limit
 } sj_status;
 
 /// Colour space constants mirrored from libjpeg's J_COLOR_SPACE so Swift needs no libjpeg header.
@@ -34,14 +35,17 @@ typedef struct sj_decoder sj_decoder;
 /// Creates a decoder over `len` bytes at `data` (not copied; must outlive the decoder).
 /// When `drop_behind` is set, `data` is a page-aligned file mapping and pages the decoder has consumed
 /// are released with madvise(MADV_DONTNEED), so input size does not show in resident memory.
+/// A file with more than `max_scans` scans fails with SJ_LIMIT as soon as libjpeg reaches the next one
+/// (0: no limit), so CPU stays bounded by the pixels, not by scans an attacker repeats.
 /// Returns NULL when out of memory.
-sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind);
+sj_decoder *sj_create(const unsigned char *data, size_t len, int drop_behind, int max_scans);
 void sj_destroy(sj_decoder *d);
 
 /// The message of the last failure (libjpeg's wording), or "" when none.
 const char *sj_message(const sj_decoder *d);
-/// Number of warnings libjpeg raised so far, and the first one's text.
+/// Number of warnings libjpeg raised so far, and the first one's text ("" when none).
 int sj_warning_count(const sj_decoder *d);
+const char *sj_warning(const sj_decoder *d);
 
 /// Reads the header (markers up to the first SOS).
 int sj_read_header(sj_decoder *d, sj_header *out);

@@ -146,7 +146,7 @@ public final class ImageSource: Sendable {
         }
         let full = info.displayedSize
         guard region.isInside(full) else {
-            throw ImageError(.invalidArgument, "\(path): crop \(region) is not a rectangle of at least 1x1 inside the \(full) image")
+            throw ImageError(.invalidArgument, "\(path): crop \(region) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
         try checkInput()
         let stored = info.orientation.storedRect(for: region, storedSize: info.size)
@@ -228,24 +228,26 @@ public final class ImageSource: Sendable {
                                      scaledSize: decoder.scaledSize(denominator:))
         let decoded = try image(plan, options: options, monitor: monitor)
         return DecodedImage(pixels: decoded.pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
-                            decodePath: .embeddedThumbnail)
+                            decodePath: .embeddedThumbnail, warnings: decoded.warnings)
     }
 
     /// Runs `plan` (made by ``plan(_:crop:options:)`` with the same `options`).
     public func image(_ plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions(),
                       monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
-        do {
+        do throws(ImageError) {
             try monitor?.checkpoint(row: 0)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             let predicted = predictedPeakBytes(for: plan, format: format)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
+            var warnings = info.warnings
             let route = decodePath(for: plan, format: format)
             if route == .libjpegPlanes, let jpeg = decoder as? JPEGDecoder {
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
-                let planar = try PlanarRenderer.render(plan, from: jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode),
-                                                       monitor: monitor)
+                let planes = try jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode)
+                let planar = try PlanarRenderer.render(plan, from: planes, monitor: monitor)
+                warnings += planes.warnings
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             } else {
                 let rows: any RowDecoding
@@ -258,6 +260,7 @@ public final class ImageSource: Sendable {
                 }
                 let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : decoder.outputFormat,
                                                       monitor: monitor)
+                warnings += rows.warnings
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
@@ -266,8 +269,11 @@ public final class ImageSource: Sendable {
             monitor?.notePeak()
             let metadata = try decoder.metadata().orientedUpright
             try checkInput()
+            if options.strict, let first = warnings.first {
+                throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
+            }
             return DecodedImage(pixels: pixels, plan: plan, metadata: metadata,
-                                predictedPeakBytes: predicted, decodePath: route)
+                                predictedPeakBytes: predicted, decodePath: route, warnings: warnings)
         } catch {
             try checkInput()
             throw error.naming(path)

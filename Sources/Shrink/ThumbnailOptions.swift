@@ -12,7 +12,9 @@ public struct ThumbnailOptions: Sendable {
     public var mode: Mode
     /// Enlarge images smaller than the target (otherwise they keep their size, as ImageIO does). `false` by default.
     public var allowUpscaling: Bool
-    /// Reject data the decoder could only step over (libjpeg warnings, premature end). `true` by default.
+    /// Fail with `.corruptData` on damage a decoder could step over (libjpeg warnings such as corrupt
+    /// Huffman data or a premature end, a bad PNG checksum, malformed EXIF) instead of returning the image
+    /// with ``DecodedImage/warnings``. `false` by default, like libvips and Pillow.
     public var strict: Bool
     /// The result's pixel format. `.memoryOptimized` by default (yuv420 for opaque colour, gray8 for gray,
     /// rgba8 with alpha).
@@ -30,7 +32,7 @@ public struct ThumbnailOptions: Sendable {
     /// Whether the embedded thumbnail may be used under these options.
     public var allowsEmbeddedThumbnail: Bool { useEmbeddedThumbnail ?? (mode == .fast) }
 
-    public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = true,
+    public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
                 pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30,
                 useEmbeddedThumbnail: Bool? = nil) {
         self.useEmbeddedThumbnail = useEmbeddedThumbnail

@@ -29,7 +29,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
         let full = info.displayedSize
         let frame = crop ?? Rect(full)
         if let crop, !crop.isInside(full) {
-            throw ImageError(.invalidArgument, "crop \(crop) is not a rectangle of at least 1x1 inside the \(full) image")
+            throw ImageError(.invalidArgument, "crop \(crop) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
         let largestSide = switch target {
         case .maxPixelSize(let n): n

@@ -6,22 +6,33 @@ public struct ExifReader: Sendable {
     public private(set) var orientationValue: Int?
     /// The embedded thumbnail's bytes, as offsets into the TIFF data, when IFD1 points at a JPEG in range.
     public private(set) var thumbnailRange: Range<Int>?
-    /// Offset of the orientation tag's 2-byte value in the TIFF data, when present.
-    public private(set) var orientationValueOffset: Int?
+    /// Where the orientation tag's value sits in the TIFF data and how many bytes it takes (1, 2 or 4: the
+    /// tag's own integer type), when present.
+    public private(set) var orientationField: (offset: Int, width: Int)?
     /// True for little-endian ("II") TIFF data.
     public private(set) var isLittleEndian = false
+    /// What was wrong with the block, when something was (no TIFF header, IFD0 out of range): the fields
+    /// then read as absent. Decoders report it as a warning; the pixels are unaffected.
+    public private(set) var problem: String?
 
     /// The orientation to apply: `.up` when the tag is absent or invalid.
     public var orientation: Orientation { Orientation(exifValue: orientationValue ?? 1) }
 
-    /// Parses `tiff`. Only IFD0 and IFD1 are read, so a cyclic IFD chain cannot loop.
+    /// Parses `tiff`. Only IFD0 and IFD1 are read, so a cyclic IFD chain cannot loop. The orientation is
+    /// read whatever integer type the writer stored it as (SHORT is the standard; BYTE, SSHORT, LONG and
+    /// SLONG occur in real files), in either byte order, from IFD0 only (as Pillow's `exif_transpose`).
     public init(tiff: UnsafeRawBufferPointer) {
-        guard tiff.count >= 8 else { return }
+        guard tiff.count >= 8 else {
+            problem = "EXIF block is too short (\(tiff.count) bytes) to hold a TIFF header"
+            return
+        }
         let little: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): little = true
         case (0x4D, 0x4D): little = false
-        default: return
+        default:
+            problem = "EXIF block has no TIFF byte-order mark"
+            return
         }
         func u16(_ at: Int) -> Int? {
             guard at >= 0, at + 2 <= tiff.count else { return nil }
@@ -32,23 +43,29 @@ public struct ExifReader: Sendable {
             guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
             return hi << 16 | lo
         }
-        guard u16(2) == 42, let ifd0 = u32(4) else { return }
+        guard u16(2) == 42, let ifd0 = u32(4) else {
+            problem = "EXIF block's TIFF header is malformed"
+            return
+        }
         isLittleEndian = little
 
-        // Returns the value of each wanted tag found in the IFD, and the offset of the next IFD.
-        var valueOffsets: [Int: Int] = [:]
-        func readIFD(_ offset: Int, wanted: Set<Int>) -> (values: [Int: Int], next: Int?) {
-            guard let count = u16(offset), count <= 1000 else { return ([:], nil) }
-            var values: [Int: Int] = [:]
+        // The value of each wanted tag found in the IFD (integer types, first element, held in the entry's
+        // value field), where it is stored, and the offset of the next IFD.
+        func readIFD(_ offset: Int, wanted: Set<Int>) -> (values: [Int: (value: Int, offset: Int, width: Int)], next: Int?)? {
+            guard let count = u16(offset), count <= 1000 else { return nil }
+            var values: [Int: (value: Int, offset: Int, width: Int)] = [:]
             for i in 0..<count {
                 let entry = offset + 2 + i * 12
-                guard let tag = u16(entry), let type = u16(entry + 2) else { return (values, nil) }
+                guard entry + 12 <= tiff.count, let tag = u16(entry), let type = u16(entry + 2) else { break }   // a cut IFD: what it has
                 guard wanted.contains(tag) else { continue }
+                let at = entry + 8
                 switch type {
-                case 3:                                   // SHORT, left-justified in the value field
-                    values[tag] = u16(entry + 8)
-                    valueOffsets[tag] = entry + 8
-                case 4: values[tag] = u32(entry + 8)     // LONG
+                case 1: values[tag] = (Int(tiff[at]), at, 1)                                   // BYTE
+                case 6: values[tag] = (Int(Int8(bitPattern: tiff[at])), at, 1)                  // SBYTE
+                case 3: if let v = u16(at) { values[tag] = (v, at, 2) }                        // SHORT
+                case 8: if let v = u16(at) { values[tag] = (Int(Int16(truncatingIfNeeded: v)), at, 2) }   // SSHORT
+                case 4: if let v = u32(at) { values[tag] = (v, at, 4) }                        // LONG
+                case 9: if let v = u32(at) { values[tag] = (Int(Int32(truncatingIfNeeded: v)), at, 4) }   // SLONG
                 default: continue
                 }
             }
@@ -56,12 +73,16 @@ public struct ExifReader: Sendable {
             return (values, next == 0 ? nil : next)
         }
 
-        let first = readIFD(ifd0, wanted: [0x0112])
-        orientationValue = first.values[0x0112]
-        orientationValueOffset = orientationValue == nil ? nil : valueOffsets[0x0112]
-        guard let ifd1 = first.next, ifd1 != ifd0 else { return }
-        let second = readIFD(ifd1, wanted: [0x0201, 0x0202])
-        if let start = second.values[0x0201], let length = second.values[0x0202],
+        guard let first = readIFD(ifd0, wanted: [0x0112]) else {
+            problem = "EXIF IFD0 lies outside the block"
+            return
+        }
+        if let o = first.values[0x0112] {
+            orientationValue = o.value
+            orientationField = (o.offset, o.width)
+        }
+        guard let ifd1 = first.next, ifd1 != ifd0, let second = readIFD(ifd1, wanted: [0x0201, 0x0202]) else { return }
+        if let start = second.values[0x0201]?.value, let length = second.values[0x0202]?.value,
            start > 0, length > 0, start <= tiff.count, length <= tiff.count - start {
             thumbnailRange = start ..< start + length
         }
@@ -70,10 +91,12 @@ public struct ExifReader: Sendable {
     /// A copy of `tiff` whose orientation tag (if any) reads 1.
     public static func settingOrientationUp(_ tiff: [UInt8]) -> [UInt8] {
         let reader = tiff.withUnsafeBytes { ExifReader(tiff: $0) }
-        guard let at = reader.orientationValueOffset else { return tiff }
+        guard let field = reader.orientationField, field.offset + field.width <= tiff.count else { return tiff }
         var out = tiff
-        out[at] = reader.isLittleEndian ? 1 : 0
-        out[at + 1] = reader.isLittleEndian ? 0 : 1
+        for i in 0..<field.width {
+            let last = reader.isLittleEndian ? i == 0 : i == field.width - 1
+            out[field.offset + i] = last ? 1 : 0
+        }
         return out
     }
 }

@@ -40,12 +40,13 @@ extension ImageDecoding {
 public struct DecodeOptions: Sendable {
     /// Faster, slightly softer decoding (JPEG: integer IDCT, plain upsampling). `false` by default.
     public var fast: Bool
-    /// Reject data the decoder could only step over (corrupt segments, premature end). `true` by default.
+    /// Reject data the decoder could only step over (corrupt segments, premature end) instead of reporting
+    /// it as a warning. `false` by default.
     public var strict: Bool
     /// Cap on the decoder's working memory in bytes, enforced inside the codec; 0 = none. `0` by default.
     public var memoryLimit: Int
 
-    public init(fast: Bool = false, strict: Bool = true, memoryLimit: Int = 0) {
+    public init(fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0) {
         self.fast = fast
         self.strict = strict
         self.memoryLimit = memoryLimit

@@ -25,11 +25,14 @@ public struct ImageInfo: Sendable, Equatable {
     /// Format-specific features the header declares, e.g. PNG chunks (`PLTE`, `tRNS`, `gAMA`, `sRGB`,
     /// `iCCP`, `cHRM`, `eXIf`) or JPEG coding (`arithmetic`, `restart markers`).
     public var features: [String]
+    /// Damage found while reading the header and metadata that does not stop a decode (a malformed EXIF
+    /// block, stray bytes between markers), one line each without the file name; empty for a clean file.
+    public var warnings: [String]
 
     public init(format: ImageFormat, size: Size, orientation: Orientation = .up, colorModel: ColorModel,
                 bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-                embeddedThumbnail: Size? = nil, features: [String] = []) {
+                embeddedThumbnail: Size? = nil, features: [String] = [], warnings: [String] = []) {
         self.format = format
         self.size = size
         self.orientation = orientation
@@ -42,6 +45,7 @@ public struct ImageInfo: Sendable, Equatable {
         self.exifBytes = exifBytes
         self.embeddedThumbnail = embeddedThumbnail
         self.features = features
+        self.warnings = warnings
     }
 
     /// The size as displayed, after orientation.

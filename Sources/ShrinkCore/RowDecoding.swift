@@ -21,10 +21,15 @@ public protocol RowDecoding: AnyObject {
 
     /// Stops decoding and releases the decoder's working memory; rows not read are never decoded.
     func finish() throws(ImageError)
+
+    /// Damage the decoder stepped over so far (corrupt entropy data, missing rows filled in, a bad
+    /// checksum), one line each, without the file name; empty for a clean file. Read it after ``finish()``.
+    var warnings: [String] { get }
 }
 
 extension RowDecoding {
     public var origin: (x: Int, y: Int) { (0, 0) }
+    public var warnings: [String] { [] }
 
     /// How many rows a call asking for `maxRows` at `row` may produce, after checking the order: `row` must
     /// be ``nextRow`` and the decoder still open. Fails with `.invalidArgument` naming `path`.

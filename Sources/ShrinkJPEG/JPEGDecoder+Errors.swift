@@ -29,6 +29,15 @@ extension ImageError {
     }
 }
 
+/// The warnings libjpeg raised on decoder `d` so far, as one line (its first warning and how many there
+/// were), or none.
+func jpegWarnings(_ d: OpaquePointer) -> [String] {
+    let count = Int(sj_warning_count(d))
+    guard count > 0 else { return [] }
+    let text = String(cString: sj_warning(d))
+    return ["corrupt JPEG data: \(text)\(count > 1 ? " (\(count) warnings)" : "")"]
+}
+
 /// A libjpeg decoder over `bytes` with its header read, ready for sj_start or sj_start_raw; destroyed again
 /// when the header cannot be read. Input pages of a mapping are released behind it; more than `maxScans`
 /// scans fail the decode with `.limitExceeded`.

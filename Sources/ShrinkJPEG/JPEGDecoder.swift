@@ -46,6 +46,7 @@ public struct JPEGDecoder: ImageDecoding {
         guard status == Int32(SJ_OK.rawValue) else {
             throw ImageError.jpeg(status, decoder: d, path: path, during: "reading the header")
         }
+        var warnings = jpegWarnings(d)
         guard header.precision == 8 else {
             throw ImageError(.unsupportedFeature, "\(path): \(header.precision)-bit JPEG is not supported")
         }
@@ -68,6 +69,7 @@ public struct JPEGDecoder: ImageDecoding {
             let tiff = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
             let exif = ExifReader(tiff: tiff)
             orientation = exif.orientation
+            if let problem = exif.problem { warnings.append("\(problem); EXIF ignored") }
             if let t = exif.thumbnailRange {
                 thumbnail = JPEGMarkers(scanning: UnsafeRawBufferPointer(rebasing: tiff[t])).frameSize
             }
@@ -94,7 +96,8 @@ public struct JPEGDecoder: ImageDecoding {
             embeddedThumbnail: thumbnail,
             features: (header.arithmetic != 0 ? ["arithmetic"] : []) + (header.restart_interval > 0 ? ["restart markers"] : [])
                 + (header.multi_scan != 0 && header.progressive == 0 ? ["multi-scan"] : [])
-                + (header.saw_adobe != 0 ? ["Adobe transform \(header.adobe_transform)"] : [])
+                + (header.saw_adobe != 0 ? ["Adobe transform \(header.adobe_transform)"] : []),
+            warnings: warnings
         )
     }
 

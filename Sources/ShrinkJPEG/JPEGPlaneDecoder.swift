@@ -20,6 +20,8 @@ public final class JPEGPlaneDecoder {
     private let bytes: ImageBytes
     private let path: String
     private var decoder: OpaquePointer?
+    /// libjpeg's warnings (see ``RowDecoding/warnings``), read when the decode ends.
+    public private(set) var warnings: [String] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, maxScans: Int) throws(ImageError) {
         self.bytes = bytes
@@ -71,6 +73,7 @@ public final class JPEGPlaneDecoder {
         guard let d = decoder else { return }
         decoder = nil
         let status = sj_finish(d)
+        warnings = jpegWarnings(d)
         let complete = nextRows[0] >= planeSizes[0].height
         let error: ImageError? = status == Int32(SJ_OK.rawValue) || !complete
             ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")

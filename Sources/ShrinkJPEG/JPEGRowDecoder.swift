@@ -16,6 +16,8 @@ public final class JPEGRowDecoder: RowDecoding {
     private let path: String
     private let cmyk: Bool
     private var decoder: OpaquePointer?
+    /// libjpeg's warnings (see ``RowDecoding/warnings``), read when the decode ends.
+    public private(set) var warnings: [String] = []
     private var cmykStrip: [UInt8] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
@@ -101,6 +103,7 @@ public final class JPEGRowDecoder: RowDecoding {
         guard let d = decoder else { return }
         decoder = nil
         let status = sj_finish(d)
+        warnings = jpegWarnings(d)
         let error: ImageError? = status == Int32(SJ_OK.rawValue) || nextRow < size.height
             ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")
         sj_destroy(d)

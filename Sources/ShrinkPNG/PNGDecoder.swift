@@ -64,16 +64,18 @@ public struct PNGDecoder: ImageDecoding {
         var orientation = Orientation.up
         var exifBytes = 0
         var trailing: Range<Int>?
+        var exifReader: ExifReader?
         if spng_get_exif(ctx, &exif) == 0, let data = exif.data {
             found.insert("eXIf")
             exifBytes = exif.length
-            orientation = ExifReader(tiff: UnsafeRawBufferPointer(start: data, count: exif.length)).orientation
+            exifReader = ExifReader(tiff: UnsafeRawBufferPointer(start: data, count: exif.length))
         } else if let range = PNGChunkWalker.exifAfterImageData(in: bytes) {
             found.insert("eXIf")
             exifBytes = range.count
-            orientation = ExifReader(tiff: UnsafeRawBufferPointer(rebasing: bytes.bytes[range])).orientation
+            exifReader = ExifReader(tiff: UnsafeRawBufferPointer(rebasing: bytes.bytes[range]))
             trailing = range
         }
+        orientation = exifReader?.orientation ?? .up
         trailingExifRange = trailing
         chunks = found
         let hasAlpha = colorType == 4 || colorType == 6 || found.contains("tRNS")
@@ -87,7 +89,8 @@ public struct PNGDecoder: ImageDecoding {
         info = ImageInfo(format: .png, size: size, orientation: orientation, colorModel: model,
                          bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
                          iccProfileBytes: iccBytes, exifBytes: exifBytes,
-                         features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "eXIf"].filter(found.contains))
+                         features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "eXIf"].filter(found.contains),
+                         warnings: exifReader?.problem.map { ["\($0); EXIF ignored"] } ?? [])
     }
 
     /// The ICC profile (decompressed) and EXIF block. Reads the chunks before the image data again only
@@ -157,12 +160,15 @@ public struct PNGDecoder: ImageDecoding {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): PNG scale 1/\(scaleDenominator) is not supported")
         }
-        return try PNGRowDecoder(decoder: self, scaleDenominator: scaleDenominator)
+        return try PNGRowDecoder(decoder: self, scaleDenominator: scaleDenominator, strict: options.strict)
     }
 
-    /// A libspng context reading `stream` with `limits` applied.
-    static func context(stream: PNGStream, limits: ImageLimits, path: String) throws(ImageError) -> OpaquePointer {
-        guard let ctx = spng_ctx_new(0) else { throw ImageError(.outOfMemory, "\(path): cannot create a PNG decoder") }
+    /// A libspng context reading `stream` with `limits` applied. Unless `strict`, the zlib stream's Adler-32
+    /// checksum is not verified (libpng, libvips and Pillow do not verify it either: the pixels are complete
+    /// before it); chunk CRCs always are.
+    static func context(stream: PNGStream, limits: ImageLimits, path: String, strict: Bool = false) throws(ImageError) -> OpaquePointer {
+        let flags = strict ? 0 : Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)
+        guard let ctx = spng_ctx_new(flags) else { throw ImageError(.outOfMemory, "\(path): cannot create a PNG decoder") }
         var status = stream.attach(to: ctx)
         if status == 0 { status = spng_set_chunk_limits(ctx, limits.maxChunkBytes, limits.maxChunkBytes * 4) }
         guard status == 0 else {

@@ -19,13 +19,13 @@ final class PNGRowDecoder: RowDecoding {
     /// Whole decoded image (interlaced, full size) or the finished reduced rows (interlaced, 1/d).
     private var held: [UInt8] = []
 
-    init(decoder: PNGDecoder, scaleDenominator: Int) throws(ImageError) {
+    init(decoder: PNGDecoder, scaleDenominator: Int, strict: Bool) throws(ImageError) {
         self.decoder = decoder
         d = scaleDenominator
         format = decoder.rowFormat
         size = decoder.scaledSize(denominator: scaleDenominator)
         stream = PNGStream(bytes: decoder.bytes)
-        let ctx = try PNGDecoder.context(stream: stream, limits: decoder.limits, path: decoder.path)
+        let ctx = try PNGDecoder.context(stream: stream, limits: decoder.limits, path: decoder.path, strict: strict)
         self.ctx = ctx
         let fmt = Self.spngFormat(format)
         let flags = Int32(SPNG_DECODE_TRNS.rawValue)

@@ -38,6 +38,9 @@ struct CropCommand: ParsableCommand {
     @Flag(help: "One JSON line: input, output, rect, width, height, prescale, pixelFormat, bufferBytes, milliseconds.")
     var json = false
 
+    @OptionGroup(title: "Limits and damage")
+    var decoding: DecodingArguments
+
     @Flag(help: "JPEG only: cut the region from the DCT coefficients without re-encoding; it is widened to iMCU (8 or 16 pixel) boundaries and --size is not allowed.")
     var lossless = false
 
@@ -59,9 +62,9 @@ struct CropCommand: ParsableCommand {
         if case .jpeg = format { format = .jpeg(JPEGEncoder.Options(quality: quality)) }
         let start = Clock.now()
         do {
-            let source = try ImageSource(path: input)
+            let source = try decoding.open(input)
             if lossless {
-                let (bytes, kept) = try source.losslessCrop(rect.rect)
+                let (bytes, kept) = try source.losslessCrop(rect.rect, memoryBudget: decoding.memoryBudget)
                 try FileOutput.write(bytes, to: destination)
                 let text = "\(Int(kept.x)),\(Int(kept.y)),\(Int(kept.width)),\(Int(kept.height))"
                 if json {
@@ -80,7 +83,9 @@ struct CropCommand: ParsableCommand {
                 return
             }
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
-                                          options: ThumbnailOptions(pixelFormat: .native))
+                                          options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
+                                                                    memoryBudget: decoding.memoryBudget))
+            DecodingArguments.report(image.warnings, for: input)
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)
             if json {

@@ -17,10 +17,13 @@ struct InfoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Image files.")
+    @Argument(help: "Image files (- reads standard input).")
     var files: [String]
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, fileBytes, decodedBytes; progressive means interlaced for PNG).")
+    @OptionGroup(title: "Limits and damage")
+    var decoding: DecodingArguments
+
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, warnings, fileBytes, decodedBytes; progressive means interlaced for PNG).")
     var json = false
 
     func validate() throws {
@@ -30,9 +33,13 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         var failed = false
         for path in files {
-            do {
-                let source = try ImageSource(path: path)
+            do throws(ImageError) {
+                let source = try decoding.open(path)
+                if decoding.strict, let first = source.info.warnings.first {
+                    throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
+                }
                 print(json ? Self.json(source) : Self.table(source))
+                DecodingArguments.report(source.info.warnings, for: path)
             } catch {
                 failed = true
                 if json {
@@ -74,6 +81,7 @@ struct InfoCommand: ParsableCommand {
         }
         line.add("embeddedThumbnail", object: thumbnail)
         line.add("features", strings: info.features)
+        line.add("warnings", strings: info.warnings)
         line.add("fileBytes", source.fileBytes)
         line.add("decodedBytes", object: Formatting.decodedBytesJSON(info))
         return line.text
@@ -98,6 +106,7 @@ struct InfoCommand: ParsableCommand {
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
             ("EXIF thumbnail", info.embeddedThumbnail?.description ?? "none"),
             ("features", info.features.isEmpty ? "-" : info.features.joined(separator: ", ")),
+            ("warnings", info.warnings.isEmpty ? "none" : info.warnings.joined(separator: "; ")),
             ("file", Formatting.bytes(source.fileBytes)),
         ]
         if source.decoderWorkingBytes > 0 {

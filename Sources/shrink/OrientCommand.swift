@@ -34,6 +34,9 @@ struct OrientCommand: ParsableCommand {
     @Option(help: "JPEG quality when re-encoding (without --lossless), 1-100.")
     var quality: Int = 92
 
+    @OptionGroup(title: "Limits and damage")
+    var decoding: DecodingArguments
+
     func validate() throws {
         guard let format = EncodedFormat(pathExtensionOf: output) else { throw ValidationError("-o must end in .jpg, .jpeg or .png") }
         if lossless, case .png = format { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
@@ -43,10 +46,10 @@ struct OrientCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let source = try ImageSource(path: input)
+            let source = try decoding.open(input)
             var shown = source.info.displayedSize
             if lossless {
-                let upright = try source.losslesslyUpright(trim: trim)
+                let upright = try source.losslesslyUpright(trim: trim, memoryBudget: decoding.memoryBudget)
                 try FileOutput.write(upright, to: output)
                 shown = try ImageSource(bytes: upright, name: output).info.size      // trimming may shrink it
             } else {
@@ -57,7 +60,10 @@ struct OrientCommand: ParsableCommand {
                 } else {
                     .jpeg(jpeg)
                 }
-                try source.decode(options: ThumbnailOptions(pixelFormat: .native)).write(to: output, as: format)
+                let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
+                                                                        memoryBudget: decoding.memoryBudget))
+                try image.write(to: output, as: format)
+                DecodingArguments.report(image.warnings, for: input)
             }
             print("\(input) orientation \(source.info.orientation.rawValue) -> \(output) \(shown)\(lossless ? " (lossless)" : "")")
         } catch {

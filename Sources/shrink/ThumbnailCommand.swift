@@ -29,6 +29,11 @@ struct ThumbnailCommand: ParsableCommand {
               shrink thumbnail photo.jpg --size 300x200 --fit cover -o cover.png
               shrink thumbnail photo.jpg --prescale 1/8 -o eighth.png
               shrink thumbnail photos/*.jpg --size 256 -o thumbs/ --jobs 2 --json
+              cat photo.jpg | shrink thumbnail - --size 256 -o thumb.jpg      # - reads standard input
+
+            Damaged files that other decoders open (corrupt entropy data, a missing tail, a bad checksum, \
+            malformed EXIF) are decoded and reported as warnings on stderr and in --json; --strict makes \
+            them errors. Directories, FIFOs, devices and empty files are refused with an error.
             """
     )
 
@@ -86,19 +91,13 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Enlarge images smaller than --size.")
     var upscale = false
 
-    @Option(help: "Refuse a decode whose working memory (a progressive JPEG's coefficient buffer) exceeds this many bytes.")
-    var memoryBudget: Int = 1 << 30
-
-    @Option(help: "Refuse images with more pixels than this (checked from the header).")
-    var maxPixels: Int = ImageLimits().maxPixels
-
-    @Option(help: "Refuse input files larger than this many bytes.")
-    var maxInputBytes: Int = ImageLimits().maxInputBytes
+    @OptionGroup(title: "Limits and damage")
+    var decoding: DecodingArguments
 
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the decoder used: libjpegRows, libjpegPlanes, libjpegCoefficients, dcFirst, libspngRows, libspngInterlaced), pixelFormat, bufferBytes, predictedPeakBytes, milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the decoder used: libjpegRows, libjpegPlanes, libjpegCoefficients, dcFirst, libspngRows, libspngInterlaced), pixelFormat, bufferBytes, predictedPeakBytes, warnings (damage stepped over), milliseconds (and error).")
     var json = false
 
     func validate() throws {
@@ -110,9 +109,7 @@ struct ThumbnailCommand: ParsableCommand {
         if let depth, depth != 8 && depth != 16 { throw ValidationError("--depth must be 8 or 16") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if prescale != nil && size != nil { throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size") }
-        guard memoryBudget > 0, maxPixels > 0, maxInputBytes > 0 else {
-            throw ValidationError("--memory-budget, --max-pixels and --max-input-bytes must be positive")
-        }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) can be given once") }
         if inputs.count > 1, let output, EncodedFormat(pathExtensionOf: output) != nil, !FileOutput.isDirectory(output) {
             throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
         }
@@ -126,9 +123,9 @@ struct ThumbnailCommand: ParsableCommand {
             if case .jpeg = f { outputIsJPEG420 = subsampling == 420 } else { outputIsJPEG420 = false }
         }
         let request = pixelFormat.request ?? (outputIsJPEG420 ? .memoryOptimized : .native)
-        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, pixelFormat: request, memoryBudget: memoryBudget,
-                                       useEmbeddedThumbnail: embeddedThumbnail)
-        let limits = ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes)
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict, pixelFormat: request,
+                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail)
+        let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         var jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
         jpegOptions.keepEXIF = keepExif
@@ -169,10 +166,11 @@ struct ThumbnailCommand: ParsableCommand {
             var line = JSONLine()
             line.add("input", input)
             do {
-                let source = try ImageSource(path: input, limits: limits)
+                let source = try decoding.open(input)
                 let image = try source.image(target, options: options)
                 try image.write(to: destination.path, as: destination.format)
                 let ms = Clock.milliseconds(since: start)
+                DecodingArguments.report(image.warnings, for: input, to: terminal)
                 if json {
                     line.add("output", destination.path)
                     line.add("sourceWidth", source.info.size.width)
@@ -185,6 +183,7 @@ struct ThumbnailCommand: ParsableCommand {
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
+                    line.add("warnings", strings: image.warnings)
                     line.add("milliseconds", ms)
                     terminal.out(line.text)
                 } else {
@@ -232,7 +231,7 @@ struct ThumbnailCommand: ParsableCommand {
         let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         var seen: [String: Int] = [:]
         return inputs.map { input in
-            var name = input.split(separator: "/").last.map(String.init) ?? input
+            var name = input == "-" ? "stdin" : input.split(separator: "/").last.map(String.init) ?? input
             if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
             let n = (seen[name] ?? 0) + 1
             seen[name] = n

@@ -83,12 +83,27 @@ import ShrinkTestSupport
         }
     }
 
-    @Test func truncatedAndCorruptDataAreErrors() throws {
+    @Test func truncatedDataIsAWarningByDefault() throws {
+        let full = try TestImages.jpeg(TestImages.pattern(width: 64, height: 64))
+        for cut in [full.count / 2, full.count - 10] {
+            let rows = try decoder(Array(full[0..<cut])).startRows(scaleDenominator: 1)
+            let pixels = try rows.readAll()
+            try rows.finish()
+            #expect(pixels.count == 64 * 64 * 3)
+            #expect(rows.warnings.count == 1 && rows.warnings[0].contains("Premature end"), "\(rows.warnings)")
+        }
+        let clean = try decoder(full).startRows(scaleDenominator: 1)
+        _ = try clean.readAll()
+        try clean.finish()
+        #expect(clean.warnings.isEmpty)
+    }
+
+    @Test func truncatedAndCorruptDataAreErrorsWhenStrict() throws {
         let full = try TestImages.jpeg(TestImages.pattern(width: 64, height: 64))
         for cut in [full.count / 2, full.count - 10, 200] {
             do {
                 let d = try decoder(Array(full[0..<cut]))
-                let rows = try d.startRows(scaleDenominator: 1)
+                let rows = try d.startRows(scaleDenominator: 1, options: DecodeOptions(strict: true))
                 _ = try rows.readAll()
                 try rows.finish()
                 Issue.record("truncated at \(cut) must fail")

@@ -6,11 +6,12 @@ import ShrinkTestSupport
 @Suite struct HostileInputTests {
     static let good = try! TestImages.jpeg(TestImages.pattern(width: 120, height: 80), chroma444: false, orientation: 6)
 
-    @Test func everyTruncationFailsCleanly() {
+    @Test func everyTruncationFailsCleanlyWhenStrict() {
         var errors = 0
         for cut in stride(from: 0, to: Self.good.count - 2, by: 7) {
             do {
-                _ = try ImageSource(bytes: Array(Self.good[0..<cut]), name: "cut.jpg").thumbnail(maxPixelSize: 40)
+                _ = try ImageSource(bytes: Array(Self.good[0..<cut]), name: "cut.jpg")
+                    .thumbnail(maxPixelSize: 40, options: ThumbnailOptions(strict: true))
                 Issue.record("truncated at \(cut) of \(Self.good.count) decoded")
             } catch {
                 #expect([.truncated, .corruptData, .unsupportedFormat].contains(error.code), "\(cut): \(error)")
@@ -19,6 +20,25 @@ import ShrinkTestSupport
             }
         }
         #expect(errors > 50)
+    }
+
+    /// By default a file cut after its header decodes like libjpeg and Pillow decode it (missing rows grey),
+    /// at the full displayed size, and says what was missing; a cut header is still an error.
+    @Test func truncationsDecodeWithAWarningByDefault() {
+        var decoded = 0, errors = 0
+        for cut in stride(from: 0, to: Self.good.count - 2, by: 7) {
+            do {
+                let image = try ImageSource(bytes: Array(Self.good[0..<cut]), name: "cut.jpg").thumbnail(maxPixelSize: 40)
+                #expect(image.size == Size(width: 27, height: 40), "\(cut)")     // 80×120 displayed (orientation 6)
+                #expect(!image.warnings.isEmpty, "\(cut): a truncated file decoded without a warning")
+                decoded += 1
+            } catch {
+                #expect([.truncated, .corruptData, .unsupportedFormat].contains(error.code), "\(cut): \(error)")
+                #expect(error.description.hasPrefix("cut.jpg"))
+                errors += 1
+            }
+        }
+        #expect(decoded > 10 && errors > 10, "\(decoded) decoded, \(errors) errors")
     }
 
     @Test func flippedBytesNeverCrash() {

@@ -81,10 +81,11 @@ struct DCFirstDecoder {
     }
 
     /// Decodes the planes (Y, or Y Cb Cr) at ``size``. With `strict`, a scan that runs out of data, a bad
-    /// Huffman code or a missing restart marker is an error; otherwise missing data reads as zeros.
+    /// Huffman code or a missing restart marker is an error; otherwise missing data reads as zeros and each
+    /// kind of damage is added to `warnings` once.
     /// `release(range)` is called for input bytes that will not be read again (a mapping drops those pages).
     /// Each component's DC values are freed as soon as its plane is made.
-    func decodePlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil,
+    func decodePlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
                       release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
         let comps = script.components
         let dc = comps.map { UnsafeMutablePointer<Int16>.allocate(capacity: max(1, $0.blocksWide * $0.blocksHigh)) }
@@ -92,7 +93,7 @@ struct DCFirstDecoder {
         defer { for (i, p) in dc.enumerated() where !freed[i] { p.deallocate() } }
         for (p, c) in zip(dc, comps) { p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh)) }
         for scan in script.scans where scan.ss == 0 {
-            try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict)
+            try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict, warnings: &warnings)
             release(scan.data)
         }
         try monitor?.checkpoint(row: 0)
@@ -114,7 +115,7 @@ struct DCFirstDecoder {
             } else {
                 try plane.withUnsafeMutableBufferPointer { out throws(ImageError) in
                     try decodeChroma(component: i, dc: dc[i], quant: q, bytes: bytes, into: out.baseAddress!, strict: strict,
-                                     release: release)
+                                     warnings: &warnings, release: release)
                 }
             }
             dc[i].deallocate()
@@ -134,7 +135,8 @@ struct DCFirstDecoder {
 
     /// One DC scan (first or refinement), interleaved or not, into the DC values.
     private func decodeDCScan(_ scan: ScanScript.Scan, bytes: UnsafeRawBufferPointer, dc: [UnsafeMutablePointer<Int16>],
-                              strict: Bool) throws(ImageError) {
+                              strict: Bool, warnings: inout [String]) throws(ImageError) {
+        var badCode = false
         var reader = EntropyReader(bytes, data: scan.data, restartInterval: scan.restartInterval)
         let refine = scan.ah > 0, al = scan.al
         var owners: [HuffmanTable] = []
@@ -181,6 +183,8 @@ struct DCFirstDecoder {
                                 target.pointee = Int16(truncatingIfNeeded: pred[k] << al)
                             } else if strict {
                                 throw ImageError(.corruptData, "\(path): bad Huffman code in a DC scan")
+                            } else {
+                                badCode = true
                             }
                             unit += 1
                         }
@@ -189,13 +193,21 @@ struct DCFirstDecoder {
             }
         }
         if strict && reader.fakeBitsUsed { throw ImageError(.truncated, "\(path): a DC scan ends early") }
+        if badCode { Self.note("corrupt JPEG data: bad Huffman code in a DC scan", in: &warnings) }
+        if reader.fakeBitsUsed { Self.note("corrupt JPEG data: a DC scan ends early (missing data read as zeros)", in: &warnings) }
+    }
+
+    /// Adds `warning` to `warnings` unless it is there already.
+    private static func note(_ warning: String, in warnings: inout [String]) {
+        if !warnings.contains(warning) { warnings.append(warning) }
     }
 
     /// A 2×2-IDCT component: its AC scans read together, block by block, each block's 2×2 output written to
     /// `plane` (clipped to the output size). Only the current block's coefficients are held.
     private func decodeChroma(component ci: Int, dc: UnsafeMutablePointer<Int16>, quant: [UInt16], bytes: UnsafeRawBufferPointer,
-                              into plane: UnsafeMutablePointer<UInt8>, strict: Bool,
+                              into plane: UnsafeMutablePointer<UInt8>, strict: Bool, warnings: inout [String],
                               release: (Range<Int>) -> Void) throws(ImageError) {
+        var badCode = false
         let c = script.components[ci]
         let scans = script.scans.filter { $0.ss > 0 && $0.components == [ci] }
         let readers = UnsafeMutablePointer<EntropyReader>.allocate(capacity: max(1, scans.count))
@@ -230,7 +242,10 @@ struct DCFirstDecoder {
                         let ok = refines[s]
                             ? ACDecoding.refine(&readers[s], codes[s], bands[s], &eobRuns[s], coef, &nonzero, zz)
                             : ACDecoding.first(&readers[s], codes[s], bands[s], &eobRuns[s], coef, &nonzero, zz)
-                        if !ok && strict { throw ImageError(.corruptData, "\(path): bad Huffman code in an AC scan") }
+                        if !ok {
+                            if strict { throw ImageError(.corruptData, "\(path): bad Huffman code in an AC scan") }
+                            badCode = true
+                        }
                     }
                     let x = 2 * bx, y = 2 * by
                     if x < width && y < height {
@@ -246,8 +261,9 @@ struct DCFirstDecoder {
             }
             for s in 0..<count { release(scans[s].data) }
         }
-        if strict, (0..<scans.count).contains(where: { readers[$0].fakeBitsUsed }) {
-            throw ImageError(.truncated, "\(path): an AC scan ends early")
-        }
+        let cut = (0..<scans.count).contains(where: { readers[$0].fakeBitsUsed })
+        if strict && cut { throw ImageError(.truncated, "\(path): an AC scan ends early") }
+        if badCode { Self.note("corrupt JPEG data: bad Huffman code in an AC scan", in: &warnings) }
+        if cut { Self.note("corrupt JPEG data: an AC scan ends early (missing data read as zeros)", in: &warnings) }
     }
 }

@@ -16,6 +16,8 @@ public final class JPEGDCRowDecoder: RowDecoding {
     private let monitor: DecodeMonitor?
     private var planes: [[UInt8]]?
     private var finished = false
+    /// Damage the DC-first decoder stepped over (see ``RowDecoding/warnings``).
+    public private(set) var warnings: [String] = []
 
     init(bytes: ImageBytes, decoder: DCFirstDecoder, strict: Bool, monitor: DecodeMonitor?) {
         self.bytes = bytes
@@ -31,7 +33,7 @@ public final class JPEGDCRowDecoder: RowDecoding {
         let n = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: !finished, path: decoder.path)
         if planes == nil {
             let bytes = self.bytes
-            planes = try decoder.decodePlanes(bytes: bytes.bytes, strict: strict, monitor: monitor,
+            planes = try decoder.decodePlanes(bytes: bytes.bytes, strict: strict, monitor: monitor, warnings: &warnings,
                                               release: { bytes.releaseResidentPages(in: $0) })
             bytes.releaseResidentPages()
         }

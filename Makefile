@@ -30,6 +30,7 @@ test: build
 	scripts/check-png
 	scripts/check-regions
 	scripts/check-corrupt
+	scripts/check-agreement
 	scripts/check-progressive
 	scripts/check-dc-asan
 

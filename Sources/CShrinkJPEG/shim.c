@@ -14,7 +14,6 @@
 #include <turbojpeg.h>
 
 #define SJ_WINDOW (64 * 1024)
-#define JPEG_SOS_MARKER 0xDA
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -22,7 +21,6 @@ typedef struct {
     int strict;
     int status;                 // the status to return after longjmp
     int warnings;
-    int cut_scan;               // a scan ended early at a marker (JWRN_HIT_MARKER)
     int hit_eof;                // the data ran out (JWRN_JPEG_EOF)
     char message[JMSG_LENGTH_MAX];
     char warning[JMSG_LENGTH_MAX];  // the first warning's text, kept when a later error replaces message
@@ -72,39 +70,25 @@ static void sj_error_exit(j_common_ptr cinfo) {
     longjmp(e->jump, 1);
 }
 
-// Warnings that strict mode still lets pass: damage the reference decoders (Pillow, libvips) also step
-// over in files they accept: stray bytes before a restart marker or EOI (inside or after the entropy-coded
-// data, common in MJPEG and camera files), a scan cut short by a marker, and a progression sequence that
-// skips or repeats a scan (and, after a scan was cut short, the stray rest of it before the next SOS).
-// Stray bytes before other markers, bad Huffman codes and premature end of file stay errors.
-static int sj_tolerated(sj_error *e) {
-    const struct jpeg_error_mgr *err = &e->pub;
-    switch (err->msg_code) {
-    case JWRN_EXTRANEOUS_DATA: {
-        int marker = err->msg_parm.i[1];
-        return marker == JPEG_EOI || (marker >= 0xD0 && marker <= 0xD7) || (marker == JPEG_SOS_MARKER && e->cut_scan);
-    }
-    case JWRN_HIT_MARKER:
-        e->cut_scan = 1;
-        return 1;
-    case JWRN_BOGUS_PROGRESSION:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static void sj_emit_message(j_common_ptr cinfo, int level) {
     sj_error *e = (sj_error *)cinfo->err;
     if (level >= 0) return;     // trace messages
     e->warnings++;
     cinfo->err->num_warnings++;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) e->hit_eof = 1;
+    // The data ran out before the EOI marker: the file is truncated, strict or not. Pillow and libvips reject
+    // such files (even when only the EOI is missing), so Shrink does too; damage inside the data that a marker
+    // ends (a scan cut short, stray bytes) stays a warning.
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        e->hit_eof = 1;
+        (*cinfo->err->format_message)(cinfo, e->message);
+        e->status = SJ_TRUNCATED;
+        longjmp(e->jump, 1);
+    }
     if (e->warnings == 1) {
         (*cinfo->err->format_message)(cinfo, e->warning);
         memcpy(e->message, e->warning, sizeof e->message);
     }
-    if (e->strict && !sj_tolerated(e)) {
+    if (e->strict) {
         (*cinfo->err->format_message)(cinfo, e->message);
         e->status = sj_classify(cinfo->err->msg_code, SJ_WARNING);
         longjmp(e->jump, 1);
@@ -380,9 +364,17 @@ int sj_read_rows(sj_decoder *d, unsigned char *buffer, size_t stride, int max_ro
 
 int sj_finish(sj_decoder *d) {
     if (!d || !d->started) return SJ_BAD_CALL;
-    if (setjmp(d->err.jump)) return d->err.status;
+    int complete = d->cinfo.output_scanline >= d->cinfo.output_height;
+    if (setjmp(d->err.jump)) {
+        // Every row is out: damage after the image (bad trailing markers, no EOI) costs no pixel, so unless
+        // strict it is a warning, as in the reference decoders, which stop reading after the last row.
+        if (!complete || d->err.strict) return d->err.status;
+        if (d->err.warnings++ == 0) memcpy(d->err.warning, d->err.message, sizeof d->err.warning);
+        jpeg_abort_decompress(&d->cinfo);
+        return SJ_OK;
+    }
     d->started = 0;
-    if (d->cinfo.output_scanline >= d->cinfo.output_height) {
+    if (complete) {
         jpeg_finish_decompress(&d->cinfo);
     } else {
         jpeg_abort_decompress(&d->cinfo);

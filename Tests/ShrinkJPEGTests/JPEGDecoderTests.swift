@@ -83,14 +83,17 @@ import ShrinkTestSupport
         }
     }
 
-    @Test func truncatedDataIsAWarningByDefault() throws {
+    @Test func truncationIsAnErrorByDefaultToo() throws {
         let full = try TestImages.jpeg(TestImages.pattern(width: 64, height: 64))
-        for cut in [full.count / 2, full.count - 10] {
-            let rows = try decoder(Array(full[0..<cut])).startRows(scaleDenominator: 1)
-            let pixels = try rows.readAll()
-            try rows.finish()
-            #expect(pixels.count == 64 * 64 * 3)
-            #expect(rows.warnings.count == 1 && rows.warnings[0].contains("Premature end"), "\(rows.warnings)")
+        for cut in [full.count / 2, full.count - 2] {
+            do {
+                let rows = try decoder(Array(full[0..<cut])).startRows(scaleDenominator: 1)
+                _ = try rows.readAll()
+                try rows.finish()
+                Issue.record("a file cut at \(cut) of \(full.count) decoded")
+            } catch let error as ImageError {
+                #expect(error.code == .truncated, "\(error)")
+            }
         }
         let clean = try decoder(full).startRows(scaleDenominator: 1)
         _ = try clean.readAll()

@@ -22,23 +22,41 @@ import ShrinkTestSupport
         #expect(errors > 50)
     }
 
-    /// By default a file cut after its header decodes like libjpeg and Pillow decode it (missing rows grey),
-    /// at the full displayed size, and says what was missing; a cut header is still an error.
-    @Test func truncationsDecodeWithAWarningByDefault() {
-        var decoded = 0, errors = 0
-        for cut in stride(from: 0, to: Self.good.count - 2, by: 7) {
+    /// Lenient decoding still refuses a file cut before its EOI marker, even one that lacks only the marker
+    /// (Pillow and libvips refuse both): a truncated file is `.truncated`, never a grey-filled image.
+    @Test func truncationsAreRefusedByDefaultToo() throws {
+        for cut in Array(stride(from: 0, to: Self.good.count - 2, by: 7)) + [Self.good.count - 2, Self.good.count - 1] {
             do {
-                let image = try ImageSource(bytes: Array(Self.good[0..<cut]), name: "cut.jpg").thumbnail(maxPixelSize: 40)
-                #expect(image.size == Size(width: 27, height: 40), "\(cut)")     // 80×120 displayed (orientation 6)
-                #expect(!image.warnings.isEmpty, "\(cut): a truncated file decoded without a warning")
-                decoded += 1
+                _ = try ImageSource(bytes: Array(Self.good[0..<cut]), name: "cut.jpg").thumbnail(maxPixelSize: 40)
+                Issue.record("truncated at \(cut) of \(Self.good.count) decoded")
             } catch {
                 #expect([.truncated, .corruptData, .unsupportedFormat].contains(error.code), "\(cut): \(error)")
-                #expect(error.description.hasPrefix("cut.jpg"))
-                errors += 1
             }
         }
-        #expect(decoded > 10 && errors > 10, "\(decoded) decoded, \(errors) errors")
+        do {
+            _ = try ImageSource(bytes: Array(Self.good.dropLast(2)), name: "no-eoi.jpg").thumbnail(maxPixelSize: 40)
+        } catch {
+            #expect(error.code == .truncated && error.description.contains("no-eoi.jpg"), "\(error)")
+        }
+    }
+
+    /// Damage inside the entropy-coded data (a corrupted byte) decodes with a warning by default and is an
+    /// error when strict; the clean file has no warning.
+    @Test func corruptEntropyDataIsAWarningByDefault() throws {
+        let clean = try ImageSource(bytes: Self.good, name: "good.jpg").thumbnail(maxPixelSize: 40)
+        #expect(clean.warnings.isEmpty)
+        var bytes = Self.good
+        // Stray bytes before the EOI marker: libjpeg's "extraneous bytes before marker 0xd9".
+        bytes.insert(contentsOf: [0x12, 0x34, 0x56], at: bytes.count - 2)
+        let damaged = try ImageSource(bytes: bytes, name: "stray.jpg").thumbnail(maxPixelSize: 40)
+        #expect(damaged.size == clean.size)
+        #expect(damaged.warnings.count == 1 && damaged.warnings[0].contains("extraneous bytes"), "\(damaged.warnings)")
+        do {
+            _ = try ImageSource(bytes: bytes, name: "stray.jpg").thumbnail(maxPixelSize: 40, options: ThumbnailOptions(strict: true))
+            Issue.record("strict decoding accepted stray bytes")
+        } catch {
+            #expect(error.code == .corruptData && error.description.contains("stray.jpg"), "\(error)")
+        }
     }
 
     @Test func flippedBytesNeverCrash() {

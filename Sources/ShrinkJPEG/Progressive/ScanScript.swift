@@ -38,6 +38,8 @@ struct ScanScript {
     let mcusWide: Int, mcusHigh: Int
     let quantTables: [[UInt16]?]
     let scans: [Scan]
+    /// True when the walk reached an EOI marker; false when the data ran out first (a truncated file).
+    let endsWithEOI: Bool
 
     /// `release(offset)` is called every MiB of the walk so pages behind it can be dropped. More than
     /// `maxScans` scans is `.limitExceeded`.
@@ -51,6 +53,7 @@ struct ScanScript {
         var restart = 0
         var frame: (w: Int, h: Int, comps: [Component])?
         var scans: [Scan] = []
+        var sawEOI = false
         func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
         markers: while true {
             // Find the next marker (skipping fill bytes); anything else between segments is corrupt.
@@ -64,7 +67,9 @@ struct ScanScript {
                 pos += 1
             }
             switch marker {
-            case 0xD9: break markers                        // EOI
+            case 0xD9:                                      // EOI
+                sawEOI = true
+                break markers
             case 0xD0...0xD7, 0x01: continue                // stray RST / TEM: no length
             default: break
             }
@@ -195,5 +200,6 @@ struct ScanScript {
         }
         quantTables = quant
         self.scans = scans
+        endsWithEOI = sawEOI
     }
 }

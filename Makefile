@@ -31,6 +31,7 @@ test: build
 	scripts/check-regions
 	scripts/check-corrupt
 	scripts/check-agreement
+	scripts/check-inputs
 	scripts/check-progressive
 	scripts/check-dc-asan
 

@@ -85,7 +85,7 @@ struct CropCommand: ParsableCommand {
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
                                           options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
                                                                     memoryBudget: decoding.memoryBudget))
-            DecodingArguments.report(image.warnings, for: input)
+            DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)
             if json {
@@ -105,7 +105,7 @@ struct CropCommand: ParsableCommand {
                       + "\(image.pixels.format.rawValue), \(Formatting.bytes(image.pixels.byteCount))) in \(ms) ms")
             }
         } catch {
-            Terminal.printError(error.naming(input).description)
+            Terminal.printError(error.naming(DecodingArguments.name(of: input)).description)
             throw ExitCode.failure
         }
     }

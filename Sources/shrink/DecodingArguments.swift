@@ -37,9 +37,13 @@ struct DecodingArguments: ParsableArguments {
     /// Opens `input`: a file (mapped), or standard input for `-`.
     func open(_ input: String) throws(ImageError) -> ImageSource {
         guard input == "-" else { return try ImageSource(path: input, limits: limits) }
-        return try ImageSource(bytes: ImageBytes(reading: STDIN_FILENO, name: "<stdin>", maxBytes: maxInputBytes),
-                               name: "<stdin>", limits: limits)
+        let name = Self.name(of: input)
+        return try ImageSource(bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
+                               name: name, limits: limits)
     }
+
+    /// What messages call `input`: `<stdin>` for `-`, else the path as given.
+    static func name(of input: String) -> String { input == "-" ? "<stdin>" : input }
 
     /// Prints each warning as one line on standard error: `shrink: warning: INPUT: TEXT`.
     static func report(_ warnings: [String], for input: String, to terminal: Terminal? = nil) {

@@ -39,16 +39,16 @@ struct InfoCommand: ParsableCommand {
                     throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
                 }
                 print(json ? Self.json(source) : Self.table(source))
-                DecodingArguments.report(source.info.warnings, for: path)
+                DecodingArguments.report(source.info.warnings, for: DecodingArguments.name(of: path))
             } catch {
                 failed = true
                 if json {
                     var line = JSONLine()
                     line.add("path", path)
-                    line.add("error", error.naming(path).description)
+                    line.add("error", error.naming(DecodingArguments.name(of: path)).description)
                     print(line.text)
                 } else {
-                    Terminal.printError(error.naming(path).description)
+                    Terminal.printError(error.naming(DecodingArguments.name(of: path)).description)
                 }
             }
         }

@@ -63,11 +63,11 @@ struct OrientCommand: ParsableCommand {
                 let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
                                                                         memoryBudget: decoding.memoryBudget))
                 try image.write(to: output, as: format)
-                DecodingArguments.report(image.warnings, for: input)
+                DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
             }
             print("\(input) orientation \(source.info.orientation.rawValue) -> \(output) \(shown)\(lossless ? " (lossless)" : "")")
         } catch {
-            Terminal.printError(error.naming(input).description)
+            Terminal.printError(error.naming(DecodingArguments.name(of: input)).description)
             throw ExitCode.failure
         }
     }

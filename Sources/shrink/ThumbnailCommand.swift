@@ -170,7 +170,7 @@ struct ThumbnailCommand: ParsableCommand {
                 let image = try source.image(target, options: options)
                 try image.write(to: destination.path, as: destination.format)
                 let ms = Clock.milliseconds(since: start)
-                DecodingArguments.report(image.warnings, for: input, to: terminal)
+                DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input), to: terminal)
                 if json {
                     line.add("output", destination.path)
                     line.add("sourceWidth", source.info.size.width)
@@ -197,7 +197,7 @@ struct ThumbnailCommand: ParsableCommand {
                 }
             } catch let error as ImageError {
                 failures.add()
-                let message = error.naming(input).description
+                let message = error.naming(DecodingArguments.name(of: input)).description
                 if json {
                     line.add("error", message)
                     terminal.out(line.text)

@@ -21,6 +21,12 @@ size_t csys_heap_bytes_in_use(void) {
 #endif
 }
 
+void csys_trim_heap(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 int csys_cpu_count(void) {
 #if defined(__GLIBC__)
     cpu_set_t set;

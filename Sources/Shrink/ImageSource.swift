@@ -85,9 +85,14 @@ public final class ImageSource: Sendable {
     /// exceeds `options.memoryBudget`.
     public func plan(_ target: ThumbnailTarget, crop: Rect? = nil,
                      options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
+        try plan(target, crop: crop, options: options, minimumPrescale: 1)
+    }
+
+    private func plan(_ target: ThumbnailTarget, crop: Rect?, options: ThumbnailOptions,
+                      minimumPrescale: Int) throws(ImageError) -> ThumbnailPlan {
         try limits.check(info.size, path: path)
         let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
-                                     scaledSize: decoder.scaledSize(denominator:), crop: crop)
+                                     scaledSize: decoder.scaledSize(denominator:), crop: crop, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: path, what: "output")
         let working = decoder.workingBytes(scaleDenominator: plan.prescale)
@@ -96,6 +101,41 @@ public final class ImageSource: Sendable {
                              "\(path): decoding needs \(Self.mebibytes(working)) of working memory (\(info.isProgressive ? "progressive or interlaced data" : "multi-scan data")), above the budget of \(Self.mebibytes(options.memoryBudget))")
         }
         return plan
+    }
+
+    /// The plan for `target` whose predicted peak fits `budget` bytes: the plan `options` ask for when it
+    /// fits; otherwise the cheapest that does, tried in order — fast mode (the nearest DCT scale, which
+    /// takes the DC-first path for a progressive JPEG at 1/8), then each coarser DCT scale (the resampler
+    /// enlarges to the target: softer, but shown) — with ``BudgetedPlan/fallback`` saying which. Fails with
+    /// `.memoryBudgetExceeded` only when no plan fits (a progressive JPEG's coefficient buffer, say).
+    public func plan(_ target: ThumbnailTarget, crop: Rect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
+                     within budget: Int) throws(ImageError) -> BudgetedPlan {
+        func candidate(_ options: ThumbnailOptions, minimumPrescale: Int, _ fallback: String?) throws(ImageError) -> BudgetedPlan {
+            let plan = try plan(target, crop: crop, options: options, minimumPrescale: minimumPrescale)
+            let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
+            return BudgetedPlan(plan: plan, options: options, format: format,
+                                predictedPeakBytes: predictedPeakBytes(for: plan, format: format), fallback: fallback)
+        }
+        let requested = try candidate(options, minimumPrescale: 1, nil)
+        if requested.predictedPeakBytes <= budget { return requested }
+        var cheapest = requested
+        var fast = options
+        fast.mode = .fast
+        var tries: [(Int, String)] = options.mode == .fast ? [] : [(1, "fast mode")]
+        if case .prescale = target {} else {
+            tries += decoder.scaleDenominators.filter { $0 > requested.plan.prescale }.sorted().map { ($0, "DCT scale 1/\($0)") }
+        }
+        for (minimum, name) in tries {
+            guard let next = try? candidate(fast, minimumPrescale: minimum, name) else { continue }
+            if next.predictedPeakBytes <= budget {
+                let path = decodePath(for: next.plan, format: next.format) == .dcFirst ? " (DC-first)" : ""
+                return BudgetedPlan(plan: next.plan, options: next.options, format: next.format,
+                                    predictedPeakBytes: next.predictedPeakBytes, fallback: name + path)
+            }
+            if next.predictedPeakBytes < cheapest.predictedPeakBytes { cheapest = next }
+        }
+        throw ImageError(.memoryBudgetExceeded,
+                         "\(path): the cheapest plan needs \(Self.mebibytes(cheapest.predictedPeakBytes)), above the budget of \(Self.mebibytes(budget))")
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless

@@ -24,8 +24,10 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// the codec supports, and `scaledSize` gives its output size for each. With `crop`, a rectangle in
     /// displayed pixels (after orientation, as a user sees the image), only that part is decoded and the
     /// target applies to it. Fails with `.invalidArgument` for an empty target or a crop outside the image.
+    /// `minimumPrescale` makes the decoder scale by at least that much (when it can), even below the target
+    /// resolution: a cheaper plan for a tight memory budget, the resampler then enlarging to the target.
     public init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
-                scaledSize: (Int) -> Size, crop: Rect? = nil) throws(ImageError) {
+                scaledSize: (Int) -> Size, crop: Rect? = nil, minimumPrescale: Int = 1) throws(ImageError) {
         let full = info.displayedSize
         let frame = crop ?? Rect(full)
         if let crop, !crop.isInside(full) {
@@ -108,7 +110,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
             let s = scaledSize(d)
             let rx = storedRegion.width * Double(s.width) / Double(info.size.width) / Double(stored.width)
             let ry = storedRegion.height * Double(s.height) / Double(info.size.height) / Double(stored.height)
-            if min(rx, ry) >= headroom { prescale = d }
+            if min(rx, ry) >= headroom || d <= minimumPrescale { prescale = d }
         }
         if case .prescale(let d) = target { prescale = d }
         self.sourceSize = info.size

@@ -8,4 +8,8 @@ import CShrinkSystem
 /// Cost: a walk over the allocator's free lists, a few microseconds; call it between strips, not per row.
 public enum HeapUsage {
     public static var bytesInUse: Int { Int(csys_heap_bytes_in_use()) }
+
+    /// Gives the allocator's free memory back to the system (glibc `malloc_trim`), e.g. after parsing a
+    /// long command line, so memory freed before a batch does not stay resident through it.
+    public static func returnFreeMemory() { csys_trim_heap() }
 }

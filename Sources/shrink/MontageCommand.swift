@@ -130,6 +130,7 @@ struct MontageCommand: ParsableCommand {
                     line.add("origin", t.origin.rawValue)
                     line.add("coalesced", t.coalesced)
                     line.add("prescale", "1/\(t.prescale)")
+                    line.add("fallback", t.fallback)
                     line.add("path", t.decodePath?.rawValue)
                     line.add("pixelFormat", t.pixelFormat.rawValue)
                     line.add("bytesRead", t.bytesRead)

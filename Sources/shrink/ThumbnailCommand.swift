@@ -37,7 +37,7 @@ struct ThumbnailCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Input images.")
+    @Argument(help: "Input images, or directories (their JPEG and PNG files); - reads standard input.")
     var inputs: [String]
 
     @Option(help: "Long side N, or a WxH box. Omit for a full-size (oriented) decode.")
@@ -116,10 +116,11 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     func run() throws {
+        let inputs = InputFiles.expand(self.inputs)
         // auto: a 4:2:0 JPEG output takes YUV planes as they are (no RGB image, no colour conversion either
         // way); lossless PNG and 4:4:4 JPEG outputs take the decoder's own pixels.
         var outputIsJPEG420 = format != "png" && subsampling == 420
-        if let output, self.inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
+        if let output, inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
             if case .jpeg = f { outputIsJPEG420 = subsampling == 420 } else { outputIsJPEG420 = false }
         }
         let request = pixelFormat.request ?? (outputIsJPEG420 ? .memoryOptimized : .native)
@@ -152,16 +153,17 @@ struct ThumbnailCommand: ParsableCommand {
                 }
             }
         }
-        let inputs = inputs, json = json
-        let destinations = singleFile.map { [$0.path] }
-            ?? Self.outputPaths(for: inputs, directory: directory, suffix: suffix, format: directoryFormat)
+        let json = json
+        let numbers = singleFile == nil ? Self.outputNumbers(for: inputs) : []
+        let singlePath = singleFile?.path, outputDirectory = directory, outputSuffix = suffix
         let destinationFormat = singleFile?.format ?? directoryFormat
-        let oneFile = singleFile != nil
         let terminal = Terminal(total: inputs.count, progress: true)
         let failures = Failures()
         WorkerPool.run(count: inputs.count, workers: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { i in
             let input = inputs[i]
-            let destination = (path: destinations[oneFile ? 0 : i], format: destinationFormat)
+            let destination = (path: singlePath ?? Self.outputPath(for: input, number: numbers[i], directory: outputDirectory,
+                                                                   suffix: outputSuffix, format: destinationFormat),
+                               format: destinationFormat)
             let start = Clock.now()
             var line = JSONLine()
             line.add("input", input)
@@ -228,14 +230,30 @@ struct ThumbnailCommand: ParsableCommand {
     /// `DIR/NAME{suffix}.EXT` for each input `…/NAME.jpg`; inputs that share a name (from different
     /// folders) get `NAME-2`, `NAME-3`, … in input order, so no output overwrites another.
     static func outputPaths(for inputs: [String], directory: String, suffix: String, format: EncodedFormat) -> [String] {
-        let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        var seen: [String: Int] = [:]
+        zip(inputs, outputNumbers(for: inputs)).map { outputPath(for: $0, number: $1, directory: directory, suffix: suffix, format: format) }
+    }
+
+    /// For each input, how many inputs up to it share its name (1 for the first): a batch keeps these
+    /// numbers, not the paths, so its memory hardly grows with the number of inputs.
+    static func outputNumbers(for inputs: [String]) -> [Int32] {
+        var seen: [String: Int32] = [:]
         return inputs.map { input in
-            var name = input == "-" ? "stdin" : input.split(separator: "/").last.map(String.init) ?? input
-            if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
-            let n = (seen[name] ?? 0) + 1
-            seen[name] = n
-            return "\(dir)/\(name)\(n > 1 ? "-\(n)" : "")\(suffix).\(format.fileExtension)"
+            let n = (seen[outputName(of: input)] ?? 0) + 1
+            seen[outputName(of: input)] = n
+            return n
         }
+    }
+
+    /// `DIR/NAME{-number}{suffix}.EXT`.
+    static func outputPath(for input: String, number: Int32, directory: String, suffix: String, format: EncodedFormat) -> String {
+        let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return "\(dir)/\(outputName(of: input))\(number > 1 ? "-\(number)" : "")\(suffix).\(format.fileExtension)"
+    }
+
+    /// The input's file name without its extension (`stdin` for `-`).
+    private static func outputName(of input: String) -> String {
+        var name = input == "-" ? "stdin" : input.split(separator: "/").last.map(String.init) ?? input
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        return name
     }
 }

@@ -6,6 +6,9 @@
 /// chunks mapped on their own); 0 where the C library cannot tell.
 size_t csys_heap_bytes_in_use(void);
 
+/// Returns the C allocator's free memory to the system where it can (glibc malloc_trim); a no-op elsewhere.
+void csys_trim_heap(void);
+
 /// Processors this process may run on (its affinity mask where the system has one), at least 1.
 int csys_cpu_count(void);
 

@@ -67,11 +67,13 @@ public struct ContactSheet: Sendable {
         let size = layout.sheetSize(count: paths.count)
         let writer = try JPEGStreamWriter(path: output, size: size, format: .rgb8, quality: quality)
         let rows = layout.rows(count: paths.count)
-        let requests = paths.map { ImageRequest(path: $0, target: .box(Size(width: layout.cell, height: layout.cell), fit: .inside),
-                                                options: options) }
+        // Requests are made a row at a time: nothing per photo is held beyond the rows in flight.
+        let target = ThumbnailTarget.box(Size(width: layout.cell, height: layout.cell), fit: .inside)
         func requestsOfRow(_ r: Int) -> [ImageRequest] {
             guard r < rows else { return [] }
-            return Array(requests[r * layout.columns ..< min(requests.count, (r + 1) * layout.columns)])
+            return paths[r * layout.columns ..< min(paths.count, (r + 1) * layout.columns)].map {
+                ImageRequest(path: $0, target: target, options: options)
+            }
         }
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
         var band = SheetBand(layout: layout, width: size.width)

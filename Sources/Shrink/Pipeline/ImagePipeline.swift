@@ -159,18 +159,18 @@ public final class ImagePipeline: Sendable {
     /// Reads the header, plans, then queues the decode with its predicted charge.
     private func plan(_ job: PipelineJob, bytes: ImageBytes) {
         let request = job.request
-        let source: ImageSource, plan: ThumbnailPlan, format: PixelFormat, charge: Int
+        let source: ImageSource, chosen: BudgetedPlan
         do {
             guard !job.monitor.isCancelled else { return }
             source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
-            plan = try source.plan(request.target, crop: request.region, options: request.options)
-            format = request.options.pixelFormat.resolve(for: source.info, native: source.decoder.outputFormat)
-            charge = source.predictedPeakBytes(for: plan, format: format)
+            // The requested plan, or the cheapest that fits the whole budget (reported in telemetry).
+            chosen = try source.plan(request.target, crop: request.region, options: request.options, within: scheduler.budget)
+            let charge = chosen.predictedPeakBytes
             // The header's pages are not needed until the decode is admitted, which may be a while.
             source.bytes.releaseResidentPages()
             let priority = state.withLock { _ in job.priority }
             let id = try scheduler.submit(charge: charge, priority: priority, name: request.loader.name) { waited in
-                self.decode(job, source: source, plan: plan, format: format, charge: charge, waited: waited)
+                self.decode(job, source: source, chosen: chosen, waited: waited)
             }
             let cancelled = state.withLock { _ -> Bool in
                 job.schedulerID = id
@@ -185,15 +185,16 @@ public final class ImagePipeline: Sendable {
 
     /// Runs on a scheduler thread once admitted: the disk cache, else the decode; then the caches and the
     /// waiting tasks.
-    private func decode(_ job: PipelineJob, source: ImageSource, plan: ThumbnailPlan, format: PixelFormat,
-                        charge: Int, waited: Duration) {
+    private func decode(_ job: PipelineJob, source: ImageSource, chosen: BudgetedPlan, waited: Duration) {
         let observer = configuration.observer
         let request = job.request
+        let plan = chosen.plan, charge = chosen.predictedPeakBytes
         observer?(.decodeStarted(key: job.key, charge: charge, runningCharge: scheduler.snapshot.runningCharge))
         let started = ContinuousClock.now
         shareBudgetWithCache()
         job.monitor.beginMeasuring()
-        var telemetry = ImageTelemetry(origin: .decoded, pixelFormat: format)
+        var telemetry = ImageTelemetry(origin: .decoded, pixelFormat: chosen.format)
+        telemetry.fallback = chosen.fallback
         telemetry.queueWait = waited
         telemetry.predictedPeakBytes = charge
         telemetry.prescale = plan.prescale
@@ -204,7 +205,7 @@ public final class ImagePipeline: Sendable {
                 telemetry.bytesRead = entry.bytes
                 result = .success(entry.image)
             } else {
-                let image = try source.image(plan, options: request.options, monitor: job.monitor)
+                let image = try source.image(plan, options: chosen.options, monitor: job.monitor)
                 telemetry.bytesRead = source.fileBytes
                 result = .success(image)
             }

@@ -19,6 +19,9 @@ public struct ImageTelemetry: Sendable {
     public var bytesRead = 0
     /// The DCT prescale denominator used (1, 2, 4 or 8).
     public var prescale = 1
+    /// nil when the requested plan fitted the decode budget; otherwise the cheaper plan that was run instead
+    /// (`fast mode`, `DCT scale 1/8 (DC-first)`, …; see ``BudgetedPlan/fallback``).
+    public var fallback: String?
     /// The machinery that decoded the image (nil for memory cache hits and disk cache entries).
     public var decodePath: DecodePath?
     /// The result's pixel format.

@@ -118,6 +118,34 @@ import Synchronization
         #expect(await eventually { pipeline.ledger.runningCharge == 0 })
     }
 
+    /// A progressive photo whose quality-mode plan needs its whole coefficient buffer does not fail under a
+    /// small budget: the pipeline runs the cheapest plan that fits (here fast mode, which reaches the DC-first
+    /// path at 1/8) and says so in telemetry; a budget no plan fits still fails.
+    @Test func aTightBudgetFallsBackToACheaperPlan() async throws {
+        let progressive = try TestImages.jpeg(TestImages.pattern(width: 1600, height: 1200), chroma444: false, progressive: true)
+        let source = try ImageSource(bytes: progressive, name: "p.jpg")
+        let target = ThumbnailTarget.maxPixelSize(180)
+        let requested = try source.plan(target, within: Int.max)
+        let dcFirst = try source.plan(target, options: ThumbnailOptions(mode: .fast), within: Int.max)
+        #expect(requested.fallback == nil && requested.plan.prescale == 4)
+        #expect(dcFirst.plan.prescale == 8 && source.decodePath(for: dcFirst.plan, format: dcFirst.format) == .dcFirst)
+        #expect(dcFirst.predictedPeakBytes * 4 < requested.predictedPeakBytes)
+        let budget = (dcFirst.predictedPeakBytes + requested.predictedPeakBytes) / 2
+        let pipeline = ImagePipeline(configuration: .init(decodeBudget: budget))
+        let response = try await pipeline.image(for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
+        #expect(response.telemetry.fallback == "fast mode (DC-first)")
+        #expect(response.telemetry.decodePath == .dcFirst && response.telemetry.prescale == 8)
+        #expect(response.image.size == Size(width: 180, height: 135))
+        #expect(response.telemetry.predictedPeakBytes <= budget)
+        let tiny = ImagePipeline(configuration: .init(decodeBudget: dcFirst.predictedPeakBytes / 4))
+        do {
+            _ = try await tiny.image(for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
+            Issue.record("no plan fits, yet it decoded")
+        } catch {
+            #expect(error.code == .memoryBudgetExceeded && error.description.contains("cheapest plan"), "\(error)")
+        }
+    }
+
     @Test func aRequestLargerThanTheWholeBudgetFailsAtOnce() async {
         let pipeline = ImagePipeline(configuration: .init(decodeBudget: 10_000))
         do {

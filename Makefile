@@ -8,7 +8,9 @@ DEFAULT_INPUT = /usr/share/wallpapers/FallenLeaf/contents/images/2560x1600.jpg
 INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 
-.PHONY: run test build deps bench quality clean
+.PHONY: run test build deps bench quality clean fuzz
+
+FUZZ_SECONDS ?= 600
 
 deps:
 	@scripts/install-deps
@@ -33,7 +35,12 @@ test: build
 	scripts/check-agreement
 	scripts/check-inputs
 	scripts/check-progressive
-	scripts/check-dc-asan
+	scripts/fuzz 20
+	scripts/check-sanitizers
+
+# A fuzz campaign: every libFuzzer harness for FUZZ_SECONDS (600 by default), after replaying the regressions.
+fuzz: deps
+	scripts/fuzz $(FUZZ_SECONDS)
 
 bench: build
 	scripts/bench
@@ -41,4 +48,4 @@ bench: build
 	scripts/bench-progressive
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-asan .build-fuzz out

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+// libFuzzer harnesses for Shrink, kept out of the main package so its users never build them. scripts/fuzz builds
+// them with the sanitizer and coverage flags on the command line (see README.md) and runs them.
+import PackageDescription
+
+/// Executable name → target directory, one libFuzzer binary per public entry point.
+let harnesses: [(product: String, target: String)] = [
+    ("fuzz-info", "FuzzInfo"),
+    ("fuzz-jpeg-thumbnail", "FuzzJPEGThumbnail"),
+    ("fuzz-progressive-dc", "FuzzProgressiveDC"),
+    ("fuzz-png-thumbnail", "FuzzPNGThumbnail"),
+    ("fuzz-crop-orient", "FuzzCropOrient"),
+    ("fuzz-pipeline", "FuzzPipeline"),
+]
+
+let package = Package(
+    name: "ShrinkFuzz",
+    platforms: [.macOS(.v15)],
+    products: harnesses.map { .executable(name: $0.product, targets: [$0.target]) },
+    dependencies: [.package(name: "Shrink", path: "..")],
+    targets: [
+        // C: hands the command line and a Swift callback to libFuzzer's LLVMFuzzerRunDriver.
+        .target(name: "CShrinkFuzzDriver"),
+        .target(name: "ShrinkFuzzSupport", dependencies: [.product(name: "Shrink", package: "Shrink"), "CShrinkFuzzDriver"]),
+    ] + harnesses.map { .executableTarget(name: $0.target, dependencies: ["ShrinkFuzzSupport"]) }
+)

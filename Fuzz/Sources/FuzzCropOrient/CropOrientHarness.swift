@@ -1,0 +1,47 @@
+import Shrink
+import ShrinkFuzzSupport
+
+/// Regions and lossless transforms: a rectangle from the parameter bytes (hostile values included) planned
+/// against every target, decoded with one of them by `decode(region:to:options:)`, then for JPEGs
+/// `losslesslyUpright(trim:)` and `losslessCrop(_:)`. A call that accepts a non-finite rectangle is a bug, and
+/// traps here.
+enum CropOrientHarness {
+    /// Targets for the region: ordinary ones, and sizes no caller should pass.
+    static let targets: [ThumbnailTarget] = [
+        .original, .maxPixelSize(64), .maxPixelSize(300), .box(Size(width: 100, height: 40), fit: .cover),
+        .box(Size(width: 50, height: 500), fit: .inside), .prescale(2), .maxPixelSize(0), .maxPixelSize(-1),
+        .maxPixelSize(Int.max), .box(Size(width: Int.max, height: 1), fit: .cover), .box(Size(width: 1, height: Int.min), fit: .inside),
+    ]
+
+    static func fuzz(_ bytes: [UInt8]) {
+        var input = FuzzInput(bytes)
+        let flags = input.byte()
+        let target = input.pick(targets)
+        let options = ThumbnailOptions(mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
+                                       strict: flags & 4 == 0, memoryBudget: FuzzLimits.memoryBudget)
+        guard let source = try? ImageSource(bytes: input.image, name: "fuzz", limits: FuzzLimits.image) else { return }
+        let region = FuzzRegion.draw(&input, in: source.info.displayedSize)
+        let finite = [region.x, region.y, region.width, region.height].allSatisfy(\.isFinite)
+        // Plans read the header only: every target, with and without upscaling, against this region.
+        for target in targets {
+            for upscaling in [false, true] {
+                var planned = options
+                planned.allowUpscaling = upscaling
+                if (try? source.plan(target, crop: region, options: planned)) != nil {
+                    precondition(finite, "plan(crop:) accepted \(region)")
+                }
+            }
+        }
+        if let image = try? source.decode(region: region, to: target, options: options) {
+            precondition(finite, "decode(region:) accepted \(region)")
+            precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
+        }
+        guard source.info.format == .jpeg else { return }
+        if flags & 8 != 0 {
+            _ = try? source.losslesslyUpright(trim: flags & 16 != 0)
+        }
+        if flags & 32 == 0, (try? source.losslessCrop(region)) != nil {
+            precondition(finite, "losslessCrop accepted \(region)")
+        }
+    }
+}

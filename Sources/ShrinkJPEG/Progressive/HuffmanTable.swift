@@ -14,20 +14,24 @@ final class HuffmanTable: @unchecked Sendable {
     static let lookaheadBits = 9
 
     /// For each 9-bit prefix: code length (0 = longer than 9 bits) << 8 | symbol.
-    let lookahead = UnsafeMutablePointer<UInt16>.allocate(capacity: 1 << 9)
+    let lookahead: UnsafeMutablePointer<UInt16>
     /// The largest code of each length 0…17 (-1 when none), and the offset from a code to its symbol index.
-    let maxCode = UnsafeMutablePointer<Int>.allocate(capacity: 18)
-    let offset = UnsafeMutablePointer<Int>.allocate(capacity: 18)
+    let maxCode: UnsafeMutablePointer<Int>
+    let offset: UnsafeMutablePointer<Int>
     /// The symbols, 256 slots (unused ones 0).
-    let symbols = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    let symbols: UnsafeMutablePointer<UInt8>
     let symbolCount: Int
 
     /// Builds the table for `counts[1...16]` codes of each length and their `list` of symbols. The counts
     /// are validated before anything is written: lengths 1–16 only, at most 256 symbols, exactly as many
     /// symbols as codes, and no length with more codes than the canonical code space has left (T.81 C). An
-    /// invalid table is `.corruptData`.
+    /// invalid table is `.corruptData`, thrown before anything is allocated.
     init(counts: [Int], symbols list: [UInt8], path: String) throws(ImageError) {
         try Self.validate(counts: counts, symbolCount: list.count, path: path)
+        lookahead = .allocate(capacity: 1 << 9)
+        maxCode = .allocate(capacity: 18)
+        offset = .allocate(capacity: 18)
+        symbols = .allocate(capacity: 256)
         lookahead.initialize(repeating: 0, count: 1 << 9)
         maxCode.initialize(repeating: -1, count: 18)
         offset.initialize(repeating: 0, count: 18)

@@ -135,7 +135,7 @@ public final class ImageSource: Sendable {
             if next.predictedPeakBytes < cheapest.predictedPeakBytes { cheapest = next }
         }
         throw ImageError(.memoryBudgetExceeded,
-                         "\(path): the cheapest plan needs \(Self.mebibytes(cheapest.predictedPeakBytes)), above the budget of \(Self.mebibytes(budget))")
+                         "\(path): the cheapest plan needs \(Self.mebibytes(cheapest.predictedPeakBytes)), above the decode budget of \(Self.mebibytes(budget))")
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless

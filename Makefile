@@ -46,6 +46,7 @@ bench: build
 	scripts/bench
 	scripts/bench-montage
 	scripts/bench-progressive
+	scripts/bench-inputs
 
 clean:
 	rm -rf .build .build-asan .build-fuzz out

@@ -69,6 +69,19 @@ public final class ImageSource: Sendable {
         if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(path) }
     }
 
+    /// Runs `body`, which reads the input, and reports `.truncated` instead of its result or its error when
+    /// the mapped file was truncated meanwhile.
+    func readingInput<T>(_ body: () throws(ImageError) -> T) throws(ImageError) -> T {
+        do {
+            let result = try body()
+            try checkInput()
+            return result
+        } catch {
+            try checkInput()
+            throw error
+        }
+    }
+
     static func truncatedWhileReading(_ path: String) -> ImageError {
         ImageError(.truncated, "\(path): the file was truncated while it was being read (another process changed it)")
     }
@@ -166,13 +179,12 @@ public final class ImageSource: Sendable {
         guard info.format == .jpeg, let jpeg = decoder as? JPEGDecoder else {
             throw ImageError(.unsupportedFormat, "\(path): lossless transforms are for JPEG only")
         }
-        try checkInput()
-        guard let operation = JPEGTransform.Operation(undoing: info.orientation) else {
-            return JPEGTransform.settingOrientationUp(Array(bytes.bytes))
+        return try readingInput { () throws(ImageError) in
+            guard let operation = JPEGTransform.Operation(undoing: info.orientation) else {
+                return JPEGTransform.settingOrientationUp(Array(bytes.bytes))
+            }
+            return JPEGTransform.settingOrientationUp(try jpeg.transformed(operation, trim: trim, memoryBudget: memoryBudget))
         }
-        let result = JPEGTransform.settingOrientationUp(try jpeg.transformed(operation, trim: trim, memoryBudget: memoryBudget))
-        try checkInput()
-        return result
     }
 
     /// The JPEG cropped without decoding: `region` (displayed pixels) is widened outwards to iMCU boundaries
@@ -188,14 +200,14 @@ public final class ImageSource: Sendable {
         guard region.isInside(full) else {
             throw ImageError(.invalidArgument, "\(path): crop \(region) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
-        try checkInput()
         let stored = info.orientation.storedRect(for: region, storedSize: info.size)
         let (mw, mh) = jpeg.iMCUSize
         let x0 = Int(stored.x) / mw * mw, y0 = Int(stored.y) / mh * mh
         let x1 = min(info.size.width, Int((stored.x + stored.width).rounded(.up)))
         let y1 = min(info.size.height, Int((stored.y + stored.height).rounded(.up)))
-        let out = try jpeg.transformed(.none, crop: (x0, y0, x1 - x0, y1 - y0), memoryBudget: memoryBudget)
-        try checkInput()
+        let out = try readingInput { () throws(ImageError) in
+            try jpeg.transformed(.none, crop: (x0, y0, x1 - x0, y1 - y0), memoryBudget: memoryBudget)
+        }
         let kept = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         // Back to displayed coordinates: the same orientation, mapped from stored.
         let shown = displayedRect(of: kept)

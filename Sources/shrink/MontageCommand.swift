@@ -66,7 +66,7 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "Size limit of --cache-dir (e.g. 256M); least recently used entries are evicted.")
     var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 256 << 20)
 
-    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, path, pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, seconds, decodeBudget, peakRunningCharge, peakRunningDecodes, maxThreads, rssBaselineBytes, peakRssBytes).")
+    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, seconds, decodeBudget, peakRunningCharge, peakRunningDecodes, maxThreads, rssBaselineBytes, peakRssBytes).")
     var json = false
 
     func validate() throws {

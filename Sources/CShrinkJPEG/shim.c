@@ -75,9 +75,9 @@ static void sj_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;     // trace messages
     e->warnings++;
     cinfo->err->num_warnings++;
-    // The data ran out before the EOI marker: the file is truncated, strict or not. Pillow and libvips reject
-    // such files (even when only the EOI is missing), so Shrink does too; damage inside the data that a marker
-    // ends (a scan cut short, stray bytes) stays a warning.
+    // The data ran out: the file is truncated, strict or not, as Pillow and libvips have it (sj_finish turns it
+    // back into a warning when every row was already out and only the EOI was missing). Damage inside the
+    // data that a marker ends (a scan cut short, stray bytes) stays a warning.
     if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
         e->hit_eof = 1;
         (*cinfo->err->format_message)(cinfo, e->message);
@@ -369,7 +369,8 @@ int sj_finish(sj_decoder *d) {
         // Every row is out: damage after the image (bad trailing markers, no EOI) costs no pixel, so unless
         // strict it is a warning, as in the reference decoders, which stop reading after the last row.
         if (!complete || d->err.strict) return d->err.status;
-        if (d->err.warnings++ == 0) memcpy(d->err.warning, d->err.message, sizeof d->err.warning);
+        if (!d->err.hit_eof) d->err.warnings++;          // sj_emit_message counted the EOF warning already
+        if (d->err.warning[0] == 0) memcpy(d->err.warning, d->err.message, sizeof d->err.warning);
         jpeg_abort_decompress(&d->cinfo);
         return SJ_OK;
     }

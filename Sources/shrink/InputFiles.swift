@@ -1,7 +1,8 @@
 import Shrink
 
 /// Turns command-line inputs into image paths: files as given, directories as their JPEG and PNG files
-/// (by extension, sorted by name, not recursive).
+/// (by extension, sorted by name, not recursive). A directory without any stays as it is, so that opening it
+/// fails with an error naming it instead of the input vanishing silently.
 enum InputFiles {
     static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
@@ -13,7 +14,7 @@ enum InputFiles {
                 return extensions.contains(name[name.index(after: dot)...].lowercased())
             }
             let base = input.hasSuffix("/") ? String(input.dropLast()) : input
-            return names.sorted().map { "\(base)/\($0)" }
+            return names.isEmpty ? [input] : names.sorted().map { "\(base)/\($0)" }
         }
     }
 }

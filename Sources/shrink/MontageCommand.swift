@@ -91,7 +91,8 @@ struct MontageCommand: ParsableCommand {
     /// The montage itself, in Swift concurrency (the pipeline is async).
     private func render() async throws {
         let start = Clock.now()
-        let photos = InputFiles.expand(inputs)
+        // A directory without photos adds no cell (and none at all is an error below).
+        let photos = InputFiles.expand(inputs).filter { !FileOutput.isDirectory($0) }
         guard !photos.isEmpty else {
             Terminal.printError("no .jpg, .jpeg or .png files in \(inputs.joined(separator: " "))")
             throw ExitCode.failure

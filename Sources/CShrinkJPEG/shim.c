@@ -310,8 +310,14 @@ int sj_read_raw(sj_decoder *d, int *luma_rows) {
     if (d->raw_keep_chroma) {
         for (int i = 1; i < 3; i++) {
             c->comp_info[i].DCT_scaled_size = d->raw_dct;
-            c->comp_info[i].MCU_sample_width = c->comp_info[i].MCU_width * d->raw_dct;
             c->idct->inverse_DCT[i] = c->idct->inverse_DCT[0];
+        }
+        // MCU_width is set per scan, for the components in it: a multi-scan file's other components hold
+        // uninitialised values (UBSan found one overflowing here), and their samples come from the
+        // coefficient buffer, which uses DCT_scaled_size.
+        for (int s = 0; s < c->comps_in_scan; s++) {
+            jpeg_component_info *comp = c->cur_comp_info[s];
+            if (comp->component_index > 0) comp->MCU_sample_width = comp->MCU_width * d->raw_dct;
         }
     }
     JDIMENSION before = c->output_scanline;

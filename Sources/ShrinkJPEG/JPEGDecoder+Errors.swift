@@ -2,6 +2,12 @@ import CShrinkJPEG
 import ShrinkCore
 
 extension ImageError {
+    /// The JPEG at `path` has more scans than ``ImageLimits/maxScans`` (`limit`): one wording for every path
+    /// that counts them (the scan walk, the lossless transforms; libjpeg's progress monitor says the same).
+    static func tooManyScans(path: String, limit: Int) -> ImageError {
+        ImageError(.limitExceeded, "\(path): the JPEG has more than \(limit) scans, above the limit (ImageLimits.maxScans)")
+    }
+
     /// Translates a shim status into an ImageError naming `path`; the one place libjpeg statuses are mapped.
     static func jpeg(_ status: Int32, decoder: OpaquePointer?, path: String, during stage: String) -> ImageError {
         let text = decoder.map { String(cString: sj_message($0)) } ?? ""

@@ -168,7 +168,7 @@ public struct JPEGDecoder: ImageDecoding {
         try limits.check(info.size, path: path)
         let scans = JPEGMarkers.scanCount(in: bytes.bytes, upTo: limits.maxScans + 1)
         guard scans <= limits.maxScans else {
-            throw ImageError(.limitExceeded, "\(path): the JPEG has more than \(limits.maxScans) scans, above the limit (ImageLimits.maxScans)")
+            throw ImageError.tooManyScans(path: path, limit: limits.maxScans)
         }
         let needed = transformBytes(operation, cropSize: crop.map { Size(width: $0.width, height: $0.height) })
         guard needed <= memoryBudget else {

@@ -128,7 +128,7 @@ struct ScanScript {
             case 0xDA:                                      // SOS
                 guard let f = frame else { throw ImageError(.corruptData, "\(path): scan before the frame header") }
                 guard scans.count < maxScans else {
-                    throw ImageError(.limitExceeded, "\(path): the JPEG has more than \(maxScans) scans, above the limit (ImageLimits.maxScans)")
+                    throw ImageError.tooManyScans(path: path, limit: maxScans)
                 }
                 guard length >= 3 else { throw ImageError(.corruptData, "\(path): bad scan header") }
                 let count = Int(bytes[body])

@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Shrink", targets: ["Shrink"]),
-        .executable(name: "shrink", targets: ["shrink"]),
+        .executable(name: "shrink", targets: ["ShrinkCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "CShrinkSystem"]),
         .executableTarget(
-            name: "shrink",
+            name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "ShrinkTestSupport", dependencies: ["Shrink"]),
@@ -35,6 +35,6 @@ let package = Package(
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
-        .testTarget(name: "shrinkTests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
     ]
 )

@@ -31,17 +31,24 @@ public struct DecodedImage: Sendable {
     /// The displayed size.
     public var size: Size { pixels.size }
 
-    /// The encoded bytes in `format`.
-    public func encoded(as format: EncodedFormat) throws(ImageError) -> [UInt8] {
-        try format.encode(pixels, metadata: metadata)
+    /// The encoded bytes, written by `encoder` (e.g. `.jpeg(.init(quality: 90))`).
+    public func encoded(as encoder: some ImageEncoding) throws(ImageError) -> [UInt8] {
+        try encoder.encode(pixels, metadata: metadata)
     }
 
-    /// Encodes and writes the image to `path` (atomically, via a temporary file), in `format` or, when nil,
-    /// the format the path's extension names. Fails with `.invalidArgument` for an unknown extension.
-    public func write(to path: String, as format: EncodedFormat? = nil) throws(ImageError) {
-        guard let format = format ?? EncodedFormat(pathExtensionOf: path) else {
-            throw ImageError(.invalidArgument, "\(path): cannot tell the output format (use .jpg, .jpeg or .png)")
+    /// Encodes and writes the image to `path` (atomically, via a temporary file) with the encoder, default
+    /// settings, of the format the path's extension names among `codecs`. Fails with `.invalidArgument` for
+    /// an extension no codec writes.
+    public func write(to path: String, codecs: CodecRegistry = .standard) throws(ImageError) {
+        guard let encoder = codecs.encoder(forPath: path) else {
+            let known = codecs.writableFormats.flatMap(\.fileExtensions).map { "." + $0 }.joined(separator: ", ")
+            throw ImageError(.invalidArgument, "\(path): cannot tell the output format (use \(known))")
         }
-        try FileOutput.write(try encoded(as: format), to: path)
+        try write(to: path, as: encoder)
+    }
+
+    /// Encodes with `encoder` and writes the image to `path` (atomically, via a temporary file).
+    public func write(to path: String, as encoder: some ImageEncoding) throws(ImageError) {
+        try FileOutput.write(try encoded(as: encoder), to: path)
     }
 }

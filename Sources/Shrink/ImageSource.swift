@@ -1,6 +1,4 @@
 import ShrinkCore
-import ShrinkJPEG
-import ShrinkPNG
 import ShrinkResample
 
 /// An encoded image and everything its header tells, like `CGImageSource`: create one from a file (memory
@@ -23,39 +21,43 @@ public final class ImageSource: Sendable {
     public let bytes: ImageBytes
     /// Everything the header says.
     public let info: ImageInfo
-    /// The codec reading this image.
+    /// The registered codec that recognised the file.
+    public let codec: Codec
+    /// The codec's reading of this image.
     public let decoder: any ImageDecoding
     /// The limits this source was opened with (checked from the header, again when planning).
     public let limits: ImageLimits
 
     /// Opens the image file at `path` (mapped read-only). Fails with `.fileNotFound`, `.io`,
     /// `.unsupportedFormat`, `.limitExceeded`, or the codec's header errors.
-    public convenience init(path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
-        try self.init(bytes: try ImageBytes(mapping: path), name: path, limits: limits)
+    public convenience init(path: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard) throws(ImageError) {
+        try self.init(bytes: try ImageBytes(mapping: path), name: path, limits: limits, codecs: codecs)
     }
 
     /// An image from bytes in memory (copied once); `name` is used in error messages.
-    public convenience init(bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = ImageLimits()) throws(ImageError) {
-        try self.init(bytes: ImageBytes(bytes, path: name), name: name, limits: limits)
+    public convenience init(bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = ImageLimits(),
+                            codecs: CodecRegistry = .standard) throws(ImageError) {
+        try self.init(bytes: ImageBytes(bytes, path: name), name: name, limits: limits, codecs: codecs)
     }
 
     /// An image from bytes already mapped or loaded (by a ``DataLoading``); `name` is used in error messages.
-    public init(bytes: ImageBytes, name: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    /// The first codec of `codecs` that recognises the bytes reads them.
+    public init(bytes: ImageBytes, name: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard) throws(ImageError) {
         self.path = name
         self.bytes = bytes
         self.limits = limits
         try limits.check(inputBytes: bytes.count, path: name)
         guard bytes.count > 0 else { throw ImageError(.unsupportedFormat, "\(name): empty file, not an image") }
-        guard let format = ImageFormat(sniffing: bytes.bytes) else {
-            throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature)")
-        }
-        do throws(ImageError) {
-            switch format {
-            case .jpeg: decoder = try JPEGDecoder(bytes: bytes, path: name, limits: limits)
-            case .png: decoder = try PNGDecoder(bytes: bytes, path: name, limits: limits)
-            default:
-                throw ImageError(.unsupportedFormat, "\(name): \(format.rawValue.uppercased()) decoding is not supported yet (JPEG and PNG only)")
+        guard let codec = codecs.codec(sniffing: bytes.bytes) else {
+            let readable = codecs.readableFormats.map { $0.name.uppercased() }.joined(separator: ", ")
+            if let known = ImageFormat(sniffing: bytes.bytes) {
+                throw ImageError(.unsupportedFormat, "\(name): \(known.name.uppercased()) decoding is not supported (Shrink reads \(readable))")
             }
+            throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature; Shrink reads \(readable))")
+        }
+        self.codec = codec
+        do throws(ImageError) {
+            decoder = try codec.open(bytes, name: name, limits: limits)
         } catch {
             throw bytes.wasTruncatedWhileMapped ? Self.truncatedWhileReading(name) : error
         }
@@ -91,7 +93,7 @@ public final class ImageSource: Sendable {
 
     /// Working memory a full-size decode needs beyond a few rows: a progressive (or multi-scan) JPEG's
     /// coefficient buffer, an interlaced PNG's whole image; 0 for files that stream.
-    public var decoderWorkingBytes: Int { decoder.workingBytes(scaleDenominator: 1) }
+    public var decoderWorkingBytes: Int { decoder.route(RouteRequest(scaleDenominator: 1)).workingBytes }
 
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
     /// `.limitExceeded` when the source or the output has more than `limits.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
@@ -108,10 +110,10 @@ public final class ImageSource: Sendable {
                                      scaledSize: decoder.scaledSize(denominator:), crop: crop, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: path, what: "output")
-        let working = decoder.workingBytes(scaleDenominator: plan.prescale)
-        guard working <= options.memoryBudget else {
+        let route = route(for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat))
+        guard route.workingBytes <= options.memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(path): decoding needs \(Self.mebibytes(working)) of working memory (\(info.isProgressive ? "progressive or interlaced data" : "multi-scan data")), above the budget of \(Self.mebibytes(options.memoryBudget))")
+                             "\(path): decoding needs \(Self.mebibytes(route.workingBytes)) of working memory (\(route.path) route), above the budget of \(Self.mebibytes(options.memoryBudget))")
         }
         return plan
     }
@@ -176,42 +178,34 @@ public final class ImageSource: Sendable {
     /// header and checked against the limits and `memoryBudget` before anything is allocated
     /// (`.limitExceeded`, `.memoryBudgetExceeded`).
     public func losslesslyUpright(trim: Bool = false, memoryBudget: Int = ThumbnailOptions().memoryBudget) throws(ImageError) -> [UInt8] {
-        guard info.format == .jpeg, let jpeg = decoder as? JPEGDecoder else {
-            throw ImageError(.unsupportedFormat, "\(path): lossless transforms are for JPEG only")
-        }
+        let transforms = try losslessTransforms()
         return try readingInput { () throws(ImageError) in
-            guard let operation = JPEGTransform.Operation(undoing: info.orientation) else {
-                return JPEGTransform.settingOrientationUp(Array(bytes.bytes))
-            }
-            return JPEGTransform.settingOrientationUp(try jpeg.transformed(operation, trim: trim, memoryBudget: memoryBudget))
+            try transforms.upright(from: info.orientation, trim: trim, memoryBudget: memoryBudget)
         }
     }
 
-    /// The JPEG cropped without decoding: `region` (displayed pixels) is widened outwards to iMCU boundaries
-    /// of the stored image, cut from the coefficients, and nothing is re-encoded; the EXIF orientation is kept,
-    /// so the result displays as the region. Returns the bytes and the region actually kept (displayed pixels).
-    /// A region that is not finite, under 1×1 or outside the image is `.invalidArgument`; the cost (the
-    /// source's coefficients and the crop's) is checked like ``losslesslyUpright(trim:memoryBudget:)``'s.
+    /// The image cropped without decoding: `region` (displayed pixels) is widened outwards to whole coded
+    /// blocks (JPEG iMCUs) of the stored image, cut out, and nothing is re-encoded; the EXIF orientation is
+    /// kept, so the result displays as the region. Returns the bytes and the region actually kept (displayed
+    /// pixels). A region that is not finite, under 1×1 or outside the image is `.invalidArgument`; the cost
+    /// is checked like ``losslesslyUpright(trim:memoryBudget:)``'s.
     public func losslessCrop(_ region: Rect, memoryBudget: Int = ThumbnailOptions().memoryBudget) throws(ImageError) -> (bytes: [UInt8], region: Rect) {
-        guard info.format == .jpeg, let jpeg = decoder as? JPEGDecoder else {
-            throw ImageError(.unsupportedFormat, "\(path): lossless crops are for JPEG only")
-        }
+        let transforms = try losslessTransforms()
         let full = info.displayedSize
         guard region.isInside(full) else {
             throw ImageError(.invalidArgument, "\(path): crop \(region) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
         let stored = info.orientation.storedRect(for: region, storedSize: info.size)
-        let (mw, mh) = jpeg.iMCUSize
-        let x0 = Int(stored.x) / mw * mw, y0 = Int(stored.y) / mh * mh
-        let x1 = min(info.size.width, Int((stored.x + stored.width).rounded(.up)))
-        let y1 = min(info.size.height, Int((stored.y + stored.height).rounded(.up)))
-        let out = try readingInput { () throws(ImageError) in
-            try jpeg.transformed(.none, crop: (x0, y0, x1 - x0, y1 - y0), memoryBudget: memoryBudget)
-        }
-        let kept = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+        let (out, kept) = try readingInput { () throws(ImageError) in try transforms.crop(stored, memoryBudget: memoryBudget) }
         // Back to displayed coordinates: the same orientation, mapped from stored.
-        let shown = displayedRect(of: kept)
-        return (out, shown)
+        return (out, displayedRect(of: kept))
+    }
+
+    private func losslessTransforms() throws(ImageError) -> any LosslessTransforming {
+        guard let transforms = decoder.losslessTransforms else {
+            throw ImageError(.unsupportedFormat, "\(path): lossless transforms are not available for \(info.format.name.uppercased()) (JPEG only)")
+        }
+        return transforms
     }
 
     /// The displayed rectangle of stored rectangle `rect` (the inverse of Orientation.storedRect).
@@ -255,7 +249,7 @@ public final class ImageSource: Sendable {
     /// The EXIF-embedded thumbnail as a source, when it can stand in for this image at `target`: at least the
     /// target's size on both axes (stored orientation) and the image's aspect ratio within 1 %.
     func embeddedThumbnail(for target: ThumbnailTarget, options: ThumbnailOptions) throws(ImageError) -> ImageSource? {
-        guard let stored = info.embeddedThumbnail, let jpeg = decoder as? JPEGDecoder else { return nil }
+        guard let stored = info.embeddedThumbnail else { return nil }
         switch target {
         case .maxPixelSize, .box: break
         case .original, .prescale: return nil
@@ -264,8 +258,9 @@ public final class ImageSource: Sendable {
         guard abs(ratio / imageRatio - 1) <= 0.01 else { return nil }
         let planned = try plan(target, options: options)
         guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height,
-              let bytes = jpeg.embeddedThumbnailBytes(),
-              let source = try? ImageSource(bytes: bytes, name: "\(path) (EXIF thumbnail)", limits: limits),
+              let bytes = decoder.embeddedThumbnailBytes(),
+              let source = try? ImageSource(bytes: ImageBytes(bytes, path: "\(path) (EXIF thumbnail)"), name: "\(path) (EXIF thumbnail)",
+                                            limits: limits, codecs: CodecRegistry([codec])),
               source.info.size == stored else { return nil }
         return source
     }
@@ -289,28 +284,20 @@ public final class ImageSource: Sendable {
         do throws(ImageError) {
             try monitor?.checkpoint(row: 0)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
-            let predicted = predictedPeakBytes(for: plan, format: format)
+            let route = route(for: plan, format: format)
+            let predicted = predictedPeakBytes(for: plan, format: format, route: route)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
             var warnings = info.warnings
-            let route = decodePath(for: plan, format: format)
-            if route == .libjpegPlanes, let jpeg = decoder as? JPEGDecoder {
+            switch try route.start(options: decode, monitor: monitor) {
+            case .planes(let planes):
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
-                let planes = try jpeg.startPlanes(scaleDenominator: plan.prescale, options: decode)
                 let planar = try PlanarRenderer.render(plan, from: planes, monitor: monitor)
                 warnings += planes.warnings
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
-            } else {
-                let rows: any RowDecoding
-                if route == .dcFirst, let jpeg = decoder as? JPEGDecoder {
-                    rows = try jpeg.startDCFirst(options: decode, monitor: monitor)   // Shrink's own 1/8 decoder: no coefficient buffer
-                } else if plan.storedRegion == Rect(info.size) {
-                    rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode)
-                } else {
-                    rows = try decoder.startDecoding(scaleDenominator: plan.prescale, options: decode, window: plan.decodingWindow)
-                }
-                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format) ? format : decoder.outputFormat,
+            case .rows(let rows):
+                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format, rows: rows.format) ? format : decoder.outputFormat,
                                                       monitor: monitor)
                 warnings += rows.warnings
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
@@ -325,7 +312,7 @@ public final class ImageSource: Sendable {
                 throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
             }
             return DecodedImage(pixels: pixels, plan: plan, metadata: metadata,
-                                predictedPeakBytes: predicted, decodePath: route, warnings: warnings)
+                                predictedPeakBytes: predicted, decodePath: route.path, warnings: warnings)
         } catch {
             try checkInput()
             throw error.naming(path)
@@ -333,51 +320,54 @@ public final class ImageSource: Sendable {
     }
 
     /// The peak bytes a decode of `plan` into `format` is predicted to hold, from the header alone: the
-    /// result, the decoder's working memory (progressive coefficients, an interlaced PNG's grid), one strip
-    /// or row group of decoded rows, the resampler's rows, and a whole-image conversion when the decoder
-    /// cannot deliver `format` row by row, and the codec library's own state (``ImageDecoding/stateBytes(scaleDenominator:)``).
-    /// Allocator overhead is not included.
+    /// result, the route's working memory (progressive coefficients, an interlaced grid, a scaled frame) and
+    /// library state (``DecodeRoute``), one strip or row group of decoded rows, the resampler's rows, and a
+    /// whole-image conversion when the rows cannot be delivered in `format` as they come. Allocator overhead
+    /// is not included.
     public func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat) -> Int {
-        let native = decoder.outputFormat
+        predictedPeakBytes(for: plan, format: format, route: route(for: plan, format: format))
+    }
+
+    private func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute) -> Int {
         let result = format.byteCount(for: plan.outputSize)
-        let working = decoder.workingBytes(scaleDenominator: plan.prescale)
-        let rowBytes = plan.decodedSize.width * (info.bitsPerComponent > 8 ? 8 : max(native.bytesPerPixel, 3))
-        let planar = decodePath(for: plan, format: format) == .libjpegPlanes
-        var peak = result + working + decoder.stateBytes(scaleDenominator: plan.prescale) + rowBytes * RowRenderer.stripRows
-        if planar {
+        var peak = result + route.workingBytes + route.stateBytes
+        switch route.output {
+        case .planes:
             let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
-            peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: plan.storedOutputSize)
+            peak += plan.decodedSize.width * 3 * RowRenderer.stripRows
+                + StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: plan.storedOutputSize)
                 + 2 * StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: chroma)
             if format == .nv12 { peak += result }
-        } else {
+        case .rows(let rows):
+            peak += plan.decodedSize.width * max(rows.bytesPerPixel, 3) * RowRenderer.stripRows
             if plan.resamples {
-                peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: native,
+                peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: rows,
                                                           outputSize: plan.storedOutputSize, region: plan.decodedRegion)
             }
-            if !rendersDirectly(format) { peak += native.byteCount(for: plan.outputSize) }
+            if !rendersDirectly(format, rows: rows) { peak += decoder.outputFormat.byteCount(for: plan.outputSize) }
         }
         return peak
     }
 
-    /// The machinery a decode of `plan` into `format` runs on, from the header: the DC-first decoder for a
-    /// 1/8 decode of a progressive JPEG whose layout it handles; libjpeg's planes for baseline YCbCr into
-    /// yuv420/nv12; libjpeg rows otherwise (with its coefficient buffer for progressive and multi-scan
-    /// files); libspng for PNG.
-    public func decodePath(for plan: ThumbnailPlan, format: PixelFormat) -> DecodePath {
-        guard let jpeg = decoder as? JPEGDecoder else {
-            return info.isProgressive ? .libspngInterlaced : .libspngRows
-        }
-        if plan.prescale == 8 && jpeg.decodesDCFirst { return .dcFirst }
-        if (format == .yuv420 || format == .nv12) && jpeg.decodesToPlanes { return .libjpegPlanes }
-        return jpeg.buffersWholeImage ? .libjpegCoefficients : .libjpegRows
+    /// The route a decode of `plan` into `format` takes, as the codec chooses it from the header: the one
+    /// value both the decode and the memory prediction use.
+    public func route(for plan: ThumbnailPlan, format: PixelFormat) -> DecodeRoute {
+        let window = plan.storedRegion == Rect(info.size) ? nil : plan.decodingWindow
+        return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: format == .yuv420 || format == .nv12,
+                                          window: window))
     }
 
-    /// True when rows can be delivered in `format` as they are written: row conversion covers adding or
-    /// dropping alpha and RGB → YUV, and 16-bit PNG rows stay 16-bit; anything else (gray from colour,
+    /// The machinery a decode of `plan` into `format` runs on (``route(for:format:)``'s path).
+    public func decodePath(for plan: ThumbnailPlan, format: PixelFormat) -> DecodePath {
+        route(for: plan, format: format).path
+    }
+
+    /// True when `rows` can be delivered in `format` as they are written: row conversion covers adding or
+    /// dropping alpha and RGB → YUV, and 16-bit rows stay 16-bit; anything else (gray from colour,
     /// premultiplied) converts the finished image.
-    private func rendersDirectly(_ format: PixelFormat) -> Bool {
+    private func rendersDirectly(_ format: PixelFormat, rows: PixelFormat) -> Bool {
         format == decoder.outputFormat || format == .rgb8 || format == .rgba8 || format.isPlanar
-            || (format == .rgba16 && info.format == .png && info.bitsPerComponent == 16)
+            || (format == .rgba16 && rows == .rgba16)
     }
 
     static func mebibytes(_ bytes: Int) -> String {

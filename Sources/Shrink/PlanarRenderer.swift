@@ -1,14 +1,13 @@
 import ShrinkCore
-import ShrinkJPEG
 import ShrinkResample
 
-/// Runs a plan on Y, Cb, Cr planes straight from the JPEG decoder into a yuv420 result: each plane is
+/// Runs a plan on Y, Cb, Cr planes straight from a decoder (``PlaneDecoding``) into a yuv420 result: each plane is
 /// resampled on its own (chroma to half the output size, whatever the source's subsampling) and written to
 /// its oriented position, so no RGB image ever exists.
 ///
 /// Memory: the result (1.5 B/px), one decoder row group per plane, and a resampler ring per plane.
 enum PlanarRenderer {
-    static func render(_ plan: ThumbnailPlan, from planes: JPEGPlaneDecoder, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
+    static func render(_ plan: ThumbnailPlan, from planes: any PlaneDecoding, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         guard planes.planeSizes[0] == plan.decodedSize else {
             throw ImageError(.invalidArgument, "decoder produces \(planes.planeSizes[0]), the plan expects \(plan.decodedSize)")
         }

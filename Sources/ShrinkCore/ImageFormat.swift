@@ -1,8 +1,40 @@
-/// A container format, recognised from its first bytes.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg, png, webp, heif, avif, gif, tiff, bmp
+/// An image file format: its name, MIME type and file extensions. Open: a codec module declares its own
+/// format as a static member (`extension ImageFormat { static let webp = … }`) without changing this file;
+/// the common web formats are here so that files no registered codec reads can still be named in errors.
+public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
+    /// A short lowercase name (`jpeg`, `png`, `webp`…): what `--json` and error messages print.
+    public let name: String
+    /// The MIME type (`image/jpeg`).
+    public let mimeType: String
+    /// File extensions without the dot, the usual one first (`["jpg", "jpeg"]`).
+    public let fileExtensions: [String]
 
-    /// Recognises the format from the magic bytes at the start of a file; nil when unknown.
+    public init(name: String, mimeType: String, fileExtensions: [String]) {
+        self.name = name
+        self.mimeType = mimeType
+        self.fileExtensions = fileExtensions
+    }
+
+    public static let jpeg = ImageFormat(name: "jpeg", mimeType: "image/jpeg", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"])
+    public static let png = ImageFormat(name: "png", mimeType: "image/png", fileExtensions: ["png"])
+    public static let webp = ImageFormat(name: "webp", mimeType: "image/webp", fileExtensions: ["webp"])
+    public static let gif = ImageFormat(name: "gif", mimeType: "image/gif", fileExtensions: ["gif"])
+    public static let heif = ImageFormat(name: "heif", mimeType: "image/heif", fileExtensions: ["heic", "heif"])
+    public static let avif = ImageFormat(name: "avif", mimeType: "image/avif", fileExtensions: ["avif"])
+    public static let tiff = ImageFormat(name: "tiff", mimeType: "image/tiff", fileExtensions: ["tif", "tiff"])
+    public static let bmp = ImageFormat(name: "bmp", mimeType: "image/bmp", fileExtensions: ["bmp"])
+
+    /// The usual file extension, without the dot.
+    public var fileExtension: String { fileExtensions.first ?? name }
+
+    public var description: String { name }
+
+    /// Formats are the same when their names are.
+    public static func == (a: ImageFormat, b: ImageFormat) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// Names a file from the magic bytes of the common image formats, whether or not a codec reads it (the
+    /// codec registry decides that): for messages such as "TIFF is not supported". nil when unknown.
     public init?(sniffing bytes: UnsafeRawBufferPointer) {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             guard bytes.count >= offset + magic.count else { return false }

@@ -12,7 +12,7 @@ public struct ImageInfo: Sendable, Equatable {
     public var bitsPerComponent: Int
     /// True when the image carries an alpha channel.
     public var hasAlpha: Bool
-    /// True for progressive JPEG (and, later, interlaced PNG).
+    /// True for progressive JPEG, interlaced PNG and interlaced GIF.
     public var isProgressive: Bool
     /// Chroma subsampling of YCbCr data; nil for gray, RGB or CMYK.
     public var chromaSubsampling: ChromaSubsampling?
@@ -25,6 +25,10 @@ public struct ImageInfo: Sendable, Equatable {
     /// Format-specific features the header declares, e.g. PNG chunks (`PLTE`, `tRNS`, `gAMA`, `sRGB`,
     /// `iCCP`, `cHRM`, `eXIf`) or JPEG coding (`arithmetic`, `restart markers`).
     public var features: [String]
+    /// Frames in the file (animated WebP and GIF); 1 for a still image. Only the first is decoded.
+    public var frameCount: Int
+    /// How often an animation repeats (0 = forever), when the file says; nil for stills.
+    public var loopCount: Int?
     /// Damage found while reading the header and metadata that does not stop a decode (a malformed EXIF
     /// block, stray bytes between markers), one line each without the file name; empty for a clean file.
     public var warnings: [String]
@@ -32,7 +36,10 @@ public struct ImageInfo: Sendable, Equatable {
     public init(format: ImageFormat, size: Size, orientation: Orientation = .up, colorModel: ColorModel,
                 bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-                embeddedThumbnail: Size? = nil, features: [String] = [], warnings: [String] = []) {
+                embeddedThumbnail: Size? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
+                warnings: [String] = []) {
+        self.frameCount = frameCount
+        self.loopCount = loopCount
         self.format = format
         self.size = size
         self.orientation = orientation

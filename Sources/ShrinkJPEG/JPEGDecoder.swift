@@ -207,10 +207,36 @@ public struct JPEGDecoder: ImageDecoding {
         return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
     }
 
-    /// Starts a decode at 1/`scaleDenominator` (1, 2, 4 or 8); rows come out top to bottom.
-    public func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding {
-        try startRows(scaleDenominator: scaleDenominator, options: options)
+    /// The route for `request`: the DC-first decoder at 1/8 when the file allows it; Y, Cb, Cr planes when
+    /// they are wanted and the sampling allows them; libjpeg rows otherwise — with its whole-image coefficient
+    /// buffer for progressive and multi-scan files, and only the window's columns and rows when one is given.
+    public func route(_ request: RouteRequest) -> DecodeRoute {
+        let d = request.scaleDenominator
+        let size = scaledSize(denominator: d)
+        let state = stateBytes(scaleDenominator: d)
+        if d == 8, let dc = dcFirst {
+            let (bytes, path) = (bytes, path)
+            return DecodeRoute(path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
+                               stateBytes: state) { options, monitor throws(ImageError) in
+                .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
+            }
+        }
+        let working = workingBytes(scaleDenominator: d)
+        if request.wantsPlanes && decodesToPlanes {
+            return DecodeRoute(path: .dctScaledPlanes, output: .planes, decodedSize: size, workingBytes: working,
+                               stateBytes: state) { [self] options, _ throws(ImageError) in
+                .planes(try startPlanes(scaleDenominator: d, options: options))
+            }
+        }
+        let window = request.window
+        return DecodeRoute(path: buffersWholeImage ? .coefficientBuffer : .dctScaledRows, output: .rows(outputFormat),
+                           decodedSize: size, workingBytes: working, stateBytes: state) { [self] options, _ throws(ImageError) in
+            .rows(try startRows(scaleDenominator: d, options: options, window: window))
+        }
     }
+
+    /// DCT-domain rotations and crops (TurboJPEG), cost-checked from the header.
+    public var losslessTransforms: (any LosslessTransforming)? { JPEGLosslessTransforms(decoder: self) }
 
     /// The iMCU size in pixels (8 × the largest sampling factors): lossless crops start on its multiples.
     public var iMCUSize: (width: Int, height: Int) { (8 * (samplingH.max() ?? 1), 8 * (samplingV.max() ?? 1)) }
@@ -234,13 +260,8 @@ public struct JPEGDecoder: ImageDecoding {
                                     maxScans: limits.maxScans)
     }
 
-    /// Starts a decode that produces only the columns of `window` (widened to iMCU boundaries) and skips
-    /// the rows above it (jpeg_crop_scanline, jpeg_skip_scanlines).
-    public func startDecoding(scaleDenominator: Int, options: DecodeOptions, window: Rect) throws(ImageError) -> any RowDecoding {
-        try startRows(scaleDenominator: scaleDenominator, options: options, window: window)
-    }
-
-    /// The concrete row decoder of ``startDecoding(scaleDenominator:options:)``.
+    /// Starts a row decode at 1/`scaleDenominator`: with a `window`, only the columns of it (widened to iMCU
+    /// boundaries) are produced and the rows above it are skipped (jpeg_crop_scanline, jpeg_skip_scanlines).
     public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
                           window: Rect? = nil) throws(ImageError) -> JPEGRowDecoder {
         guard scaleDenominators.contains(scaleDenominator) else {

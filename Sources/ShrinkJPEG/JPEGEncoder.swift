@@ -6,7 +6,7 @@ import ShrinkCore
 ///
 /// Memory: the encoded output plus libjpeg's working rows (the input is read in place); progressive output
 /// and optimised Huffman tables also buffer every DCT coefficient (2 bytes per sample after subsampling).
-public struct JPEGEncoder: Sendable {
+public struct JPEGEncoder: ImageEncoding {
     /// Encoder settings.
     public struct Options: Sendable {
         /// libjpeg quality, 1–100. `85` by default.

@@ -7,7 +7,7 @@ import ShrinkCore
 ///
 /// Memory: libjpeg's working state plus one row group per plane (2 × scale rows of luma); the input's
 /// pages are released behind the decoder as for row decoding.
-public final class JPEGPlaneDecoder {
+public final class JPEGPlaneDecoder: PlaneDecoding {
     /// Each plane's size at the decode scale.
     public let planeSizes: [Size]
     /// Plane samples per luma sample, across and down (1 for luma, 0.5 for 4:2:0 chroma).

@@ -156,6 +156,18 @@ public struct PNGDecoder: ImageDecoding {
         return colorType == 0 ? .gray8 : .rgb8
     }
 
+    /// The route for `request`: rows streamed at full size, or for an interlaced file the Adam7 passes
+    /// summed into a grid at 1/`scaleDenominator` (any integer).
+    public func route(_ request: RouteRequest) -> DecodeRoute {
+        let d = request.scaleDenominator
+        return DecodeRoute(path: isInterlaced ? .interlacedPasses : .rows, output: .rows(rowFormat),
+                           decodedSize: scaledSize(denominator: d), workingBytes: workingBytes(scaleDenominator: d),
+                           stateBytes: stateBytes(scaleDenominator: d)) { [self] options, _ throws(ImageError) in
+            .rows(try startDecoding(scaleDenominator: d, options: options))
+        }
+    }
+
+    /// Starts a row decode at 1/`scaleDenominator` (1 unless interlaced).
     public func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): PNG scale 1/\(scaleDenominator) is not supported")

@@ -13,7 +13,7 @@ import ShrinkCore
 ///
 /// Memory: the encoded output plus libspng's deflate state; pixels are read in place unless the bit depth
 /// changes (8-bit widened to 16, or 16 narrowed to 8: one converted copy).
-public struct PNGEncoder: Sendable {
+public struct PNGEncoder: ImageEncoding {
     /// Which scanline filters the encoder may choose from (it picks per row among those allowed).
     public enum Filters: String, Sendable, CaseIterable {
         /// No filtering: fastest, largest.

@@ -75,7 +75,8 @@ import ShrinkTestSupport
         let plan = try source.plan(.maxPixelSize(8))
         #expect(plan.prescale == 2)                                                   // 32 → 8: 1/2 leaves 2× to Lanczos
         // 16 × 16 cells of four 32-bit sums, then the averaged 16-bit rows.
-        #expect(source.decoder.workingBytes(scaleDenominator: 2) == 16 * 16 * 4 * 4 + 16 * 16 * 8)
+        let expected = 16 * 16 * 4 * 4 + 16 * 16 * 8
+        #expect(source.decoder.route(RouteRequest(scaleDenominator: 2)).workingBytes == expected)
         do {
             _ = try source.decode(options: .init(memoryBudget: 8191))
             Issue.record("full decode above the budget")

@@ -42,7 +42,7 @@ import ShrinkTestSupport
         for target in [ThumbnailTarget.prescale(8), .maxPixelSize(16), .original] {
             do {
                 let source = try ImageSource(path: file)
-                _ = source.decoder.workingBytes(scaleDenominator: 8)      // reads the scan script (the DC-first tables)
+                _ = source.decoder.route(RouteRequest(scaleDenominator: 8))      // reads the scan script (the DC-first tables)
                 _ = try source.image(target)
                 Issue.record("\(name) \(target) decoded")
             } catch {

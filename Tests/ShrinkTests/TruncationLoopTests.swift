@@ -18,7 +18,7 @@ import ShrinkTestSupport
             ("planes.jpg", try! TestImages.jpeg(pixels, chroma444: false), .prescale(4)),
             ("dcfirst.jpg", try! TestImages.jpeg(pixels, chroma444: false, progressive: true), .prescale(8)),
             ("coefficients.jpg", try! TestImages.jpeg(pixels, chroma444: false, progressive: true), .prescale(4)),
-            ("rows.png", try! EncodedFormat.png(PNGEncoder.Options(compressionLevel: 1)).encode(TestImages.pattern(width: 600, height: 450)),
+            ("rows.png", try! PNGEncoder(options: PNGEncoder.Options(compressionLevel: 1)).encode(TestImages.pattern(width: 600, height: 450)),
              .original),
         ]
     }()

@@ -224,7 +224,7 @@ public final class ImagePipeline: Sendable {
                 shareBudgetWithCache()
             }
             if telemetry.origin == .decoded, let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheWrite),
-               let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels),
+               let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
                (try? disk.store(encoded, for: job.key)) != nil {
                 observer?(.diskCacheStored(key: job.key, bytes: encoded.count))
             }
@@ -266,12 +266,12 @@ public final class ImagePipeline: Sendable {
 
     /// How results are stored on disk: JPEG for opaque 8-bit images (4:2:0 when the pixels are), PNG when
     /// there is alpha or 16-bit precision to keep.
-    private func diskEncoding(of pixels: PixelBuffer) -> EncodedFormat {
+    private func diskEncoding(of pixels: PixelBuffer) -> any ImageEncoding {
         if pixels.format.hasAlpha || pixels.format == .rgba16 {
-            return .png(PNGEncoder.Options(compressionLevel: 3))
+            return PNGEncoder(options: PNGEncoder.Options(compressionLevel: 3))
         }
         let subsampled = pixels.format == .yuv420 || pixels.format == .nv12 || pixels.format == .gray8
-        return .jpeg(JPEGEncoder.Options(quality: configuration.diskCacheQuality, chroma444: !subsampled))
+        return JPEGEncoder(options: JPEGEncoder.Options(quality: configuration.diskCacheQuality, chroma444: !subsampled))
     }
 
     /// Hands `result` to every task still waiting for `job` and forgets the job.

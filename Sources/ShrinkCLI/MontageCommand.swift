@@ -78,7 +78,7 @@ struct MontageCommand: ParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         guard (0...16).contains(prefetchRows) else { throw ValidationError("--prefetch-rows must be 0-16") }
-        guard EncodedFormat(pathExtensionOf: output).map({ if case .jpeg = $0 { true } else { false } }) == true else {
+        guard CodecRegistry.standard.format(forPath: output) == .jpeg else {
             throw ValidationError("-o must name a .jpg or .jpeg file")
         }
     }
@@ -132,7 +132,7 @@ struct MontageCommand: ParsableCommand {
                     line.add("coalesced", t.coalesced)
                     line.add("prescale", "1/\(t.prescale)")
                     line.add("fallback", t.fallback)
-                    line.add("path", t.decodePath?.rawValue)
+                    line.add("path", t.decodePath?.name)
                     line.add("pixelFormat", t.pixelFormat.rawValue)
                     line.add("bytesRead", t.bytesRead)
                     line.add("bufferBytes", t.bufferBytes)

@@ -46,20 +46,19 @@ struct CropCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
-        if let output, EncodedFormat(pathExtensionOf: output) == nil {
-            throw ValidationError("-o must end in .jpg, .jpeg or .png")
+        if let output, CodecRegistry.standard.encoder(forPath: output) == nil {
+            throw ValidationError("-o must end in \(OutputExtensions.list)")
         }
         if lossless {
             if size != nil { throw ValidationError("--lossless cannot reduce: drop --size") }
-            if let output, case .png = EncodedFormat(pathExtensionOf: output) { throw ValidationError("--lossless writes JPEG") }
+            if let output, CodecRegistry.standard.format(forPath: output) != .jpeg { throw ValidationError("--lossless writes JPEG") }
         }
     }
 
     func run() throws {
-        let destination = output ?? ThumbnailCommand.outputPaths(for: [input], directory: ".", suffix: ".crop",
-                                                                 format: .jpeg(JPEGEncoder.Options()))[0]
-        var format = EncodedFormat(pathExtensionOf: destination) ?? .jpeg(JPEGEncoder.Options())
-        if case .jpeg = format { format = .jpeg(JPEGEncoder.Options(quality: quality)) }
+        let destination = output ?? ThumbnailCommand.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
+        var format = CodecRegistry.standard.encoder(forPath: destination) ?? JPEGEncoder()
+        if format.format == .jpeg { format = JPEGEncoder(options: JPEGEncoder.Options(quality: quality)) }
         let start = Clock.now()
         do {
             let source = try decoding.open(input)

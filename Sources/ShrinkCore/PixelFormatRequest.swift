@@ -1,4 +1,3 @@
-import ShrinkCore
 
 /// Which pixel format a result is delivered in: chosen by content under a policy, or exactly one format.
 public enum PixelFormatRequest: Sendable, Hashable {
@@ -36,7 +35,7 @@ public enum PixelFormatRequest: Sendable, Hashable {
 
     /// True when `pixels` (with alpha) are an alpha-only mask: every pixel that shows has colour 0, so
     /// alpha8 holds them exactly. One pass over the pixels.
-    static func isMask(_ pixels: PixelBuffer) -> Bool {
+    package static func isMask(_ pixels: PixelBuffer) -> Bool {
         let bpp = pixels.format.bytesPerPixel
         guard pixels.format == .rgba8 || pixels.format == .grayAlpha8 else { return false }
         return pixels.bytes.withUnsafeBufferPointer { p in

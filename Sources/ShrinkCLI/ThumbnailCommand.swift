@@ -97,51 +97,38 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the decoder used: libjpegRows, libjpegPlanes, libjpegCoefficients, dcFirst, libspngRows, libspngInterlaced), pixelFormat, bufferBytes, predictedPeakBytes, warnings (damage stepped over), milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows), pixelFormat, bufferBytes, predictedPeakBytes, warnings (damage stepped over), milliseconds (and error).")
     var json = false
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input image") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
-        guard format == "jpg" || format == "jpeg" || format == "png" else { throw ValidationError("--format must be jpg or png") }
+        guard Self.writableFormat(named: format) != nil else {
+            throw ValidationError("--format must be one of \(CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions).joined(separator: ", "))")
+        }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0-9") }
         if let depth, depth != 8 && depth != 16 { throw ValidationError("--depth must be 8 or 16") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if prescale != nil && size != nil { throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) can be given once") }
-        if inputs.count > 1, let output, EncodedFormat(pathExtensionOf: output) != nil, !FileOutput.isDirectory(output) {
+        if inputs.count > 1, let output, CodecRegistry.standard.encoder(forPath: output) != nil, !FileOutput.isDirectory(output) {
             throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
         }
     }
 
     func run() throws {
         let inputs = InputFiles.expand(self.inputs)
-        // auto: a 4:2:0 JPEG output takes YUV planes as they are (no RGB image, no colour conversion either
-        // way); lossless PNG and 4:4:4 JPEG outputs take the decoder's own pixels.
-        var outputIsJPEG420 = format != "png" && subsampling == 420
-        if let output, inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
-            if case .jpeg = f { outputIsJPEG420 = subsampling == 420 } else { outputIsJPEG420 = false }
-        }
-        let request = pixelFormat.request ?? (outputIsJPEG420 ? .memoryOptimized : .native)
-        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict, pixelFormat: request,
-                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail)
-        let decoding = decoding
-        let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
-        var jpegOptions = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
-        jpegOptions.keepEXIF = keepExif
-        jpegOptions.keepICCProfile = !stripIcc
-        let pngOptions = PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
-                                            keepICCProfile: !stripIcc, keepEXIF: keepExif)
-        let directoryFormat: EncodedFormat = format == "png" ? .png(pngOptions) : .jpeg(jpegOptions)
-
-        // Where each output goes.
-        var singleFile: (path: String, format: EncodedFormat)?
+        // Where each output goes, and in which format.
+        let registry = CodecRegistry.standard
+        var singlePath: String?
+        var outputFormat = Self.writableFormat(named: format) ?? .jpeg
         var directory = "."
         var suffix = ".thumb"
         if let output {
-            if inputs.count == 1, !FileOutput.isDirectory(output), let f = EncodedFormat(pathExtensionOf: output) {
-                if case .jpeg = f { singleFile = (output, .jpeg(jpegOptions)) } else { singleFile = (output, .png(pngOptions)) }
+            if inputs.count == 1, !FileOutput.isDirectory(output), let f = registry.encoder(forPath: output)?.format {
+                singlePath = output
+                outputFormat = f
             } else {
                 directory = output
                 suffix = ""
@@ -153,35 +140,41 @@ struct ThumbnailCommand: ParsableCommand {
                 }
             }
         }
+        let encoder = encoder(for: outputFormat)
+        // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
+        // conversion either way; the decoder's own pixels for lossless outputs).
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict,
+                                       pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
+                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail)
+        let decoding = decoding
+        let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         let json = json
-        let numbers = singleFile == nil ? Self.outputNumbers(for: inputs) : []
-        let singlePath = singleFile?.path, outputDirectory = directory, outputSuffix = suffix
-        let destinationFormat = singleFile?.format ?? directoryFormat
+        let numbers = singlePath == nil ? Self.outputNumbers(for: inputs) : []
+        let outputDirectory = directory, outputSuffix = suffix, single = singlePath, destinationFormat = outputFormat
         let terminal = Terminal(total: inputs.count, progress: true)
         let failures = Failures()
         WorkerPool.run(count: inputs.count, workers: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { i in
             let input = inputs[i]
-            let destination = (path: singlePath ?? Self.outputPath(for: input, number: numbers[i], directory: outputDirectory,
-                                                                   suffix: outputSuffix, format: destinationFormat),
-                               format: destinationFormat)
+            let destination = single ?? Self.outputPath(for: input, number: numbers[i], directory: outputDirectory,
+                                                        suffix: outputSuffix, format: destinationFormat)
             let start = Clock.now()
             var line = JSONLine()
             line.add("input", input)
             do {
                 let source = try decoding.open(input)
                 let image = try source.image(target, options: options)
-                try image.write(to: destination.path, as: destination.format)
+                try image.write(to: destination, as: encoder)
                 let ms = Clock.milliseconds(since: start)
                 DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input), to: terminal)
                 if json {
-                    line.add("output", destination.path)
+                    line.add("output", destination)
                     line.add("sourceWidth", source.info.size.width)
                     line.add("sourceHeight", source.info.size.height)
                     line.add("orientation", source.info.orientation.rawValue)
                     line.add("width", image.size.width)
                     line.add("height", image.size.height)
                     line.add("prescale", image.plan.prescaleText)
-                    line.add("path", image.decodePath?.rawValue)
+                    line.add("path", image.decodePath?.name)
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
@@ -190,10 +183,10 @@ struct ThumbnailCommand: ParsableCommand {
                     terminal.out(line.text)
                 } else {
                     let naive = source.info.decodedBytes(as: .rgba8)
-                    let workingBytes = source.decoder.workingBytes(scaleDenominator: image.plan.prescale)
-                    let working = workingBytes > 0
-                        ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.rawValue ?? "decoder"))" : ""
-                    terminal.out("\(input) \(source.info.displayedSize) -> \(destination.path) \(image.size) "
+                    let workingBytes = source.route(for: image.plan, format: image.pixels.format).workingBytes
+                    let working = workingBytes > 0 && image.decodePath != .embeddedThumbnail
+                        ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.name ?? "decoder"))" : ""
+                    terminal.out("\(input) \(source.info.displayedSize) -> \(destination) \(image.size) "
                         + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
                         + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue))\(working) in \(ms) ms")
                 }
@@ -229,7 +222,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     /// `DIR/NAME{suffix}.EXT` for each input `…/NAME.jpg`; inputs that share a name (from different
     /// folders) get `NAME-2`, `NAME-3`, … in input order, so no output overwrites another.
-    static func outputPaths(for inputs: [String], directory: String, suffix: String, format: EncodedFormat) -> [String] {
+    static func outputPaths(for inputs: [String], directory: String, suffix: String, format: ImageFormat) -> [String] {
         zip(inputs, outputNumbers(for: inputs)).map { outputPath(for: $0, number: $1, directory: directory, suffix: suffix, format: format) }
     }
 
@@ -245,9 +238,28 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     /// `DIR/NAME{-number}{suffix}.EXT`.
-    static func outputPath(for input: String, number: Int32, directory: String, suffix: String, format: EncodedFormat) -> String {
+    static func outputPath(for input: String, number: Int32, directory: String, suffix: String, format: ImageFormat) -> String {
         let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         return "\(dir)/\(outputName(of: input))\(number > 1 ? "-\(number)" : "")\(suffix).\(format.fileExtension)"
+    }
+
+    /// The writable format an extension names (`jpg`, `png`…), or nil.
+    static func writableFormat(named name: String) -> ImageFormat? {
+        CodecRegistry.standard.encoder(forPath: "x." + name)?.format
+    }
+
+    /// The encoder for `format`, configured by the output options.
+    func encoder(for format: ImageFormat) -> any ImageEncoding {
+        switch format {
+        case .png:
+            return PNGEncoder(options: PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
+                                                          keepICCProfile: !stripIcc, keepEXIF: keepExif))
+        default:
+            var options = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
+            options.keepEXIF = keepExif
+            options.keepICCProfile = !stripIcc
+            return JPEGEncoder(options: options)
+        }
     }
 
     /// The input's file name without its extension (`stdin` for `-`).

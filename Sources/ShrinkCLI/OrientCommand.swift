@@ -38,8 +38,10 @@ struct OrientCommand: ParsableCommand {
     var decoding: DecodingArguments
 
     func validate() throws {
-        guard let format = EncodedFormat(pathExtensionOf: output) else { throw ValidationError("-o must end in .jpg, .jpeg or .png") }
-        if lossless, case .png = format { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
+        guard let format = CodecRegistry.standard.format(forPath: output), CodecRegistry.standard.encoder(forPath: output) != nil else {
+            throw ValidationError("-o must end in \(OutputExtensions.list)")
+        }
+        if lossless, format != .jpeg { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
         if trim && !lossless { throw ValidationError("--trim goes with --lossless") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
     }
@@ -55,10 +57,10 @@ struct OrientCommand: ParsableCommand {
             } else {
                 var jpeg = JPEGEncoder.Options(quality: quality, chroma444: source.info.chromaSubsampling == .s444)
                 jpeg.keepEXIF = true
-                let format: EncodedFormat = if case .png = EncodedFormat(pathExtensionOf: output) {
-                    .png(PNGEncoder.Options(keepEXIF: true))
-                } else {
-                    .jpeg(jpeg)
+                let format: any ImageEncoding = switch CodecRegistry.standard.format(forPath: output) {
+                case .png?: PNGEncoder(options: PNGEncoder.Options(keepEXIF: true))
+                case .jpeg?: JPEGEncoder(options: jpeg)
+                default: CodecRegistry.standard.encoder(forPath: output) ?? JPEGEncoder(options: jpeg)
                 }
                 let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
                                                                         memoryBudget: decoding.memoryBudget))

@@ -23,7 +23,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, warnings, fileBytes, decodedBytes; progressive means interlaced for PNG).")
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, frames, loopCount, warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
     var json = false
 
     func validate() throws {
@@ -59,7 +59,7 @@ struct InfoCommand: ParsableCommand {
         let info = source.info
         var line = JSONLine()
         line.add("path", source.path)
-        line.add("format", info.format.rawValue)
+        line.add("format", info.format.name)
         line.add("width", info.size.width)
         line.add("height", info.size.height)
         line.add("orientation", info.orientation.rawValue)
@@ -81,6 +81,8 @@ struct InfoCommand: ParsableCommand {
         }
         line.add("embeddedThumbnail", object: thumbnail)
         line.add("features", strings: info.features)
+        line.add("frames", info.frameCount)
+        line.add("loopCount", info.loopCount)
         line.add("warnings", strings: info.warnings)
         line.add("fileBytes", source.fileBytes)
         line.add("decodedBytes", object: Formatting.decodedBytesJSON(info))
@@ -88,16 +90,19 @@ struct InfoCommand: ParsableCommand {
     }
 
     static func layout(_ info: ImageInfo) -> String {
-        switch info.format {
-        case .png: info.isProgressive ? "interlaced (Adam7)" : "non-interlaced"
-        default: info.isProgressive ? "progressive" : "baseline"
+        var parts = [info.format == .jpeg ? (info.isProgressive ? "progressive" : "baseline")
+                                          : (info.isProgressive ? "interlaced" : "non-interlaced")]
+        if info.frameCount > 1 {
+            let loops = info.loopCount.map { $0 == 0 ? ", looping forever" : ", \($0) loops" } ?? ""
+            parts.append("\(info.frameCount) frames\(loops) (the first is decoded)")
         }
+        return parts.joined(separator: ", ")
     }
 
     static func table(_ source: ImageSource) -> String {
         let info = source.info
         var rows: [(String, String)] = [
-            ("format", "\(info.format.rawValue.uppercased()), \(Self.layout(info))"),
+            ("format", "\(info.format.name.uppercased()), \(Self.layout(info))"),
             ("size", "\(info.size) (\(info.size.pixelCount) pixels)"),
             ("orientation", "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"),
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
@@ -110,9 +115,13 @@ struct InfoCommand: ParsableCommand {
             ("file", Formatting.bytes(source.fileBytes)),
         ]
         if source.decoderWorkingBytes > 0 {
-            rows.append(("decoder memory", "\(Formatting.bytes(source.decoderWorkingBytes)) (whole-image coefficient buffer)"))
-            if let plan = try? source.plan(.prescale(8)), source.decodePath(for: plan, format: .rgb8) == .dcFirst {
-                rows.append(("1/8 decodes", "DC-first path, \(Formatting.bytes(source.decoder.workingBytes(scaleDenominator: 8))) (no coefficient buffer)"))
+            let full = source.decoder.route(RouteRequest(scaleDenominator: 1))
+            rows.append(("decoder memory", "\(Formatting.bytes(full.workingBytes)) at full size (\(full.path) route)"))
+            if source.decoder.scaleDenominators.contains(8) {
+                let eighth = source.decoder.route(RouteRequest(scaleDenominator: 8))
+                if eighth.path != full.path {
+                    rows.append(("1/8 decodes", "\(eighth.path) route, \(Formatting.bytes(eighth.workingBytes))"))
+                }
             }
         }
         rows.append(("decoded cost", PixelFormat.allCases.map {

@@ -87,7 +87,7 @@ import ShrinkTestSupport
         let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
         let keys = ["path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
                     "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "exifBytes",
-                    "embeddedThumbnail", "features", "warnings", "fileBytes", "decodedBytes"]
+                    "embeddedThumbnail", "features", "frames", "loopCount", "warnings", "fileBytes", "decodedBytes"]
         #expect(Set(object?.keys.map { $0 } ?? []) == Set(keys))
         #expect(r.out.hasPrefix("{\"path\":"))
         #expect(object?["width"] as? Int == 300 && object?["orientedWidth"] as? Int == 200)

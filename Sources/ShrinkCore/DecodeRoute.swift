@@ -1,0 +1,47 @@
+/// How one decode will run, chosen by the codec from the header for a ``RouteRequest``: the machinery, what
+/// it delivers, and what it holds. The same value is read by the memory predictor and started by the
+/// renderer, so what is predicted is what runs.
+public struct DecodeRoute: Sendable {
+    /// What the decode delivers.
+    public enum Output: Sendable, Equatable {
+        /// Interleaved rows of this format (gray8, rgb8, rgba8 or rgba16).
+        case rows(PixelFormat)
+        /// Y, Cb, Cr planes (``PlaneDecoding``).
+        case planes
+    }
+
+    /// The machinery, as reported.
+    public let path: DecodePath
+    /// Rows or planes.
+    public let output: Output
+    /// The size of the whole image at this route's scale.
+    public let decodedSize: Size
+    /// Memory that grows with the image, held for the whole decode: a coefficient buffer, an interlaced
+    /// grid, a scaled frame or a full-size lossless image. 0 when rows stream.
+    public let workingBytes: Int
+    /// The codec library's own state (tables, row caches, the input window), calibrated against measured
+    /// heap growth.
+    public let stateBytes: Int
+    private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
+
+    public init(path: DecodePath, output: Output, decodedSize: Size, workingBytes: Int, stateBytes: Int,
+                start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
+        self.path = path
+        self.output = output
+        self.decodedSize = decodedSize
+        self.workingBytes = workingBytes
+        self.stateBytes = stateBytes
+        self.starter = start
+    }
+
+    /// Starts the decode. A `monitor` may be checked by codecs that decode a long way before the first row.
+    public func start(options: DecodeOptions, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodeStream {
+        try starter(options, monitor)
+    }
+
+    /// The interleaved row format, or nil for planes.
+    public var rowFormat: PixelFormat? {
+        if case .rows(let format) = output { return format }
+        return nil
+    }
+}

@@ -1,0 +1,25 @@
+import ShrinkCore
+
+extension JPEGEncoder {
+    public var format: ImageFormat { .jpeg }
+    /// A 4:2:0 JPEG takes YUV planes as they are (no RGB image, no colour conversion either way); 4:4:4
+    /// takes the decoder's own pixels.
+    public var preferredPixels: PixelFormatRequest { options.chroma444 ? .native : .memoryOptimized }
+}
+
+extension Codec {
+    /// JPEG through libjpeg-turbo (DCT scaling, planes, lossless transforms) and Shrink's DC-first decoder.
+    public static let jpeg = Codec(
+        format: .jpeg,
+        capabilities: CodecCapabilities(
+            shrinkOnLoad: [.dctDenominators([2, 4, 8]), .embeddedThumbnail], yieldsPlanes: true, rowFormats: [.gray8, .rgb8],
+            regions: true, losslessTransforms: true, metadata: [.exif, .icc]),
+        sniff: { bytes in bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF },
+        open: { bytes, name, limits throws(ImageError) in try JPEGDecoder(bytes: bytes, path: name, limits: limits) },
+        makeEncoder: { JPEGEncoder() })
+}
+
+extension ImageEncoding where Self == JPEGEncoder {
+    /// A JPEG encoder: `image.write(to: path, as: .jpeg(.init(quality: 90)))`.
+    public static func jpeg(_ options: JPEGEncoder.Options = JPEGEncoder.Options()) -> JPEGEncoder { JPEGEncoder(options: options) }
+}

@@ -20,11 +20,15 @@ let package = Package(
         // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
         .systemLibrary(name: "CShrinkSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .target(name: "CShrinkSystem"),
+        // WebP: libwebp's decoder, encoder and demuxer (the C module lives in the codec's folder).
+        .systemLibrary(name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
+                       providers: [.apt(["libwebp-dev"])]),
+        .target(name: "ShrinkWebP", dependencies: ["ShrinkCore", "CShrinkWebP"], exclude: ["CShrinkWebP"]),
         .target(name: "ShrinkCore", dependencies: ["CShrinkSystem"]),
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
-        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "CShrinkSystem"]),
+        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "CShrinkSystem"]),
         .executableTarget(
             name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -3,13 +3,16 @@
 import ShrinkCore
 @_exported import struct ShrinkJPEG.JPEGEncoder
 @_exported import struct ShrinkPNG.PNGEncoder
+@_exported import struct ShrinkWebP.WebPEncoder
 import ShrinkJPEG
 import ShrinkPNG
+import ShrinkWebP
 
 extension CodecRegistry {
     /// Every codec Shrink ships, in the order files are sniffed.
     public static let standard = CodecRegistry([
         .jpeg,
         .png,
+        .webp,
     ])
 }

@@ -290,15 +290,16 @@ public final class ImageSource: Sendable {
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
             var warnings = info.warnings
+            let region = decodedRegion(of: plan, route: route)
             switch try route.start(options: decode, monitor: monitor) {
             case .planes(let planes):
                 // Y, Cb, Cr straight from the decoder: no RGB image at any size.
-                let planar = try PlanarRenderer.render(plan, from: planes, monitor: monitor)
+                let planar = try PlanarRenderer.render(plan, from: planes, region: region, monitor: monitor)
                 warnings += planes.warnings
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             case .rows(let rows):
                 let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format, rows: rows.format) ? format : decoder.outputFormat,
-                                                      monitor: monitor)
+                                                      region: region, monitor: monitor)
                 warnings += rows.warnings
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
@@ -355,6 +356,16 @@ public final class ImageSource: Sendable {
         let window = plan.storedRegion == Rect(info.size) ? nil : plan.decodingWindow
         return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: format == .yuv420 || format == .nv12,
                                           window: window))
+    }
+
+    /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact
+    /// fraction of a scaler that maps the source uniformly.
+    private func decodedRegion(of plan: ThumbnailPlan, route: DecodeRoute) -> Rect {
+        guard route.geometry == .uniform else { return plan.decodedRegion }
+        let sx = Double(route.decodedSize.width) / Double(info.size.width)
+        let sy = Double(route.decodedSize.height) / Double(info.size.height)
+        let r = plan.storedRegion
+        return Rect(x: r.x * sx, y: r.y * sy, width: r.width * sx, height: r.height * sy)
     }
 
     /// The machinery a decode of `plan` into `format` runs on (``route(for:format:)``'s path).

@@ -7,7 +7,9 @@ import ShrinkResample
 ///
 /// Memory: the result (1.5 B/px), one decoder row group per plane, and a resampler ring per plane.
 enum PlanarRenderer {
-    static func render(_ plan: ThumbnailPlan, from planes: any PlaneDecoding, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
+    /// `region` is the part of the decoded luma plane to resample (``ThumbnailPlan/decodedRegion`` by default).
+    static func render(_ plan: ThumbnailPlan, from planes: any PlaneDecoding, region: Rect? = nil,
+                       monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         guard planes.planeSizes[0] == plan.decodedSize else {
             throw ImageError(.invalidArgument, "decoder produces \(planes.planeSizes[0]), the plan expects \(plan.decodedSize)")
         }
@@ -22,7 +24,7 @@ enum PlanarRenderer {
                 // The plane's part of the source: the luma region scaled by this plane's sampling. An output
                 // chroma sample covers two output luma samples, so when the output has an odd size the
                 // chroma region reaches half a luma sample past it (⌈w/2⌉·2 luma samples, not w).
-                let r = plan.decodedRegion
+                let r = region ?? plan.decodedRegion
                 let ex = i == 0 ? 1 : Double(2 * target.width) / Double(stored.width)
                 let ey = i == 0 ? 1 : Double(2 * target.height) / Double(stored.height)
                 let region = Rect(x: r.x * f.x, y: r.y * f.y, width: r.width * f.x * ex, height: r.height * f.y * ey)

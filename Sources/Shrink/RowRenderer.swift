@@ -13,9 +13,17 @@ public enum RowRenderer {
     /// Renders `plan` from `rows`, whose size must be the plan's decoded size, into `output` (gray8, rgb8
     /// or rgba8, rgba16 from rgba16 rows, or yuv420/nv12 converted row by row; the rows' own 8-bit format by
     /// default).
-    /// With a `monitor`, a checkpoint runs after every strip: a cancelled decode stops there.
-    public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding,
-                              as output: PixelFormat? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
+    /// With a `monitor`, a checkpoint runs after every strip: a cancelled decode stops there. `region` is the
+    /// part of the decoded image to resample, when it is not ``ThumbnailPlan/decodedRegion`` (a codec whose
+    /// scaler maps the source uniformly, see ``DecodeRoute/Geometry``).
+    public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding, as output: PixelFormat? = nil,
+                              region explicitRegion: Rect? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
+        let decodedRegion = explicitRegion ?? plan.decodedRegion
+        // The region in the coordinates of what `rows` produces (it may decode only a window).
+        func region(_ plan: ThumbnailPlan, _ rows: any RowDecoding) -> Rect {
+            Rect(x: decodedRegion.x - Double(rows.origin.x), y: decodedRegion.y - Double(rows.origin.y),
+                 width: decodedRegion.width, height: decodedRegion.height)
+        }
         let windowed = rows.origin != (0, 0) || rows.size != plan.decodedSize
         guard rows.origin.x + rows.size.width <= plan.decodedSize.width, rows.origin.y + rows.size.height <= plan.decodedSize.height,
               !windowed || plan.resamples else {
@@ -26,7 +34,7 @@ public enum RowRenderer {
             let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
                                         channels: output.bytesPerPixel, orientation: plan.orientation)
             if output.isPlanar {
-                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output, monitor: monitor)
+                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output, region: region(plan, rows), monitor: monitor)
             } else if !plan.resamples && plan.orientation == .up && rows.format == output {
                 try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.bytesPerPixel,
                                   monitor: monitor)
@@ -61,11 +69,11 @@ public enum RowRenderer {
 
     /// RGB rows (resampled when the plan says so) converted to YUV planes as they arrive.
     private static func renderYUV(_ plan: ThumbnailPlan, from rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,
-                                  as output: PixelFormat, monitor: DecodeMonitor?) throws(ImageError) {
+                                  as output: PixelFormat, region: Rect, monitor: DecodeMonitor?) throws(ImageError) {
         let sink = YUVRowSink(destination: destination, format: output, displayedSize: plan.outputSize, orientation: plan.orientation)
         if plan.resamples {
             let resampler = StreamingResampler(inputSize: rows.size, format: rows.format,
-                                               outputSize: plan.storedOutputSize, region: region(plan, rows))
+                                               outputSize: plan.storedOutputSize, region: region)
             let rgb = RowBuffer(format: RowConverter.eightBit(rows.format), output: .rgb8, width: plan.storedOutputSize.width)
             try forEachStrip(of: rows, until: resampler.lastInputRowNeeded, monitor: monitor) { strip, stride, count in
                 resampler.consume(strip, bytesPerRow: stride, count: count) { y, row in
@@ -81,12 +89,6 @@ public enum RowRenderer {
                 for i in 0..<count { sink.take(rgb.convert(strip + i * stride), y: rows.nextRow - count + i) }
             }
         }
-    }
-
-    /// The plan's region in the coordinates of what `rows` produces (it may decode only a window).
-    private static func region(_ plan: ThumbnailPlan, _ rows: any RowDecoding) -> Rect {
-        let r = plan.decodedRegion
-        return Rect(x: r.x - Double(rows.origin.x), y: r.y - Double(rows.origin.y), width: r.width, height: r.height)
     }
 
     private static func decodeInPlace(_ rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,

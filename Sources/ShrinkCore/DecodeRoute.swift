@@ -10,6 +10,16 @@ public struct DecodeRoute: Sendable {
         case planes
     }
 
+    /// How decoded pixels map onto source pixels.
+    public enum Geometry: Sendable, Equatable {
+        /// Decoded pixel `i` covers source pixels `[i·d, (i+1)·d)` at scale 1/`d`, the last one partly (DCT
+        /// scaling, box sums of interlaced passes).
+        case blocks
+        /// The decoded size spans the source exactly: each decoded pixel covers `source / decoded` source
+        /// pixels on each axis (a resampling scaler inside the codec).
+        case uniform
+    }
+
     /// The machinery, as reported.
     public let path: DecodePath
     /// Rows or planes.
@@ -22,15 +32,18 @@ public struct DecodeRoute: Sendable {
     /// The codec library's own state (tables, row caches, the input window), calibrated against measured
     /// heap growth.
     public let stateBytes: Int
+    /// How decoded pixels map onto source pixels.
+    public let geometry: Geometry
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
     public init(path: DecodePath, output: Output, decodedSize: Size, workingBytes: Int, stateBytes: Int,
-                start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
+                geometry: Geometry = .blocks, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
         self.path = path
         self.output = output
         self.decodedSize = decodedSize
         self.workingBytes = workingBytes
         self.stateBytes = stateBytes
+        self.geometry = geometry
         self.starter = start
     }
 

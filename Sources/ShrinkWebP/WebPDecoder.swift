@@ -1,0 +1,120 @@
+import CShrinkWebP
+import ShrinkCore
+
+/// A WebP file's header and the ways it can be decoded, read without decoding any pixel (a container walk
+/// with libwebp's demuxer and a frame-header read).
+///
+/// Lossy frames decode through libwebp's own scaler to any size: straight to Y, U, V planes when the result
+/// is YUV, else to RGB or RGBA rows, so the full-size image never exists (libwebp keeps a few rows of the
+/// coded width; an alpha plane is held at full size, 1 B/px). Lossless (VP8L) frames are held whole by
+/// libwebp while they decode (4 B/px at full size): that cost is predicted and charged. Animations decode
+/// their first frame only, placed on the canvas.
+public struct WebPDecoder: ImageDecoding {
+    /// The encoded bytes (kept alive for every decode).
+    public let bytes: ImageBytes
+    /// The name used in error messages.
+    public let path: String
+    /// Header values.
+    public let info: ImageInfo
+    let container: WebPContainer
+
+    /// Reads the container and the first frame's header. Fails with `.corruptData`, `.truncated` or
+    /// `.limitExceeded` (the canvas against `limits`, before anything is allocated).
+    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+        self.bytes = bytes
+        self.path = path
+        let container = try WebPContainer(bytes: bytes.bytes, path: path, limits: limits)
+        self.container = container
+        var orientation = Orientation.up
+        var warnings: [String] = []
+        if let range = container.exifRange {
+            let exif = ExifReader(tiff: Self.tiff(in: UnsafeRawBufferPointer(rebasing: bytes.bytes[range])))
+            orientation = exif.orientation
+            if let problem = exif.problem { warnings.append("\(problem); EXIF ignored") }
+        }
+        // An animation's canvas is transparent where its first frame does not reach.
+        let alpha = container.frameHasAlpha || !container.frameCoversCanvas
+        info = ImageInfo(format: .webp, size: container.canvas, orientation: orientation, colorModel: container.isLossless ? (alpha ? .rgba : .rgb) : .yCbCr,
+                         hasAlpha: alpha, chromaSubsampling: container.isLossless ? nil : .s420,
+                         iccProfileBytes: container.iccRange?.count ?? 0, exifBytes: container.exifRange?.count ?? 0,
+                         features: container.features, frameCount: container.frameCount, loopCount: container.loopCount,
+                         warnings: warnings)
+    }
+
+    /// An EXIF chunk is a TIFF structure; some writers put JPEG's `Exif\0\0` prefix in front.
+    static func tiff(in exif: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let prefix: [UInt8] = Array("Exif\0\0".utf8)
+        guard exif.count >= 6, zip(exif.prefix(6), prefix).allSatisfy({ $0 == $1 }) else { return exif }
+        return UnsafeRawBufferPointer(rebasing: exif[6...])
+    }
+
+    public func metadata() throws(ImageError) -> ImageMetadata {
+        ImageMetadata(iccProfile: container.iccRange.map { Array(bytes.bytes[$0]) },
+                      exif: container.exifRange.map { Array(Self.tiff(in: UnsafeRawBufferPointer(rebasing: bytes.bytes[$0]))) })
+    }
+
+    /// Any integer reduction while decoding (libwebp's scaler) when the first frame fills the canvas; an
+    /// animation frame smaller than its canvas decodes at full size.
+    public var scaleDenominators: [Int] { container.frameCoversCanvas ? Array(1...64) : [1] }
+
+    /// The size libwebp's scaler is asked for at 1/`denominator`: each side divided and rounded, at least 1.
+    public func scaledSize(denominator d: Int) -> Size {
+        Size(width: max(1, (info.size.width + d / 2) / d), height: max(1, (info.size.height + d / 2) / d))
+    }
+
+    public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
+
+    /// The route for `request`: Y, U, V planes from libwebp's scaler for an opaque lossy frame when planes
+    /// are wanted (`scaledPlanes`); RGB or RGBA rows from it otherwise (`scaledRows`); for lossless frames
+    /// the same rows after libwebp has held the whole image (`wholeImage`). Working memory: the scaled frame,
+    /// plus the full-size alpha plane (1 B/px) of a lossy frame with alpha or the full-size ARGB image
+    /// (4 B/px) of a lossless one.
+    public func route(_ request: RouteRequest) -> DecodeRoute {
+        let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
+        let canvas = scaledSize(denominator: d)
+        let frameRect = container.frameRect
+        let coded = Size(width: frameRect.width, height: frameRect.height)
+        let frameSize = container.frameCoversCanvas ? canvas : coded
+        let planes = request.wantsPlanes && !container.isLossless && !info.hasAlpha
+        // Lossy frames with alpha scale as YUVA (premultiplied inside libwebp's scaler), the rest as RGB(A).
+        let mode: WebPFrame.Mode = planes ? .yuv
+            : !info.hasAlpha ? .rgb
+            : !container.isLossless && container.frameHasAlpha && frameSize != coded ? .yuva : .rgba
+        var working = WebPFrame.byteCount(of: frameSize, mode: mode)
+        if container.isLossless {
+            working += coded.pixelCount * 4
+        } else if container.frameHasAlpha {
+            working += coded.pixelCount
+        }
+        let path: DecodePath = container.isLossless ? .wholeImage : planes ? .scaledPlanes : .scaledRows
+        let (bytes, name, range) = (bytes, self.path, container.frameData)
+        let origin = container.frameCoversCanvas ? (x: 0, y: 0) : (x: frameRect.x, y: frameRect.y)
+        return DecodeRoute(path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: canvas,
+                           workingBytes: working, stateBytes: stateBytes(codedWidth: coded.width, outputWidth: frameSize.width),
+                           geometry: .uniform)
+        { options, _ throws(ImageError) in
+            let frame = try WebPFrame(data: UnsafeRawBufferPointer(rebasing: bytes.bytes[range]), codedSize: coded, size: frameSize,
+                                      mode: mode, fast: options.fast, path: name)
+            return planes ? .planes(WebPPlaneDecoder(frame: frame, path: name))
+                          : .rows(WebPRowDecoder(frame: frame, canvas: canvas, at: origin, path: name))
+        }
+    }
+
+    /// libwebp's own state while decoding: its tables and per-macroblock context (about 32 KiB), a cache of
+    /// 24 + 16 rows of the coded width in YUV (about 60 B per coded column) and the scaler's accumulators
+    /// (16 B per output column and plane). Calibrated against measured heap growth (see BENCHMARKS.md).
+    func stateBytes(codedWidth: Int, outputWidth: Int) -> Int {
+        48 << 10 + 64 * codedWidth + 48 * outputWidth
+    }
+
+    /// The error for libwebp's `status`.
+    static func error(_ status: VP8StatusCode, path: String, during: String) -> ImageError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA: ImageError(.truncated, "\(path): WebP data ends early (\(during))")
+        case VP8_STATUS_UNSUPPORTED_FEATURE: ImageError(.unsupportedFeature, "\(path): WebP feature not supported (\(during))")
+        case VP8_STATUS_OUT_OF_MEMORY: ImageError(.outOfMemory, "\(path): out of memory \(during)")
+        case VP8_STATUS_INVALID_PARAM: ImageError(.invalidArgument, "\(path): libwebp refused the parameters (\(during))")
+        default: ImageError(.corruptData, "\(path): corrupt WebP data (\(during))")
+        }
+    }
+}

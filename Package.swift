@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkWebPTests", dependencies: ["Shrink", "ShrinkWebP", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),

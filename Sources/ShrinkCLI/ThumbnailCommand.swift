@@ -19,8 +19,9 @@ struct ThumbnailCommand: ParsableCommand {
             into the resampler, and EXIF orientation is applied once. Without --size the image is decoded at full \
             size, oriented.
 
-            One input with -o ending in .jpg, .jpeg or .png writes that file; otherwise -o is a directory \
-            (created if missing) that receives NAME.jpg (or .png with --format png; inputs sharing a name become \
+            Inputs are JPEG, PNG, WebP (first frame of an animation) and GIF (first frame), recognised by their \
+            bytes. One input with -o ending in .jpg, .jpeg, .png or .webp writes that file; otherwise -o is a \
+            directory (created if missing) that receives NAME.jpg (or .png / .webp with --format; inputs sharing a name become \
             NAME-2, NAME-3, …). Without -o, outputs go to the current directory as NAME.thumb.jpg. Batches run on --jobs workers, continue past a bad file, and \
             exit 1 at the end if any failed (2 for usage errors).
 
@@ -37,7 +38,7 @@ struct ThumbnailCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Input images, or directories (their JPEG and PNG files); - reads standard input.")
+    @Argument(help: "Input images, or directories (the images in them, recognised by extension or content); - reads standard input.")
     var inputs: [String]
 
     @Option(help: "Long side N, or a WxH box. Omit for a full-size (oriented) decode.")
@@ -58,7 +59,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), high (rgba16 for 16-bit sources, reduced in 16-bit precision), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")
     var pixelFormat: PixelFormatArgument = PixelFormatArgument(argument: "auto")!
 
-    @Option(help: "JPEG output quality, 1-100.")
+    @Option(help: "JPEG and lossy WebP output quality, 1-100.")
     var quality: Int = 85
 
     @Option(help: "JPEG output chroma subsampling: 420 or 444.")
@@ -67,7 +68,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Write progressive JPEGs.")
     var progressive = false
 
-    @Option(help: "Output format when -o is a directory: jpg or png.")
+    @Option(help: "Output format when -o is a directory: jpg, png or webp.")
     var format: String = "jpg"
 
     @Option(help: "PNG output: zlib compression level, 0-9.")
@@ -79,13 +80,16 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "PNG output: bits per sample, 8 or 16 (default: 16 for rgba16 pixels, else 8).")
     var depth: Int?
 
+    @Flag(help: "WebP output: lossless (VP8L) instead of lossy.")
+    var lossless = false
+
     @Flag(help: "Keep the source's EXIF block in the output (orientation reset to 1). Stripped by default: it may hold GPS.")
     var keepExif = false
 
     @Flag(help: "Drop the source's ICC profile (kept by default so colours stay right).")
     var stripIcc = false
 
-    @Option(name: .shortAndLong, help: "Output file (one input, .jpg/.jpeg/.png) or directory.")
+    @Option(name: .shortAndLong, help: "Output file (one input, .jpg/.jpeg/.png/.webp) or directory.")
     var output: String?
 
     @Flag(help: "Enlarge images smaller than --size.")
@@ -251,6 +255,9 @@ struct ThumbnailCommand: ParsableCommand {
     /// The encoder for `format`, configured by the output options.
     func encoder(for format: ImageFormat) -> any ImageEncoding {
         switch format {
+        case .webp:
+            return WebPEncoder(options: WebPEncoder.Options(quality: quality, lossless: lossless, keepICCProfile: !stripIcc,
+                                                            keepEXIF: keepExif))
         case .png:
             return PNGEncoder(options: PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
                                                           keepICCProfile: !stripIcc, keepEXIF: keepExif))

@@ -21,8 +21,13 @@ public struct WebPEncoder: ImageEncoding {
         public var keepICCProfile: Bool
         /// Embed the source's EXIF block, orientation reset to 1. `false` by default (it may hold GPS).
         public var keepEXIF: Bool
+        /// Keep the colour under fully transparent pixels (libwebp's `-exact`); by default libwebp may change
+        /// it to whatever compresses best. `false` by default.
+        public var exact: Bool
 
-        public init(quality: Int = 80, lossless: Bool = false, method: Int = 4, keepICCProfile: Bool = true, keepEXIF: Bool = false) {
+        public init(quality: Int = 80, lossless: Bool = false, method: Int = 4, keepICCProfile: Bool = true, keepEXIF: Bool = false,
+                    exact: Bool = false) {
+            self.exact = exact
             self.quality = quality
             self.lossless = lossless
             self.method = method
@@ -56,11 +61,12 @@ public struct WebPEncoder: ImageEncoding {
         config.quality = Float(options.quality)
         config.lossless = options.lossless ? 1 : 0
         config.method = Int32(options.method)
-        config.exact = 0
+        config.exact = options.exact ? 1 : 0
         guard WebPValidateConfig(&config) != 0 else { throw ImageError(.invalidArgument, "libwebp refused the encoder settings") }
 
         let pixels: PixelBuffer = switch image.format {
-        case .yuv420 where !options.lossless, .rgb8, .rgba8: image
+        case .yuv420 where !options.lossless: Self.limitedRange(image)
+        case .rgb8, .rgba8: image
         case _ where image.format.hasAlpha: PixelConverter.convert(image, to: .rgba8)
         default: PixelConverter.convert(image, to: .rgb8)
         }
@@ -76,7 +82,7 @@ public struct WebPEncoder: ImageEncoding {
             let base = UnsafeMutablePointer(mutating: p.baseAddress!)
             switch pixels.format {
             case .yuv420:
-                // The planes as they are: libwebp reads them and writes nothing back.
+                // The planes in VP8's range: libwebp reads them and writes nothing back.
                 let planes = PixelFormat.yuv420.planes(for: size)
                 picture.colorspace = WEBP_YUV420
                 picture.y = base + planes[0].offset
@@ -105,6 +111,20 @@ public struct WebPEncoder: ImageEncoding {
         let exif = options.keepEXIF ? metadata.exif : nil
         guard icc != nil || exif != nil else { return plain }
         return try Self.adding(icc: icc, exif: exif, to: plain)
+    }
+
+    /// yuv420 planes narrowed from the full range Shrink holds (JFIF) to VP8's limited range (Y 16–235,
+    /// chroma 16–240; the same BT.601 matrix): one table lookup per sample, no RGB.
+    static func limitedRange(_ image: PixelBuffer) -> PixelBuffer {
+        let lumaBytes = image.size.pixelCount
+        var bytes = image.bytes
+        bytes.withUnsafeMutableBufferPointer { p in
+            for i in 0..<p.count {
+                let v = Int(p[i])
+                p[i] = i < lumaBytes ? UInt8(16 + (v * 219 + 127) / 255) : UInt8(128 + ((v - 128) * 224 + (v >= 128 ? 127 : -127)) / 255)
+            }
+        }
+        return PixelBuffer(format: .yuv420, size: image.size, bytes: bytes)
     }
 
     /// `webp` with ICCP and EXIF chunks added (libwebp's muxer writes the VP8X header they need).

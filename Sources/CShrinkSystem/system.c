@@ -21,6 +21,15 @@ size_t csys_heap_bytes_in_use(void) {
 #endif
 }
 
+size_t csys_heap_bytes_from_system(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 m = mallinfo2();
+    return m.arena + m.hblkhd;
+#else
+    return 0;
+#endif
+}
+
 void csys_trim_heap(void) {
 #if defined(__GLIBC__)
     malloc_trim(0);

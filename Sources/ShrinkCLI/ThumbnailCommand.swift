@@ -101,7 +101,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows), pixelFormat, bufferBytes, predictedPeakBytes, warnings (damage stepped over), milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system: the true high-water mark when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295), warnings (damage stepped over), milliseconds (and error).")
     var json = false
 
     func validate() throws {
@@ -157,7 +157,10 @@ struct ThumbnailCommand: ParsableCommand {
         let outputDirectory = directory, outputSuffix = suffix, single = singlePath, destinationFormat = outputFormat
         let terminal = Terminal(total: inputs.count, progress: true)
         let failures = Failures()
-        WorkerPool.run(count: inputs.count, workers: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) { i in
+        let workers = min(inputs.count, jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        // The heap is measured per decode only when decodes do not overlap (it is process-wide).
+        let measures = json && workers == 1
+        WorkerPool.run(count: inputs.count, workers: workers) { i in
             let input = inputs[i]
             let destination = single ?? Self.outputPath(for: input, number: numbers[i], directory: outputDirectory,
                                                         suffix: outputSuffix, format: destinationFormat)
@@ -165,8 +168,13 @@ struct ThumbnailCommand: ParsableCommand {
             var line = JSONLine()
             line.add("input", input)
             do {
+                let monitor = measures ? DecodeMonitor() : nil
                 let source = try decoding.open(input)
-                let image = try source.image(target, options: options)
+                if let monitor {
+                    HeapUsage.returnFreeMemory()       // so heapHighWaterBytes counts little memory held from before
+                    monitor.beginMeasuring()
+                }
+                let image = try source.image(target, options: options, monitor: monitor)
                 try image.write(to: destination, as: encoder)
                 let ms = Clock.milliseconds(since: start)
                 DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input), to: terminal)
@@ -182,6 +190,8 @@ struct ThumbnailCommand: ParsableCommand {
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
+                    line.add("measuredPeakBytes", monitor?.peakBytes)
+                    line.add("heapHighWaterBytes", monitor?.systemGrowthBytes)
                     line.add("warnings", strings: image.warnings)
                     line.add("milliseconds", ms)
                     terminal.out(line.text)

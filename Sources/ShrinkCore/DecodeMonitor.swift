@@ -10,6 +10,8 @@ public final class DecodeMonitor: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let baseline = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
+    private let systemBaseline = Atomic<Int>(0)
+    private let systemGrowth = Atomic<Int>(0)
     private let rows = Atomic<Int>(0)
     private let samplesMemory: Bool
 
@@ -17,7 +19,10 @@ public final class DecodeMonitor: Sendable {
     /// taken again by ``beginMeasuring()``) and at each checkpoint.
     public init(measuringMemory: Bool = true) {
         samplesMemory = measuringMemory
-        if measuringMemory { baseline.store(HeapUsage.bytesInUse, ordering: .relaxed) }
+        if measuringMemory {
+            baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
+            systemBaseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
+        }
     }
 
     /// Takes the heap baseline now (call when the decode really starts, if the monitor was made earlier).
@@ -25,6 +30,8 @@ public final class DecodeMonitor: Sendable {
         guard samplesMemory else { return }
         baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
         peak.store(0, ordering: .relaxed)
+        systemBaseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
+        systemGrowth.store(0, ordering: .relaxed)
     }
 
     /// Asks the decode to stop at its next checkpoint. Safe from any thread, any number of times.
@@ -35,6 +42,12 @@ public final class DecodeMonitor: Sendable {
 
     /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see ``HeapUsage``).
     public var peakBytes: Int { peak.load(ordering: .relaxed) }
+
+    /// The allocator's hold from the system at the last sample less the heap in use at the baseline
+    /// (``HeapUsage/bytesFromSystem``): when glibc neither maps nor trims, its hold only grows, so this bounds
+    /// the decode's high-water mark from above, including what a C codec allocated and freed between two
+    /// checkpoints. Free memory the allocator already held at the baseline adds to it (trim first).
+    public var systemGrowthBytes: Int { systemGrowth.load(ordering: .relaxed) }
 
     /// The number of source rows decoded when the last checkpoint ran.
     public var rowsDecoded: Int { rows.load(ordering: .relaxed) }
@@ -49,6 +62,7 @@ public final class DecodeMonitor: Sendable {
 
     /// Samples the heap now (call once more when the result is complete).
     public func notePeak() {
+        systemGrowth.store(HeapUsage.bytesFromSystem - systemBaseline.load(ordering: .relaxed), ordering: .relaxed)
         let now = HeapUsage.bytesInUse - baseline.load(ordering: .relaxed)
         var seen = peak.load(ordering: .relaxed)
         while now > seen {

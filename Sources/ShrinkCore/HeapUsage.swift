@@ -9,6 +9,12 @@ import CShrinkSystem
 public enum HeapUsage {
     public static var bytesInUse: Int { Int(csys_heap_bytes_in_use()) }
 
+    /// The bytes the allocator holds from the system (its arenas and mappings). When glibc is told never to
+    /// map and never to trim (`GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=…`), this
+    /// only grows, so its growth over a decode is the decode's high-water mark, including what a C codec
+    /// allocated and freed between two checkpoints.
+    public static var bytesFromSystem: Int { Int(csys_heap_bytes_from_system()) }
+
     /// Gives the allocator's free memory back to the system (glibc `malloc_trim`), e.g. after parsing a
     /// long command line, so memory freed before a batch does not stay resident through it.
     public static func returnFreeMemory() { csys_trim_heap() }

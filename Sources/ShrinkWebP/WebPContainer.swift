@@ -15,6 +15,8 @@ struct WebPContainer {
     let isLossless: Bool
     /// True when the first frame carries alpha (an ALPH chunk, or VP8L alpha).
     let frameHasAlpha: Bool
+    /// True when a lossy frame's ALPH chunk is compressed (a lossless bitstream), false when raw.
+    let alphaIsCompressed: Bool
     /// Frames in the file (1 for a still image).
     let frameCount: Int
     /// The animation's loop count (0 = forever); nil for a still image.
@@ -28,6 +30,20 @@ struct WebPContainer {
     /// True when the first frame covers the whole canvas (every still image).
     var frameCoversCanvas: Bool {
         frameRect.x == 0 && frameRect.y == 0 && frameRect.width == canvas.width && frameRect.height == canvas.height
+    }
+
+    /// The compression method of the first ALPH chunk in a frame's chunks (bits 0–1 of its first byte: 0
+    /// raw, 1 lossless); 1 when the chunk cannot be found (the costlier assumption).
+    static func alphaCompression(in frame: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while offset + 8 <= frame.count {
+            let size = Int(frame[offset + 4]) | Int(frame[offset + 5]) << 8 | Int(frame[offset + 6]) << 16 | Int(frame[offset + 7]) << 24
+            if frame[offset] == 0x41, frame[offset + 1] == 0x4C, frame[offset + 2] == 0x50, frame[offset + 3] == 0x48 {   // "ALPH"
+                return size > 0 && offset + 8 < frame.count ? Int(frame[offset + 8] & 3) : 1
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return 1
     }
 
     /// Parses the container of `bytes`. A file that ends early is `.truncated`; one whose chunks do not
@@ -80,6 +96,7 @@ struct WebPContainer {
         }
         isLossless = features.format == 2
         frameHasAlpha = features.has_alpha != 0
+        alphaIsCompressed = !isLossless && frameHasAlpha && Self.alphaCompression(in: UnsafeRawBufferPointer(rebasing: bytes[frameData])) != 0
 
         func chunk(_ fourCC: String) -> Range<Int>? {
             var chunk = WebPChunkIterator()

@@ -68,7 +68,9 @@ public struct WebPDecoder: ImageDecoding {
     /// are wanted (`scaledPlanes`); RGB or RGBA rows from it otherwise (`scaledRows`); for lossless frames
     /// the same rows after libwebp has held the whole image (`wholeImage`). Working memory: the scaled frame,
     /// plus the full-size alpha plane (1 B/px) of a lossy frame with alpha or the full-size ARGB image
-    /// (4 B/px) of a lossless one.
+    /// (4 B/px) of a lossless one. A compressed alpha plane is itself a lossless bitstream, which libwebp
+    /// decodes through 1 or 4 bytes per pixel (by content) plus its Huffman tables, beside the plane; the
+    /// route charges 7 B/px (measured high-water marks: 2.1–6.0 B/px on the corpus and generated files).
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
         let canvas = scaledSize(denominator: d)
@@ -84,7 +86,7 @@ public struct WebPDecoder: ImageDecoding {
         if container.isLossless {
             working += coded.pixelCount * 4
         } else if container.frameHasAlpha {
-            working += coded.pixelCount
+            working += coded.pixelCount * (container.alphaIsCompressed ? 7 : 1)
         }
         let path: DecodePath = container.isLossless ? .wholeImage : planes ? .scaledPlanes : .scaledRows
         let (bytes, name, range) = (bytes, self.path, container.frameData)
@@ -100,11 +102,12 @@ public struct WebPDecoder: ImageDecoding {
         }
     }
 
-    /// libwebp's own state while decoding: its tables and per-macroblock context (about 32 KiB), a cache of
-    /// 24 + 16 rows of the coded width in YUV (about 60 B per coded column) and the scaler's accumulators
-    /// (16 B per output column and plane). Calibrated against measured heap growth (see BENCHMARKS.md).
+    /// libwebp's own state while decoding: tables and per-macroblock context, the row cache of the coded
+    /// width (about 36 rows of YUV plus filter and intra-prediction rows) and the scaler's accumulators.
+    /// Calibrated against the allocator's high-water mark (glibc told not to map or trim) on lossy files
+    /// 1,000 to 16,000 pixels wide: 130 KiB + about 100 B per coded column, + 48 B per output column.
     func stateBytes(codedWidth: Int, outputWidth: Int) -> Int {
-        48 << 10 + 64 * codedWidth + 48 * outputWidth
+        160 << 10 + 112 * codedWidth + 48 * outputWidth
     }
 
     /// The error for libwebp's `status`.

@@ -16,10 +16,13 @@ import ShrinkTestSupport
 
     func shrink(_ args: String...) throws -> Result { try shrink(args) }
 
-    func shrink(_ args: [String]) throws -> Result {
+    func shrink(_ args: [String], environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = args
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

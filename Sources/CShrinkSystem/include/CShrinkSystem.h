@@ -5,6 +5,8 @@
 /// Bytes the C allocator has handed out and not taken back (glibc mallinfo2: arena chunks in use plus
 /// chunks mapped on their own); 0 where the C library cannot tell.
 size_t csys_heap_bytes_in_use(void);
+/// Bytes the allocator holds from the system (arenas plus its own mappings); 0 where unknown.
+size_t csys_heap_bytes_from_system(void);
 
 /// Returns the C allocator's free memory to the system where it can (glibc malloc_trim); a no-op elsewhere.
 void csys_trim_heap(void);

@@ -73,12 +73,14 @@ struct DCFirstDecoder {
         script.components.reduce(0) { $0 + 2 * $1.blocksWide * $1.blocksHigh } + size.pixelCount * script.components.count
     }
 
-    /// Input pages resident while decoding a mapped file: the data of the scans read (DC scans, and the AC
-    /// scans of 2×2 components), which are released when the decode ends.
+    /// The decoder's tables and scan readers (64 KiB, measured as the allocator's high-water mark: about
+    /// 50 KiB above the DC values and planes for a 4:2:0 file) and, when the file is mapped, the input pages
+    /// resident while decoding: the data of the scans read (DC scans, and the AC scans of 2×2 components),
+    /// which are released when the decode ends.
     func stateBytes(mapped: Bool) -> Int {
-        guard mapped else { return 16 << 10 }
+        guard mapped else { return 64 << 10 }
         let read = script.scans.filter { s in s.ss == 0 || s.components.allSatisfy { dctScale[$0] == 2 } }
-        return 16 << 10 + read.reduce(0) { $0 + $1.data.count + 8192 }
+        return 64 << 10 + read.reduce(0) { $0 + $1.data.count + 8192 }
     }
 
     /// Decodes the planes (Y, or Y Cb Cr) at ``size``. With `strict`, a scan that runs out of data, a bad

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+/// The route a plan takes is one value that both decodes and predicts memory: for every codec and route,
+/// the predicted peak must cover what the decode really held, and not by more than a stated factor.
+///
+/// "Really held" is the allocator's high-water mark over the decode, read in a process of its own where glibc
+/// is told never to map and never to trim (so its hold from the system only grows and nothing a C codec
+/// allocates and frees between two checkpoints escapes): `heapHighWaterBytes` in `shrink thumbnail --json`.
+@Suite struct RoutePredictionTests {
+    let cli = CLITests()
+    static let tunables = ["GLIBC_TUNABLES": "glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295"]
+    /// Prediction may exceed the high-water mark by this factor, plus a fixed 512 KiB for small decodes
+    /// (library state estimates are rounded up; a few allocator pages).
+    static let factor = 4
+    static let slack = 512 << 10
+
+    struct Case {
+        let name: String
+        let bytes: [UInt8]
+        let size: Int
+        let output: String
+        let path: DecodePath
+    }
+
+    static func cases() throws -> [Case] {
+        let photo = TestImages.pattern(width: 1600, height: 1200)
+        var rgba = PixelConverter.convert(photo, to: .rgba8).bytes
+        for i in stride(from: 3, to: rgba.count, by: 4) { rgba[i] = UInt8((i / 4) % 1600 * 255 / 1599) }
+        let alpha = PixelBuffer(format: .rgba8, size: photo.size, bytes: rgba)
+        let baseline = try TestImages.jpeg(photo, chroma444: false)
+        let progressive = try TestImages.jpeg(photo, chroma444: false, progressive: true)
+        let lossy = try WebPEncoder(options: .init(quality: 80)).encode(photo)
+        return [
+            Case(name: "JPEG rows", bytes: baseline, size: 200, output: "png", path: .dctScaledRows),
+            Case(name: "JPEG planes", bytes: baseline, size: 200, output: "jpg", path: .dctScaledPlanes),
+            Case(name: "JPEG coefficients", bytes: progressive, size: 200, output: "png", path: .coefficientBuffer),
+            Case(name: "JPEG coefficients to planes", bytes: progressive, size: 200, output: "jpg", path: .dctScaledPlanes),
+            Case(name: "JPEG DC-first", bytes: progressive, size: 100, output: "jpg", path: .dcFirst),
+            Case(name: "PNG rows", bytes: try PNGEncoder().encode(alpha), size: 200, output: "png", path: .rows),
+            Case(name: "WebP planes", bytes: lossy, size: 200, output: "jpg", path: .scaledPlanes),
+            Case(name: "WebP rows", bytes: lossy, size: 200, output: "png", path: .scaledRows),
+            Case(name: "WebP rows with alpha", bytes: try WebPEncoder(options: .init(quality: 80)).encode(alpha), size: 200,
+                 output: "png", path: .scaledRows),
+            Case(name: "WebP lossless", bytes: try WebPEncoder(options: .init(lossless: true, method: 0)).encode(alpha), size: 200,
+                 output: "png", path: .wholeImage),
+        ]
+    }
+
+    @Test func predictionCoversWhatEveryRouteHolds() throws {
+        let dir = NSTemporaryDirectory() + "shrink-routes-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var all = try Self.cases()
+        if Corpus.root != nil {
+            // Adam7: the encoder writes no interlaced PNG, the corpus has them.
+            all.append(Case(name: "PNG interlaced", bytes: Corpus.readBytes(Corpus.path("png/pngsuite/basi6a16.png")) ?? [], size: 8,
+                            output: "png", path: .interlacedPasses))
+        } else {
+            print("PNG interlaced skipped: ../shared/corpus is absent")
+        }
+        for (i, c) in all.enumerated() {
+            let input = "\(dir)/\(i)"
+            try FileOutput.write(c.bytes, to: input)
+            let r = try cli.shrink(["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"],
+                                   environment: Self.tunables)
+            #expect(r.status == 0, "\(c.name): \(r.err)")
+            let line = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] ?? [:]
+            let predicted = line["predictedPeakBytes"] as? Int ?? 0, held = line["heapHighWaterBytes"] as? Int ?? -1
+            print("route \(c.name): \(line["path"] ?? "?") predicted \(predicted) held \(held)")
+            #expect(line["path"] as? String == c.path.name, "\(c.name) took \(line["path"] ?? "?")")
+            #expect(held > 0 && predicted >= held, "\(c.name): predicted \(predicted) B, held \(held) B")
+            #expect(predicted <= Self.factor * held + Self.slack, "\(c.name): predicted \(predicted) B, held only \(held) B")
+        }
+    }
+}

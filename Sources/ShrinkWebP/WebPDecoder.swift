@@ -94,9 +94,9 @@ public struct WebPDecoder: ImageDecoding {
         return DecodeRoute(path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: canvas,
                            workingBytes: working, stateBytes: stateBytes(codedWidth: coded.width, outputWidth: frameSize.width),
                            geometry: .uniform)
-        { options, _ throws(ImageError) in
-            let frame = try WebPFrame(data: UnsafeRawBufferPointer(rebasing: bytes.bytes[range]), codedSize: coded, size: frameSize,
-                                      mode: mode, fast: options.fast, path: name)
+        { options, monitor throws(ImageError) in
+            let frame = try WebPFrame(bytes: bytes, range: range, codedSize: coded, size: frameSize, mode: mode, fast: options.fast,
+                                      monitor: monitor, path: name)
             return planes ? .planes(WebPPlaneDecoder(frame: frame, path: name))
                           : .rows(WebPRowDecoder(frame: frame, canvas: canvas, at: origin, path: name))
         }

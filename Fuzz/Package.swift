@@ -9,6 +9,7 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-jpeg-thumbnail", "FuzzJPEGThumbnail"),
     ("fuzz-progressive-dc", "FuzzProgressiveDC"),
     ("fuzz-png-thumbnail", "FuzzPNGThumbnail"),
+    ("fuzz-webp-thumbnail", "FuzzWebPThumbnail"),
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
 ]

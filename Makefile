@@ -8,7 +8,7 @@ DEFAULT_INPUT = /usr/share/wallpapers/FallenLeaf/contents/images/2560x1600.jpg
 INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 
-.PHONY: run test build deps bench quality clean fuzz
+.PHONY: run test build deps bench quality clean fuzz check-dependents
 
 FUZZ_SECONDS ?= 600
 
@@ -33,10 +33,15 @@ test: build
 	scripts/check-regions
 	scripts/check-corrupt
 	scripts/check-agreement
+	scripts/check-formats
 	scripts/check-inputs
 	scripts/check-progressive
 	scripts/fuzz 20
 	scripts/check-sanitizers
+
+# An app depending on Shrink and Hummingbird builds and runs (CI runs it after `make test`).
+check-dependents: deps
+	scripts/check-dependents
 
 # A fuzz campaign: every libFuzzer harness for FUZZ_SECONDS (600 by default), after replaying the regressions.
 fuzz: deps
@@ -47,6 +52,7 @@ bench: build
 	scripts/bench-montage
 	scripts/bench-progressive
 	scripts/bench-inputs
+	scripts/bench-formats
 
 clean:
-	rm -rf .build .build-asan .build-fuzz out
+	rm -rf .build .build-asan .build-fuzz .build-dependents out

@@ -359,13 +359,14 @@ public final class ImageSource: Sendable {
     }
 
     /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact
-    /// fraction of a scaler that maps the source uniformly.
+    /// fraction of a scaler that maps the source (or the part of it the route crops) uniformly.
     private func decodedRegion(of plan: ThumbnailPlan, route: DecodeRoute) -> Rect {
         guard route.geometry == .uniform else { return plan.decodedRegion }
-        let sx = Double(route.decodedSize.width) / Double(info.size.width)
-        let sy = Double(route.decodedSize.height) / Double(info.size.height)
+        let source = route.sourceRect ?? Rect(info.size)
+        let sx = Double(route.decodedSize.width) / source.width
+        let sy = Double(route.decodedSize.height) / source.height
         let r = plan.storedRegion
-        return Rect(x: r.x * sx, y: r.y * sy, width: r.width * sx, height: r.height * sy)
+        return Rect(x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
     }
 
     /// The machinery a decode of `plan` into `format` runs on (``route(for:format:)``'s path).

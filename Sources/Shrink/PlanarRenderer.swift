@@ -10,7 +10,8 @@ enum PlanarRenderer {
     /// `region` is the part of the decoded luma plane to resample (``ThumbnailPlan/decodedRegion`` by default).
     static func render(_ plan: ThumbnailPlan, from planes: any PlaneDecoding, region: Rect? = nil,
                        monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
-        guard planes.planeSizes[0] == plan.decodedSize else {
+        // Planes of another size come with their own region (a codec that cropped before scaling).
+        guard planes.planeSizes[0] == plan.decodedSize || (region != nil && plan.resamples) else {
             throw ImageError(.invalidArgument, "decoder produces \(planes.planeSizes[0]), the plan expects \(plan.decodedSize)")
         }
         let stored = plan.storedOutputSize

@@ -34,16 +34,20 @@ public struct DecodeRoute: Sendable {
     public let stateBytes: Int
     /// How decoded pixels map onto source pixels.
     public let geometry: Geometry
+    /// With `.uniform` geometry, the part of the stored image the decoded rows span (a codec that crops
+    /// before scaling); nil for the whole image.
+    public let sourceRect: Rect?
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
     public init(path: DecodePath, output: Output, decodedSize: Size, workingBytes: Int, stateBytes: Int,
-                geometry: Geometry = .blocks, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
+                geometry: Geometry = .blocks, sourceRect: Rect? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
         self.path = path
         self.output = output
         self.decodedSize = decodedSize
         self.workingBytes = workingBytes
         self.stateBytes = stateBytes
         self.geometry = geometry
+        self.sourceRect = sourceRect
         self.starter = start
     }
 

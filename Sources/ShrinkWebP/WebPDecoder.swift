@@ -64,8 +64,9 @@ public struct WebPDecoder: ImageDecoding {
 
     public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
 
-    /// The route for `request`: Y, U, V planes from libwebp's scaler for an opaque lossy frame when planes
-    /// are wanted (`scaledPlanes`); RGB or RGBA rows from it otherwise (`scaledRows`); for lossless frames
+    /// The route for `request`: only the window's part of the frame when one is given (libwebp crops before
+    /// it scales); Y, U, V planes from libwebp's scaler for an opaque lossy frame when planes are wanted
+    /// (`scaledPlanes`); RGB or RGBA rows from it otherwise (`scaledRows`); for lossless frames
     /// the same rows after libwebp has held the whole image (`wholeImage`). Working memory: the scaled frame,
     /// plus the full-size alpha plane (1 B/px) of a lossy frame with alpha or the full-size ARGB image
     /// (4 B/px) of a lossless one. A compressed alpha plane is itself a lossless bitstream, which libwebp
@@ -76,7 +77,15 @@ public struct WebPDecoder: ImageDecoding {
         let canvas = scaledSize(denominator: d)
         let frameRect = container.frameRect
         let coded = Size(width: frameRect.width, height: frameRect.height)
-        let frameSize = container.frameCoversCanvas ? canvas : coded
+        // A window (a crop or a cover fit) of a frame that fills the canvas: libwebp emits only that part,
+        // scaled by the same factor (its rows above are decoded, not kept).
+        let crop = container.frameCoversCanvas ? request.window.flatMap { WebPCrop(covering: $0, scaled: canvas, of: coded) } : nil
+        let frameSize: Size = if let crop {
+            Size(width: max(1, Int((Double(crop.width) * Double(canvas.width) / Double(coded.width)).rounded())),
+                 height: max(1, Int((Double(crop.height) * Double(canvas.height) / Double(coded.height)).rounded())))
+        } else {
+            container.frameCoversCanvas ? canvas : coded
+        }
         let planes = request.wantsPlanes && !container.isLossless && !info.hasAlpha
         // Lossy frames with alpha scale as YUVA (premultiplied inside libwebp's scaler), the rest as RGB(A).
         let mode: WebPFrame.Mode = planes ? .yuv
@@ -91,14 +100,15 @@ public struct WebPDecoder: ImageDecoding {
         let path: DecodePath = container.isLossless ? .wholeImage : planes ? .scaledPlanes : .scaledRows
         let (bytes, name, range) = (bytes, self.path, container.frameData)
         let origin = container.frameCoversCanvas ? (x: 0, y: 0) : (x: frameRect.x, y: frameRect.y)
-        return DecodeRoute(path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: canvas,
+        let rowsSize = crop == nil ? canvas : frameSize
+        return DecodeRoute(path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: rowsSize,
                            workingBytes: working, stateBytes: stateBytes(codedWidth: coded.width, outputWidth: frameSize.width),
-                           geometry: .uniform)
+                           geometry: .uniform, sourceRect: crop?.rect)
         { options, monitor throws(ImageError) in
-            let frame = try WebPFrame(bytes: bytes, range: range, codedSize: coded, size: frameSize, mode: mode, fast: options.fast,
-                                      monitor: monitor, path: name)
+            let frame = try WebPFrame(bytes: bytes, range: range, codedSize: coded, crop: crop, size: frameSize, mode: mode,
+                                      fast: options.fast, monitor: monitor, path: name)
             return planes ? .planes(WebPPlaneDecoder(frame: frame, path: name))
-                          : .rows(WebPRowDecoder(frame: frame, canvas: canvas, at: origin, path: name))
+                          : .rows(WebPRowDecoder(frame: frame, canvas: rowsSize, at: origin, path: name))
         }
     }
 

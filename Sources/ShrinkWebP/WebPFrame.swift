@@ -25,8 +25,9 @@ final class WebPFrame {
     /// input's pages are released (libwebp faults back in the few it reads again, from the page cache) and
     /// `monitor` may cancel. Fails with the typed error for libwebp's status (`.corruptData`, `.truncated`,
     /// `.unsupportedFeature`).
-    init(bytes: ImageBytes, range: Range<Int>, codedSize: Size, size: Size, mode: Mode, fast: Bool, monitor: DecodeMonitor?,
-         path: String) throws(ImageError) {
+    /// With `crop` (stored pixels, left and top even), libwebp emits only that rectangle, scaled to `size`.
+    init(bytes: ImageBytes, range: Range<Int>, codedSize: Size, crop: WebPCrop?, size: Size, mode: Mode, fast: Bool,
+         monitor: DecodeMonitor?, path: String) throws(ImageError) {
         self.size = size
         self.mode = mode
         byteCount = Self.byteCount(of: size, mode: mode)
@@ -39,7 +40,14 @@ final class WebPFrame {
         guard WebPInitDecoderConfig(config) != 0 else {
             throw ImageError(.unsupportedFeature, "\(path): this libwebp does not match the headers Shrink was built with")
         }
-        if size != codedSize {
+        if let crop {
+            config.pointee.options.use_cropping = 1
+            config.pointee.options.crop_left = Int32(crop.x)
+            config.pointee.options.crop_top = Int32(crop.y)
+            config.pointee.options.crop_width = Int32(crop.width)
+            config.pointee.options.crop_height = Int32(crop.height)
+        }
+        if size != (crop.map { Size(width: $0.width, height: $0.height) } ?? codedSize) {
             config.pointee.options.use_scaling = 1
             config.pointee.options.scaled_width = Int32(size.width)
             config.pointee.options.scaled_height = Int32(size.height)

@@ -126,6 +126,29 @@ import ShrinkTestSupport
         #expect(PixelOps.psnr(fromYUV.pixels, fromRGB.pixels) > 35)
     }
 
+    @Test func regionsAreCroppedByLibwebp() throws {
+        // A region decodes only its rectangle (libwebp crops before it scales): the same pixels as the full
+        // decode cut out, at full size; a reduced region is within Lanczos distance of that.
+        let s = try source(try WebPEncoder(options: .init(quality: 90)).encode(TestImages.pattern(width: 400, height: 300)))
+        let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        let full = try s.decode(options: rgb).pixels
+        let region = Rect(x: 37, y: 21, width: 200, height: 150)
+        let plan = try s.plan(.original, crop: region, options: rgb)
+        let route = s.route(for: plan, format: .rgb8)
+        // The region plus the resampler's reach, left and top snapped to even pixels.
+        let kept = try #require(route.sourceRect)
+        #expect(kept.x <= 37 && kept.y <= 21 && kept.x + kept.width >= 237 && kept.y + kept.height >= 171)
+        #expect(Int(kept.x) % 2 == 0 && Int(kept.y) % 2 == 0 && kept.width * kept.height < 260 * 200)
+        #expect(route.decodedSize == Size(width: Int(kept.width), height: Int(kept.height)))
+        let cut = try s.decode(region: region, options: rgb)
+        var expected: [UInt8] = []
+        for y in 21..<171 { expected += full.bytes[(y * 400 + 37) * 3..<(y * 400 + 237) * 3] }
+        #expect(cut.pixels.bytes == expected)
+        let small = try s.decode(region: region, to: .maxPixelSize(40), options: rgb)
+        #expect(small.size == Size(width: 40, height: 30) && small.plan.prescale == 2)
+        #expect(s.route(for: small.plan, format: .rgb8).sourceRect != nil)
+    }
+
     @Test func encoderRejectsBadSettings() {
         let p = TestImages.pattern(width: 8, height: 8)
         #expect(throws: ImageError.self) { _ = try WebPEncoder(options: .init(quality: 0)).encode(p) }

@@ -19,6 +19,9 @@ let package = Package(
         ),
         // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
         .systemLibrary(name: "CShrinkSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        // C: giflib's API as a module (DGifOpen with a read callback, DGifGetLine), nested in the codec's folder.
+        .systemLibrary(name: "CShrinkGIF", path: "Sources/ShrinkGIF/CShrinkGIF", pkgConfig: "libgif",
+                       providers: [.apt(["libgif-dev"])]),
         .target(name: "CShrinkSystem"),
         // WebP: libwebp's decoder, encoder and demuxer (the C module lives in the codec's folder).
         .systemLibrary(name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
@@ -28,7 +31,8 @@ let package = Package(
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
-        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "CShrinkSystem"]),
+        .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
+        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "CShrinkSystem"]),
         .executableTarget(
             name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -39,6 +43,7 @@ let package = Package(
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkWebPTests", dependencies: ["Shrink", "ShrinkWebP", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
     ]

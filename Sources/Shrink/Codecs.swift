@@ -4,6 +4,7 @@ import ShrinkCore
 @_exported import struct ShrinkJPEG.JPEGEncoder
 @_exported import struct ShrinkPNG.PNGEncoder
 @_exported import struct ShrinkWebP.WebPEncoder
+import ShrinkGIF
 import ShrinkJPEG
 import ShrinkPNG
 import ShrinkWebP
@@ -14,5 +15,6 @@ extension CodecRegistry {
         .jpeg,
         .png,
         .webp,
+        .gif,
     ])
 }

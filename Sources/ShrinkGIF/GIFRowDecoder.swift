@@ -1,0 +1,181 @@
+import CShrinkGIF
+import ShrinkCore
+
+/// One running giflib decode of a GIF's first frame, handing out canvas rows of ``GIFDecoder/outputFormat``
+/// strictly top to bottom.
+///
+/// giflib reads the frame's LZW data through ``GIFInput`` (no copy of the file) with `DGifGetLine`, one frame row
+/// at a time into a line buffer of the frame's width, expanded through the ``GIFColorTable`` into the caller's
+/// row; rows and columns of the canvas outside the frame are the fill colour (the transparent index, else index
+/// 0). An interlaced frame is decoded whole when the decode starts, its indices held (1 byte per frame pixel).
+///
+/// Memory: giflib's state (~25 KiB), the colour table (1 KiB), one line or the interlaced indices.
+///
+/// Damage in the first frame — data that ends before its last pixel, an invalid LZW code, a minimum code size
+/// above 8 — is an error (`.truncated` or `.corruptData`), as in Pillow and libvips: rows the file does not
+/// have are not made up. Damage after the frame's last pixel is never read. What ``GIFStructure`` stepped over
+/// (the file ending in a later frame, stray bytes) is in the image's warnings; with `DecodeOptions.strict` the
+/// decode refuses to start instead (`.truncated` when the file is cut, else `.corruptData`).
+final class GIFRowDecoder: RowDecoding {
+    let size: Size
+    let format: PixelFormat
+    private(set) var nextRow = 0
+
+    private let path: String
+    private let frame: GIFFrame
+    private let input: GIFInput
+    private let channels: Int
+    private var gif: UnsafeMutablePointer<GifFileType>?
+    /// 256 RGBA entries, then the fill pixel (4 bytes).
+    private let table: UnsafeMutablePointer<UInt8>
+    /// One frame row (streaming) or the whole frame's indices (interlaced).
+    private let indices: UnsafeMutablePointer<UInt8>
+    private var isOpen = true
+    /// False when the frame's LZW minimum code size is 0: giflib is not started and the frame reads as index 0.
+    private let decodesLZW: Bool
+
+    init(decoder: GIFDecoder, options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError) {
+        let structure = decoder.structure
+        path = decoder.path
+        frame = structure.firstFrame
+        size = structure.canvas
+        format = decoder.outputFormat
+        channels = format.channels
+        input = GIFInput(bytes: decoder.bytes, frame: frame)
+        if options.strict, let first = structure.warnings.first {
+            throw ImageError(structure.isTruncated ? .truncated : .corruptData, "\(decoder.path): \(first) (strict decoding)")
+        }
+        if options.memoryLimit > 0 && decoder.workingBytes > options.memoryLimit {
+            throw ImageError(.memoryBudgetExceeded,
+                             "\(decoder.path): the interlaced GIF frame needs \(decoder.workingBytes) bytes, above the limit of \(options.memoryLimit)")
+        }
+        let colors = GIFColorTable(bytes: decoder.bytes, frame: frame)
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 1028)
+        colors.rgba.withUnsafeBufferPointer { table.initialize(from: $0.baseAddress!, count: 1024) }
+        (table + 1024).initialize(from: table + (frame.transparentIndex ?? 0) * 4, count: 4)
+        self.table = table
+        let capacity = frame.isInterlaced && frame.lzwMinimumCodeSize != 0 ? frame.size.pixelCount : frame.size.width
+        indices = .allocate(capacity: capacity)
+        decodesLZW = frame.lzwMinimumCodeSize != 0
+        // Everything is initialised: from here a failure releases the handle and buffers in deinit.
+        guard decodesLZW else {
+            // Minimum code size 0: no code table fits, so nothing is decoded (libvips leaves such a frame empty,
+            // Pillow reads 1-bit codes that can only mean index 0 or clear). The rows read as index 0; the
+            // structure's warnings say so.
+            indices.initialize(repeating: 0, count: capacity)
+            return
+        }
+        var error: Int32 = 0
+        gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), GIFInput.readFunction, &error)
+        guard let gif else {
+            throw ImageError.gif(error, reachedEnd: input.reachedEnd, path: path, during: "opening the decoder")
+        }
+        var type = UNDEFINED_RECORD_TYPE
+        guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK else {
+            throw ImageError.gif(gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting the first frame")
+        }
+        if frame.isInterlaced { try decodeInterlaced(gif, monitor: monitor) }
+    }
+
+    deinit {
+        close()
+        table.deallocate()
+        indices.deallocate()
+    }
+
+    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+                  maxRows: Int) throws(ImageError) -> Int {
+        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: isOpen, path: path)
+        guard count > 0 else { return 0 }
+        let width = frame.size.width, c = channels
+        let right = size.width - frame.left - width
+        for i in 0..<count {
+            let out = (buffer + i * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            let r = nextRow - frame.top
+            if r < 0 || r >= frame.size.height {
+                Self.fill(out, with: table + 1024, channels: c, count: size.width)
+            } else {
+                let source: UnsafePointer<UInt8>
+                if frame.isInterlaced {
+                    source = UnsafePointer(indices + (decodesLZW ? r * width : 0))
+                } else if !decodesLZW {
+                    source = UnsafePointer(indices)
+                } else {
+                    guard let gif, DGifGetLine(gif, indices, Int32(width)) == GIF_OK else {
+                        throw ImageError.gif(gif?.pointee.Error ?? 0, reachedEnd: input.reachedEnd, path: path,
+                                             during: "row \(r) of the first frame")
+                    }
+                    source = UnsafePointer(indices)
+                }
+                Self.fill(out, with: table + 1024, channels: c, count: frame.left)
+                Self.expand(source, count: width, colors: table, channels: c, into: out + frame.left * c)
+                Self.fill(out + (frame.left + width) * c, with: table + 1024, channels: c, count: right)
+            }
+            nextRow += 1
+        }
+        return count
+    }
+
+    func finish() throws(ImageError) {
+        isOpen = false
+        close()
+    }
+
+    private func close() {
+        if let gif {
+            var error: Int32 = 0
+            DGifCloseFile(gif, &error)
+            self.gif = nil
+        }
+    }
+
+    /// Decodes the four interlace passes (rows 0, 4, 2, 1 mod 8) into the frame's index buffer; stops with
+    /// `.cancelled` within 64 rows of `monitor` being cancelled.
+    private func decodeInterlaced(_ gif: UnsafeMutablePointer<GifFileType>, monitor: DecodeMonitor?) throws(ImageError) {
+        let width = frame.size.width, height = frame.size.height
+        var decoded = 0
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+            var r = start
+            while r < height {
+                guard DGifGetLine(gif, indices + r * width, Int32(width)) == GIF_OK else {
+                    throw ImageError.gif(gif.pointee.Error, reachedEnd: input.reachedEnd, path: path,
+                                         during: "row \(r) of the interlaced first frame")
+                }
+                decoded += 1
+                if decoded & 63 == 0, monitor?.isCancelled == true {
+                    throw ImageError(.cancelled, "\(path): decode cancelled in the interlaced first frame")
+                }
+                r += step
+            }
+        }
+    }
+
+    // MARK: Pixel loops
+
+    /// Writes `count` pixels of `indices` through `colors` (256 RGBA entries) as `channels`-byte pixels.
+    static func expand(_ indices: UnsafePointer<UInt8>, count: Int, colors: UnsafePointer<UInt8>, channels: Int,
+                       into out: UnsafeMutablePointer<UInt8>) {
+        if channels == 4 {
+            let raw = UnsafeMutableRawPointer(out), entries = UnsafeRawPointer(colors)
+            for i in 0..<count {
+                raw.storeBytes(of: entries.loadUnaligned(fromByteOffset: Int(indices[i]) * 4, as: UInt32.self),
+                               toByteOffset: i * 4, as: UInt32.self)
+            }
+        } else {
+            for i in 0..<count {
+                let p = colors + Int(indices[i]) * 4, o = out + i * channels
+                o[0] = p[0]
+                o[1] = p[1]
+                o[2] = p[2]
+            }
+        }
+    }
+
+    /// Writes `count` copies of `pixel` (`channels` bytes) from `out`.
+    static func fill(_ out: UnsafeMutablePointer<UInt8>, with pixel: UnsafePointer<UInt8>, channels: Int, count: Int) {
+        guard count > 0 else { return }
+        for i in 0..<count {
+            for k in 0..<channels { out[i * channels + k] = pixel[k] }
+        }
+    }
+}

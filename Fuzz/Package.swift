@@ -10,6 +10,7 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-progressive-dc", "FuzzProgressiveDC"),
     ("fuzz-png-thumbnail", "FuzzPNGThumbnail"),
     ("fuzz-webp-thumbnail", "FuzzWebPThumbnail"),
+    ("fuzz-gif-thumbnail", "FuzzGIFThumbnail"),
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
 ]

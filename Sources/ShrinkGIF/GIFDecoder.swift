@@ -73,16 +73,16 @@ public struct GIFDecoder: ImageDecoding {
     public var workingBytes: Int { structure.firstFrame.isInterlaced ? structure.firstFrame.size.pixelCount : 0 }
 
     /// giflib's state while decoding — its private LZW tables (prefix 16 KiB, suffix and stack 4 KiB each, a
-    /// 256-byte block buffer) and the file structures, ~25 KiB with allocator overhead — plus the colour table
-    /// (1 KiB), a line of the frame's width when rows stream, and for a mapped input the pages read and not yet
-    /// released (``GIFInput/dropStep`` plus a 64 KiB fault-around block). Calibrated with mallinfo2 (HeapUsage)
-    /// through a DecodeMonitor: a 4000×3000 non-interlaced frame measured 30.8 KiB of heap above the result,
-    /// strip and resampler, against 30.0 KiB + the line (3.9 KiB) from this formula; a 300-frame 640×480
-    /// animation to 200 px, 26.6 KiB against 26.6 KiB + 0.6 KiB.
+    /// 256-byte block buffer) and the file structures — plus the colour table (1 KiB): 26 KiB; a line of the
+    /// frame's width when rows stream; and for a mapped input the pages read and not yet released
+    /// (``GIFInput/dropStep`` plus a 64 KiB fault-around block). Calibrated with mallinfo2 (``HeapUsage``) around
+    /// starting a decode and reading its first row: 25 072 bytes for 100- and 640-pixel frames, 29 088 for a
+    /// 4000-pixel one (the line), 325 088 for an interlaced 2000×150 frame (its 300 000-byte indices are
+    /// ``workingBytes``).
     public var stateBytes: Int {
         let input = bytes.isPageAlignedMapping ? GIFInput.dropStep + 64 << 10 : 0
         let line = structure.firstFrame.isInterlaced ? 0 : structure.firstFrame.size.width
-        return 30 << 10 + line + input
+        return 26 << 10 + line + input
     }
 
     /// The route: the first frame's rows streamed onto the canvas (``DecodePath/firstFrameRows``), or for an

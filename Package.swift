@@ -37,7 +37,7 @@ let package = Package(
             name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "ShrinkTestSupport", dependencies: ["Shrink"]),
+        .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "CShrinkGIF"]),
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),

@@ -21,7 +21,7 @@ public final class DecodeMonitor: Sendable {
         samplesMemory = measuringMemory
         if measuringMemory {
             baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
-            systemBaseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
+            systemBaseline.store(HeapUsage.bytesFromSystem, ordering: .relaxed)
         }
     }
 
@@ -30,7 +30,7 @@ public final class DecodeMonitor: Sendable {
         guard samplesMemory else { return }
         baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
         peak.store(0, ordering: .relaxed)
-        systemBaseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
+        systemBaseline.store(HeapUsage.bytesFromSystem, ordering: .relaxed)
         systemGrowth.store(0, ordering: .relaxed)
     }
 
@@ -43,10 +43,11 @@ public final class DecodeMonitor: Sendable {
     /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see ``HeapUsage``).
     public var peakBytes: Int { peak.load(ordering: .relaxed) }
 
-    /// The allocator's hold from the system at the last sample less the heap in use at the baseline
-    /// (``HeapUsage/bytesFromSystem``): when glibc neither maps nor trims, its hold only grows, so this bounds
-    /// the decode's high-water mark from above, including what a C codec allocated and freed between two
-    /// checkpoints. Free memory the allocator already held at the baseline adds to it (trim first).
+    /// How far the allocator's hold from the system (``HeapUsage/bytesFromSystem``) grew between the baseline
+    /// and the last sample. When glibc neither maps nor trims, its hold only grows, so this is the decode's
+    /// high-water mark, including what a C codec allocated and freed between two checkpoints — less what fit
+    /// into free chunks the allocator already held at the baseline (trim first: what stays are holes of a
+    /// few tens of KiB).
     public var systemGrowthBytes: Int { systemGrowth.load(ordering: .relaxed) }
 
     /// The number of source rows decoded when the last checkpoint ran.

@@ -69,17 +69,21 @@ public final class StreamingResampler {
 
     /// Bytes a resampler from `inputSize` to `outputSize` over `region` would hold, predicted without
     /// building it: the ring of float rows (taps × output width), the float input rows and, when a box
-    /// pre-shrink runs, its sums.
+    /// pre-shrink runs, its sums; and the filter weights of both axes (per output sample: a start, a count
+    /// and one float per tap).
     public static func predictedBytes(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil) -> Int {
         let region = region ?? Rect(inputSize)
         let c = format.channels
         let fx = max(1, Int(region.width / Double(outputSize.width) / boxGap))
         let fy = max(1, Int(region.height / Double(outputSize.height) / boxGap))
+        let scaleX = region.width / Double(fx) / Double(outputSize.width)
         let scaleY = region.height / Double(fy) / Double(outputSize.height)
+        let tapsX = Int((3 * max(scaleX, 1)).rounded(.up)) * 2 + 1
         let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
         let boxWidth = (inputSize.width + fx - 1) / fx
         let floats = taps * outputSize.width * c + 2 * outputSize.width * c + boxWidth * c + (fx * fy > 1 ? inputSize.width * c : 0)
-        return floats * 4
+        let weights = outputSize.width * (16 + 4 * tapsX) + outputSize.height * (16 + 4 * taps)
+        return floats * 4 + weights
     }
 
     /// True once every output row has been emitted.

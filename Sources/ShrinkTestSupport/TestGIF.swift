@@ -2,15 +2,24 @@ import CShrinkGIF
 import ShrinkCore
 
 /// GIF files for tests, written into memory by giflib's encoder (real LZW data), or headers written by hand.
-enum TestGIF {
+public enum TestGIF {
     /// One frame: its rectangle, its palette indices row by row (top to bottom, whatever `interlaced` says: the
     /// encoder is handed them in pass order), an optional local palette and transparent index.
-    struct Frame {
-        var left = 0, top = 0, width: Int, height: Int
-        var indices: [UInt8]
-        var interlaced = false
-        var transparent: Int?
-        var localPalette: [UInt8]?
+    public struct Frame {
+        public var left = 0, top = 0, width: Int, height: Int
+        public var indices: [UInt8]
+        public var interlaced = false
+        public var transparent: Int?
+        public var localPalette: [UInt8]?
+
+        public init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], interlaced: Bool = false,
+                    transparent: Int? = nil, localPalette: [UInt8]? = nil) {
+            (self.left, self.top, self.width, self.height) = (left, top, width, height)
+            self.indices = indices
+            self.interlaced = interlaced
+            self.transparent = transparent
+            self.localPalette = localPalette
+        }
     }
 
     /// Collects what giflib writes.
@@ -21,7 +30,7 @@ enum TestGIF {
     /// A GIF89a file: a `screen`-sized logical screen with `palette` (RGB triples, a power of two of them) as the
     /// global table, `frames` each preceded by a graphics control extension when it has a transparent index, and a
     /// NETSCAPE2.0 extension when `loopCount` is given.
-    static func file(width: Int, height: Int, palette: [UInt8], frames: [Frame], loopCount: Int? = nil,
+    public static func file(width: Int, height: Int, palette: [UInt8], frames: [Frame], loopCount: Int? = nil,
                      background: Int = 0) -> [UInt8] {
         let sink = Sink()
         var error: Int32 = 0
@@ -65,32 +74,32 @@ enum TestGIF {
     }
 
     /// Row numbers in GIF interlace order: every 8th from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
-    static func interlacedOrder(_ height: Int) -> [Int] {
+    public static func interlacedOrder(_ height: Int) -> [Int] {
         [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { stride(from: $0.0, to: height, by: $0.1) }
     }
 
     /// A header and screen descriptor of `width` × `height` with a 2-entry global table, then `rest` (blocks).
-    static func header(width: Int, height: Int, rest: [UInt8] = []) -> [UInt8] {
+    public static func header(width: Int, height: Int, rest: [UInt8] = []) -> [UInt8] {
         Array("GIF89a".utf8) + [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8), 0x80, 0, 0]
             + [0, 0, 0, 255, 255, 255] + rest
     }
 
     /// An image descriptor for a `width` × `height` frame at (`left`, `top`) without a local table, followed by
     /// LZW minimum code size `codeSize` and `data` as one sub-block and a terminator.
-    static func image(left: Int = 0, top: Int = 0, width: Int, height: Int, codeSize: UInt8 = 2, data: [UInt8]) -> [UInt8] {
+    public static func image(left: Int = 0, top: Int = 0, width: Int, height: Int, codeSize: UInt8 = 2, data: [UInt8]) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         return [0x2C] + u16(left) + u16(top) + u16(width) + u16(height) + [0, codeSize]
             + (data.isEmpty ? [] : [UInt8(data.count)] + data) + [0]
     }
 
     /// A 16-colour test palette: entry i is (16·i, 255 − 16·i, (37·i) mod 256).
-    static let palette16: [UInt8] = (0..<16).flatMap { (i: Int) -> [UInt8] in
+    public static let palette16: [UInt8] = (0..<16).flatMap { (i: Int) -> [UInt8] in
         let r = UInt8(16 * i), g = UInt8(255 - 16 * i), b = UInt8(37 * i % 256)
         return [r, g, b]
     }
 
     /// Indices of a `width` × `height` pattern over `colors` entries, different in every row and column.
-    static func pattern(width: Int, height: Int, colors: Int = 16) -> [UInt8] {
+    public static func pattern(width: Int, height: Int, colors: Int = 16) -> [UInt8] {
         (0..<width * height).map { (i: Int) -> UInt8 in
             let x = i % width, y = i / width
             return UInt8((x * 3 + y * 5 + x * y / 7) % colors)

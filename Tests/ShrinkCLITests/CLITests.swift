@@ -140,6 +140,31 @@ import ShrinkTestSupport
         #expect(plain.err.split(separator: "\n").count == 1 && plain.err.contains("bad.jpg"))
     }
 
+    @Test func directoriesTakeEveryImageByExtensionOrContent() throws {
+        // A WebP, a GIF, a JPEG without an extension and a text file: the three images are thumbnailed (the
+        // extension-less one recognised by its bytes), the text file is not an input; outputs can be WebP.
+        let dir = NSTemporaryDirectory() + "shrink-dir-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let photo = TestImages.pattern(width: 120, height: 80)
+        try FileOutput.write(try WebPEncoder().encode(photo), to: dir + "/in/a.webp")
+        try FileOutput.write(TestGIF.file(width: 60, height: 40, palette: TestGIF.palette16,
+                                          frames: [TestGIF.Frame(width: 60, height: 40, indices: TestGIF.pattern(width: 60, height: 40))]),
+                             to: dir + "/in/b.gif")
+        try FileOutput.write(try TestImages.jpeg(photo), to: dir + "/in/c")
+        try FileOutput.write(Array("notes, not an image".utf8), to: dir + "/in/notes.txt")
+        let r = try shrink("thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out", "--format", "webp", "--json")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.split(separator: "\n").count == 3)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
+        #expect(names == ["a.webp", "b.webp", "c.webp"])
+        for name in names {
+            let source = try ImageSource(path: dir + "/out/" + name)
+            #expect(source.info.format == .webp && max(source.info.size.width, source.info.size.height) == 32, "\(name)")
+        }
+        let info = try shrink("info", "--json", dir + "/in/b.gif")
+        #expect(info.out.contains("\"format\":\"gif\"") && info.out.contains("\"frames\":1"))
+    }
+
     @Test func sameNamesFromDifferentFoldersDoNotOverwrite() throws {
         let w = try workspace()
         try FileManager.default.createDirectory(atPath: w.dir + "/other", withIntermediateDirectories: true)

@@ -199,6 +199,34 @@ import Synchronization
         #expect(third.telemetry.origin == .decoded)
     }
 
+    @Test func webpAndGIFGoThroughThePipelineAndTheDiskCache() async throws {
+        // A lossy WebP (YUV result), a lossless WebP with alpha and a GIF with a transparent index (RGBA results,
+        // stored as PNG): decoded once, then served from disk by a second pipeline.
+        let photo = TestImages.pattern(width: 320, height: 240)
+        var rgba = PixelConverter.convert(photo, to: .rgba8).bytes
+        for i in stride(from: 3, to: rgba.count, by: 4) where (i / 4) % 320 < 40 { rgba[i] = 0 }
+        let gif = TestGIF.file(width: 160, height: 120, palette: TestGIF.palette16,
+                               frames: [TestGIF.Frame(width: 160, height: 120, indices: TestGIF.pattern(width: 160, height: 120),
+                                                      transparent: 3)])
+        let inputs: [(String, [UInt8], DecodePath)] = [
+            ("lossy", try WebPEncoder().encode(photo), .scaledPlanes),
+            ("lossless", try WebPEncoder(options: .init(lossless: true)).encode(PixelBuffer(format: .rgba8, size: photo.size, bytes: rgba)),
+             .wholeImage),
+            ("gif", gif, .firstFrameRows),
+        ]
+        let dir = DiskCacheTests.temporaryDirectory()
+        for (id, bytes, path) in inputs {
+            let request = Self.request(id, bytes: bytes, size: 100)
+            let first = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(for: request)
+            #expect(first.telemetry.origin == .decoded && first.telemetry.decodePath == path, "\(id)")
+            let second = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(for: request)
+            #expect(second.telemetry.origin == .diskCache, "\(id)")
+            #expect(second.image.size == first.image.size && second.image.pixels.format == first.image.pixels.format, "\(id)")
+            let a = PixelConverter.convert(first.image.pixels, to: .rgba8), b = PixelConverter.convert(second.image.pixels, to: .rgba8)
+            #expect(PixelOps.psnr(a, b) > 35, "\(id)")
+        }
+    }
+
     @Test func prefetchingWarmsTheMemoryCache() async throws {
         let pipeline = ImagePipeline()
         let prefetcher = ImagePrefetcher(pipeline: pipeline)

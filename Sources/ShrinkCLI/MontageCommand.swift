@@ -98,7 +98,8 @@ struct MontageCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)
-        let sheet = ContactSheet(layout: layout, options: ThumbnailOptions(mode: mode), quality: quality, rowsAhead: prefetchRows)
+        let sheet = ContactSheet(layout: layout, options: ThumbnailOptions(mode: mode),
+                                 encoder: JPEGEncoder(options: JPEGEncoder.Options(quality: quality)), rowsAhead: prefetchRows)
         var diskCache: DiskCache?
         if let cacheDir {
             do {

@@ -13,7 +13,7 @@ import ShrinkCore
 ///
 /// Memory: libjpeg's compressor state and one iMCU row of samples (16 rows × width × 3 bytes), whatever the
 /// image height.
-public final class JPEGStreamWriter {
+public final class JPEGStreamWriter: RowEncoding {
     /// The file being written.
     public let path: String
     /// The image size.

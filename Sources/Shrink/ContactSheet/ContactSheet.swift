@@ -1,14 +1,13 @@
 import ShrinkCore
-import ShrinkJPEG
 
 /// A contact sheet: many photos in a grid of square cells, rendered through an ``ImagePipeline`` and
-/// written as a JPEG band by band — one row of cells at a time, while the next rows are prefetched — like a
+/// written band by band by a ``StreamingImageEncoding`` (JPEG) — one row of cells at a time, while the next rows are prefetched — like a
 /// scrolling grid that keeps only the visible rows. Its memory does not grow with the number of photos: one
 /// band of the sheet, the cells of about two rows in the pipeline's memory cache, and the decodes the budget
 /// admits.
 ///
 /// ```swift
-/// let sheet = ContactSheet(layout: ContactSheet.Layout(cell: 256, columns: 8))
+/// let sheet = ContactSheet(layout: ContactSheet.Layout(cell: 256, columns: 8), encoder: JPEGEncoder())
 /// let summary = try await sheet.render(paths, to: "sheet.jpg", pipeline: pipeline) { cell in print(cell.index) }
 /// ```
 public struct ContactSheet: Sendable {
@@ -16,15 +15,16 @@ public struct ContactSheet: Sendable {
     public var layout: Layout
     /// Mode and pixel format of the cell thumbnails. Quality mode, memory-optimised formats by default.
     public var options: ThumbnailOptions
-    /// JPEG quality of the sheet. `85` by default.
-    public var quality: Int
+    /// What writes the sheet, band by band.
+    public var encoder: any StreamingImageEncoding
     /// Rows of cells prefetched ahead of the row being written. `1` by default.
     public var rowsAhead: Int
 
-    public init(layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), quality: Int = 85, rowsAhead: Int = 1) {
+    public init(layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), encoder: any StreamingImageEncoding,
+                rowsAhead: Int = 1) {
         self.layout = layout
         self.options = options
-        self.quality = quality
+        self.encoder = encoder
         self.rowsAhead = max(0, rowsAhead)
     }
 
@@ -56,7 +56,7 @@ public struct ContactSheet: Sendable {
         return MemoryCache.Configuration(costLimit: cellBytes * cells, countLimit: cells, entryCostLimit: cellBytes)
     }
 
-    /// Renders `paths` into a JPEG at `output` through `pipeline` (give it at least
+    /// Renders `paths` into a sheet at `output` through `pipeline` (give it at least
     /// ``memoryCacheConfiguration()`` so prefetched cells survive until their row is written); `progress`
     /// is called once per photo, in grid order, as each row completes. Fails only when the sheet itself
     /// cannot be written (`.io`, `.invalidArgument`); photos that fail leave an empty cell and are reported
@@ -65,7 +65,7 @@ public struct ContactSheet: Sendable {
                        progress: (Cell) -> Void = { _ in }) async throws(ImageError) -> Summary {
         guard !paths.isEmpty else { throw ImageError(.invalidArgument, "\(output): a contact sheet needs at least one photo") }
         let size = layout.sheetSize(count: paths.count)
-        let writer = try JPEGStreamWriter(path: output, size: size, format: .rgb8, quality: quality)
+        let writer = try encoder.startWriting(to: output, size: size, format: .rgb8)
         let rows = layout.rows(count: paths.count)
         // Requests are made a row at a time: nothing per photo is held beyond the rows in flight.
         let target = ThumbnailTarget.box(Size(width: layout.cell, height: layout.cell), fit: .inside)

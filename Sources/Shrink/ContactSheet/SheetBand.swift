@@ -1,5 +1,4 @@
 import ShrinkCore
-import ShrinkJPEG
 
 /// One band of a contact sheet: a row of cells and the gap below it, as rgb8 rows ready for the JPEG
 /// writer. Memory: (cell + gap) × sheet width × 3 bytes, reused for every row of cells.
@@ -45,7 +44,7 @@ struct SheetBand {
     }
 
     /// Writes the band's rows (all of them: the cells and the gap below).
-    func write(to writer: JPEGStreamWriter) throws(ImageError) {
+    func write(to writer: any RowEncoding) throws(ImageError) {
         try pixels.withUnsafeBytes { raw in
             Result { () throws(ImageError) in
                 try writer.write(rows: raw.baseAddress!, bytesPerRow: width * 3, count: layout.cell + layout.gap)
@@ -54,7 +53,7 @@ struct SheetBand {
     }
 
     /// Writes the gap above the first row of cells.
-    func writeTopGap(to writer: JPEGStreamWriter) throws(ImageError) {
+    func writeTopGap(to writer: any RowEncoding) throws(ImageError) {
         guard layout.gap > 0 else { return }
         var gap = [UInt8](repeating: 0, count: width * 3)
         for x in 0..<width { gap[3 * x] = layout.background.red; gap[3 * x + 1] = layout.background.green; gap[3 * x + 2] = layout.background.blue }

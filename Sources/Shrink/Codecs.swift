@@ -1,4 +1,5 @@
 // The codec registry: adding a codec is its import here, one line in the list, and its target in Package.swift.
+// This is the one file of the facade that names codecs.
 // Encoders are re-exported so `import Shrink` is enough to name them.
 import ShrinkCore
 @_exported import struct ShrinkJPEG.JPEGEncoder
@@ -17,4 +18,16 @@ extension CodecRegistry {
         .webp,
         .gif,
     ])
+}
+
+extension CodecRegistry {
+    /// How the pipeline's disk cache stores a result: JPEG at `quality` for opaque 8-bit pixels (4:2:0 when
+    /// the pixels are subsampled or gray), PNG (fast compression) when there is alpha or 16-bit precision.
+    static func cacheEncoder(for pixels: PixelBuffer, quality: Int) -> any ImageEncoding {
+        if pixels.format.hasAlpha || pixels.format == .rgba16 {
+            return PNGEncoder(options: PNGEncoder.Options(compressionLevel: 3))
+        }
+        let subsampled = pixels.format == .yuv420 || pixels.format == .nv12 || pixels.format == .gray8
+        return JPEGEncoder(options: JPEGEncoder.Options(quality: quality, chroma444: !subsampled))
+    }
 }

@@ -264,14 +264,9 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// How results are stored on disk: JPEG for opaque 8-bit images (4:2:0 when the pixels are), PNG when
-    /// there is alpha or 16-bit precision to keep.
+    /// How results are stored on disk (``CodecRegistry/cacheEncoder(for:quality:)``).
     private func diskEncoding(of pixels: PixelBuffer) -> any ImageEncoding {
-        if pixels.format.hasAlpha || pixels.format == .rgba16 {
-            return PNGEncoder(options: PNGEncoder.Options(compressionLevel: 3))
-        }
-        let subsampled = pixels.format == .yuv420 || pixels.format == .nv12 || pixels.format == .gray8
-        return JPEGEncoder(options: JPEGEncoder.Options(quality: configuration.diskCacheQuality, chroma444: !subsampled))
+        CodecRegistry.cacheEncoder(for: pixels, quality: configuration.diskCacheQuality)
     }
 
     /// Hands `result` to every task still waiting for `job` and forgets the job.

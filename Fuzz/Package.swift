@@ -11,6 +11,7 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-png-thumbnail", "FuzzPNGThumbnail"),
     ("fuzz-webp-thumbnail", "FuzzWebPThumbnail"),
     ("fuzz-gif-thumbnail", "FuzzGIFThumbnail"),
+    ("fuzz-heif-container", "FuzzHEIFContainer"),
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
 ]

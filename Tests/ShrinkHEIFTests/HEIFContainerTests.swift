@@ -1,0 +1,125 @@
+import Testing
+import ShrinkCore
+@testable import ShrinkHEIF
+import ShrinkTestSupport
+
+/// The container parser against the corpus MANIFEST (which records, per HEIF/AVIF file, the primary item's type,
+/// `ispe`, grid tiles, `nclx`, `pixi`, `irot`, `imir`, `clap` and the item count as libheif reports them), and
+/// against hostile bytes.
+@Suite struct HEIFContainerTests {
+    /// `key=value` words of a MANIFEST features cell.
+    static func fields(_ features: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for word in features.split(separator: " ") {
+            let kv = word.split(separator: "=", maxSplits: 1)
+            if kv.count == 2, out[String(kv[0])] == nil { out[String(kv[0])] = String(kv[1]) }
+        }
+        return out
+    }
+
+    static func parse(_ bytes: [UInt8], name: String = "t.heic") throws(ImageError) -> HEIFContainer {
+        try bytes.withUnsafeBytes { raw in Result { () throws(ImageError) in try HEIFContainer(bytes: raw, path: name) } }.get()
+    }
+
+    @Test func corpusFilesParseAsLibheifDescribesThem() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let rows = Corpus.entries.filter { ($0.format == "heif" || $0.format == "avif") && $0.features.contains("primary=") }
+        #expect(rows.count > 50)
+        var checked = 0
+        for row in rows {
+            guard let bytes = Corpus.readBytes(Corpus.path(row.path)) else { continue }
+            let f = Self.fields(row.features)
+            let container: HEIFContainer
+            do throws(ImageError) {
+                container = try Self.parse(bytes, name: row.path)
+            } catch {
+                // Only files the references reject may fail to parse.
+                #expect(!row.expected.hasPrefix("decodes"), "\(row.path): \(error)")
+                continue
+            }
+            checked += 1
+            let primary = container.items[container.primaryID]!
+            if let type = f["primary"] { #expect(primary.type == type, "\(row.path)") }
+            if let ispe = f["ispe"], let size = container.size(of: container.primaryID) {
+                #expect("\(size.width)x\(size.height)" == ispe, "\(row.path)")
+            }
+            if let tiles = f["grid-tiles"] {
+                #expect(container.references("dimg", from: container.primaryID).count == Int(tiles), "\(row.path)")
+                let grid = try container.grid(container.primaryID, bytes: bytes.withUnsafeBytes { $0 }, path: row.path)
+                #expect(grid.rows * grid.columns == Int(tiles), "\(row.path)")
+            }
+            if let items = f["items"] { #expect(container.items.count == Int(items), "\(row.path)") }
+            let props = container.properties(of: container.primaryID)
+            if let rotation = f["irot"] { #expect(props.contains(.rotation(Int(rotation)!)), "\(row.path)") }
+            if let axis = f["imir"] { #expect(props.contains(.mirror(axis: Int(axis)!)), "\(row.path)") }
+            if let nclx = f["nclx"] {
+                let parts = nclx.split(separator: "/")
+                let expected = HEIFColour.nclx(primaries: Int(parts[0])!, transfer: Int(parts[1])!, matrix: Int(parts[2])!,
+                                               fullRange: parts[3] == "full")
+                let colours = container.items.values.flatMap { container.properties(of: $0.id) }
+                #expect(colours.contains(.colour(expected)), "\(row.path)")
+            }
+        }
+        #expect(checked > 50)
+        // Every other HEIF/AVIF file of the corpus, damaged ones included: parsed or a typed error, never a trap.
+        var others = 0
+        for row in Corpus.entries where (row.format == "heif" || row.format == "avif") && !row.features.contains("primary=") {
+            guard let bytes = Corpus.readBytes(Corpus.path(row.path)) else { continue }
+            others += 1
+            _ = try? Self.parse(bytes, name: row.path)
+        }
+        #expect(others > 30)
+    }
+
+    /// A minimal file: ftyp, meta (hdlr pict, pitm 1, iinf with one hvc1 item, iloc with one extent, iprp with
+    /// ispe 640x480 and irot 90), and `data` after it.
+    static func file(items: Int = 1, extentLength: Int = 4, itemCount: Int? = nil) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { u32(payload.count + 8) + Array(type.utf8) + payload }
+        func full(_ type: String, _ version: Int, _ payload: [UInt8]) -> [UInt8] { box(type, [UInt8(version), 0, 0, 0] + payload) }
+        let ftyp = box("ftyp", Array("heic".utf8) + u32(0) + Array("mif1heic".utf8))
+        let infes = (1...items).flatMap { full("infe", 2, u16($0) + u16(0) + Array("hvc1".utf8) + [0]) }
+        let iinf = full("iinf", 0, u16(itemCount ?? items) + infes)
+        let ipco = box("ipco", full("ispe", 0, u32(640) + u32(480)) + box("irot", [1]))
+        let ipma = full("ipma", 0, u32(1) + u16(1) + [2, 0x81, 0x02])
+        func meta(dataOffset: Int) -> [UInt8] {
+            let iloc = full("iloc", 0, [0x44, 0x00] + u16(1) + u16(1) + u16(0) + u16(1) + u32(dataOffset) + u32(extentLength))
+            return full("meta", 0, full("hdlr", 0, u32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                        + full("pitm", 0, u16(1)) + iinf + iloc + box("iprp", ipco + ipma))
+        }
+        let before = ftyp.count + meta(dataOffset: 0).count
+        return ftyp + meta(dataOffset: before + 8) + box("mdat", [1, 2, 3, 4])
+    }
+
+    @Test func aMinimalFileParses() throws {
+        let c = try Self.parse(Self.file())
+        #expect(c.majorBrand == "heic" && c.compatibleBrands == ["mif1", "heic"] && c.primaryID == 1)
+        let item = try #require(c.items[1])
+        #expect(item.type == "hvc1" && item.dataCount == 4)
+        #expect(c.size(of: 1) == Size(width: 640, height: 480))
+        #expect(c.properties(of: 1) == [.size(width: 640, height: 480), .rotation(90)])
+        #expect(item.properties.map(\.essential) == [true, false])
+    }
+
+    @Test func hostileLengthsAndCountsAreTypedErrors() {
+        // Data past the end of the file, more items than the limit, and every truncation.
+        #expect(throws: ImageError.self) { _ = try Self.parse(Self.file(extentLength: 1 << 20)) }
+        #expect(throws: ImageError.self) { _ = try Self.parse(Self.file(itemCount: 70000)) }
+        let good = Self.file(items: 70)       // more than 64 tiles' worth of items is fine
+        #expect((try? Self.parse(good))?.items.count == 70)
+        for n in 0..<good.count {
+            do throws(ImageError) {
+                _ = try Self.parse(Array(good[0..<n]))
+            } catch {
+                #expect([ImageError.Code.corruptData, .truncated, .unsupportedFormat].contains(error.code), "cut at \(n): \(error)")
+            }
+        }
+        var flipped = good
+        for i in stride(from: 9, to: flipped.count, by: 5) { flipped[i] ^= 0xA5 }
+        _ = try? Self.parse(flipped)          // either outcome, never a trap
+    }
+}

@@ -266,6 +266,19 @@ public struct HEIFContainer: Sendable {
         return nil
     }
 
+    /// Item `id`'s data: its extents joined (a copy; one extent is the usual case). Fails with
+    /// `.limitExceeded` above `maxBytes` and `.corruptData` for an item without data.
+    public func data(of id: Int, bytes: UnsafeRawBufferPointer, maxBytes: Int, path: String) throws(ImageError) -> [UInt8] {
+        guard let item = items[id], !item.extents.isEmpty else { throw ImageError(.corruptData, "\(path): HEIF item \(id) has no data") }
+        guard item.dataCount <= maxBytes else {
+            throw ImageError(.limitExceeded, "\(path): HEIF item \(id) has \(item.dataCount) bytes of data (at most \(maxBytes))")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(item.dataCount)
+        for extent in item.extents { out += UnsafeRawBufferPointer(rebasing: bytes[extent]) }
+        return out
+    }
+
     /// The grid payload of item `id` (a `grid` item with its data in one extent or in `idat`).
     public func grid(_ id: Int, bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) -> HEIFGrid {
         guard let item = items[id], item.type == "grid", let extent = item.extents.first else {

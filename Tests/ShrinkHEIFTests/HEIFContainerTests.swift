@@ -74,6 +74,33 @@ import ShrinkTestSupport
         #expect(others > 30)
     }
 
+    @Test func hevcItemsSplitIntoNALUnitsAfterTheirParameterSets() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        var tiles = 0
+        for row in Corpus.entries where row.format == "heif" && row.expected.hasPrefix("decodes") {
+            guard let bytes = Corpus.readBytes(Corpus.path(row.path)), let c = try? Self.parse(bytes, name: row.path) else { continue }
+            try bytes.withUnsafeBytes { raw in
+                for item in c.items.values where item.type == "hvc1" {
+                    guard case .hevcConfiguration(let range)? = c.properties(of: item.id).first(where: {
+                        if case .hevcConfiguration = $0 { true } else { false }
+                    }) else { Issue.record("\(row.path): hvc1 item \(item.id) without hvcC"); continue }
+                    let config = try HEVCConfiguration(raw, range: range, path: row.path)
+                    #expect([1, 2, 4].contains(config.lengthSize) && config.bitDepthLuma >= 8, "\(row.path)")
+                    let types = Set(config.parameterSets.map(\.type))
+                    #expect(types.isSuperset(of: [32, 33, 34]), "\(row.path): parameter sets \(types)")
+                    let data = try c.data(of: item.id, bytes: raw, maxBytes: 64 << 20, path: row.path)
+                    let units = try data.withUnsafeBytes { d in Result { () throws(ImageError) in try config.nalUnits(in: d, path: row.path) } }.get()
+                    #expect(!units.isEmpty && units.reduce(0) { $0 + $1.count + config.lengthSize } == data.count, "\(row.path)")
+                    tiles += 1
+                }
+            }
+        }
+        #expect(tiles > 100)       // iPhone photos are grids of 48 tiles
+    }
+
     /// A minimal file: ftyp, meta (hdlr pict, pitm 1, iinf with one hvc1 item, iloc with one extent, iprp with
     /// ispe 640x480 and irot 90), and `data` after it.
     static func file(items: Int = 1, extentLength: Int = 4, itemCount: Int? = nil) -> [UInt8] {

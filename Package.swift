@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
         // HEIF/AVIF: the container parser (decoding comes with issue 14's codecs).
-        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore"]),
+        .systemLibrary(name: "CShrinkDE265", path: "Sources/ShrinkHEIF/CShrinkDE265", pkgConfig: "libde265",
+                       providers: [.apt(["libde265-dev"])]),
+        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265"], exclude: ["CShrinkDE265"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
         .executableTarget(

@@ -29,10 +29,10 @@ struct CropCommand: ParsableCommand {
     @Option(help: "How the region fills a WxH box: inside or cover.")
     var fit: ThumbnailTarget.Fit = .inside
 
-    @Option(help: "JPEG output quality, 1-100.")
+    @Option(help: "JPEG and WebP output quality, 1-100.")
     var quality: Int = 85
 
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg or .png). Default: NAME.crop.jpg in the current directory.")
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg, .png or .webp). Default: NAME.crop.jpg in the current directory.")
     var output: String?
 
     @Flag(help: "One JSON line: input, output, rect, width, height, prescale, pixelFormat, bufferBytes, milliseconds.")
@@ -57,8 +57,7 @@ struct CropCommand: ParsableCommand {
 
     func run() throws {
         let destination = output ?? ThumbnailCommand.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
-        var format = CodecRegistry.standard.encoder(forPath: destination) ?? JPEGEncoder()
-        if format.format == .jpeg { format = JPEGEncoder(options: JPEGEncoder.Options(quality: quality)) }
+        let format = OutputExtensions.encoder(forPath: destination, quality: quality) ?? JPEGEncoder(options: .init(quality: quality))
         let start = Clock.now()
         do {
             let source = try decoding.open(input)
@@ -82,7 +81,7 @@ struct CropCommand: ParsableCommand {
                 return
             }
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
-                                          options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
+                                          options: ThumbnailOptions(strict: decoding.strict, pixelFormat: format.preferredPixels,
                                                                     memoryBudget: decoding.memoryBudget))
             DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
             try image.write(to: destination, as: format)

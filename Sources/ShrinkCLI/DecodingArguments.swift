@@ -19,10 +19,10 @@ struct DecodingArguments: ParsableArguments {
     @Option(help: "Refuse JPEGs with more scans than this (a progressive file has about 10; many tiny scans are a CPU bomb).")
     var maxScans: Int = ImageLimits().maxScans
 
-    @Option(help: "Refuse a decode or lossless transform whose working memory (a progressive JPEG's coefficient buffer, a transform's coefficients) exceeds this many bytes.")
+    @Option(help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header.")
     var memoryBudget: Int = ThumbnailOptions().memoryBudget
 
-    @Flag(help: "Fail on damage a decoder can step over (corrupt JPEG data, missing rows, a bad PNG checksum, malformed EXIF); by default the image is decoded and a warning is printed.")
+    @Flag(help: "Fail on damage a decoder can step over (corrupt JPEG entropy data, a bad PNG checksum, malformed EXIF, a damaged later GIF frame); by default the image is decoded and a warning is printed. A file cut before its image ends is an error either way.")
     var strict = false
 
     func validate() throws {

@@ -23,7 +23,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, frames, loopCount, warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
     var json = false
 
     func validate() throws {
@@ -90,10 +90,15 @@ struct InfoCommand: ParsableCommand {
     }
 
     static func layout(_ info: ImageInfo) -> String {
-        var parts = [info.format == .jpeg ? (info.isProgressive ? "progressive" : "baseline")
-                                          : (info.isProgressive ? "interlaced" : "non-interlaced")]
+        var parts: [String] = []
+        switch info.format {
+        case .jpeg: parts.append(info.isProgressive ? "progressive" : "baseline")
+        case .png, .gif: parts.append(info.isProgressive ? "interlaced" : "non-interlaced")
+        case .webp: parts.append(info.features.contains("VP8L") ? "lossless (VP8L)" : "lossy (VP8)")
+        default: break
+        }
         if info.frameCount > 1 {
-            let loops = info.loopCount.map { $0 == 0 ? ", looping forever" : ", \($0) loops" } ?? ""
+            let loops = info.loopCount.map { $0 == 0 ? ", looping forever" : ", loop count \($0)" } ?? ""
             parts.append("\(info.frameCount) frames\(loops) (the first is decoded)")
         }
         return parts.joined(separator: ", ")
@@ -102,7 +107,7 @@ struct InfoCommand: ParsableCommand {
     static func table(_ source: ImageSource) -> String {
         let info = source.info
         var rows: [(String, String)] = [
-            ("format", "\(info.format.name.uppercased()), \(Self.layout(info))"),
+            ("format", [info.format.name.uppercased(), Self.layout(info)].filter { !$0.isEmpty }.joined(separator: ", ")),
             ("size", "\(info.size) (\(info.size.pixelCount) pixels)"),
             ("orientation", "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"),
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),

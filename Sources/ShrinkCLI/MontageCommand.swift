@@ -17,7 +17,7 @@ struct MontageCommand: ParsableCommand {
             at most --jobs threads, each decode admitted only when its predicted peak bytes fit the --budget, \
             the next rows prefetched at low priority while the current row is decoded. The sheet is written as \
             a JPEG one row of cells at a time, so only one band of it is ever in memory. Directories given as \
-            inputs contribute their .jpg, .jpeg and .png files, sorted by name. A photo that cannot be decoded \
+            inputs contribute their images (by extension, or by content for other names), sorted by name. A photo that cannot be decoded \
             leaves its cell empty; the sheet is still written and the exit status is 1.
 
             Examples:
@@ -51,7 +51,7 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = .quality
 
-    @Option(help: "Bytes the pipeline may hold for images: running decodes, each charged its predicted peak, plus prefetched cells waiting in the memory cache (e.g. 64M; default: a quarter of the memory limit for decodes, the cache apart).")
+    @Option(help: "Bytes the pipeline may hold for images: running decodes, each charged its predicted peak, plus prefetched cells waiting in the memory cache (e.g. 64M; default: a quarter of the memory limit, at most 2G, for decodes, the cache apart).")
     var budget: ByteCountArgument?
 
     @Option(help: "Decodes running at once (default: the number of cores).")
@@ -66,7 +66,7 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "Size limit of --cache-dir (e.g. 256M); least recently used entries are evicted.")
     var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 256 << 20)
 
-    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, seconds, decodeBudget, peakRunningCharge, peakRunningDecodes, maxThreads, rssBaselineBytes, peakRssBytes).")
+    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bytesRead, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, milliseconds, decodeBudget, peakRunningCharge, peakRunningDecodes, decodesStarted, coalescedRequests, memoryCacheHits, diskCacheHits, diskCacheMisses, maxThreads, rssBaselineBytes, peakRssBytes).")
     var json = false
 
     func validate() throws {

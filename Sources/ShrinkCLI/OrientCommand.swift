@@ -10,7 +10,8 @@ struct OrientCommand: ParsableCommand {
             With --lossless (JPEG only) the rotation or flip is applied to the DCT coefficients like jpegtran: nothing \
             is decoded or re-quantised and every other marker (EXIF, ICC) is kept. When the image's edge blocks make \
             a perfect transform impossible it is an error, unless --trim drops them (up to 15 pixels). Without \
-            --lossless the image is decoded, oriented and re-encoded (any input, JPEG or PNG output).
+            --lossless the image is decoded, oriented and re-encoded (any input; JPEG, PNG or WebP output, EXIF kept \
+            with its orientation set to 1).
 
             Examples:
               shrink orient photo.jpg -o upright.jpg --lossless
@@ -22,7 +23,7 @@ struct OrientCommand: ParsableCommand {
     @Argument(help: "Input image.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg or .png).")
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg, .png or .webp).")
     var output: String
 
     @Flag(help: "Transform the JPEG's coefficients instead of decoding and re-encoding.")
@@ -31,7 +32,7 @@ struct OrientCommand: ParsableCommand {
     @Flag(help: "With --lossless: drop partial edge blocks that cannot be transformed exactly.")
     var trim = false
 
-    @Option(help: "JPEG quality when re-encoding (without --lossless), 1-100.")
+    @Option(help: "JPEG and WebP quality when re-encoding (without --lossless), 1-100.")
     var quality: Int = 92
 
     @OptionGroup(title: "Limits and damage")
@@ -55,13 +56,8 @@ struct OrientCommand: ParsableCommand {
                 try FileOutput.write(upright, to: output)
                 shown = try ImageSource(bytes: upright, name: output).info.size      // trimming may shrink it
             } else {
-                var jpeg = JPEGEncoder.Options(quality: quality, chroma444: source.info.chromaSubsampling == .s444)
-                jpeg.keepEXIF = true
-                let format: any ImageEncoding = switch CodecRegistry.standard.format(forPath: output) {
-                case .png?: PNGEncoder(options: PNGEncoder.Options(keepEXIF: true))
-                case .jpeg?: JPEGEncoder(options: jpeg)
-                default: CodecRegistry.standard.encoder(forPath: output) ?? JPEGEncoder(options: jpeg)
-                }
+                let format = OutputExtensions.encoder(forPath: output, quality: quality, keepEXIF: true,
+                                                      chroma444: source.info.chromaSubsampling == .s444) ?? JPEGEncoder()
                 let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
                                                                         memoryBudget: decoding.memoryBudget))
                 try image.write(to: output, as: format)

@@ -50,4 +50,15 @@ struct PixelFormatArgument: ExpressibleByArgument, Sendable {
     }
 
     static var allValueStrings: [String] { ["auto", "display", "high"] + PixelFormat.allCases.map(\.rawValue) }
+
+    /// How help shows a default: the word given on the command line.
+    var defaultValueDescription: String {
+        switch request {
+        case nil: "auto"
+        case .displayReady?: "display"
+        case .highPrecision?: "high"
+        case .exactly(let format)?: format.rawValue
+        default: "auto"
+        }
+    }
 }

@@ -32,7 +32,7 @@ struct ThumbnailCommand: ParsableCommand {
               shrink thumbnail photos/*.jpg --size 256 -o thumbs/ --jobs 2 --json
               cat photo.jpg | shrink thumbnail - --size 256 -o thumb.jpg      # - reads standard input
 
-            Damaged files that other decoders open (corrupt entropy data, a missing tail, a bad checksum, \
+            Damaged files that other decoders open (corrupt entropy data, damage after the last row, a bad checksum, \
             malformed EXIF) are decoded and reported as warnings on stderr and in --json; --strict makes \
             them errors. Directories, FIFOs, devices and empty files are refused with an error.
             """
@@ -68,7 +68,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Write progressive JPEGs.")
     var progressive = false
 
-    @Option(help: "Output format when -o is a directory: jpg, png or webp.")
+    @Option(help: "Output format when -o is a directory or absent: jpg, png or webp.")
     var format: String = "jpg"
 
     @Option(help: "PNG output: zlib compression level, 0-9.")
@@ -101,7 +101,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error).")
     var json = false
 
     func validate() throws {
@@ -116,6 +116,16 @@ struct ThumbnailCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if prescale != nil && size != nil { throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) can be given once") }
+        if let output, let format = CodecRegistry.standard.format(forPath: output), CodecRegistry.standard.encoder(forPath: output) == nil,
+           !FileOutput.isDirectory(output) {
+            throw ValidationError("\(format.name.uppercased()) output is not supported: -o must end in \(OutputExtensions.list), or name a directory")
+        }
+        if lossless {
+            let named = output.flatMap { FileOutput.isDirectory($0) ? nil : CodecRegistry.standard.encoder(forPath: $0)?.format }
+            guard (named ?? Self.writableFormat(named: format)) == .webp else {
+                throw ValidationError("--lossless applies to WebP output (-o x.webp or --format webp)")
+            }
+        }
         if inputs.count > 1, let output, CodecRegistry.standard.encoder(forPath: output) != nil, !FileOutput.isDirectory(output) {
             throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
         }

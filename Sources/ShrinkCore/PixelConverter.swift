@@ -226,7 +226,6 @@ public enum PixelConverter {
     static func toYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: Size, to dst: UnsafeMutablePointer<UInt8>,
                       as target: PixelFormat, matrix: Matrix) {
         let w = size.width, h = size.height, planes = target.planes(for: size)
-        let k = matrix.coefficients
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: max(w, 1) * 8)
         defer { rows.deallocate() }
         let srcRow = format.bytesPerPixel * w

@@ -215,7 +215,7 @@ public struct JPEGDecoder: ImageDecoding {
         let size = scaledSize(denominator: d)
         let state = stateBytes(scaleDenominator: d)
         if d == 8, let dc = dcFirst {
-            let (bytes, path) = (bytes, path)
+            let bytes = bytes
             return DecodeRoute(path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
                                stateBytes: state) { options, monitor throws(ImageError) in
                 .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))

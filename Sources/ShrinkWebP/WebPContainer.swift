@@ -110,7 +110,7 @@ struct WebPContainer {
         iccRange = chunk("ICCP")
         var names: [String] = []
         if flags != 0 || animated { names.append("VP8X") }
-        if animated { names.append("ANIM") }
+        if animated { names += ["ANIM", "animated"] }
         if !isLossless && frameHasAlpha { names.append("ALPH") }
         names.append(isLossless ? "VP8L" : "VP8")
         if iccRange != nil { names.append("ICCP") }

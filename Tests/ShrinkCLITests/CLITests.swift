@@ -165,6 +165,24 @@ import ShrinkTestSupport
         #expect(info.out.contains("\"format\":\"gif\"") && info.out.contains("\"frames\":1"))
     }
 
+    @Test func outputsNoEncoderWritesAreUsageErrors() throws {
+        let w = try workspace()
+        // A format Shrink reads but does not write is not taken for a directory name.
+        let gif = try shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/x.gif")
+        #expect(gif.status == 2 && gif.err.contains("GIF output is not supported"))
+        #expect(!FileManager.default.fileExists(atPath: w.dir + "/x.gif"))
+        // --lossless is WebP's.
+        #expect(try shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless").status == 2)
+        #expect(try shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.webp", "--lossless").status == 0)
+        #expect(try ImageSource(path: w.dir + "/l.webp").info.features.contains("VP8L"))
+        // crop honours --quality for WebP.
+        let low = try shrink("crop", w.photo, "--rect", "0,0,150,100", "-o", w.dir + "/q10.webp", "--quality", "10")
+        let high = try shrink("crop", w.photo, "--rect", "0,0,150,100", "-o", w.dir + "/q95.webp", "--quality", "95")
+        #expect(low.status == 0 && high.status == 0)
+        let sizes = try [w.dir + "/q10.webp", w.dir + "/q95.webp"].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }
+        #expect(sizes[0] < sizes[1])
+    }
+
     @Test func sameNamesFromDifferentFoldersDoNotOverwrite() throws {
         let w = try workspace()
         try FileManager.default.createDirectory(atPath: w.dir + "/other", withIntermediateDirectories: true)

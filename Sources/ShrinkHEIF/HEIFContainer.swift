@@ -266,6 +266,59 @@ public struct HEIFContainer: Sendable {
         return nil
     }
 
+    /// How item `id` is displayed: its `irot` and `imir` properties composed in association order, as an EXIF
+    /// orientation (EXIF orientation inside HEIF files is ignored, as the format says: iPhone photos carry both).
+    public func orientation(of id: Int) -> Orientation {
+        // 2×2 integer matrices mapping stored to displayed coordinates (y down); later properties apply last.
+        var m = (1, 0, 0, 1)
+        func apply(_ t: (Int, Int, Int, Int)) { m = (t.0 * m.0 + t.1 * m.2, t.0 * m.1 + t.1 * m.3, t.2 * m.0 + t.3 * m.2, t.2 * m.1 + t.3 * m.3) }
+        for property in properties(of: id) {
+            switch property {
+            case .rotation(let degrees):
+                for _ in 0..<(degrees / 90 % 4) { apply((0, 1, -1, 0)) }     // a quarter turn anticlockwise
+            case .mirror(let axis):
+                apply(axis == 0 ? (1, 0, 0, -1) : (-1, 0, 0, 1))          // 0 top to bottom, 1 left to right
+            default: break
+            }
+        }
+        switch m {
+        case (-1, 0, 0, 1): return .upMirrored
+        case (-1, 0, 0, -1): return .down
+        case (1, 0, 0, -1): return .downMirrored
+        case (0, 1, 1, 0): return .leftMirrored
+        case (0, -1, 1, 0): return .right
+        case (0, -1, -1, 0): return .rightMirrored
+        case (0, 1, -1, 0): return .left
+        default: return .up
+        }
+    }
+
+    /// True when item `id` has a transformative property (`clap`, `irot`, `imir`) not marked essential: the
+    /// format requires them to be, and readers refuse such files (libavif does) rather than guess.
+    public func hasNonEssentialTransform(of id: Int) -> Bool {
+        (items[id]?.properties ?? []).contains { association in
+            guard !association.essential else { return false }
+            switch properties[association.index] {
+            case .rotation, .mirror, .cleanAperture: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Item `id`'s clean aperture (`clap`) in stored pixels: the rectangle of `size` it keeps, centred on the
+    /// image's centre plus the offsets; nil when it has none or the fractions make no sense.
+    public func cleanAperture(of id: Int, size: Size) -> Rect? {
+        for case .cleanAperture(let w, let h, let dx, let dy) in properties(of: id) {
+            guard w.denominator > 0, h.denominator > 0, dx.denominator > 0, dy.denominator > 0 else { return nil }
+            let width = w.value, height = h.value
+            let x = (Double(size.width) - 1) / 2 + dx.value - (width - 1) / 2
+            let y = (Double(size.height) - 1) / 2 + dy.value - (height - 1) / 2
+            let rect = Rect(x: x.rounded(), y: y.rounded(), width: width.rounded(), height: height.rounded())
+            return rect.isInside(size) ? rect : nil
+        }
+        return nil
+    }
+
     /// Item `id`'s data: its extents joined (a copy; one extent is the usual case). Fails with
     /// `.limitExceeded` above `maxBytes` and `.corruptData` for an item without data.
     public func data(of id: Int, bytes: UnsafeRawBufferPointer, maxBytes: Int, path: String) throws(ImageError) -> [UInt8] {

@@ -53,6 +53,17 @@ import ShrinkTestSupport
             }
             if let items = f["items"] { #expect(container.items.count == Int(items), "\(row.path)") }
             let props = container.properties(of: container.primaryID)
+            // Orientation from irot/imir as libheif composes them, and the clean aperture's size.
+            if container.hasNonEssentialTransform(of: container.primaryID) {
+                // Transforms not marked essential: the file is invalid, libheif shows no orientation for it.
+                #expect(row.path.contains("essential"), "\(row.path)")
+            } else {
+                #expect(container.orientation(of: container.primaryID).rawValue == Int(f["orientation"] ?? "1"), "\(row.path)")
+            }
+            if let clap = f["clap"], let size = container.size(of: container.primaryID) {
+                let kept = container.cleanAperture(of: container.primaryID, size: size)
+                #expect(kept.map { "\(Int($0.width))x\(Int($0.height))" } == clap, "\(row.path): \(String(describing: kept))")
+            }
             if let rotation = f["irot"] { #expect(props.contains(.rotation(Int(rotation)!)), "\(row.path)") }
             if let axis = f["imir"] { #expect(props.contains(.mirror(axis: Int(axis)!)), "\(row.path)") }
             if let nclx = f["nclx"] {

@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkWebPTests", dependencies: ["Shrink", "ShrinkWebP", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkHEIFTests", dependencies: ["ShrinkHEIF", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkHEIFTests", dependencies: ["ShrinkHEIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),

@@ -12,6 +12,7 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-webp-thumbnail", "FuzzWebPThumbnail"),
     ("fuzz-gif-thumbnail", "FuzzGIFThumbnail"),
     ("fuzz-heif-container", "FuzzHEIFContainer"),
+    ("fuzz-heif-thumbnail", "FuzzHEIFThumbnail"),
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
 ]

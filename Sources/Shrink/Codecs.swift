@@ -6,6 +6,7 @@ import ShrinkCore
 @_exported import struct ShrinkPNG.PNGEncoder
 @_exported import struct ShrinkWebP.WebPEncoder
 import ShrinkGIF
+import ShrinkHEIF
 import ShrinkJPEG
 import ShrinkPNG
 import ShrinkWebP
@@ -17,6 +18,7 @@ extension CodecRegistry {
         .png,
         .webp,
         .gif,
+        .heif,
     ])
 }
 

@@ -68,6 +68,12 @@ import ShrinkTestSupport
             // Adam7: the encoder writes no interlaced PNG, the corpus has them.
             all.append(Case(name: "PNG interlaced", bytes: Corpus.readBytes(Corpus.path("png/pngsuite/basi6a16.png")) ?? [], size: 8,
                             output: "png", path: .interlacedPasses))
+            // HEIC: an iPhone photo's 48 tiles a row at a time (planes, and rows), a single image with alpha.
+            let iphone = Corpus.readBytes(Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC")) ?? []
+            all.append(Case(name: "HEIC tile rows to planes", bytes: iphone, size: 400, output: "jpg", path: DecodePath("tileRows")))
+            all.append(Case(name: "HEIC tile rows to rows", bytes: iphone, size: 400, output: "png", path: DecodePath("tileRows")))
+            all.append(Case(name: "HEIC with alpha", bytes: Corpus.readBytes(Corpus.path("heic/libheif/with-alpha-512x512.heic")) ?? [],
+                            size: 100, output: "png", path: .wholeImage))
         } else {
             print("PNG interlaced skipped: ../shared/corpus is absent")
         }

@@ -1,0 +1,126 @@
+import ShrinkCore
+
+/// The primary image of a HEIC file as the tile path decodes it: one HEVC item, or a grid of HEVC tiles of one
+/// size and coding, with its output size, display orientation and colour. Made from the container alone.
+struct HEIFImage: Sendable {
+    /// The HEVC items to decode, row by row (one for a single image).
+    let tiles: [Int]
+    let columns: Int
+    let rows: Int
+    /// Each tile's coded size (`ispe`), and the image's size (the grid's output, or the single item's)…
+    let tileSize: Size
+    let codedSize: Size
+    /// …and what is shown of it: the clean aperture (`clap`), at `origin` of the coded image.
+    let size: Size
+    let origin: (x: Int, y: Int)
+    /// The first tile's decoder configuration (every tile must share its chroma format and depths).
+    let configuration: HEVCConfiguration
+    /// How the image is displayed (`irot`/`imir`).
+    let orientation: Orientation
+    /// `nclx` from the primary item or its first tile, when present.
+    let nclx: (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)?
+    /// The ICC profile's place in the file, when present.
+    let icc: Range<Int>?
+    /// The alpha plane (an `auxl` item of the alpha type, the image's size), when there is one.
+    let alpha: Box?
+    /// True when the primary is a grid.
+    var isGrid: Bool { tiles.count > 1 || columns > 1 || rows > 1 }
+
+    /// A reference to an image, so that an image can hold its alpha image.
+    final class Box: Sendable {
+        let image: HEIFImage
+        init(_ image: HEIFImage) { self.image = image }
+    }
+
+    /// The URNs that say an auxiliary image is alpha.
+    static let alphaTypes: Set<String> = ["urn:mpeg:mpegB:cicp:systems:auxiliary:alpha", "urn:mpeg:hevc:2015:auxid:1"]
+
+    /// Describes the primary item of `container`. Fails with `.unsupportedFeature` for items the tile path
+    /// does not decode (AV1, `iden`, `iovl`, uncompressed, mixed tile codings), `.corruptData` for a grid whose
+    /// tiles do not cover its output, and `.limitExceeded` when the image or a tile is above `limits`.
+    init(_ c: HEIFContainer, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits) throws(ImageError) {
+        try self.init(c, item: c.primaryID, bytes: bytes, path: path, limits: limits, withAlpha: true)
+    }
+
+    /// Describes item `id` (the primary, or its alpha image when `withAlpha` is false).
+    private init(_ c: HEIFContainer, item id: Int, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits,
+                 withAlpha: Bool) throws(ImageError) {
+        let primary = c.items[id]!
+        if c.hasNonEssentialTransform(of: id) {
+            throw ImageError(.corruptData, "\(path): HEIF rotation, mirror or crop not marked essential (invalid file)")
+        }
+        func hevcConfiguration(of id: Int) throws(ImageError) -> HEVCConfiguration {
+            guard c.items[id]?.type == "hvc1" else {
+                throw ImageError(.unsupportedFeature, "\(path): HEIF item type '\(c.items[id]?.type ?? "?")' is not decoded yet (HEVC only)")
+            }
+            for case .hevcConfiguration(let range) in c.properties(of: id) {
+                return try HEVCConfiguration(bytes, range: range, path: path)
+            }
+            throw ImageError(.corruptData, "\(path): HEVC item \(id) without its configuration (hvcC)")
+        }
+        switch primary.type {
+        case "hvc1":
+            guard let size = c.size(of: id) else { throw ImageError(.corruptData, "\(path): HEIF image without a size (ispe)") }
+            try limits.check(size, path: path)
+            tiles = [id]
+            (columns, rows, tileSize, codedSize) = (1, 1, size, size)
+            self.configuration = try hevcConfiguration(of: id)
+        case "grid":
+            let grid = try c.grid(id, bytes: bytes, path: path)
+            let ids = c.references("dimg", from: id)
+            guard ids.count == grid.rows * grid.columns, let first = ids.first, let tile = c.size(of: first) else {
+                throw ImageError(.corruptData, "\(path): HEIF grid of \(grid.rows)x\(grid.columns) has \(ids.count) tiles")
+            }
+            let size = Size(width: grid.outputWidth, height: grid.outputHeight)
+            try limits.check(size, path: path)
+            try limits.check(tile, path: path, what: "tile")
+            guard tile.width * grid.columns >= size.width, tile.height * grid.rows >= size.height,
+                  tile.width * (grid.columns - 1) < size.width, tile.height * (grid.rows - 1) < size.height else {
+                throw ImageError(.corruptData, "\(path): HEIF grid tiles of \(tile) do not make up \(size)")
+            }
+            let config = try hevcConfiguration(of: first)
+            for id in ids.dropFirst() {
+                guard c.size(of: id) == tile else { throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles of different sizes") }
+                let other = try hevcConfiguration(of: id)
+                guard other.chromaFormat == config.chromaFormat, other.bitDepthLuma == config.bitDepthLuma else {
+                    throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles coded differently")
+                }
+            }
+            tiles = ids
+            (columns, rows, tileSize, codedSize) = (grid.columns, grid.rows, tile, size)
+            self.configuration = config
+        default:
+            throw ImageError(.unsupportedFeature, "\(path): HEIF primary item type '\(primary.type)' is not decoded yet")
+        }
+        if let kept = c.cleanAperture(of: id, size: codedSize) {
+            size = Size(width: Int(kept.width), height: Int(kept.height))
+            origin = (Int(kept.x), Int(kept.y))
+        } else {
+            size = codedSize
+            origin = (0, 0)
+        }
+        orientation = c.orientation(of: id)
+        var nclx: (Int, Int, Int, Bool)?, icc: Range<Int>?
+        for item in [id, tiles[0]] {
+            for case .colour(let colour) in c.properties(of: item) {
+                switch colour {
+                case .nclx(let p, let t, let m, let full): if nclx == nil { nclx = (p, t, m, full) }
+                case .icc(let range): if icc == nil { icc = range }
+                }
+            }
+        }
+        self.nclx = nclx.map { (primaries: $0.0, transfer: $0.1, matrix: $0.2, fullRange: $0.3) }
+        self.icc = icc
+        var alpha: Box?
+        if withAlpha {
+            for aux in c.items(referencing: id, with: "auxl") {
+                let isAlpha = c.properties(of: aux).contains { if case .auxiliaryType(let urn) = $0 { Self.alphaTypes.contains(urn) } else { false } }
+                guard isAlpha, let image = try? HEIFImage(c, item: aux, bytes: bytes, path: path, limits: limits, withAlpha: false),
+                      image.codedSize == codedSize else { continue }
+                alpha = Box(image)
+                break
+            }
+        }
+        self.alpha = alpha
+    }
+}

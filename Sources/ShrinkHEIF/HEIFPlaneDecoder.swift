@@ -1,0 +1,55 @@
+import ShrinkCore
+
+/// A HEIC image's Y, Cb, Cr planes, a row of tiles at a time (``HEIFBands``), widened from limited range to
+/// the full range of Shrink's yuv420 when the file codes limited range (BT.601 matrices only: the planes are
+/// handed out as they are). Costs a band and one row.
+final class HEIFPlaneDecoder: PlaneDecoding {
+    let planeSizes: [Size]
+    let factors: [(x: Double, y: Double)]
+    private(set) var nextRows: [Int]
+    let warnings: [String] = []
+    private var bands: HEIFBands?
+    private var row: [UInt8]
+
+    init(bands: HEIFBands) {
+        self.bands = bands
+        let size = bands.image.size, s = bands.subsampling
+        let chroma = Size(width: (size.width + s.x - 1) / s.x, height: (size.height + s.y - 1) / s.y)
+        planeSizes = [size, chroma, chroma]
+        let fx = 1 / Double(bands.subsampling.x), fy = 1 / Double(bands.subsampling.y)
+        factors = [(1, 1), (fx, fy), (fx, fy)]
+        nextRows = [0, 0, 0]
+        row = [UInt8](repeating: 0, count: bands.planeSizes[0].width)
+    }
+
+    func readGroup(_ body: (Int, Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) -> Bool {
+        guard let bands else { throw ImageError(.invalidArgument, "HEIF planes: decoder already finished") }
+        guard try bands.decodeNextRow() else { return false }
+        for p in 0..<3 {
+            // The clean aperture's part of the band (its origin is even on subsampled axes: see the route).
+            let width = planeSizes[p].width, stride = bands.planeSizes[p].width
+            let x0 = p == 0 ? bands.image.origin.x : bands.image.origin.x / bands.subsampling.x
+            let y0 = p == 0 ? bands.image.origin.y : bands.image.origin.y / bands.subsampling.y
+            let table = bands.fullRange ? nil : (p == 0 ? YCbCrRange.lumaTable : YCbCrRange.chromaTable)
+            bands.band[p].withUnsafeBufferPointer { band in
+                row.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<bands.bandRows[p] {
+                        let shown = bands.bandStart[p] + y - y0
+                        guard shown >= 0 && shown < planeSizes[p].height else { continue }
+                        let source = band.baseAddress! + y * stride + x0
+                        if let table {
+                            for x in 0..<width { out[x] = table[Int(source[x])] }
+                            body(p, shown, UnsafePointer(out.baseAddress!))
+                        } else {
+                            body(p, shown, source)
+                        }
+                    }
+                }
+            }
+            nextRows[p] = min(planeSizes[p].height, max(0, bands.bandStart[p] + bands.bandRows[p] - y0))
+        }
+        return true
+    }
+
+    func finish() throws(ImageError) { bands = nil }
+}

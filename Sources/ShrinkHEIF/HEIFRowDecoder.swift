@@ -1,0 +1,92 @@
+import ShrinkCore
+
+/// A HEIC image as rgb8 rows (gray8 for monochrome), converted from the bands of ``HEIFBands`` with the
+/// matrix and range the file signals (chroma shared by the pixels it covers). Costs a band; rows are
+/// converted as they are read.
+final class HEIFRowDecoder: RowDecoding {
+    let size: Size
+    let format: PixelFormat
+    private(set) var nextRow = 0
+    private var bands: HEIFBands?
+    private var alpha: HEIFBands?
+    private let kr: Double, kb: Double
+    private let path: String
+
+    /// With `alpha`, rows are rgba8: colour from `bands`, alpha from the alpha image's luma.
+    init(bands: HEIFBands, alpha: HEIFBands? = nil, matrix: Int, path: String) {
+        self.bands = bands
+        self.alpha = alpha
+        size = bands.image.size
+        format = alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
+        (kr, kb) = YCbCrRange.coefficients(matrix: matrix)
+        self.path = path
+    }
+
+    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+                  maxRows: Int) throws(ImageError) -> Int {
+        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: bands != nil, path: path)
+        guard let bands else { return 0 }
+        var written = 0
+        while written < count {
+            let y = row + written + bands.image.origin.y            // the coded row (the clean aperture starts lower)
+            if y >= bands.bandStart[0] + bands.bandRows[0] || bands.bandRows[0] == 0 {
+                guard try bands.decodeNextRow() else { break }
+                continue
+            }
+            let out = (buffer + written * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            if let alpha {
+                while y >= alpha.bandStart[0] + alpha.bandRows[0] || alpha.bandRows[0] == 0 {
+                    guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
+                }
+                convert(bands, row: y, into: out, channels: 4)
+                let a = alpha.band[0], ay = y - alpha.bandStart[0], w = size.width
+                let stride = alpha.planeSizes[0].width, x0 = bands.image.origin.x
+                for x in 0..<w {
+                    let v = Int(a[ay * stride + x + x0])
+                    out[4 * x + 3] = alpha.fullRange ? UInt8(v) : YCbCrRange.lumaTable[v]
+                }
+            } else {
+                convert(bands, row: y, into: out, channels: format.channels)
+            }
+            written += 1
+        }
+        nextRow += written
+        return written
+    }
+
+    func finish() throws(ImageError) {
+        bands = nil
+        alpha = nil
+    }
+
+    /// Row `y` (inside the current band) as gray8 (`channels` 1) or RGB in `channels`-byte pixels (3 or 4; the
+    /// fourth byte is left for alpha).
+    private func convert(_ bands: HEIFBands, row y: Int, into out: UnsafeMutablePointer<UInt8>, channels: Int) {
+        let w = size.width, stride = bands.planeSizes[0].width, x0 = bands.image.origin.x
+        let full = bands.fullRange
+        let luma = bands.band[0], ly = y - bands.bandStart[0]
+        if bands.planeCount == 1 {
+            for x in 0..<w {
+                let v = Int(luma[ly * stride + x + x0])
+                let g = full ? UInt8(v) : YCbCrRange.lumaTable[v]
+                if channels == 1 { out[x] = g } else { out[channels * x] = g; out[channels * x + 1] = g; out[channels * x + 2] = g }
+            }
+            return
+        }
+        let cw = bands.planeSizes[1].width
+        let cy = y / bands.subsampling.y - bands.bandStart[1]
+        let cb = bands.band[1], cr = bands.band[2]
+        let kg = 1 - kr - kb
+        let yScale = full ? 1.0 : 255.0 / 219, yOffset = full ? 0.0 : 16.0, cScale = full ? 1.0 : 255.0 / 224
+        @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        for x in 0..<w {
+            let l = (Double(luma[ly * stride + x + x0]) - yOffset) * yScale
+            let c = max(0, min(cy, bands.bandRows[1] - 1)) * cw + (x + x0) / bands.subsampling.x
+            let u = (Double(cb[c]) - 128) * cScale, v = (Double(cr[c]) - 128) * cScale
+            let r = l + 2 * (1 - kr) * v, b = l + 2 * (1 - kb) * u
+            out[channels * x] = clamp(r)
+            out[channels * x + 1] = clamp((l - kr * r - kb * b) / kg)
+            out[channels * x + 2] = clamp(b)
+        }
+    }
+}

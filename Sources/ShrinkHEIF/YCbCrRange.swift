@@ -1,0 +1,18 @@
+/// Video-range YCbCr (Y 16–235, chroma 16–240) widened to full range, and the matrices HEVC signals.
+enum YCbCrRange {
+    /// Y: (v − 16) × 255/219; chroma: (v − 128) × 255/224 + 128; rounded and clamped.
+    static let lumaTable: [UInt8] = (0..<256).map { UInt8(min(max((Double($0 - 16) * 255 / 219).rounded(), 0), 255)) }
+    static let chromaTable: [UInt8] = (0..<256).map { UInt8(min(max((Double($0 - 128) * 255 / 224 + 128).rounded(), 0), 255)) }
+
+    /// Kr and Kb of an H.273 matrix code: BT.709 (1), BT.2020 (9, 10), else BT.601 (5, 6, unspecified).
+    static func coefficients(matrix: Int) -> (kr: Double, kb: Double) {
+        switch matrix {
+        case 1: (0.2126, 0.0722)
+        case 9, 10: (0.2627, 0.0593)
+        default: (0.299, 0.114)
+        }
+    }
+
+    /// True when planes coded with `matrix` are Shrink's yuv420 (BT.601) as they are.
+    static func isBT601(_ matrix: Int) -> Bool { ![1, 9, 10].contains(matrix) }
+}

@@ -1,0 +1,69 @@
+import Testing
+import ShrinkCore
+import Shrink
+import ShrinkTestSupport
+
+/// HEIC through ImageSource: an iPhone photo (a 6×8 grid of HEVC tiles, irot 270, an EXIF orientation of its
+/// own that must not be applied again) comes out 3024×4032 portrait on every path; a clean aperture is applied;
+/// alpha comes from the auxiliary image.
+@Suite struct HEIFDecodeTests {
+    @Test func iPhonePhotoIsPortraitOnEveryPath() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
+        #expect(source.info.format == .heif && source.info.size == Size(width: 4032, height: 3024))
+        #expect(source.info.orientation == .right && source.info.displayedSize == Size(width: 3024, height: 4032))
+        let small = try source.thumbnail(maxPixelSize: 256)
+        #expect(small.size == Size(width: 192, height: 256) && small.decodePath == DecodePath("tileRows"))
+        #expect(small.pixels.format == .yuv420)
+        // The planes and the rows routes agree (matrix and range handled the same way).
+        let viaRows = try source.thumbnail(maxPixelSize: 256, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(viaRows.size == small.size)
+        #expect(PixelOps.psnr(PixelConverter.convert(small.pixels, to: .rgb8), viaRows.pixels) > 30)
+        // A region in displayed (portrait) pixels.
+        let crop = try source.decode(region: Rect(x: 100, y: 3000, width: 800, height: 600), to: .maxPixelSize(200))
+        #expect(crop.size == Size(width: 200, height: 150))
+        // EXIF travels with the result, its orientation reset: it is never applied on top of irot.
+        let exif = try #require(small.metadata.exif)
+        #expect(ExifReader(tiff: exif.withUnsafeBytes { $0 }).orientation == .up)
+    }
+
+    @Test func cleanApertureAndAlpha() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        // 452×462 coded, a clap keeping 451×461 (Pillow with libheif shows the same).
+        let rainbow = try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic"))
+        #expect(rainbow.info.size == Size(width: 451, height: 461))
+        #expect(try rainbow.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size == Size(width: 451, height: 461))
+        let alpha = try ImageSource(path: Corpus.path("heic/libheif/with-alpha-512x512.heic"))
+        #expect(alpha.info.hasAlpha)
+        let image = try alpha.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
+        let values = Set(stride(from: 3, to: image.pixels.bytes.count, by: 4).map { image.pixels.bytes[$0] })
+        #expect(values.contains(0) && values.contains(255))       // transparent and opaque parts
+    }
+
+    @Test func damagedAndUnsupportedFilesAreTypedErrors() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let bytes = try #require(Corpus.readBytes(Corpus.path("heic/libheif/example.heic")))
+        for n in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 23)) {
+            do throws(ImageError) {
+                _ = try ImageSource(bytes: Array(bytes[0..<n]), name: "cut.heic").thumbnail(maxPixelSize: 32)
+            } catch {
+                #expect([ImageError.Code.truncated, .corruptData, .unsupportedFormat, .unsupportedFeature].contains(error.code), "\(n): \(error)")
+            }
+        }
+        do throws(ImageError) {
+            _ = try ImageSource(path: Corpus.path("heic/libheif-unci/uncompressed_comp_RGB.heif"))
+            Issue.record("an uncompressed HEIF item opened")
+        } catch {
+            #expect(error.code == .unsupportedFeature)
+        }
+    }
+}

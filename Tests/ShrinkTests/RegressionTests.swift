@@ -34,6 +34,17 @@ import ShrinkTestSupport
         }
     }
 
+    /// A double free (found this session, on a corrupt corpus file under check-agreement): a WebP frame whose
+    /// decode failed freed its buffer in init and again in deinit. Now a typed error on every route.
+    @Test func aFailedWebPFrameIsFreedOnce() {
+        let file = Self.path("webp-failed-frame-double-free.webp")
+        for format in [PixelFormatRequest.memoryOptimized, .exactly(.rgba8), .native] {
+            Self.expectError(.corruptData, naming: "webp-failed-frame-double-free.webp", "\(format)") {
+                _ = try ImageSource(path: file).thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: format))
+            }
+        }
+    }
+
     /// Heap overflow in the DC-first Huffman table: rejected as corrupt on every route, header included.
     @Test(arguments: ["huffman-oversubscribed-min.jpg", "huffman-oversubscribed-progressive.jpg"])
     func oversubscribedHuffmanTablesAreCorrupt(name: String) {

@@ -74,7 +74,7 @@ public struct HEIFDecoder: ImageDecoding {
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
         let evenOrigin = image.origin.x % 2 == 0 && image.origin.y % 2 == 0
-        let planes = request.wantsPlanes && image.configuration.chromaFormat != 0 && YCbCrRange.isBT601(matrix) && image.alpha == nil
+        let planes = request.wantsPlanes && image.configuration.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
             && evenOrigin
         var working = Self.workingBytes(image)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha) }

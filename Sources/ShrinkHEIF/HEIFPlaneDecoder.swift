@@ -1,7 +1,7 @@
 import ShrinkCore
 
-/// A HEIC image's Y, Cb, Cr planes, a row of tiles at a time (``HEIFBands``), widened from limited range to
-/// the full range of Shrink's yuv420 when the file codes limited range (BT.601 matrices only: the planes are
+/// A HEIC image's Y, Cb, Cr planes, a row of tiles at a time (``HEIFBands``), widened (``VideoRange``) to the
+/// full range of Shrink's yuv420 when the file codes limited range (BT.601 matrices only: the planes are
 /// handed out as they are). Costs a band and one row.
 final class HEIFPlaneDecoder: PlaneDecoding {
     let planeSizes: [Size]
@@ -30,18 +30,17 @@ final class HEIFPlaneDecoder: PlaneDecoding {
             let width = planeSizes[p].width, stride = bands.planeSizes[p].width
             let x0 = p == 0 ? bands.image.origin.x : bands.image.origin.x / bands.subsampling.x
             let y0 = p == 0 ? bands.image.origin.y : bands.image.origin.y / bands.subsampling.y
-            let table = bands.fullRange ? nil : (p == 0 ? YCbCrRange.lumaTable : YCbCrRange.chromaTable)
             bands.band[p].withUnsafeBufferPointer { band in
                 row.withUnsafeMutableBufferPointer { out in
                     for y in 0..<bands.bandRows[p] {
                         let shown = bands.bandStart[p] + y - y0
                         guard shown >= 0 && shown < planeSizes[p].height else { continue }
                         let source = band.baseAddress! + y * stride + x0
-                        if let table {
-                            for x in 0..<width { out[x] = table[Int(source[x])] }
-                            body(p, shown, UnsafePointer(out.baseAddress!))
-                        } else {
+                        if bands.fullRange {
                             body(p, shown, source)
+                        } else {
+                            VideoRange.widen(source, count: width, chroma: p > 0, into: out.baseAddress!)
+                            body(p, shown, UnsafePointer(out.baseAddress!))
                         }
                     }
                 }

@@ -18,7 +18,7 @@ final class HEIFRowDecoder: RowDecoding {
         self.alpha = alpha
         size = bands.image.size
         format = alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
-        (kr, kb) = YCbCrRange.coefficients(matrix: matrix)
+        (kr, kb) = YCbCrMatrix.coefficients(matrix: matrix)
         self.path = path
     }
 
@@ -43,7 +43,7 @@ final class HEIFRowDecoder: RowDecoding {
                 let stride = alpha.planeSizes[0].width, x0 = bands.image.origin.x
                 for x in 0..<w {
                     let v = Int(a[ay * stride + x + x0])
-                    out[4 * x + 3] = alpha.fullRange ? UInt8(v) : YCbCrRange.lumaTable[v]
+                    out[4 * x + 3] = alpha.fullRange ? UInt8(v) : VideoRange.lumaTable[v]
                 }
             } else {
                 convert(bands, row: y, into: out, channels: format.channels)
@@ -68,7 +68,7 @@ final class HEIFRowDecoder: RowDecoding {
         if bands.planeCount == 1 {
             for x in 0..<w {
                 let v = Int(luma[ly * stride + x + x0])
-                let g = full ? UInt8(v) : YCbCrRange.lumaTable[v]
+                let g = full ? UInt8(v) : VideoRange.lumaTable[v]
                 if channels == 1 { out[x] = g } else { out[channels * x] = g; out[channels * x + 1] = g; out[channels * x + 2] = g }
             }
             return

@@ -1,9 +1,8 @@
 import ShrinkCore
 
 /// The Y, U and V planes of a lossy WebP frame decoded by libwebp (4:2:0, chroma at half size rounded up),
-/// handed out 16 luma rows and 8 chroma rows at a time and widened from VP8's limited range (Y 16–235,
-/// chroma 16–240) to the full range of Shrink's yuv420 (JFIF, the same BT.601 matrix) through two 256-entry
-/// tables. Costs the frame (``WebPFrame``, released by ``finish()``) and one row.
+/// handed out 16 luma rows and 8 chroma rows at a time and widened from VP8's limited range to the full range
+/// of Shrink's yuv420 (``VideoRange``). Costs the frame (``WebPFrame``, released by ``finish()``) and one row.
 final class WebPPlaneDecoder: PlaneDecoding {
     let planeSizes: [Size]
     let factors: [(x: Double, y: Double)] = [(1, 1), (0.5, 0.5), (0.5, 0.5)]
@@ -12,10 +11,6 @@ final class WebPPlaneDecoder: PlaneDecoding {
     private var frame: WebPFrame?
     private let path: String
     private var row: [UInt8]
-
-    /// Y: (v − 16) × 255/219; chroma: (v − 128) × 255/224 + 128; rounded and clamped.
-    private static let lumaTable: [UInt8] = (0..<256).map { UInt8(min(max((Double($0 - 16) * 255 / 219).rounded(), 0), 255)) }
-    private static let chromaTable: [UInt8] = (0..<256).map { UInt8(min(max((Double($0 - 128) * 255 / 224 + 128).rounded(), 0), 255)) }
 
     init(frame: WebPFrame, path: String) {
         self.frame = frame
@@ -33,14 +28,10 @@ final class WebPPlaneDecoder: PlaneDecoding {
         for plane in 0..<3 {
             let size = planeSizes[plane]
             let end = min(size.height, nextRows[plane] + (plane == 0 ? 16 : 8))
-            let table = plane == 0 ? Self.lumaTable : Self.chromaTable
             row.withUnsafeMutableBufferPointer { out in
-                table.withUnsafeBufferPointer { t in
-                    for y in nextRows[plane]..<end {
-                        let source = base + offset + y * size.width
-                        for x in 0..<size.width { out[x] = t[Int(source[x])] }
-                        body(plane, y, UnsafePointer(out.baseAddress!))
-                    }
+                for y in nextRows[plane]..<end {
+                    VideoRange.widen(base + offset + y * size.width, count: size.width, chroma: plane > 0, into: out.baseAddress!)
+                    body(plane, y, UnsafePointer(out.baseAddress!))
                 }
             }
             nextRows[plane] = end

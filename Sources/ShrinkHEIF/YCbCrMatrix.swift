@@ -1,9 +1,5 @@
-/// Video-range YCbCr (Y 16–235, chroma 16–240) widened to full range, and the matrices HEVC signals.
-enum YCbCrRange {
-    /// Y: (v − 16) × 255/219; chroma: (v − 128) × 255/224 + 128; rounded and clamped.
-    static let lumaTable: [UInt8] = (0..<256).map { UInt8(min(max((Double($0 - 16) * 255 / 219).rounded(), 0), 255)) }
-    static let chromaTable: [UInt8] = (0..<256).map { UInt8(min(max((Double($0 - 128) * 255 / 224 + 128).rounded(), 0), 255)) }
-
+/// The YCbCr matrices HEVC signals (H.273 codes), for converting to RGB.
+enum YCbCrMatrix {
     /// Kr and Kb of an H.273 matrix code: BT.709 (1), BT.2020 (9, 10), else BT.601 (5, 6, unspecified).
     static func coefficients(matrix: Int) -> (kr: Double, kb: Double) {
         switch matrix {

@@ -1,23 +1,14 @@
 import Shrink
 import ShrinkFuzzSupport
 
-/// A GIF thumbnail under small limits: the target, mode, strictness and pixel format come from the parameter
-/// bytes, the GIF after them; the header is read (frame count, loop count, ICC) and the result is sometimes
-/// re-encoded.
+/// A GIF thumbnail under small limits through ``ThumbnailHarness``: the header is read first (frame count,
+/// loop count, ICC), then the first frame in every pixel format.
 enum GIFThumbnailHarness {
-    static let pixelFormats: [PixelFormatRequest] =
-        [.memoryOptimized, .highPrecision, .displayReady, .native] + PixelFormat.allCases.map { .exactly($0) }
-
     static func fuzz(_ bytes: [UInt8]) {
-        var input = FuzzInput(bytes)
-        let request = ThumbnailParameters(&input, pixelFormats: pixelFormats)
-        let encoding = input.byte()
-        guard input.image.starts(with: Array("GIF8".utf8)),
-              let source = try? ImageSource(bytes: input.image, name: "fuzz.gif", limits: FuzzLimits.image) else { return }
-        precondition(source.info.frameCount >= 1, "a GIF opened without a frame")
-        _ = try? source.decoder.metadata()
-        guard let image = try? source.image(request.target, options: request.options) else { return }
-        precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
-        Reencoder.encode(image, choice: encoding)
+        ThumbnailHarness.fuzz(bytes, name: "fuzz.gif", pixelFormats: ThumbnailHarness.everyPixelFormat,
+                              accepts: { $0.starts(with: Array("GIF8".utf8)) }) { source in
+            precondition(source.info.frameCount >= 1, "a GIF opened without a frame")
+            _ = try? source.decoder.metadata()
+        }
     }
 }

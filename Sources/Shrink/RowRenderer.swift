@@ -18,12 +18,10 @@ public enum RowRenderer {
     /// scaler maps the source uniformly, see ``DecodeRoute/Geometry``).
     public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding, as output: PixelFormat? = nil,
                               region explicitRegion: Rect? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
-        let decodedRegion = explicitRegion ?? plan.decodedRegion
         // The region in the coordinates of what `rows` produces (it may decode only a window).
-        func region(_ plan: ThumbnailPlan, _ rows: any RowDecoding) -> Rect {
-            Rect(x: decodedRegion.x - Double(rows.origin.x), y: decodedRegion.y - Double(rows.origin.y),
-                 width: decodedRegion.width, height: decodedRegion.height)
-        }
+        let decodedRegion = explicitRegion ?? plan.decodedRegion
+        let region = Rect(x: decodedRegion.x - Double(rows.origin.x), y: decodedRegion.y - Double(rows.origin.y),
+                          width: decodedRegion.width, height: decodedRegion.height)
         let windowed = rows.origin != (0, 0) || rows.size != plan.decodedSize
         guard rows.origin.x + rows.size.width <= plan.decodedSize.width, rows.origin.y + rows.size.height <= plan.decodedSize.height,
               !windowed || plan.resamples else {
@@ -34,7 +32,7 @@ public enum RowRenderer {
             let writer = OrientedWriter(destination: destination.baseAddress!, storedSize: plan.storedOutputSize,
                                         channels: output.bytesPerPixel, orientation: plan.orientation)
             if output.isPlanar {
-                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output, region: region(plan, rows), monitor: monitor)
+                try renderYUV(plan, from: rows, into: destination.baseAddress!, as: output, region: region, monitor: monitor)
             } else if !plan.resamples && plan.orientation == .up && rows.format == output {
                 try decodeInPlace(rows, into: destination.baseAddress!, bytesPerRow: plan.outputSize.width * output.bytesPerPixel,
                                   monitor: monitor)
@@ -49,7 +47,7 @@ public enum RowRenderer {
                 // 16-bit rows stay 16-bit through the resampler when the result is rgba16.
                 let wide = output == .rgba16 && rows.format == .rgba16
                 let resampler = StreamingResampler(inputSize: rows.size, format: rows.format,
-                                                   outputSize: plan.storedOutputSize, region: region(plan, rows),
+                                                   outputSize: plan.storedOutputSize, region: region,
                                                    sixteenBitOutput: wide)
                 let converted = RowBuffer(format: wide ? .rgba16 : RowConverter.eightBit(rows.format), output: output,
                                           width: plan.storedOutputSize.width)

@@ -119,8 +119,8 @@ struct InfoCommand: ParsableCommand {
             ("warnings", info.warnings.isEmpty ? "none" : info.warnings.joined(separator: "; ")),
             ("file", Formatting.bytes(source.fileBytes)),
         ]
-        if source.decoderWorkingBytes > 0 {
-            let full = source.decoder.route(RouteRequest(scaleDenominator: 1))
+        let full = source.decoder.route(RouteRequest(scaleDenominator: 1))
+        if full.workingBytes > 0 {
             rows.append(("decoder memory", "\(Formatting.bytes(full.workingBytes)) at full size (\(full.path) route)"))
             if source.decoder.scaleDenominators.contains(8) {
                 let eighth = source.decoder.route(RouteRequest(scaleDenominator: 8))

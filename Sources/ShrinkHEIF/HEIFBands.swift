@@ -62,11 +62,11 @@ final class HEIFBands {
             if band[p].count != count { band[p] = [UInt8](repeating: 0, count: count) }
         }
         for column in 0..<image.columns {
-            let id = image.tiles[r * image.columns + column]
-            let picture = try decodeTile(id)
+            let index = r * image.columns + column
+            let picture = try decodeTile(index)
             if r == 0 && column == 0 && image.nclx == nil { fullRange = picture.fullRange }
             guard picture.planes.count >= planeCount else {
-                throw ImageError(.corruptData, "\(path): HEVC tile \(id) has \(picture.planes.count) planes, not \(planeCount)")
+                throw ImageError(.corruptData, "\(path): HEVC tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)")
             }
             for p in 0..<planeCount {
                 let tileWidth = p == 0 ? image.tileSize.width : image.tileSize.width / subsampling.x
@@ -88,13 +88,10 @@ final class HEIFBands {
         return true
     }
 
-    /// One tile through libde265: its parameter sets, then its NAL units.
-    private func decodeTile(_ id: Int) throws(ImageError) -> HEVCPicture {
+    /// Tile `index` (in row order) through libde265: its parameter sets, then its NAL units.
+    private func decodeTile(_ index: Int) throws(ImageError) -> HEVCPicture {
         let raw = bytes.bytes
-        var config = image.configuration
-        for case .hevcConfiguration(let range) in container.properties(of: id) {
-            config = try HEVCConfiguration(raw, range: range, path: path)
-        }
+        let id = image.tiles[index], config = image.configurations[index]
         let parameterSets = config.parameterSets.map { UnsafeRawBufferPointer(rebasing: raw[$0.range]) }
         let data = try container.data(of: id, bytes: raw, maxBytes: raw.count, path: path)
         let result: Result<HEVCPicture, ImageError> = data.withUnsafeBytes { d in

@@ -13,8 +13,10 @@ struct HEIFImage: Sendable {
     /// …and what is shown of it: the clean aperture (`clap`), at `origin` of the coded image.
     let size: Size
     let origin: (x: Int, y: Int)
-    /// The first tile's decoder configuration (every tile must share its chroma format and depths).
-    let configuration: HEVCConfiguration
+    /// Each tile's decoder configuration, parsed once (every tile shares the first one's chroma format and depth).
+    let configurations: [HEVCConfiguration]
+    /// The first tile's.
+    var configuration: HEVCConfiguration { configurations[0] }
     /// How the image is displayed (`irot`/`imir`).
     let orientation: Orientation
     /// `nclx` from the primary item or its first tile, when present.
@@ -64,7 +66,7 @@ struct HEIFImage: Sendable {
             try limits.check(size, path: path)
             tiles = [id]
             (columns, rows, tileSize, codedSize) = (1, 1, size, size)
-            self.configuration = try hevcConfiguration(of: id)
+            configurations = [try hevcConfiguration(of: id)]
         case "grid":
             let grid = try c.grid(id, bytes: bytes, path: path)
             let ids = c.references("dimg", from: id)
@@ -79,16 +81,18 @@ struct HEIFImage: Sendable {
                 throw ImageError(.corruptData, "\(path): HEIF grid tiles of \(tile) do not make up \(size)")
             }
             let config = try hevcConfiguration(of: first)
+            var configs = [config]
             for id in ids.dropFirst() {
                 guard c.size(of: id) == tile else { throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles of different sizes") }
                 let other = try hevcConfiguration(of: id)
                 guard other.chromaFormat == config.chromaFormat, other.bitDepthLuma == config.bitDepthLuma else {
                     throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles coded differently")
                 }
+                configs.append(other)
             }
             tiles = ids
             (columns, rows, tileSize, codedSize) = (grid.columns, grid.rows, tile, size)
-            self.configuration = config
+            configurations = configs
         default:
             throw ImageError(.unsupportedFeature, "\(path): HEIF primary item type '\(primary.type)' is not decoded yet")
         }

@@ -60,7 +60,12 @@ import ShrinkTestSupport
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let args = ["montage", dir, "--cell", "400", "--columns", "4", "--cache-dir", cache, "--json"]
         var killed = 0
-        for (i, delay) in [0.02, 0.05, 0.08, 0.12, 0.2, 0.3].enumerated() {
+        // Each writer is killed as soon as the cache has grown since it started (a new entry, or a temporary
+        // file being written), so it dies mid-run however fast or loaded the machine is: a fixed delay let a
+        // writer finish on a fast run and fill the cache for the rest.
+        func cacheEntries() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: cache).count) ?? 0 }
+        for i in 0..<6 {
+            let before = cacheEntries()
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLITests.binary)
             p.arguments = args + ["-o", out + "/killed-\(i).jpg"]
@@ -69,7 +74,10 @@ import ShrinkTestSupport
             let ended = Gate()
             p.terminationHandler = { _ in ended.open() }
             try p.run()
-            try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            let deadline = Date().addingTimeInterval(60)
+            while p.isRunning && cacheEntries() <= before && Date() < deadline {
+                try await Task.sleep(for: .microseconds(500))
+            }
             kill(p.processIdentifier, SIGKILL)
             await ended.wait()
             if p.terminationReason == .uncaughtSignal { killed += 1 }

@@ -50,6 +50,23 @@ import ShrinkTestSupport
         #expect(try ImageSource(bytes: png).decode(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
     }
 
+    /// `auto` filters adaptively up to 4 MP and not at all above: a thumbnail's bytes equal the adaptive
+    /// encoding, a 2048x2049 image's (just above 4 MP) equal the unfiltered one.
+    @Test func autoFiltersSmallImagesAdaptivelyAndLargeOnesNot() throws {
+        func encodings(_ image: PixelBuffer) throws -> (auto: [UInt8], adaptive: [UInt8], none: [UInt8]) {
+            func encode(_ f: PNGEncoder.Filters) throws -> [UInt8] {
+                try PNGEncoder(options: .init(compressionLevel: 1, filters: f)).encode(image)
+            }
+            return (try encode(.auto), try encode(.adaptive), try encode(.none))
+        }
+        let small = try encodings(TestImages.pattern(width: 300, height: 200))
+        #expect(small.adaptive != small.none)
+        #expect(small.auto == small.adaptive)
+        let large = try encodings(TestImages.pattern(width: 2048, height: 2049))
+        #expect(large.adaptive != large.none)
+        #expect(large.auto == large.none)
+    }
+
     @Test func sixteenBitOutputWidensExactly() throws {
         let image = TestImages.pattern(width: 7, height: 5)
         let png = try PNGEncoder(options: .init(bitDepth: 16)).encode(image)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Shrink
 import ShrinkTestSupport
@@ -54,33 +55,46 @@ import ShrinkTestSupport
         #expect(r.out.split(separator: "\n").filter { $0.contains("decode budget") }.count == 2)
     }
 
+    /// Runs `shrink arguments` and sends it SIGKILL as soon as `cache` holds a name it did not hold when it
+    /// started (a new entry, or a temporary file being written), so it dies mid-run however fast or loaded the machine is.
+    /// The watching runs on a thread of its own: polled from a task, the kill waited for a free thread of the
+    /// cooperative pool, which the suite's CPU-bound tests held until the writer had finished (CI: 0 of 6 killed).
+    /// Returns whether SIGKILL ended the run.
+    func killedWhenTheCacheGrows(_ arguments: [String], cache: String) async throws -> Bool {
+        @Sendable func entries() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []) }
+        let result = Mutex<Result<Bool, any Error>?>(nil)
+        let finished = Gate()
+        let binary = CLITests.binary
+        let watcher = Thread {
+            defer { finished.open() }
+            let before = entries()
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: binary)
+            p.arguments = arguments
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            let ended = DispatchSemaphore(value: 0)
+            p.terminationHandler = { _ in ended.signal() }
+            do { try p.run() } catch { result.withLock { $0 = .failure(error) }; return }
+            let deadline = Date().addingTimeInterval(60)
+            while p.isRunning && entries().isSubset(of: before) && Date() < deadline { usleep(200) }
+            kill(p.processIdentifier, SIGKILL)
+            ended.wait()
+            result.withLock { $0 = .success(p.terminationReason == .uncaughtSignal) }
+        }
+        watcher.start()
+        await finished.wait()
+        return try result.withLock { $0 }!.get()
+    }
+
     @Test func diskCacheEntriesSurviveWritersKilledWithSIGKILL() async throws {
         let (dir, _) = try photos(24, width: 1600, height: 1200)
         let cache = dir + "/cache", out = dir + "-out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let args = ["montage", dir, "--cell", "400", "--columns", "4", "--cache-dir", cache, "--json"]
         var killed = 0
-        // Each writer is killed as soon as the cache has grown since it started (a new entry, or a temporary
-        // file being written), so it dies mid-run however fast or loaded the machine is: a fixed delay let a
-        // writer finish on a fast run and fill the cache for the rest.
-        func cacheEntries() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: cache).count) ?? 0 }
-        for i in 0..<6 {
-            let before = cacheEntries()
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: CLITests.binary)
-            p.arguments = args + ["-o", out + "/killed-\(i).jpg"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            let ended = Gate()
-            p.terminationHandler = { _ in ended.open() }
-            try p.run()
-            let deadline = Date().addingTimeInterval(60)
-            while p.isRunning && cacheEntries() <= before && Date() < deadline {
-                try await Task.sleep(for: .microseconds(500))
-            }
-            kill(p.processIdentifier, SIGKILL)
-            await ended.wait()
-            if p.terminationReason == .uncaughtSignal { killed += 1 }
+        for i in 0..<6 where try await killedWhenTheCacheGrows(args + ["-o", out + "/killed-\(i).jpg"], cache: cache) {
+            killed += 1
         }
         #expect(killed >= 1, "at least one writer was killed mid-run")
         // Every entry left behind is whole: a full run serves from the cache and draws the same sheet as a

@@ -31,10 +31,13 @@ let package = Package(
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
-        // HEIF/AVIF: the container parser (decoding comes with issue 14's codecs).
+        // HEIC and AVIF: Shrink's container parser, HEVC tiles through libde265, AV1 through dav1d.
         .systemLibrary(name: "CShrinkDE265", path: "Sources/ShrinkHEIF/CShrinkDE265", pkgConfig: "libde265",
                        providers: [.apt(["libde265-dev"])]),
-        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265"], exclude: ["CShrinkDE265"]),
+        .systemLibrary(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d", pkgConfig: "dav1d",
+                       providers: [.apt(["libdav1d-dev"])]),
+        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d"],
+                exclude: ["CShrinkDE265", "CShrinkDav1d"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
         .executableTarget(

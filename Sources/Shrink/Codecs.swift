@@ -19,6 +19,7 @@ extension CodecRegistry {
         .webp,
         .gif,
         .heif,
+        .avif,
     ])
 }
 

@@ -1,8 +1,9 @@
 import ShrinkCore
 
-/// A HEIC image decoded a row of tiles at a time: each call decodes the next row of tiles (one libde265
-/// decoder, tile after tile) into a band of planes as wide as the image, cut to the image's size. Memory: one
-/// band (the image's width × a tile's height, 1.5 B/px for 4:2:0) and one tile in the decoder.
+/// A HEIC or AVIF image decoded a row of tiles at a time: each call decodes the next row of tiles (one
+/// libde265 or dav1d decoder, tile after tile) into a band of planes as wide as the image, cut to the image's
+/// size. A single image whose 8-bit picture covers its planes is its own band (dav1d's picture, not copied).
+/// Memory: one band (the image's width × a tile's height, 1.5 B/px for 4:2:0) and one tile in the decoder.
 final class HEIFBands {
     let image: HEIFImage
     /// 1 (monochrome) or 3.
@@ -11,14 +12,20 @@ final class HEIFBands {
     let subsampling: (x: Int, y: Int)
     /// Each plane's size over the whole coded image (before the clean aperture).
     let planeSizes: [Size]
-    /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]`, `planeSizes[p].width` apart.
-    private(set) var band: [[UInt8]]
+    /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]` (see ``row(_:_:)``).
     private(set) var bandStart: [Int]
     private(set) var bandRows: [Int]
+    /// Each plane's band: its first row and the bytes between rows (nil until a band is decoded).
+    private var bandBase: [UnsafePointer<UInt8>?]
+    private var bandStride: [Int]
+    /// The band's own memory, allocated at the first grid row (a tile row's height, the image's width).
+    private var storage: [UnsafeMutablePointer<UInt8>?]
+    /// The picture that is the band, for a single image decoded without a copy.
+    private var held: HEIFPicture?
     /// Whether the coded samples are full range, as the first tile's VUI (or `nclx`) says.
     private(set) var fullRange: Bool
     private var nextTileRow = 0
-    private let decoder: HEVCDecoder
+    private let decoder: HEIFTileDecoder
     private let bytes: ImageBytes
     private let container: HEIFContainer
     private let path: String
@@ -30,8 +37,8 @@ final class HEIFBands {
         self.bytes = bytes
         self.path = path
         self.monitor = monitor
-        planeCount = image.configuration.chromaFormat == 0 ? 1 : 3
-        subsampling = switch image.configuration.chromaFormat {
+        planeCount = image.coding.chromaFormat == 0 ? 1 : 3
+        subsampling = switch image.coding.chromaFormat {
         case 1: (2, 2)
         case 2: (2, 1)
         default: (1, 1)
@@ -39,15 +46,37 @@ final class HEIFBands {
         let chroma = Size(width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
                           height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         planeSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
-        band = planeSizes.map { _ in [] }
+        bandBase = planeSizes.map { _ in nil }
+        bandStride = planeSizes.map(\.width)
+        storage = planeSizes.map { _ in nil }
         bandStart = planeSizes.map { _ in 0 }
         bandRows = planeSizes.map { _ in 0 }
         fullRange = image.nclx?.fullRange ?? true
-        decoder = try HEVCDecoder(path: path)
+        decoder = try HEIFTileDecoder(image, path: path)
     }
 
-    /// Rows of a plane in one tile row.
-    private func tileRows(_ plane: Int) -> Int { plane == 0 ? image.tileSize.height : image.tileSize.height / subsampling.y }
+    deinit {
+        held = nil                                          // a dav1d picture goes before its decoder
+        for plane in storage { plane?.deallocate() }
+    }
+
+    /// Coded row `y` of plane `p`, which the current band holds (`bandStart[p] ≤ y < bandStart[p] + bandRows[p]`).
+    func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> { bandBase[p]! + (y - bandStart[p]) * bandStride[p] }
+
+    /// Plane `p`'s band memory, allocated (zeroed) the first time.
+    private func ownBand(_ p: Int) -> UnsafeMutablePointer<UInt8> {
+        if let plane = storage[p] { return plane }
+        let count = max(1, planeSizes[p].width * tileRows(p))
+        let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        plane.initialize(repeating: 0, count: count)
+        storage[p] = plane
+        return plane
+    }
+
+    /// Rows of a plane in one tile row (an odd-sized tile's chroma covers its last row or column too).
+    private func tileRows(_ plane: Int) -> Int {
+        plane == 0 ? image.tileSize.height : (image.tileSize.height + subsampling.y - 1) / subsampling.y
+    }
 
     /// Decodes the next row of tiles into the band; false when every row has been decoded.
     func decodeNextRow() throws(ImageError) -> Bool {
@@ -55,31 +84,33 @@ final class HEIFBands {
         let r = nextTileRow
         nextTileRow += 1
         for p in 0..<planeCount {
-            let start = r * tileRows(p)
-            bandStart[p] = start
-            bandRows[p] = max(0, min(tileRows(p), planeSizes[p].height - start))
-            let count = planeSizes[p].width * bandRows[p]
-            if band[p].count != count { band[p] = [UInt8](repeating: 0, count: count) }
+            bandStart[p] = r * tileRows(p)
+            bandRows[p] = max(0, min(tileRows(p), planeSizes[p].height - bandStart[p]))
         }
+        held = nil
         for column in 0..<image.columns {
             let index = r * image.columns + column
             let picture = try decodeTile(index)
             if r == 0 && column == 0 && image.nclx == nil { fullRange = picture.fullRange }
             guard picture.planes.count >= planeCount else {
-                throw ImageError(.corruptData, "\(path): HEVC tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)")
+                throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)")
             }
-            for p in 0..<planeCount {
-                let tileWidth = p == 0 ? image.tileSize.width : image.tileSize.width / subsampling.x
-                let x0 = column * tileWidth
-                let width = min(picture.sizes[p].width, tileWidth, planeSizes[p].width - x0)
-                let rows = min(picture.sizes[p].height, bandRows[p])
-                guard width > 0 else { continue }
-                let stride = planeSizes[p].width
-                band[p].withUnsafeMutableBufferPointer { out in
-                    picture.planes[p].withUnsafeBufferPointer { tile in
-                        for y in 0..<rows {
-                            (out.baseAddress! + y * stride + x0).update(from: tile.baseAddress! + y * picture.sizes[p].width, count: width)
-                        }
+            let covers = (0..<planeCount).allSatisfy {
+                picture.sizes[$0].width >= planeSizes[$0].width && picture.sizes[$0].height >= planeSizes[$0].height
+            }
+            if image.tiles.count == 1 && covers {
+                held = picture                              // the band is the picture itself
+                for p in 0..<planeCount { (bandBase[p], bandStride[p]) = (picture.planes[p], picture.strides[p]) }
+            } else {
+                for p in 0..<planeCount {
+                    let band = ownBand(p), stride = planeSizes[p].width
+                    (bandBase[p], bandStride[p]) = (UnsafePointer(band), stride)
+                    let tileWidth = p == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
+                    let x0 = column * tileWidth
+                    let width = min(picture.sizes[p].width, tileWidth, planeSizes[p].width - x0)
+                    guard width > 0 else { continue }
+                    for y in 0..<min(picture.sizes[p].height, bandRows[p]) {
+                        (band + y * stride + x0).update(from: picture.row(p, y), count: width)
                     }
                 }
             }
@@ -88,24 +119,20 @@ final class HEIFBands {
         return true
     }
 
-    /// Tile `index` (in row order) through libde265: its parameter sets, then its NAL units.
-    private func decodeTile(_ index: Int) throws(ImageError) -> HEVCPicture {
+    /// Tile `index` (in row order) through its decoder.
+    private func decodeTile(_ index: Int) throws(ImageError) -> HEIFPicture {
         let raw = bytes.bytes
-        let id = image.tiles[index], config = image.configurations[index]
-        let parameterSets = config.parameterSets.map { UnsafeRawBufferPointer(rebasing: raw[$0.range]) }
+        let id = image.tiles[index], coding = image.codings[index]
         let data = try container.data(of: id, bytes: raw, maxBytes: raw.count, path: path)
-        let result: Result<HEVCPicture, ImageError> = data.withUnsafeBytes { d in
-            Result { () throws(ImageError) in
-                let units = try config.nalUnits(in: d, path: path).map { UnsafeRawBufferPointer(rebasing: d[$0]) }
-                return try decoder.decode(parameterSets: parameterSets, units: units)
-            }
+        let result: Result<HEIFPicture, ImageError> = data.withUnsafeBytes { d in
+            Result { () throws(ImageError) in try decoder.decode(d, coding: coding, file: raw, path: path) }
         }
         let picture = try result.get()
         // The tile's coded bytes are read once: their pages of a mapped file go (a 12 MP photo is 2 MB of them).
         for extent in container.items[id]?.extents ?? [] { bytes.releaseResidentPages(in: extent) }
         guard picture.sizes.first.map({ $0.width >= image.tileSize.width && $0.height >= image.tileSize.height }) == true
                 || image.tiles.count == 1 else {
-            throw ImageError(.corruptData, "\(path): HEVC tile \(id) decodes to \(picture.sizes.first ?? Size(width: 0, height: 0)), not \(image.tileSize)")
+            throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(id) decodes to \(picture.sizes.first ?? Size(width: 0, height: 0)), not \(image.tileSize)")
         }
         return picture
     }

@@ -11,10 +11,7 @@ extension Codec {
             if ["heic", "heix", "heim", "heis", "hevc", "hevx"].contains(major) { return true }
             // mif1/msf1 files name their codec among the compatible brands (AVIF ones say avif).
             guard major == "mif1" || major == "msf1" else { return false }
-            let size = min(bytes.count, (0..<4).reduce(0) { $0 << 8 | Int(bytes[$1]) })
-            var brands: [String] = []
-            var i = 16
-            while i + 4 <= size { brands.append(String(decoding: bytes[i..<(i + 4)], as: UTF8.self)); i += 4 }
+            let brands = HEIFBrands.compatible(bytes)
             return brands.contains("heic") || brands.contains("heix") || (!brands.contains("avif") && !brands.contains("avis"))
         },
         open: { bytes, name, limits throws(ImageError) in try HEIFDecoder(bytes: bytes, path: name, limits: limits) })

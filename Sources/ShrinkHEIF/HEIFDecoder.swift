@@ -1,11 +1,12 @@
 import ShrinkCore
 
-/// A HEIC file's header and the way its primary image decodes, read without decoding (a box walk; see
-/// ``HEIFContainer``): HEVC images and grids of HEVC tiles, decoded by libde265 a row of tiles at a time.
+/// A HEIC or AVIF file's header and the way its primary image decodes, read without decoding (a box walk; see
+/// ``HEIFContainer``): single images and grids of tiles, HEVC decoded by libde265 and AV1 by dav1d, a row of
+/// tiles at a time.
 ///
 /// Orientation comes from `irot`/`imir` only; an EXIF orientation in the file is ignored (iPhone photos carry
-/// both, and applying both rotates twice). Not yet: the embedded thumbnail, the alpha plane, the clean
-/// aperture (Pillow ignores it too), AVIF (its own codec), depths above 8 bits (shifted down).
+/// both, and applying both rotates twice). Not yet: the embedded thumbnail, depths above 8 bits (shifted
+/// down).
 public struct HEIFDecoder: ImageDecoding {
     public let bytes: ImageBytes
     public let path: String
@@ -16,22 +17,23 @@ public struct HEIFDecoder: ImageDecoding {
     /// Reads the container and describes the primary image. Fails with `.unsupportedFeature` for images the
     /// tile path does not decode, `.corruptData`/`.truncated` for boxes that do not parse, `.limitExceeded`
     /// for an image or tile above `limits` (checked before anything is allocated).
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    /// `format` is what `info` reports (`.heif` or `.avif`: the codec that sniffed the file).
+    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         container = try HEIFContainer(bytes: bytes.bytes, path: path)
         image = try HEIFImage(container, bytes: bytes.bytes, path: path, limits: limits)
-        let config = image.configuration
+        let coding = image.coding
         let exif = Self.exifRange(container, bytes: bytes.bytes)
-        var features = ["HEVC"]
+        var features = ["\(coding.codecName) (\(coding.decoderName))"]
         if image.isGrid { features.append("grid \(image.columns)x\(image.rows) of \(image.tileSize)") }
         if !container.items(referencing: container.primaryID, with: "thmb").isEmpty { features.append("thumbnail") }
         if image.alpha != nil { features.append("alpha") }
         if let nclx = image.nclx { features.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix)/\(nclx.fullRange ? "full" : "limited")") }
-        info = ImageInfo(format: .heif, size: image.size, orientation: image.orientation,
-                         colorModel: config.chromaFormat == 0 ? .gray : .yCbCr, bitsPerComponent: config.bitDepthLuma,
+        info = ImageInfo(format: format, size: image.size, orientation: image.orientation,
+                         colorModel: coding.chromaFormat == 0 ? .gray : .yCbCr, bitsPerComponent: coding.bitDepth,
                          hasAlpha: image.alpha != nil,
-                         chromaSubsampling: [nil, .s420, .s422, .s444][config.chromaFormat],
+                         chromaSubsampling: [nil, .s420, .s422, .s444][coding.chromaFormat],
                          iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0, features: features)
     }
 
@@ -59,13 +61,34 @@ public struct HEIFDecoder: ImageDecoding {
 
     public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .rgb8 }
 
-    /// What decoding `image` holds: a band of planes (the image's width × a tile's height) and what libde265
-    /// holds for one tile — its picture, the deblocked and SAO copies, per-block metadata — plus our copy of
-    /// it: 11 B per tile pixel (10 measured as the allocator's high-water mark (6.3 MB for an iPhone photo's
-    /// 512×512 tiles with a 3.1 MB band, 6.3 MB in all).
+    /// What decoding `image` holds. HEVC: a band of planes (the image's width × a tile's height) and what
+    /// libde265 holds for one tile — its picture, the deblocked and SAO copies, per-block metadata — plus our
+    /// copy of it: 11 B per tile pixel (10 measured as the allocator's high-water mark: 6.3 MB for an iPhone
+    /// photo's 512×512 tiles with a 3.1 MB band). AV1: dav1d's picture of a tile (its planes at 1 or 2 bytes a
+    /// sample) and 0.6 times as much again of per-frame state (2.0 B/px measured for 8-bit 4:2:0 photos of 12
+    /// and 20 MP, 8.8 B/px for 10-bit 4:4:4), plus the band for a grid, plus an 8-bit copy of a deeper tile; a
+    /// single 8-bit AV1 image is its own band.
     static func workingBytes(_ image: HEIFImage) -> Int {
-        let chroma = [0, 2, 4, 8][image.configuration.chromaFormat]          // chroma samples per 4 luma samples
-        return image.size.width * image.tileSize.height * (4 + chroma) / 4 + 11 * image.tileSize.pixelCount
+        let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat]          // samples per 4 pixels
+        let band = image.size.width * image.tileSize.height * quarters / 4
+        let tile = image.tileSize.pixelCount * quarters / 4
+        switch image.coding {
+        case .hevc:
+            return band + 11 * image.tileSize.pixelCount
+        case .av1(let config):
+            let deep = config.bitDepth > 8
+            let picture = tile * (deep ? 2 : 1)
+            let ownBand = image.tiles.count > 1 || deep
+            return picture * 8 / 5 + (ownBand ? band : 0) + (deep ? tile : 0)
+        }
+    }
+
+    /// The decoder library's own state besides pictures: libde265's context, dav1d's (about 1 MiB).
+    static func stateBytes(_ image: HEIFImage) -> Int {
+        switch image.coding {
+        case .hevc: 256 << 10
+        case .av1: 1 << 20
+        }
     }
 
     /// The route: a row of tiles at a time (`tileRows`; a single HEVC image is one tile: `wholeImage`),
@@ -74,13 +97,13 @@ public struct HEIFDecoder: ImageDecoding {
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
         let evenOrigin = image.origin.x % 2 == 0 && image.origin.y % 2 == 0
-        let planes = request.wantsPlanes && image.configuration.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
+        let planes = request.wantsPlanes && image.coding.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
             && evenOrigin
         var working = Self.workingBytes(image)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha) }
         let (bytes, container, image, name) = (bytes, container, image, path)
         return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(outputFormat),
-                           decodedSize: image.size, workingBytes: working, stateBytes: 256 << 10) { _, monitor throws(ImageError) in
+                           decodedSize: image.size, workingBytes: working, stateBytes: Self.stateBytes(image)) { _, monitor throws(ImageError) in
             let bands = try HEIFBands(image: image, container: container, bytes: bytes, path: name, monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in

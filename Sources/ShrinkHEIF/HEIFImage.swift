@@ -1,9 +1,10 @@
 import ShrinkCore
 
-/// The primary image of a HEIC file as the tile path decodes it: one HEVC item, or a grid of HEVC tiles of one
-/// size and coding, with its output size, display orientation and colour. Made from the container alone.
+/// The primary image of a HEIC or AVIF file as the tile path decodes it: one coded item (HEVC or AV1), or a
+/// grid of tiles of one size and coding, with its output size, display orientation and colour. Made from the
+/// container alone.
 struct HEIFImage: Sendable {
-    /// The HEVC items to decode, row by row (one for a single image).
+    /// The coded items to decode, row by row (one for a single image).
     let tiles: [Int]
     let columns: Int
     let rows: Int
@@ -13,10 +14,11 @@ struct HEIFImage: Sendable {
     /// …and what is shown of it: the clean aperture (`clap`), at `origin` of the coded image.
     let size: Size
     let origin: (x: Int, y: Int)
-    /// Each tile's decoder configuration, parsed once (every tile shares the first one's chroma format and depth).
-    let configurations: [HEVCConfiguration]
+    /// Each tile's coding and decoder configuration, parsed once (every tile shares the first one's codec,
+    /// chroma format and depth).
+    let codings: [HEIFCoding]
     /// The first tile's.
-    var configuration: HEVCConfiguration { configurations[0] }
+    var coding: HEIFCoding { codings[0] }
     /// How the image is displayed (`irot`/`imir`).
     let orientation: Orientation
     /// `nclx` from the primary item or its first tile, when present.
@@ -38,7 +40,7 @@ struct HEIFImage: Sendable {
     static let alphaTypes: Set<String> = ["urn:mpeg:mpegB:cicp:systems:auxiliary:alpha", "urn:mpeg:hevc:2015:auxid:1"]
 
     /// Describes the primary item of `container`. Fails with `.unsupportedFeature` for items the tile path
-    /// does not decode (AV1, `iden`, `iovl`, uncompressed, mixed tile codings), `.corruptData` for a grid whose
+    /// does not decode (`iden`, `iovl`, uncompressed, mixed tile codings), `.corruptData` for a grid whose
     /// tiles do not cover its output, and `.limitExceeded` when the image or a tile is above `limits`.
     init(_ c: HEIFContainer, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits) throws(ImageError) {
         try self.init(c, item: c.primaryID, bytes: bytes, path: path, limits: limits, withAlpha: true)
@@ -51,22 +53,29 @@ struct HEIFImage: Sendable {
         if c.hasNonEssentialTransform(of: id) {
             throw ImageError(.corruptData, "\(path): HEIF rotation, mirror or crop not marked essential (invalid file)")
         }
-        func hevcConfiguration(of id: Int) throws(ImageError) -> HEVCConfiguration {
-            guard c.items[id]?.type == "hvc1" else {
-                throw ImageError(.unsupportedFeature, "\(path): HEIF item type '\(c.items[id]?.type ?? "?")' is not decoded yet (HEVC only)")
+        func coding(of id: Int) throws(ImageError) -> HEIFCoding {
+            switch c.items[id]?.type {
+            case "hvc1":
+                for case .hevcConfiguration(let range) in c.properties(of: id) {
+                    return .hevc(try HEVCConfiguration(bytes, range: range, path: path))
+                }
+                throw ImageError(.corruptData, "\(path): HEVC item \(id) without its configuration (hvcC)")
+            case "av01":
+                for case .av1Configuration(let range) in c.properties(of: id) {
+                    return .av1(try AV1Configuration(bytes, range: range, path: path))
+                }
+                throw ImageError(.corruptData, "\(path): AV1 item \(id) without its configuration (av1C)")
+            case let type:
+                throw ImageError(.unsupportedFeature, "\(path): HEIF item type '\(type ?? "?")' is not decoded (HEVC and AV1 only)")
             }
-            for case .hevcConfiguration(let range) in c.properties(of: id) {
-                return try HEVCConfiguration(bytes, range: range, path: path)
-            }
-            throw ImageError(.corruptData, "\(path): HEVC item \(id) without its configuration (hvcC)")
         }
         switch primary.type {
-        case "hvc1":
+        case "hvc1", "av01":
             guard let size = c.size(of: id) else { throw ImageError(.corruptData, "\(path): HEIF image without a size (ispe)") }
             try limits.check(size, path: path)
             tiles = [id]
             (columns, rows, tileSize, codedSize) = (1, 1, size, size)
-            configurations = [try hevcConfiguration(of: id)]
+            codings = [try coding(of: id)]
         case "grid":
             let grid = try c.grid(id, bytes: bytes, path: path)
             let ids = c.references("dimg", from: id)
@@ -80,19 +89,19 @@ struct HEIFImage: Sendable {
                   tile.width * (grid.columns - 1) < size.width, tile.height * (grid.rows - 1) < size.height else {
                 throw ImageError(.corruptData, "\(path): HEIF grid tiles of \(tile) do not make up \(size)")
             }
-            let config = try hevcConfiguration(of: first)
+            let config = try coding(of: first)
             var configs = [config]
             for id in ids.dropFirst() {
                 guard c.size(of: id) == tile else { throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles of different sizes") }
-                let other = try hevcConfiguration(of: id)
-                guard other.chromaFormat == config.chromaFormat, other.bitDepthLuma == config.bitDepthLuma else {
+                let other = try coding(of: id)
+                guard other.matches(config) else {
                     throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles coded differently")
                 }
                 configs.append(other)
             }
             tiles = ids
             (columns, rows, tileSize, codedSize) = (grid.columns, grid.rows, tile, size)
-            configurations = configs
+            codings = configs
         default:
             throw ImageError(.unsupportedFeature, "\(path): HEIF primary item type '\(primary.type)' is not decoded yet")
         }

@@ -27,21 +27,19 @@ final class HEIFPlaneDecoder: PlaneDecoding {
         guard try bands.decodeNextRow() else { return false }
         for p in 0..<3 {
             // The clean aperture's part of the band (its origin is even on subsampled axes: see the route).
-            let width = planeSizes[p].width, stride = bands.planeSizes[p].width
+            let width = planeSizes[p].width
             let x0 = p == 0 ? bands.image.origin.x : bands.image.origin.x / bands.subsampling.x
             let y0 = p == 0 ? bands.image.origin.y : bands.image.origin.y / bands.subsampling.y
-            bands.band[p].withUnsafeBufferPointer { band in
-                row.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<bands.bandRows[p] {
-                        let shown = bands.bandStart[p] + y - y0
-                        guard shown >= 0 && shown < planeSizes[p].height else { continue }
-                        let source = band.baseAddress! + y * stride + x0
-                        if bands.fullRange {
-                            body(p, shown, source)
-                        } else {
-                            VideoRange.widen(source, count: width, chroma: p > 0, into: out.baseAddress!)
-                            body(p, shown, UnsafePointer(out.baseAddress!))
-                        }
+            row.withUnsafeMutableBufferPointer { out in
+                for y in 0..<bands.bandRows[p] {
+                    let shown = bands.bandStart[p] + y - y0
+                    guard shown >= 0 && shown < planeSizes[p].height else { continue }
+                    let source = bands.row(p, bands.bandStart[p] + y) + x0
+                    if bands.fullRange {
+                        body(p, shown, source)
+                    } else {
+                        VideoRange.widen(source, count: width, chroma: p > 0, into: out.baseAddress!)
+                        body(p, shown, UnsafePointer(out.baseAddress!))
                     }
                 }
             }

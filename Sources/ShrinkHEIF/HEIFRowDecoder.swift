@@ -39,10 +39,9 @@ final class HEIFRowDecoder: RowDecoding {
                     guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
                 }
                 convert(bands, row: y, into: out, channels: 4)
-                let a = alpha.band[0], ay = y - alpha.bandStart[0], w = size.width
-                let stride = alpha.planeSizes[0].width, x0 = bands.image.origin.x
-                for x in 0..<w {
-                    let v = Int(a[ay * stride + x + x0])
+                let a = alpha.row(0, y) + bands.image.origin.x
+                for x in 0..<size.width {
+                    let v = Int(a[x])
                     out[4 * x + 3] = alpha.fullRange ? UInt8(v) : VideoRange.lumaTable[v]
                 }
             } else {
@@ -62,26 +61,25 @@ final class HEIFRowDecoder: RowDecoding {
     /// Row `y` (inside the current band) as gray8 (`channels` 1) or RGB in `channels`-byte pixels (3 or 4; the
     /// fourth byte is left for alpha).
     private func convert(_ bands: HEIFBands, row y: Int, into out: UnsafeMutablePointer<UInt8>, channels: Int) {
-        let w = size.width, stride = bands.planeSizes[0].width, x0 = bands.image.origin.x
+        let w = size.width, x0 = bands.image.origin.x
         let full = bands.fullRange
-        let luma = bands.band[0], ly = y - bands.bandStart[0]
+        let luma = bands.row(0, y) + x0
         if bands.planeCount == 1 {
             for x in 0..<w {
-                let v = Int(luma[ly * stride + x + x0])
+                let v = Int(luma[x])
                 let g = full ? UInt8(v) : VideoRange.lumaTable[v]
                 if channels == 1 { out[x] = g } else { out[channels * x] = g; out[channels * x + 1] = g; out[channels * x + 2] = g }
             }
             return
         }
-        let cw = bands.planeSizes[1].width
-        let cy = y / bands.subsampling.y - bands.bandStart[1]
-        let cb = bands.band[1], cr = bands.band[2]
+        let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
+        let cb = bands.row(1, cy), cr = bands.row(2, cy)
         let kg = 1 - kr - kb
         let yScale = full ? 1.0 : 255.0 / 219, yOffset = full ? 0.0 : 16.0, cScale = full ? 1.0 : 255.0 / 224
         @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
         for x in 0..<w {
-            let l = (Double(luma[ly * stride + x + x0]) - yOffset) * yScale
-            let c = max(0, min(cy, bands.bandRows[1] - 1)) * cw + (x + x0) / bands.subsampling.x
+            let l = (Double(luma[x]) - yOffset) * yScale
+            let c = (x + x0) / bands.subsampling.x
             let u = (Double(cb[c]) - 128) * cScale, v = (Double(cr[c]) - 128) * cScale
             let r = l + 2 * (1 - kr) * v, b = l + 2 * (1 - kb) * u
             out[channels * x] = clamp(r)

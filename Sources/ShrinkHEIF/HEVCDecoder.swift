@@ -6,6 +6,8 @@ import ShrinkCore
 /// for the next tile. One thread; libde265 holds one picture of the tile's size while it decodes.
 final class HEVCDecoder {
     private let context: UnsafeMutableRawPointer
+    /// `libde265` and its version.
+    static let name = "libde265 " + String(cString: de265_get_version())
     private let path: String
 
     init(path: String) throws(ImageError) {
@@ -19,7 +21,7 @@ final class HEVCDecoder {
 
     /// Decodes one picture from `parameterSets` then `units` (NAL units without length prefixes). Fails with
     /// `.corruptData` when libde265 reports an error or yields no picture.
-    func decode(parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer]) throws(ImageError) -> HEVCPicture {
+    func decode(parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer]) throws(ImageError) -> HEIFPicture {
         defer { de265_reset(context) }
         for unit in parameterSets + units where unit.count > 0 {
             let status = de265_push_NAL(context, unit.baseAddress, Int32(clamping: unit.count), 0, nil)
@@ -42,41 +44,20 @@ final class HEVCDecoder {
         throw ImageError(.corruptData, "\(path): the HEVC data holds no complete picture")
     }
 
-    private func copy(_ image: OpaquePointer) -> HEVCPicture {
+    private func copy(_ image: OpaquePointer) -> HEIFPicture {
         let planes = de265_get_chroma_format(image) == de265_chroma_mono ? 1 : 3
-        let depth = Int(de265_get_bits_per_pixel(image, 0))
-        var sizes: [Size] = [], data: [[UInt8]] = []
+        var sizes: [Size] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
         for c in 0..<planes {
             let w = Int(de265_get_image_width(image, Int32(c))), h = Int(de265_get_image_height(image, Int32(c)))
             var stride: Int32 = 0
             guard w > 0, h > 0, let base = de265_get_image_plane(image, Int32(c), &stride) else { continue }
-            var plane = [UInt8](repeating: 0, count: w * h)
-            plane.withUnsafeMutableBufferPointer { out in
-                Self.copyPlane(base, stride: Int(stride), width: w, height: h, depth: depth, into: out.baseAddress!)
-            }
             sizes.append(Size(width: w, height: h))
-            data.append(plane)
+            bases.append(UnsafeRawPointer(base))
+            strides.append(Int(stride))
         }
-        return HEVCPicture(sizes: sizes, planes: data, bitDepth: depth, fullRange: de265_get_image_full_range_flag(image) != 0,
+        return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: Int(de265_get_bits_per_pixel(image, 0)),
+                           fullRange: de265_get_image_full_range_flag(image) != 0,
                            matrix: Int(de265_get_image_matrix_coefficients(image)))
-    }
-
-    /// Rows of one plane packed into `out`; samples deeper than 8 bits (16-bit little-endian words) shifted down.
-    private static func copyPlane(_ base: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, depth: Int,
-                                  into out: UnsafeMutablePointer<UInt8>) {
-        for y in 0..<height {
-            let row = base + y * stride
-            if depth <= 8 {
-                (out + y * width).update(from: row, count: width)
-            } else {
-                let shift = depth - 8
-                let words = UnsafeRawPointer(row)
-                for x in 0..<width {
-                    let v = Int(words.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) >> shift
-                    out[y * width + x] = UInt8(min(v, 255))
-                }
-            }
-        }
     }
 
     private func error(_ status: de265_error, _ during: String) -> ImageError {

@@ -74,6 +74,16 @@ import ShrinkTestSupport
             all.append(Case(name: "HEIC tile rows to rows", bytes: iphone, size: 400, output: "png", path: DecodePath("tileRows")))
             all.append(Case(name: "HEIC with alpha", bytes: Corpus.readBytes(Corpus.path("heic/libheif/with-alpha-512x512.heic")) ?? [],
                             size: 100, output: "png", path: .wholeImage))
+            // AVIF: a single 8-bit image (dav1d's picture is the band), a grid, 10-bit 4:4:4, alpha.
+            for (name, file, size, output, path) in [
+                ("AVIF single image", "avif/libvips/avif-orientation-6.avif", 400, "jpg", "wholeImage"),
+                ("AVIF grid", "avif/av1-avif/Summer_in_Tomsk_720p_5x4_grid.avif", 400, "png", "tileRows"),
+                ("AVIF 10-bit 4:4:4", "avif/av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", 200, "png", "wholeImage"),
+                ("AVIF with alpha", "avif/av1-avif/bbb_alpha_inverted.avif", 300, "png", "wholeImage"),
+            ] {
+                all.append(Case(name: name, bytes: Corpus.readBytes(Corpus.path(file)) ?? [], size: size, output: output,
+                                path: DecodePath(path)))
+            }
         } else {
             print("PNG interlaced skipped: ../shared/corpus is absent")
         }

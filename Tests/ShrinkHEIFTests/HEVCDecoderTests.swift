@@ -9,7 +9,7 @@ import ShrinkTestSupport
 /// wrong place, or planes copied with the wrong stride, would not.
 @Suite struct HEVCDecoderTests {
     static func picture(_ c: HEIFContainer, _ id: Int, _ raw: UnsafeRawBufferPointer, _ decoder: HEVCDecoder,
-                        path: String) throws -> HEVCPicture {
+                        path: String) throws -> HEIFPicture {
         guard case .hevcConfiguration(let range)? = c.properties(of: id).first(where: {
             if case .hevcConfiguration = $0 { true } else { false }
         }) else { throw ImageError(.corruptData, "no hvcC") }
@@ -44,7 +44,7 @@ import ShrinkTestSupport
                 for row in 0..<512 where ty + row < h {
                     let n = min(512, w - tx)
                     luma.replaceSubrange((ty + row) * w + tx ..< (ty + row) * w + tx + n,
-                                         with: tile.planes[0][row * 512 ..< row * 512 + n])
+                                         with: UnsafeBufferPointer(start: tile.row(0, row), count: n))
                 }
             }
             let thumbID = try #require(c.items(referencing: c.primaryID, with: "thmb").first)
@@ -58,7 +58,7 @@ import ShrinkTestSupport
                     let x0 = x * w / tw, x1 = (x + 1) * w / tw, y0 = y * h / th, y1 = (y + 1) * h / th
                     var sum = 0
                     for yy in y0..<y1 { for xx in x0..<x1 { sum += Int(luma[yy * w + xx]) } }
-                    let d = Double(sum) / Double((x1 - x0) * (y1 - y0)) - Double(thumb.planes[0][y * tw + x])
+                    let d = Double(sum) / Double((x1 - x0) * (y1 - y0)) - Double(thumb.row(0, y)[x])
                     squared += d * d
                 }
             }
@@ -70,7 +70,7 @@ import ShrinkTestSupport
                     let x0 = x * w / tw, x1 = (x + 1) * w / tw, y0 = y * h / th, y1 = (y + 1) * h / th
                     var sum = 0
                     for yy in y0..<y1 { for xx in x0..<x1 { sum += Int(luma[yy * w + ((xx + 512) % w)]) } }
-                    let d = Double(sum) / Double((x1 - x0) * (y1 - y0)) - Double(thumb.planes[0][y * tw + x])
+                    let d = Double(sum) / Double((x1 - x0) * (y1 - y0)) - Double(thumb.row(0, y)[x])
                     wrong += d * d
                 }
             }

@@ -1,0 +1,20 @@
+import ShrinkCore
+
+extension Codec {
+    /// AVIF through Shrink's container parser and dav1d: AV1 images and grids, a row of tiles at a time (the
+    /// HEIC path with another tile decoder). Animated AVIF (`avis`) shows its primary image, the first frame.
+    public static let avif = Codec(
+        format: .avif,
+        capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8], metadata: [.exif, .icc]),
+        sniff: { bytes in
+            guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+            let major = String(decoding: bytes[8..<12], as: UTF8.self)
+            if major == "avif" || major == "avis" { return true }
+            guard major == "mif1" || major == "msf1" else { return false }
+            let brands = HEIFBrands.compatible(bytes)
+            return brands.contains("avif") || brands.contains("avis")
+        },
+        open: { bytes, name, limits throws(ImageError) in
+            try HEIFDecoder(bytes: bytes, path: name, limits: limits, format: .avif)
+        })
+}

@@ -54,10 +54,12 @@ final class AV1Decoder {
             guard steps < 10_000 else { throw ImageError(.corruptData, "\(path): AV1 decoding does not end") }
             if input.sz > 0 {
                 let sent = dav1d_send_data(context, &input)
+                if sent == -ERANGE { throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size") }
                 if sent < 0 && sent != -EAGAIN { throw error(sent, "reading the coded data") }
             }
             let got = dav1d_get_picture(context, &picture)
             if got == 0 { break }
+            if got == -ERANGE { throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size") }
             if got != -EAGAIN { throw error(got, "decoding a tile") }
             if input.sz == 0 { throw ImageError(.corruptData, "\(path): the AV1 data holds no complete picture") }
         }
@@ -89,6 +91,34 @@ final class AV1Decoder {
         }
         return HEIFPicture(sizes: sizes, planes: bases.map { $0.assumingMemoryBound(to: UInt8.self) }, strides: strides,
                            bitDepth: depth, fullRange: fullRange, matrix: matrix, release: { dav1d_picture_unref(&p) })
+    }
+
+    /// The colour the sequence header among `obus` (the start of an item's data) signals — primaries, transfer,
+    /// matrix, full range — or nil when there is none whole. dav1d parses just that OBU: handed a cut-off one
+    /// after it, it would refuse the lot.
+    static func colour(_ obus: [UInt8]) -> (Int, Int, Int, Bool)? {
+        var i = 0
+        while i < obus.count {
+            let header = Int(obus[i]), type = header >> 3 & 0xF, extended = header & 4 != 0
+            guard header & 2 != 0 else { return nil }           // without a size field the OBU runs to the end
+            var j = i + 1 + (extended ? 1 : 0), size = 0
+            for k in 0..<8 {                                     // leb128
+                guard j < obus.count else { return nil }
+                let byte = Int(obus[j])
+                j += 1
+                size |= (byte & 0x7F) << (7 * k)
+                if byte & 0x80 == 0 { break }
+            }
+            guard size <= obus.count - j else { return nil }
+            if type == 1 {
+                var sequence = Dav1dSequenceHeader()
+                let parsed = obus[i ..< j + size].withUnsafeBufferPointer { dav1d_parse_sequence_header(&sequence, $0.baseAddress, $0.count) }
+                guard parsed == 0 else { return nil }
+                return (Int(sequence.pri.rawValue), Int(sequence.trc.rawValue), Int(sequence.mtrx.rawValue), sequence.color_range != 0)
+            }
+            i = j + size
+        }
+        return nil
     }
 
     private func error(_ code: Int32, _ during: String) -> ImageError {

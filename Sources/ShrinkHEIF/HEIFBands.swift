@@ -22,8 +22,10 @@ final class HEIFBands {
     private var storage: [UnsafeMutablePointer<UInt8>?]
     /// The picture that is the band, for a single image decoded without a copy.
     private var held: HEIFPicture?
-    /// Whether the coded samples are full range, as the first tile's VUI (or `nclx`) says.
+    /// Whether the coded samples are full range, and their YCbCr matrix (H.273), as `nclx` says, else the first
+    /// tile's bitstream (HEVC VUI), else full-range BT.601.
     private(set) var fullRange: Bool
+    private(set) var matrix: Int
     private var nextTileRow = 0
     private let decoder: HEIFTileDecoder
     private let bytes: ImageBytes
@@ -52,6 +54,7 @@ final class HEIFBands {
         bandStart = planeSizes.map { _ in 0 }
         bandRows = planeSizes.map { _ in 0 }
         fullRange = image.nclx?.fullRange ?? true
+        matrix = image.nclx?.matrix ?? 6
         decoder = try HEIFTileDecoder(image, path: path)
     }
 
@@ -91,7 +94,10 @@ final class HEIFBands {
         for column in 0..<image.columns {
             let index = r * image.columns + column
             let picture = try decodeTile(index)
-            if r == 0 && column == 0 && image.nclx == nil { fullRange = picture.fullRange }
+            if r == 0 && column == 0 && image.nclx == nil {
+                fullRange = picture.fullRange
+                if picture.matrix != 2 { matrix = picture.matrix }
+            }
             guard picture.planes.count >= planeCount else {
                 throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)")
             }

@@ -332,6 +332,15 @@ public struct HEIFContainer: Sendable {
         return out
     }
 
+    /// The first `count` bytes of item `id`'s data (fewer when it has fewer; none without data): for headers.
+    public func prefix(of id: Int, bytes: UnsafeRawBufferPointer, count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for extent in items[id]?.extents ?? [] where out.count < count {
+            out += UnsafeRawBufferPointer(rebasing: bytes[extent.lowerBound ..< min(extent.upperBound, extent.lowerBound + count - out.count)])
+        }
+        return out
+    }
+
     /// The grid payload of item `id` (a `grid` item with its data in one extent or in `idat`).
     public func grid(_ id: Int, bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) -> HEIFGrid {
         guard let item = items[id], item.type == "grid", let extent = item.extents.first else {

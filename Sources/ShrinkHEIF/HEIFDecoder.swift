@@ -92,8 +92,8 @@ public struct HEIFDecoder: ImageDecoding {
     }
 
     /// The route: a row of tiles at a time (`tileRows`; a single HEVC image is one tile: `wholeImage`),
-    /// delivered as planes when YUV is wanted and the matrix is BT.601, else as rows converted with the file's
-    /// matrix. Working memory: ``workingBytes(_:)`` for the image and for its alpha image.
+    /// delivered as planes when YUV is wanted and the `nclx` matrix is BT.601 (or absent), else as rows
+    /// converted with the file's matrix (`nclx`, else the bitstream's). Working memory: ``workingBytes(_:)`` for the image and for its alpha image.
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
         let evenOrigin = image.origin.x % 2 == 0 && image.origin.y % 2 == 0
@@ -109,7 +109,7 @@ public struct HEIFDecoder: ImageDecoding {
             let alpha = try image.alpha.map { box throws(ImageError) in
                 try HEIFBands(image: box.image, container: container, bytes: bytes, path: name, monitor: monitor)
             }
-            return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, matrix: matrix, path: name))
+            return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, path: name))
         }
     }
 }

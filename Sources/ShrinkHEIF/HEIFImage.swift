@@ -21,7 +21,7 @@ struct HEIFImage: Sendable {
     var coding: HEIFCoding { codings[0] }
     /// How the image is displayed (`irot`/`imir`).
     let orientation: Orientation
-    /// `nclx` from the primary item or its first tile, when present.
+    /// `nclx` from the primary item or its first tile, else (AV1) the colour of the first tile's sequence header.
     let nclx: (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)?
     /// The ICC profile's place in the file, when present.
     let icc: Range<Int>?
@@ -122,18 +122,48 @@ struct HEIFImage: Sendable {
                 }
             }
         }
+        if nclx == nil, case .av1 = codings[0], let colour = AV1Decoder.colour(c.prefix(of: tiles[0], bytes: bytes, count: 4096)) {
+            nclx = colour
+        }
         self.nclx = nclx.map { (primaries: $0.0, transfer: $0.1, matrix: $0.2, fullRange: $0.3) }
         self.icc = icc
         var alpha: Box?
         if withAlpha {
-            for aux in c.items(referencing: id, with: "auxl") {
-                let isAlpha = c.properties(of: aux).contains { if case .auxiliaryType(let urn) = $0 { Self.alphaTypes.contains(urn) } else { false } }
-                guard isAlpha, let image = try? HEIFImage(c, item: aux, bytes: bytes, path: path, limits: limits, withAlpha: false),
-                      image.codedSize == codedSize else { continue }
-                alpha = Box(image)
-                break
+            alpha = Self.alphaImage(of: id, c, bytes: bytes, path: path, limits: limits).map(Box.init)
+            // A grid whose tiles each have an alpha image (libavif writes these): those images, as a grid alike.
+            if alpha == nil && tiles.count > 1 {
+                let alphaTiles = tiles.compactMap { Self.alphaImage(of: $0, c, bytes: bytes, path: path, limits: limits) }
+                let tile = tileSize
+                if alphaTiles.count == tiles.count, alphaTiles.allSatisfy({ $0.codedSize == tile && $0.coding.matches(alphaTiles[0].coding) }) {
+                    alpha = Box(HEIFImage(tiles: alphaTiles.map { $0.tiles[0] }, codings: alphaTiles.map(\.coding),
+                                          layout: (columns, rows, tileSize, codedSize, size, origin)))
+                }
             }
         }
         self.alpha = alpha
+    }
+
+    /// The alpha image of item `id` (an `auxl` item of an alpha type at the item's coded size), if it has one.
+    private static func alphaImage(of id: Int, _ c: HEIFContainer, bytes: UnsafeRawBufferPointer, path: String,
+                                   limits: ImageLimits) -> HEIFImage? {
+        for aux in c.items(referencing: id, with: "auxl") {
+            let isAlpha = c.properties(of: aux).contains { if case .auxiliaryType(let urn) = $0 { alphaTypes.contains(urn) } else { false } }
+            guard isAlpha, let image = try? HEIFImage(c, item: aux, bytes: bytes, path: path, limits: limits, withAlpha: false),
+                  image.codedSize == (c.size(of: id) ?? image.codedSize) else { continue }
+            return image
+        }
+        return nil
+    }
+
+    /// A grid's `layout` over other `tiles` (its tiles' alpha images), without alpha, orientation or colour.
+    private init(tiles: [Int], codings: [HEIFCoding],
+                 layout: (columns: Int, rows: Int, tileSize: Size, codedSize: Size, size: Size, origin: (x: Int, y: Int))) {
+        self.tiles = tiles
+        (columns, rows, tileSize, codedSize, size, origin) = layout
+        self.codings = codings
+        orientation = .up
+        nclx = nil
+        icc = nil
+        alpha = nil
     }
 }

@@ -9,16 +9,14 @@ final class HEIFRowDecoder: RowDecoding {
     private(set) var nextRow = 0
     private var bands: HEIFBands?
     private var alpha: HEIFBands?
-    private let kr: Double, kb: Double
     private let path: String
 
     /// With `alpha`, rows are rgba8: colour from `bands`, alpha from the alpha image's luma.
-    init(bands: HEIFBands, alpha: HEIFBands? = nil, matrix: Int, path: String) {
+    init(bands: HEIFBands, alpha: HEIFBands? = nil, path: String) {
         self.bands = bands
         self.alpha = alpha
         size = bands.image.size
         format = alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
-        (kr, kb) = YCbCrMatrix.coefficients(matrix: matrix)
         self.path = path
     }
 
@@ -74,6 +72,7 @@ final class HEIFRowDecoder: RowDecoding {
         }
         let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
         let cb = bands.row(1, cy), cr = bands.row(2, cy)
+        let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix)
         let kg = 1 - kr - kb
         let yScale = full ? 1.0 : 255.0 / 219, yOffset = full ? 0.0 : 16.0, cScale = full ? 1.0 : 255.0 / 224
         @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }

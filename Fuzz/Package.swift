@@ -13,6 +13,7 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-gif-thumbnail", "FuzzGIFThumbnail"),
     ("fuzz-heif-container", "FuzzHEIFContainer"),
     ("fuzz-heif-thumbnail", "FuzzHEIFThumbnail"),
+    ("fuzz-avif-thumbnail", "FuzzAVIFThumbnail"),
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
 ]

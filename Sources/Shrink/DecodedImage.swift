@@ -14,16 +14,19 @@ public struct DecodedImage: Sendable {
     public let metadata: ImageMetadata
     /// The machinery that decoded it (nil when not decoded from a source, e.g. built by hand).
     public let decodePath: DecodePath?
+    /// The library that decoded it, as its route names it (`libjpeg-turbo`, `dav1d 1.0.0`…), when known.
+    public let decoder: String?
     /// Damage stepped over while reading the header and decoding (see ``ImageInfo/warnings`` and
     /// ``ThumbnailOptions/strict``), one line each; empty for a clean file.
     public let warnings: [String]
 
     public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0,
-                decodePath: DecodePath? = nil, warnings: [String] = []) {
+                decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = []) {
         self.warnings = warnings
         self.pixels = pixels
         self.plan = plan
         self.decodePath = decodePath
+        self.decoder = decoder
         self.predictedPeakBytes = predictedPeakBytes
         self.metadata = metadata
     }

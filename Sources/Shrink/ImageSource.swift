@@ -275,7 +275,7 @@ public final class ImageSource: Sendable {
                                      scaledSize: decoder.scaledSize(denominator:))
         let decoded = try image(plan, options: options, monitor: monitor)
         return DecodedImage(pixels: decoded.pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
-                            decodePath: .embeddedThumbnail, warnings: decoded.warnings)
+                            decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: decoded.warnings)
     }
 
     /// Runs `plan` (made by ``plan(_:crop:options:)`` with the same `options`).
@@ -313,7 +313,7 @@ public final class ImageSource: Sendable {
                 throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
             }
             return DecodedImage(pixels: pixels, plan: plan, metadata: metadata,
-                                predictedPeakBytes: predicted, decodePath: route.path, warnings: warnings)
+                                predictedPeakBytes: predicted, decodePath: route.path, decoder: route.decoder, warnings: warnings)
         } catch {
             try checkInput()
             throw error.naming(path)

@@ -134,6 +134,7 @@ struct MontageCommand: ParsableCommand {
                     line.add("prescale", "1/\(t.prescale)")
                     line.add("fallback", t.fallback)
                     line.add("path", t.decodePath?.name)
+                    line.add("decoder", t.decoder)
                     line.add("pixelFormat", t.pixelFormat.rawValue)
                     line.add("bytesRead", t.bytesRead)
                     line.add("bufferBytes", t.bufferBytes)

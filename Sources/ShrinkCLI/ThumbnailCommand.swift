@@ -101,7 +101,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error).")
+    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, giflib, libde265 or dav1d, with its version when it gives one), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error).")
     var json = false
 
     func validate() throws {
@@ -197,6 +197,7 @@ struct ThumbnailCommand: ParsableCommand {
                     line.add("height", image.size.height)
                     line.add("prescale", image.plan.prescaleText)
                     line.add("path", image.decodePath?.name)
+                    line.add("decoder", image.decoder)
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)

@@ -37,10 +37,13 @@ public struct DecodeRoute: Sendable {
     /// With `.uniform` geometry, the part of the stored image the decoded rows span (a codec that crops
     /// before scaling); nil for the whole image.
     public let sourceRect: Rect?
+    /// The library that decodes, with its version when the library says (`libjpeg-turbo`, `dav1d 1.0.0`), as
+    /// telemetry reports it; nil when the codec does not name one.
+    public let decoder: String?
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
     public init(path: DecodePath, output: Output, decodedSize: Size, workingBytes: Int, stateBytes: Int,
-                geometry: Geometry = .blocks, sourceRect: Rect? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
+                geometry: Geometry = .blocks, sourceRect: Rect? = nil, decoder: String? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
         self.path = path
         self.output = output
         self.decodedSize = decodedSize
@@ -48,6 +51,7 @@ public struct DecodeRoute: Sendable {
         self.stateBytes = stateBytes
         self.geometry = geometry
         self.sourceRect = sourceRect
+        self.decoder = decoder
         self.starter = start
     }
 

@@ -90,7 +90,7 @@ public struct GIFDecoder: ImageDecoding {
     /// full size (no scaling; a window is cut by the renderer).
     public func route(_ request: RouteRequest) -> DecodeRoute {
         DecodeRoute(path: structure.firstFrame.isInterlaced ? .interlacedFrame : .firstFrameRows, output: .rows(outputFormat),
-                    decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes) { [self] options, monitor throws(ImageError) in
+                    decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes, decoder: "giflib") { [self] options, monitor throws(ImageError) in
             .rows(try GIFRowDecoder(decoder: self, options: options, monitor: monitor))
         }
     }

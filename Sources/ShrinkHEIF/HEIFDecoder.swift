@@ -103,7 +103,7 @@ public struct HEIFDecoder: ImageDecoding {
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha) }
         let (bytes, container, image, name) = (bytes, container, image, path)
         return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(outputFormat),
-                           decodedSize: image.size, workingBytes: working, stateBytes: Self.stateBytes(image)) { _, monitor throws(ImageError) in
+                           decodedSize: image.size, workingBytes: working, stateBytes: Self.stateBytes(image), decoder: image.coding.decoderName) { _, monitor throws(ImageError) in
             let bands = try HEIFBands(image: image, container: container, bytes: bytes, path: name, monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in

@@ -217,20 +217,20 @@ public struct JPEGDecoder: ImageDecoding {
         if d == 8, let dc = dcFirst {
             let bytes = bytes
             return DecodeRoute(path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
-                               stateBytes: state) { options, monitor throws(ImageError) in
+                               stateBytes: state, decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
                 .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
             }
         }
         let working = workingBytes(scaleDenominator: d)
         if request.wantsPlanes && decodesToPlanes {
             return DecodeRoute(path: .dctScaledPlanes, output: .planes, decodedSize: size, workingBytes: working,
-                               stateBytes: state) { [self] options, _ throws(ImageError) in
+                               stateBytes: state, decoder: "libjpeg-turbo") { [self] options, _ throws(ImageError) in
                 .planes(try startPlanes(scaleDenominator: d, options: options))
             }
         }
         let window = request.window
         return DecodeRoute(path: buffersWholeImage ? .coefficientBuffer : .dctScaledRows, output: .rows(outputFormat),
-                           decodedSize: size, workingBytes: working, stateBytes: state) { [self] options, _ throws(ImageError) in
+                           decodedSize: size, workingBytes: working, stateBytes: state, decoder: "libjpeg-turbo") { [self] options, _ throws(ImageError) in
             .rows(try startRows(scaleDenominator: d, options: options, window: window))
         }
     }

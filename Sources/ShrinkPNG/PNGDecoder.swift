@@ -162,7 +162,7 @@ public struct PNGDecoder: ImageDecoding {
         let d = request.scaleDenominator
         return DecodeRoute(path: isInterlaced ? .interlacedPasses : .rows, output: .rows(rowFormat),
                            decodedSize: scaledSize(denominator: d), workingBytes: workingBytes(scaleDenominator: d),
-                           stateBytes: stateBytes(scaleDenominator: d)) { [self] options, _ throws(ImageError) in
+                           stateBytes: stateBytes(scaleDenominator: d), decoder: "libspng") { [self] options, _ throws(ImageError) in
             .rows(try startDecoding(scaleDenominator: d, options: options))
         }
     }

@@ -103,7 +103,7 @@ public struct WebPDecoder: ImageDecoding {
         let rowsSize = crop == nil ? canvas : frameSize
         return DecodeRoute(path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: rowsSize,
                            workingBytes: working, stateBytes: stateBytes(codedWidth: coded.width, outputWidth: frameSize.width),
-                           geometry: .uniform, sourceRect: crop?.rect)
+                           geometry: .uniform, sourceRect: crop?.rect, decoder: "libwebp")
         { options, monitor throws(ImageError) in
             let frame = try WebPFrame(bytes: bytes, range: range, codedSize: coded, crop: crop, size: frameSize, mode: mode,
                                       fast: options.fast, monitor: monitor, path: name)

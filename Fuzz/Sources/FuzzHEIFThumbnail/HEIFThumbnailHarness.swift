@@ -1,7 +1,7 @@
 import Shrink
 import ShrinkFuzzSupport
 
-/// A HEIC thumbnail (single images, grids of tiles, alpha; libde265) through ``ThumbnailHarness``, in every
+/// A HEIC thumbnail (single images, grids of tiles, alpha; libde265; AVIF too when the input is one) through ``ThumbnailHarness``, in every
 /// pixel format.
 enum HEIFThumbnailHarness {
     static func fuzz(_ bytes: [UInt8]) {

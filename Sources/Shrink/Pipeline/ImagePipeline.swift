@@ -216,7 +216,7 @@ public final class ImagePipeline: Sendable {
         if case .success(let image) = result, !cancelled {
             telemetry.pixelFormat = image.pixels.format
             telemetry.bufferBytes = image.pixels.byteCount
-            if telemetry.origin == .decoded { telemetry.decodePath = image.decodePath }
+            if telemetry.origin == .decoded { (telemetry.decodePath, telemetry.decoder) = (image.decodePath, image.decoder) }
             telemetry.measuredPeakBytes = job.monitor.peakBytes
             if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
                cache.set(image, for: job.key, cost: image.pixels.byteCount) {

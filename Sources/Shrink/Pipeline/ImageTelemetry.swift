@@ -24,6 +24,8 @@ public struct ImageTelemetry: Sendable {
     public var fallback: String?
     /// The machinery that decoded the image (nil for memory cache hits and disk cache entries).
     public var decodePath: DecodePath?
+    /// The library that decoded it (`libjpeg-turbo`, `dav1d 1.0.0`…; nil when not decoded here).
+    public var decoder: String?
     /// The result's pixel format.
     public var pixelFormat: PixelFormat
     /// The result's buffer bytes (what the memory cache charges).

@@ -1,0 +1,3 @@
+import ShrinkFuzzSupport
+
+FuzzDriver.run(AVIFThumbnailHarness.fuzz)

@@ -8,7 +8,8 @@ extension Codec {
         sniff: { bytes in
             guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
             let major = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["heic", "heix", "heim", "heis", "hevc", "hevx"].contains(major) { return true }
+            // mif3: low-overhead HEIF (a 'mini' box), opened to be refused as an unsupported feature by name.
+            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif3"].contains(major) { return true }
             // mif1/msf1 files name their codec among the compatible brands (AVIF ones say avif).
             guard major == "mif1" || major == "msf1" else { return false }
             let brands = HEIFBrands.compatible(bytes)

@@ -36,6 +36,9 @@ public struct HEIFContainer: Sendable {
         while r.remaining >= 4 && brands.count < 64 { brands.append(try r.fourCC("compatible brand")) }
         compatibleBrands = brands
         guard let meta = top.first(where: { $0.type == "meta" }) else {
+            if top.contains(where: { $0.type == "mini" }) {
+                throw ImageError(.unsupportedFeature, "\(path): low-overhead HEIF (a 'mini' box, brand \(majorBrand)) is not decoded")
+            }
             throw ImageError(.corruptData, "\(path): HEIF file without a meta box")
         }
         var m = BoxReader(bytes, range: meta.payload, path: path)

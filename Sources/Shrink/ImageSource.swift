@@ -65,6 +65,16 @@ public final class ImageSource: Sendable {
         if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(name) }
     }
 
+    /// A source over a decoder already opened on `bytes` (an embedded thumbnail stored as an image of its own).
+    init(decoder: any ImageDecoding, bytes: ImageBytes, name: String, limits: ImageLimits, codec: Codec) {
+        self.path = name
+        self.bytes = bytes
+        self.limits = limits
+        self.codec = codec
+        self.decoder = decoder
+        info = decoder.info
+    }
+
     /// Fails with `.truncated` when the mapped file was truncated while it was read (the guard in
     /// ``ImageBytes`` turned the missing pages into zeros): whatever was read from it is not the file.
     func checkInput() throws(ImageError) {
@@ -235,7 +245,7 @@ public final class ImageSource: Sendable {
     public func image(_ target: ThumbnailTarget, crop: Rect? = nil,
                       options: ThumbnailOptions = ThumbnailOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
         do {
-            if crop == nil, options.allowsEmbeddedThumbnail, let thumbnail = try embeddedThumbnail(for: target, options: options) {
+            if crop == nil, let thumbnail = try embeddedThumbnail(for: target, options: options) {
                 return try thumbnail.image(target, options: options, monitor: monitor, orientation: info.orientation,
                                            metadata: try decoder.metadata().orientedUpright)
             }
@@ -246,10 +256,12 @@ public final class ImageSource: Sendable {
         }
     }
 
-    /// The EXIF-embedded thumbnail as a source, when it can stand in for this image at `target`: at least the
-    /// target's size on both axes (stored orientation) and the image's aspect ratio within 1 %.
+    /// The embedded thumbnail (EXIF's, or an image of its own such as HEIF's `thmb` item) as a source, when
+    /// `options` allow it (``ThumbnailOptions/useEmbeddedThumbnail``) and it can stand in for this image at
+    /// `target`: at least the target's size on both axes (stored orientation, never upscaled), the image's
+    /// aspect ratio within 1 %, and the same output size as the image itself would give.
     func embeddedThumbnail(for target: ThumbnailTarget, options: ThumbnailOptions) throws(ImageError) -> ImageSource? {
-        guard let stored = info.embeddedThumbnail else { return nil }
+        guard options.allowsEmbeddedThumbnail, let stored = info.embeddedThumbnail else { return nil }
         switch target {
         case .maxPixelSize, .box: break
         case .original, .prescale: return nil
@@ -257,12 +269,22 @@ public final class ImageSource: Sendable {
         let ratio = Double(stored.width) / Double(stored.height), imageRatio = Double(info.size.width) / Double(info.size.height)
         guard abs(ratio / imageRatio - 1) <= 0.01 else { return nil }
         let planned = try plan(target, options: options)
-        guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height,
-              let bytes = decoder.embeddedThumbnailBytes(),
+        guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height else { return nil }
+        func standsIn(_ source: ImageSource) throws(ImageError) -> Bool {
+            var oriented = source.info
+            oriented.orientation = info.orientation
+            let plan = try ThumbnailPlan(info: oriented, target: target, options: options, prescales: source.decoder.scaleDenominators,
+                                         scaledSize: source.decoder.scaledSize(denominator:))
+            return source.info.size == stored && plan.outputSize == planned.outputSize
+        }
+        if let own = decoder.embeddedThumbnail() {
+            let source = ImageSource(decoder: own, bytes: bytes, name: "\(path) (embedded thumbnail)", limits: limits, codec: codec)
+            return try standsIn(source) ? source : nil
+        }
+        guard let bytes = decoder.embeddedThumbnailBytes(),
               let source = try? ImageSource(bytes: ImageBytes(bytes, path: "\(path) (EXIF thumbnail)"), name: "\(path) (EXIF thumbnail)",
-                                            limits: limits, codecs: CodecRegistry([codec])),
-              source.info.size == stored else { return nil }
-        return source
+                                            limits: limits, codecs: CodecRegistry([codec])) else { return nil }
+        return try standsIn(source) ? source : nil
     }
 
     /// Decodes this (embedded thumbnail) source to `target` as if it were displayed with `orientation`, with

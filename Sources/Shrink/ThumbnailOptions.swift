@@ -22,11 +22,12 @@ public struct ThumbnailOptions: Sendable {
     /// Largest working memory a decoder may use, in bytes: a progressive JPEG's coefficient buffer is
     /// predicted from the header and refused above it (and the cap is enforced inside libjpeg). 1 GiB by default.
     public var memoryBudget: Int
-    /// Decode the JPEG thumbnail embedded in the EXIF block instead of the image when it is at least the
-    /// target size and has the image's aspect ratio (± 1 %), like ImageIO's
-    /// `kCGImageSourceCreateThumbnailFromImageIfAbsent`; orientation still applies. `nil` (the default)
-    /// means on in `.fast` mode, off in `.quality` mode (embedded thumbnails are small and often
-    /// heavily compressed).
+    /// Decode the thumbnail embedded in the file instead of the image when it is at least the target size and
+    /// has the image's aspect ratio (± 1 %), like ImageIO's `kCGImageSourceCreateThumbnailFromImageIfAbsent`;
+    /// orientation still applies. The thumbnail may be a JPEG's EXIF thumbnail or a HEIF `thmb` image (used
+    /// only when its orientation and colour match the photo's). `nil` (the default) means on in `.fast` mode,
+    /// off in `.quality` mode: embedded thumbnails are small and softer than the photo reduced (an iPhone
+    /// HEIC's 320x240 `thmb` reduced to 64 px is 33 dB from the photo reduced, against 48 for the tile path).
     public var useEmbeddedThumbnail: Bool?
 
     /// Whether the embedded thumbnail may be used under these options.

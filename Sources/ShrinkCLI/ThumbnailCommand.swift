@@ -53,7 +53,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = .quality
 
-    @Flag(inversion: .prefixedNo, help: "Decode the JPEG thumbnail embedded in the EXIF block instead of the image when it is at least --size with the image's aspect ratio (default: on with --mode fast, off with --mode quality).")
+    @Flag(inversion: .prefixedNo, help: "Decode the thumbnail embedded in the file instead of the image when it is at least --size with the image's aspect ratio: a JPEG's EXIF thumbnail or a HEIC/AVIF thmb image whose orientation and colour match the photo's (default: on with --mode fast, off with --mode quality).")
     var embeddedThumbnail: Bool?
 
     @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), high (rgba16 for 16-bit sources, reduced in 16-bit precision), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")

@@ -22,11 +22,15 @@ public protocol ImageDecoding: Sendable {
     /// The encoded bytes of a preview embedded in the file (an EXIF thumbnail), stored like the main image,
     /// when there is one; it opens as an image of the same format.
     func embeddedThumbnailBytes() -> [UInt8]?
+    /// A preview stored in the file as an image of its own (HEIF's `thmb` item), as a decoder over the same
+    /// bytes, when there is one that shows what the image shows (``ImageInfo/embeddedThumbnail`` is its size).
+    func embeddedThumbnail() -> (any ImageDecoding)?
 }
 
 extension ImageDecoding {
     public var losslessTransforms: (any LosslessTransforming)? { nil }
     public func embeddedThumbnailBytes() -> [UInt8]? { nil }
+    public func embeddedThumbnail() -> (any ImageDecoding)? { nil }
 }
 
 /// How a codec runs a decode.

@@ -2,39 +2,65 @@ import ShrinkCore
 
 /// A HEIC or AVIF file's header and the way its primary image decodes, read without decoding (a box walk; see
 /// ``HEIFContainer``): single images and grids of tiles, HEVC decoded by libde265 and AV1 by dav1d, a row of
-/// tiles at a time.
+/// tiles at a time. A `thmb` item that shows the same picture is offered as the embedded thumbnail.
 ///
 /// Orientation comes from `irot`/`imir` only; an EXIF orientation in the file is ignored (iPhone photos carry
-/// both, and applying both rotates twice). Not yet: the embedded thumbnail, depths above 8 bits (shifted
-/// down).
+/// both, and applying both rotates twice). Not yet: depths above 8 bits are shifted down to 8.
 public struct HEIFDecoder: ImageDecoding {
     public let bytes: ImageBytes
     public let path: String
     public let info: ImageInfo
     let container: HEIFContainer
     let image: HEIFImage
+    /// The largest `thmb` item of the primary that can stand in for it (``HEIFImage/canStandIn(for:)``).
+    let thumbnail: HEIFImage?
 
     /// Reads the container and describes the primary image. Fails with `.unsupportedFeature` for images the
     /// tile path does not decode, `.corruptData`/`.truncated` for boxes that do not parse, `.limitExceeded`
     /// for an image or tile above `limits` (checked before anything is allocated).
     /// `format` is what `info` reports (`.heif` or `.avif`: the codec that sniffed the file).
     public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif) throws(ImageError) {
+        let container = try HEIFContainer(bytes: bytes.bytes, path: path)
+        let image = try HEIFImage(container, bytes: bytes.bytes, path: path, limits: limits)
+        let thumbnails = container.items(referencing: container.primaryID, with: "thmb").compactMap { id in
+            try? HEIFImage(container, item: id, bytes: bytes.bytes, path: path, limits: limits, withAlpha: true)
+        }
+        let thumbnail = thumbnails.filter { $0.canStandIn(for: image) && $0.size.pixelCount < image.size.pixelCount }
+            .max { $0.size.pixelCount < $1.size.pixelCount }
+        self.init(bytes: bytes, path: path, container: container, image: image, thumbnail: thumbnail, format: format)
+    }
+
+    /// `image` of `container` as a decoder (the primary, or a thumbnail with no thumbnail of its own).
+    init(bytes: ImageBytes, path: String, container: HEIFContainer, image: HEIFImage, thumbnail: HEIFImage?, format: ImageFormat) {
         self.bytes = bytes
         self.path = path
-        container = try HEIFContainer(bytes: bytes.bytes, path: path)
-        image = try HEIFImage(container, bytes: bytes.bytes, path: path, limits: limits)
+        self.container = container
+        self.image = image
+        self.thumbnail = thumbnail
         let coding = image.coding
         let exif = Self.exifRange(container, bytes: bytes.bytes)
         var features = ["\(coding.codecName) (\(coding.decoderName))"]
         if image.isGrid { features.append("grid \(image.columns)x\(image.rows) of \(image.tileSize)") }
-        if !container.items(referencing: container.primaryID, with: "thmb").isEmpty { features.append("thumbnail") }
+        let thumbnailIDs = container.items(referencing: container.primaryID, with: "thmb")
+        if image.item == container.primaryID && !thumbnailIDs.isEmpty {
+            let sizes = thumbnailIDs.compactMap { container.size(of: $0).map { "\($0)" } }
+            features.append("thumbnail \(sizes.joined(separator: ", "))" + (thumbnail == nil ? " (not used: it does not match)" : ""))
+        }
         if image.alpha != nil { features.append("alpha") }
         if let nclx = image.nclx { features.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix)/\(nclx.fullRange ? "full" : "limited")") }
+        if image.orientation != .up { features.append("orientation from irot/imir (EXIF orientation ignored)") }
         info = ImageInfo(format: format, size: image.size, orientation: image.orientation,
                          colorModel: coding.chromaFormat == 0 ? .gray : .yCbCr, bitsPerComponent: coding.bitDepth,
                          hasAlpha: image.alpha != nil,
                          chromaSubsampling: [nil, .s420, .s422, .s444][coding.chromaFormat],
-                         iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0, features: features)
+                         iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0,
+                         embeddedThumbnail: thumbnail?.size, features: features)
+    }
+
+    /// The `thmb` item as a decoder of its own (the same bytes and container), when it can stand in for the
+    /// primary: ``ImageSource`` uses it when it is at least the target's size.
+    public func embeddedThumbnail() -> (any ImageDecoding)? {
+        thumbnail.map { HEIFDecoder(bytes: bytes, path: path, container: container, image: $0, thumbnail: nil, format: info.format) }
     }
 
     /// The EXIF block of the primary item (a `cdsc` reference from an `Exif` item): its TIFF header after the

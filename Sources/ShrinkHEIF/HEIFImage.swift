@@ -4,6 +4,9 @@ import ShrinkCore
 /// grid of tiles of one size and coding, with its output size, display orientation and colour. Made from the
 /// container alone.
 struct HEIFImage: Sendable {
+    /// The item described (the primary, a thumbnail, an alpha image; a grid's first alpha tile for alpha
+    /// made of its tiles' alpha images).
+    let item: Int
     /// The coded items to decode, row by row (one for a single image).
     let tiles: [Int]
     let columns: Int
@@ -30,6 +33,16 @@ struct HEIFImage: Sendable {
     /// True when the primary is a grid.
     var isGrid: Bool { tiles.count > 1 || columns > 1 || rows > 1 }
 
+    /// True when this image (a `thmb` item) shows what `primary` shows, so that it can stand in for it: the same
+    /// orientation, no clean aperture of its own, the same colour signalling (nclx and whether there is an ICC
+    /// profile), alpha exactly when the primary has alpha.
+    func canStandIn(for primary: HEIFImage) -> Bool {
+        orientation == primary.orientation && size == codedSize && origin == (0, 0)
+            && nclx.map { [$0.primaries, $0.transfer, $0.matrix, $0.fullRange ? 1 : 0] }
+                == primary.nclx.map { [$0.primaries, $0.transfer, $0.matrix, $0.fullRange ? 1 : 0] }
+            && (icc == nil) == (primary.icc == nil) && (alpha == nil) == (primary.alpha == nil)
+    }
+
     /// A reference to an image, so that an image can hold its alpha image.
     final class Box: Sendable {
         let image: HEIFImage
@@ -46,10 +59,11 @@ struct HEIFImage: Sendable {
         try self.init(c, item: c.primaryID, bytes: bytes, path: path, limits: limits, withAlpha: true)
     }
 
-    /// Describes item `id` (the primary, or its alpha image when `withAlpha` is false).
-    private init(_ c: HEIFContainer, item id: Int, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits,
+    /// Describes item `id` (the primary, a thumbnail, or an alpha image when `withAlpha` is false).
+    init(_ c: HEIFContainer, item id: Int, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits,
                  withAlpha: Bool) throws(ImageError) {
-        let primary = c.items[id]!
+        item = id
+        guard let primary = c.items[id] else { throw ImageError(.corruptData, "\(path): HEIF item \(id) is referenced but not declared") }
         if c.hasNonEssentialTransform(of: id) {
             throw ImageError(.corruptData, "\(path): HEIF rotation, mirror or crop not marked essential (invalid file)")
         }
@@ -159,6 +173,7 @@ struct HEIFImage: Sendable {
     private init(tiles: [Int], codings: [HEIFCoding],
                  layout: (columns: Int, rows: Int, tileSize: Size, codedSize: Size, size: Size, origin: (x: Int, y: Int))) {
         self.tiles = tiles
+        item = tiles[0]
         (columns, rows, tileSize, codedSize, size, origin) = layout
         self.codings = codings
         orientation = .up

@@ -30,6 +30,29 @@ import ShrinkTestSupport
         #expect(ExifReader(tiff: exif.withUnsafeBytes { $0 }).orientation == .up)
     }
 
+    @Test func theThmbImageStandsInWhenAskedAndLargeEnough() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
+        #expect(source.info.embeddedThumbnail == Size(width: 320, height: 240))
+        let fast = ThumbnailOptions(mode: .fast, pixelFormat: .exactly(.rgb8))
+        let thumb = try source.thumbnail(maxPixelSize: 150, options: fast)
+        #expect(thumb.decodePath == .embeddedThumbnail && thumb.size == Size(width: 113, height: 150))   // portrait: irot applied
+        let tiles = try source.thumbnail(maxPixelSize: 150, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(tiles.decodePath == DecodePath("tileRows") && tiles.size == thumb.size)    // quality mode: the photo
+        if tiles.size == thumb.size { #expect(PixelOps.psnr(tiles.pixels, thumb.pixels) > 25) }   // the same scene, softer
+        // Never upscaled: above 320x240 the tiles decode, fast mode or not.
+        #expect(try source.thumbnail(maxPixelSize: 400, options: fast).decodePath == DecodePath("tileRows"))
+        #expect(try source.thumbnail(maxPixelSize: 150, options: ThumbnailOptions(mode: .fast, useEmbeddedThumbnail: false)).decodePath
+                == DecodePath("tileRows"))
+        // A thumbnail whose aspect rounds to another output size is not used: 320x212 for 1280x854 gives 100x66.
+        let example = try ImageSource(path: Corpus.path("heic/libheif/example.heic"))
+        let hundred = try example.thumbnail(maxPixelSize: 100, options: fast)
+        #expect(hundred.size == Size(width: 100, height: 67) && hundred.decodePath == .wholeImage)
+    }
+
     @Test func cleanApertureAndAlpha() throws {
         guard Corpus.root != nil else {
             print("skipped: ../shared/corpus is absent")

@@ -2,10 +2,13 @@ import ShrinkCore
 
 /// A HEIC or AVIF image decoded a row of tiles at a time: each call decodes the next row of tiles (one
 /// libde265 or dav1d decoder, tile after tile) into a band of planes as wide as the image, cut to the image's
-/// size. A single image whose 8-bit picture covers its planes is its own band (dav1d's picture, not copied).
-/// Memory: one band (the image's width × a tile's height, 1.5 B/px for 4:2:0) and one tile in the decoder.
+/// size. Only the tiles of its ``HEIFTileWindow`` are decoded (a crop skips the others). A single image whose
+/// 8-bit picture covers its planes is its own band (dav1d's picture, not copied). Memory: one band (the
+/// window's width × a tile's height, 1.5 B/px for 4:2:0) and one tile in the decoder.
 final class HEIFBands {
     let image: HEIFImage
+    /// The tiles decoded and the region delivered (coded pixels).
+    let window: HEIFTileWindow
     /// 1 (monochrome) or 3.
     let planeCount: Int
     /// Chroma subsampling across and down (2 for 4:2:0, 1 for 4:4:4).
@@ -15,8 +18,10 @@ final class HEIFBands {
     /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]` (see ``row(_:_:)``).
     private(set) var bandStart: [Int]
     private(set) var bandRows: [Int]
-    /// Each plane's band: its first row and the bytes between rows (nil until a band is decoded).
+    /// Each plane's band: its first row and the bytes between rows (nil until a band is decoded), and the
+    /// coded column its first sample is.
     private var bandBase: [UnsafePointer<UInt8>?]
+    private var bandX: [Int]
     private var bandStride: [Int]
     /// The band's own memory, allocated at the first grid row (a tile row's height, the image's width).
     private var storage: [UnsafeMutablePointer<UInt8>?]
@@ -26,15 +31,19 @@ final class HEIFBands {
     /// tile's bitstream (HEVC VUI), else full-range BT.601.
     private(set) var fullRange: Bool
     private(set) var matrix: Int
-    private var nextTileRow = 0
+    private var nextTileRow: Int
     private let decoder: HEIFTileDecoder
     private let bytes: ImageBytes
     private let container: HEIFContainer
     private let path: String
     private let monitor: DecodeMonitor?
 
-    init(image: HEIFImage, container: HEIFContainer, bytes: ImageBytes, path: String, monitor: DecodeMonitor?) throws(ImageError) {
+    init(image: HEIFImage, window: HEIFTileWindow? = nil, container: HEIFContainer, bytes: ImageBytes, path: String,
+         monitor: DecodeMonitor?) throws(ImageError) {
         self.image = image
+        let window = window ?? HEIFTileWindow(image)
+        self.window = window
+        nextTileRow = window.rows.lowerBound
         self.container = container
         self.bytes = bytes
         self.path = path
@@ -49,6 +58,7 @@ final class HEIFBands {
                           height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         planeSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
         bandBase = planeSizes.map { _ in nil }
+        bandX = planeSizes.map { _ in 0 }
         bandStride = planeSizes.map(\.width)
         storage = planeSizes.map { _ in nil }
         bandStart = planeSizes.map { _ in 0 }
@@ -63,13 +73,27 @@ final class HEIFBands {
         for plane in storage { plane?.deallocate() }
     }
 
-    /// Coded row `y` of plane `p`, which the current band holds (`bandStart[p] ≤ y < bandStart[p] + bandRows[p]`).
-    func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> { bandBase[p]! + (y - bandStart[p]) * bandStride[p] }
+    /// Coded row `y` of plane `p`, which the current band holds (`bandStart[p] ≤ y < bandStart[p] + bandRows[p]`),
+    /// from the window's first column (`window.x`, divided by the subsampling for chroma).
+    func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> {
+        let x = p == 0 ? window.x : window.x / subsampling.x
+        return bandBase[p]! + (y - bandStart[p]) * bandStride[p] + (x - bandX[p])
+    }
+
+    /// A plane's samples in one tile column.
+    private func tileWidth(_ plane: Int) -> Int {
+        plane == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
+    }
+
+    /// Plane `p`'s band width: the window's tile columns, cut to the plane.
+    private func bandWidth(_ p: Int) -> Int {
+        max(1, min(planeSizes[p].width, window.columns.upperBound * tileWidth(p)) - window.columns.lowerBound * tileWidth(p))
+    }
 
     /// Plane `p`'s band memory, allocated (zeroed) the first time.
     private func ownBand(_ p: Int) -> UnsafeMutablePointer<UInt8> {
         if let plane = storage[p] { return plane }
-        let count = max(1, planeSizes[p].width * tileRows(p))
+        let count = max(1, bandWidth(p) * tileRows(p))
         let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         plane.initialize(repeating: 0, count: count)
         storage[p] = plane
@@ -83,7 +107,7 @@ final class HEIFBands {
 
     /// Decodes the next row of tiles into the band; false when every row has been decoded.
     func decodeNextRow() throws(ImageError) -> Bool {
-        guard nextTileRow < image.rows else { return false }
+        guard nextTileRow < window.rows.upperBound else { return false }
         let r = nextTileRow
         nextTileRow += 1
         for p in 0..<planeCount {
@@ -91,10 +115,10 @@ final class HEIFBands {
             bandRows[p] = max(0, min(tileRows(p), planeSizes[p].height - bandStart[p]))
         }
         held = nil
-        for column in 0..<image.columns {
+        for column in window.columns {
             let index = r * image.columns + column
             let picture = try decodeTile(index)
-            if r == 0 && column == 0 && image.nclx == nil {
+            if r == window.rows.lowerBound && column == window.columns.lowerBound && image.nclx == nil {
                 fullRange = picture.fullRange
                 if picture.matrix != 2 { matrix = picture.matrix }
             }
@@ -106,14 +130,13 @@ final class HEIFBands {
             }
             if image.tiles.count == 1 && covers {
                 held = picture                              // the band is the picture itself
-                for p in 0..<planeCount { (bandBase[p], bandStride[p]) = (picture.planes[p], picture.strides[p]) }
+                for p in 0..<planeCount { (bandBase[p], bandStride[p], bandX[p]) = (picture.planes[p], picture.strides[p], 0) }
             } else {
                 for p in 0..<planeCount {
-                    let band = ownBand(p), stride = planeSizes[p].width
-                    (bandBase[p], bandStride[p]) = (UnsafePointer(band), stride)
-                    let tileWidth = p == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
-                    let x0 = column * tileWidth
-                    let width = min(picture.sizes[p].width, tileWidth, planeSizes[p].width - x0)
+                    let band = ownBand(p), stride = bandWidth(p), first = window.columns.lowerBound * tileWidth(p)
+                    (bandBase[p], bandStride[p], bandX[p]) = (UnsafePointer(band), stride, first)
+                    let x0 = column * tileWidth(p) - first
+                    let width = min(picture.sizes[p].width, tileWidth(p), stride - x0)
                     guard width > 0 else { continue }
                     for y in 0..<min(picture.sizes[p].height, bandRows[p]) {
                         (band + y * stride + x0).update(from: picture.row(p, y), count: width)

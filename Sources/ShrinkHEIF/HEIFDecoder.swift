@@ -117,23 +117,31 @@ public struct HEIFDecoder: ImageDecoding {
         }
     }
 
-    /// The route: a row of tiles at a time (`tileRows`; a single HEVC image is one tile: `wholeImage`),
-    /// delivered as planes when YUV is wanted and the `nclx` matrix is BT.601 (or absent), else as rows
-    /// converted with the file's matrix (`nclx`, else the bitstream's). Working memory: ``workingBytes(_:)`` for the image and for its alpha image.
+    /// The route: a row of tiles at a time (`tileRows`; a single image is one tile: `wholeImage`), only the
+    /// tiles a window (a crop) touches — then the route delivers just their part of the image (`sourceRect`)
+    /// — delivered as planes when YUV is wanted and the `nclx` matrix is BT.601 (or absent), else as rows
+    /// converted with the file's matrix (`nclx`, else the bitstream's). Working memory: ``workingBytes(_:)``
+    /// for the image and for its alpha image.
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
-        let evenOrigin = image.origin.x % 2 == 0 && image.origin.y % 2 == 0
+        let window = HEIFTileWindow(image, window: request.window)
+        let evenOrigin = window.x % 2 == 0 && window.y % 2 == 0
         let planes = request.wantsPlanes && image.coding.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
             && evenOrigin
         var working = Self.workingBytes(image)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha) }
         let (bytes, container, image, name) = (bytes, container, image, path)
+        let part = window.coversAll(of: image) ? nil
+            : Rect(x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width), height: Double(window.height))
         return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(outputFormat),
-                           decodedSize: image.size, workingBytes: working, stateBytes: Self.stateBytes(image), decoder: image.coding.decoderName) { _, monitor throws(ImageError) in
-            let bands = try HEIFBands(image: image, container: container, bytes: bytes, path: name, monitor: monitor)
+                           decodedSize: Size(width: window.width, height: window.height), workingBytes: working,
+                           stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
+                           decoder: image.coding.decoderName) { _, monitor throws(ImageError) in
+            let bands = try HEIFBands(image: image, window: window, container: container, bytes: bytes, path: name, monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
-                try HEIFBands(image: box.image, container: container, bytes: bytes, path: name, monitor: monitor)
+                try HEIFBands(image: box.image, window: HEIFTileWindow(box.image, window: request.window), container: container,
+                              bytes: bytes, path: name, monitor: monitor)
             }
             return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, path: name))
         }

@@ -15,7 +15,7 @@ final class HEIFRowDecoder: RowDecoding {
     init(bands: HEIFBands, alpha: HEIFBands? = nil, path: String) {
         self.bands = bands
         self.alpha = alpha
-        size = bands.image.size
+        size = Size(width: bands.window.width, height: bands.window.height)
         format = alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
         self.path = path
     }
@@ -26,7 +26,7 @@ final class HEIFRowDecoder: RowDecoding {
         guard let bands else { return 0 }
         var written = 0
         while written < count {
-            let y = row + written + bands.image.origin.y            // the coded row (the clean aperture starts lower)
+            let y = row + written + bands.window.y                  // the coded row (the window starts lower)
             if y >= bands.bandStart[0] + bands.bandRows[0] || bands.bandRows[0] == 0 {
                 guard try bands.decodeNextRow() else { break }
                 continue
@@ -37,7 +37,7 @@ final class HEIFRowDecoder: RowDecoding {
                     guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
                 }
                 convert(bands, row: y, into: out, channels: 4)
-                let a = alpha.row(0, y) + bands.image.origin.x
+                let a = alpha.row(0, y) + (bands.window.x - alpha.window.x)     // the alpha image's window holds the colour's
                 for x in 0..<size.width {
                     let v = Int(a[x])
                     out[4 * x + 3] = alpha.fullRange ? UInt8(v) : VideoRange.lumaTable[v]
@@ -59,9 +59,9 @@ final class HEIFRowDecoder: RowDecoding {
     /// Row `y` (inside the current band) as gray8 (`channels` 1) or RGB in `channels`-byte pixels (3 or 4; the
     /// fourth byte is left for alpha).
     private func convert(_ bands: HEIFBands, row y: Int, into out: UnsafeMutablePointer<UInt8>, channels: Int) {
-        let w = size.width, x0 = bands.image.origin.x
+        let w = size.width, x0 = bands.window.x
         let full = bands.fullRange
-        let luma = bands.row(0, y) + x0
+        let luma = bands.row(0, y)
         if bands.planeCount == 1 {
             for x in 0..<w {
                 let v = Int(luma[x])
@@ -78,7 +78,7 @@ final class HEIFRowDecoder: RowDecoding {
         @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
         for x in 0..<w {
             let l = (Double(luma[x]) - yOffset) * yScale
-            let c = (x + x0) / bands.subsampling.x
+            let c = (x + x0) / bands.subsampling.x - x0 / bands.subsampling.x
             let u = (Double(cb[c]) - 128) * cScale, v = (Double(cr[c]) - 128) * cScale
             let r = l + 2 * (1 - kr) * v, b = l + 2 * (1 - kb) * u
             out[channels * x] = clamp(r)

@@ -53,6 +53,30 @@ import ShrinkTestSupport
         #expect(hundred.size == Size(width: 100, height: 67) && hundred.decodePath == .wholeImage)
     }
 
+    @Test func aCropDecodesOnlyTheTilesItTouches() throws {
+        guard Corpus.root != nil else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
+        // Displayed (portrait) 1500,1500 300x300 is stored (irot 270) 1500..1800 across, 1224..1524 down: tiles
+        // 2...3 of 8 across and 2...2 of 6 down, 1024x512 pixels from 1024,1024.
+        let region = Rect(x: 1500, y: 1500, width: 300, height: 300)
+        let plan = try source.plan(.original, crop: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let route = source.route(for: plan, format: .rgb8)
+        #expect(route.sourceRect == Rect(x: 1024, y: 1024, width: 1024, height: 512), "\(String(describing: route.sourceRect))")
+        #expect(route.decodedSize == Size(width: 1024, height: 512))
+        // The same pixels as the whole image decoded and cut.
+        let crop = try source.decode(region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let whole = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        #expect(crop.size == Size(width: 300, height: 300))
+        var same = true
+        for y in 0..<300 where same {
+            for x in 0..<300 where Array(crop.pixel(x: x, y: y)) != Array(whole.pixel(x: 1500 + x, y: 1500 + y)) { same = false; break }
+        }
+        #expect(same, "the crop differs from the whole image cut")
+    }
+
     @Test func cleanApertureAndAlpha() throws {
         guard Corpus.root != nil else {
             print("skipped: ../shared/corpus is absent")

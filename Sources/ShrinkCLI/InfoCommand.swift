@@ -114,7 +114,7 @@ struct InfoCommand: ParsableCommand {
             ("subsampling", info.chromaSubsampling?.rawValue ?? "-"),
             ("ICC profile", info.iccProfileBytes > 0 ? Formatting.bytes(info.iccProfileBytes) : "none"),
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
-            ("EXIF thumbnail", info.embeddedThumbnail?.description ?? "none"),
+            ("thumbnail", info.embeddedThumbnail.map { "\($0) (\(source.decoder.embeddedThumbnail() == nil ? "EXIF" : "a thmb image of its own"))" } ?? "none"),
             ("features", info.features.isEmpty ? "-" : info.features.joined(separator: ", ")),
             ("warnings", info.warnings.isEmpty ? "none" : info.warnings.joined(separator: "; ")),
             ("file", Formatting.bytes(source.fileBytes)),

@@ -231,10 +231,16 @@ struct ThumbnailCommand: ParsableCommand {
             terminal.tick()
         }
         if !json {
-            var usage = rusage()
-            getrusage(Self.selfUsage, &usage)
+            // VmHWM: this process's own high-water mark. getrusage's ru_maxrss survives exec on Linux, so a
+            // shrink started by a large process (a test runner) reported that process's size.
+            var peak = ProcessStatus.read().peakResidentBytes
+            if peak == 0 {
+                var usage = rusage()
+                getrusage(Self.selfUsage, &usage)
+                peak = Int(usage.ru_maxrss) * 1024
+            }
             terminal.out("\(inputs.count - failures.count) of \(inputs.count) done; peak resident memory of the whole "
-                + "process: \(Formatting.bytes(Int(usage.ru_maxrss) * 1024))")
+                + "process: \(Formatting.bytes(peak))")
         }
         if failures.count > 0 { throw ExitCode.failure }
     }

@@ -36,7 +36,7 @@ test: build
 	scripts/check-formats
 	scripts/check-inputs
 	scripts/check-progressive
-	scripts/fuzz 10
+	scripts/fuzz 5
 	scripts/check-sanitizers
 
 # An app depending on Shrink and Hummingbird builds and runs (CI runs it after `make test`).

@@ -7,8 +7,7 @@ extension Codec {
         format: .avif,
         capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8], metadata: [.exif, .icc]),
         sniff: { bytes in
-            guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
-            let major = String(decoding: bytes[8..<12], as: UTF8.self)
+            guard let major = HEIFBrands.major(bytes) else { return false }
             if major == "avif" || major == "avis" { return true }
             guard major == "mif1" || major == "msf1" else { return false }
             let brands = HEIFBrands.compatible(bytes)

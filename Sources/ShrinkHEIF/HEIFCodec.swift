@@ -6,8 +6,7 @@ extension Codec {
         format: .heif,
         capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8], metadata: [.exif, .icc]),
         sniff: { bytes in
-            guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
-            let major = String(decoding: bytes[8..<12], as: UTF8.self)
+            guard let major = HEIFBrands.major(bytes) else { return false }
             // mif3: low-overhead HEIF (a 'mini' box), opened to be refused as an unsupported feature by name.
             if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif3"].contains(major) { return true }
             // mif1/msf1 files name their codec among the compatible brands (AVIF ones say avif).

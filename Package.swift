@@ -36,8 +36,11 @@ let package = Package(
                        providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d", pkgConfig: "dav1d",
                        providers: [.apt(["libdav1d-dev"])]),
-        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d"],
-                exclude: ["CShrinkDE265", "CShrinkDav1d"]),
+        // libheif, only for derived images (iden, iovl) the tile path does not decode.
+        .systemLibrary(name: "CShrinkHeif", path: "Sources/ShrinkHEIF/CShrinkHeif", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
+        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
+                exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
         .executableTarget(

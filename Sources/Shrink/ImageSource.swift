@@ -377,7 +377,7 @@ public final class ImageSource: Sendable {
     public func route(for plan: ThumbnailPlan, format: PixelFormat) -> DecodeRoute {
         let window = plan.storedRegion == Rect(info.size) ? nil : plan.decodingWindow
         return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: format == .yuv420 || format == .nv12,
-                                          window: window))
+                                          wantsSixteenBit: format == .rgba16, window: window))
     }
 
     /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact

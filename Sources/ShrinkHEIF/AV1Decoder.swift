@@ -44,7 +44,7 @@ final class AV1Decoder {
 
     /// Decodes one picture from `data` (an item's OBUs). Fails with `.corruptData` when dav1d reports an error
     /// or the data holds no picture.
-    func decode(_ data: UnsafeRawBufferPointer) throws(ImageError) -> HEIFPicture {
+    func decode(_ data: UnsafeRawBufferPointer, depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError) -> HEIFPicture {
         defer { dav1d_flush(context) }
         guard let base = data.baseAddress, data.count > 0 else { throw ImageError(.corruptData, "\(path): an AV1 item without data") }
         var input = Dav1dData()
@@ -69,12 +69,12 @@ final class AV1Decoder {
             if got != -EAGAIN { throw error(got, "decoding a tile") }
             if input.sz == 0 { throw ImageError(.corruptData, "\(path): the AV1 data holds no complete picture") }
         }
-        return Self.picture(picture)
+        return Self.picture(picture, depth: depth)
     }
 
-    /// `p` as a ``HEIFPicture``: 8-bit planes as dav1d made them (unreferenced when the picture goes), deeper
-    /// ones copied down to 8 bits.
-    private static func picture(_ p: Dav1dPicture) -> HEIFPicture {
+    /// `p` as a ``HEIFPicture``: planes as dav1d made them (unreferenced when the picture goes): 8-bit ones,
+    /// and deeper ones when they are `.kept`; else deeper ones copied rounded to 8 bits.
+    private static func picture(_ p: Dav1dPicture, depth samples: HEIFSampleDepth) -> HEIFPicture {
         var p = p
         let layout = p.p.layout
         let planes = layout == DAV1D_PIXEL_LAYOUT_I400 ? 1 : 3
@@ -91,12 +91,14 @@ final class AV1Decoder {
         }
         let header = p.seq_hdr?.pointee
         let fullRange = (header?.color_range ?? 1) != 0, matrix = Int(header?.mtrx.rawValue ?? 2)
-        guard depth <= 8 else {
+        guard depth <= 8 || samples == .kept else {
             defer { dav1d_picture_unref(&p) }
-            return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: depth, fullRange: fullRange, matrix: matrix)
+            return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: depth, depth: samples,
+                               fullRange: fullRange, matrix: matrix)
         }
         return HEIFPicture(sizes: sizes, planes: bases.map { $0.assumingMemoryBound(to: UInt8.self) }, strides: strides,
-                           bitDepth: depth, fullRange: fullRange, matrix: matrix, release: { dav1d_picture_unref(&p) })
+                           bitDepth: depth, sampleBytes: depth > 8 ? 2 : 1, fullRange: fullRange, matrix: matrix,
+                           release: { dav1d_picture_unref(&p) })
     }
 
     /// The colour the sequence header among `obus` (the start of an item's data) signals — primaries, transfer,

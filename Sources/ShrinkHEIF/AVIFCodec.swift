@@ -5,7 +5,8 @@ extension Codec {
     /// HEIC path with another tile decoder). Animated AVIF (`avis`) shows its primary image, the first frame.
     public static let avif = Codec(
         format: .avif,
-        capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8], metadata: [.exif, .icc]),
+        capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 12,
+                                         alpha: true, regions: true, metadata: [.exif, .icc]),
         sniff: { bytes in
             guard let major = HEIFBrands.major(bytes) else { return false }
             if major == "avif" || major == "avis" { return true }
@@ -14,6 +15,6 @@ extension Codec {
             return brands.contains("avif") || brands.contains("avis")
         },
         open: { bytes, name, limits throws(ImageError) in
-            try HEIFDecoder(bytes: bytes, path: name, limits: limits, format: .avif)
+            try HEIFOpening.decoder(bytes: bytes, path: name, limits: limits, format: .avif)
         })
 }

@@ -3,14 +3,18 @@ import ShrinkCore
 /// A HEIC or AVIF image decoded a row of tiles at a time: each call decodes the next row of tiles (one
 /// libde265 or dav1d decoder, tile after tile) into a band of planes as wide as the image, cut to the image's
 /// size. Only the tiles of its ``HEIFTileWindow`` are decoded (a crop skips the others). A single image whose
-/// 8-bit picture covers its planes is its own band (dav1d's picture, not copied). Memory: one band (the
-/// window's width × a tile's height, 1.5 B/px for 4:2:0) and one tile in the decoder.
+/// picture covers its planes is its own band (dav1d's picture, not copied). Samples are 8-bit, or 16-bit words
+/// at the coded depth for an image deeper than 8 bits decoded with `keepDepth`. Memory: one band (the window's
+/// width × a tile's height, 1.5 samples a pixel for 4:2:0) and one tile in the decoder.
 final class HEIFBands {
     let image: HEIFImage
     /// The tiles decoded and the region delivered (coded pixels).
     let window: HEIFTileWindow
     /// 1 (monochrome) or 3.
     let planeCount: Int
+    /// Bytes per sample (2 when deeper samples are kept at their depth) and the bits they hold (8 when shifted).
+    let sampleBytes: Int
+    let bitDepth: Int
     /// Chroma subsampling across and down (2 for 4:2:0, 1 for 4:4:4).
     let subsampling: (x: Int, y: Int)
     /// Each plane's size over the whole coded image (before the clean aperture).
@@ -38,9 +42,13 @@ final class HEIFBands {
     private let path: String
     private let monitor: DecodeMonitor?
 
-    init(image: HEIFImage, window: HEIFTileWindow? = nil, container: HEIFContainer, bytes: ImageBytes, path: String,
-         monitor: DecodeMonitor?) throws(ImageError) {
+    /// The bands of `image`'s `window` (all of it by default); `keepDepth` keeps samples deeper than 8 bits as
+    /// 16-bit words.
+    init(image: HEIFImage, window: HEIFTileWindow? = nil, keepDepth: Bool = false, container: HEIFContainer, bytes: ImageBytes,
+         path: String, monitor: DecodeMonitor?) throws(ImageError) {
         self.image = image
+        sampleBytes = keepDepth && image.coding.bitDepth > 8 ? 2 : 1
+        bitDepth = sampleBytes == 2 ? image.coding.bitDepth : 8
         let window = window ?? HEIFTileWindow(image)
         self.window = window
         nextTileRow = window.rows.lowerBound
@@ -74,10 +82,11 @@ final class HEIFBands {
     }
 
     /// Coded row `y` of plane `p`, which the current band holds (`bandStart[p] ≤ y < bandStart[p] + bandRows[p]`),
-    /// from the window's first column (`window.x`, divided by the subsampling for chroma).
+    /// from the window's first column (`window.x`, divided by the subsampling for chroma); ``sampleBytes`` a
+    /// sample.
     func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> {
         let x = p == 0 ? window.x : window.x / subsampling.x
-        return bandBase[p]! + (y - bandStart[p]) * bandStride[p] + (x - bandX[p])
+        return bandBase[p]! + (y - bandStart[p]) * bandStride[p] + (x - bandX[p]) * sampleBytes
     }
 
     /// A plane's samples in one tile column.
@@ -93,7 +102,7 @@ final class HEIFBands {
     /// Plane `p`'s band memory, allocated (zeroed) the first time.
     private func ownBand(_ p: Int) -> UnsafeMutablePointer<UInt8> {
         if let plane = storage[p] { return plane }
-        let count = max(1, bandWidth(p) * tileRows(p))
+        let count = max(1, bandWidth(p) * tileRows(p) * sampleBytes)
         let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         plane.initialize(repeating: 0, count: count)
         storage[p] = plane
@@ -122,6 +131,9 @@ final class HEIFBands {
                 fullRange = picture.fullRange
                 if picture.matrix != 2 { matrix = picture.matrix }
             }
+            guard picture.sampleBytes == sampleBytes else {
+                throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(image.tiles[index]) is \(picture.bitDepth)-bit, not the \(image.coding.bitDepth) bits its configuration says")
+            }
             guard picture.planes.count >= planeCount else {
                 throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)")
             }
@@ -133,13 +145,13 @@ final class HEIFBands {
                 for p in 0..<planeCount { (bandBase[p], bandStride[p], bandX[p]) = (picture.planes[p], picture.strides[p], 0) }
             } else {
                 for p in 0..<planeCount {
-                    let band = ownBand(p), stride = bandWidth(p), first = window.columns.lowerBound * tileWidth(p)
-                    (bandBase[p], bandStride[p], bandX[p]) = (UnsafePointer(band), stride, first)
+                    let band = ownBand(p), width = bandWidth(p), first = window.columns.lowerBound * tileWidth(p)
+                    (bandBase[p], bandStride[p], bandX[p]) = (UnsafePointer(band), width * sampleBytes, first)
                     let x0 = column * tileWidth(p) - first
-                    let width = min(picture.sizes[p].width, tileWidth(p), stride - x0)
-                    guard width > 0 else { continue }
+                    let count = min(picture.sizes[p].width, tileWidth(p), width - x0)
+                    guard count > 0 else { continue }
                     for y in 0..<min(picture.sizes[p].height, bandRows[p]) {
-                        (band + y * stride + x0).update(from: picture.row(p, y), count: width)
+                        (band + (y * width + x0) * sampleBytes).update(from: picture.row(p, y), count: count * sampleBytes)
                     }
                 }
             }
@@ -154,7 +166,7 @@ final class HEIFBands {
         let id = image.tiles[index], coding = image.codings[index]
         let data = try container.data(of: id, bytes: raw, maxBytes: raw.count, path: path)
         let result: Result<HEIFPicture, ImageError> = data.withUnsafeBytes { d in
-            Result { () throws(ImageError) in try decoder.decode(d, coding: coding, file: raw, path: path) }
+            Result { () throws(ImageError) in try decoder.decode(d, coding: coding, file: raw, depth: sampleBytes == 2 ? .kept : .narrowed(fullRange: image.nclx?.fullRange), path: path) }
         }
         let picture = try result.get()
         // The tile's coded bytes are read once: their pages of a mapped file go (a 12 MP photo is 2 MB of them).

@@ -5,7 +5,8 @@ import ShrinkCore
 /// tiles at a time. A `thmb` item that shows the same picture is offered as the embedded thumbnail.
 ///
 /// Orientation comes from `irot`/`imir` only; an EXIF orientation in the file is ignored (iPhone photos carry
-/// both, and applying both rotates twice). Not yet: depths above 8 bits are shifted down to 8.
+/// both, and applying both rotates twice). Images deeper than 8 bits are shifted down to 8, or converted at
+/// full precision to rgba16 rows when the result is rgba16.
 public struct HEIFDecoder: ImageDecoding {
     public let bytes: ImageBytes
     public let path: String
@@ -20,7 +21,11 @@ public struct HEIFDecoder: ImageDecoding {
     /// for an image or tile above `limits` (checked before anything is allocated).
     /// `format` is what `info` reports (`.heif` or `.avif`: the codec that sniffed the file).
     public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif) throws(ImageError) {
-        let container = try HEIFContainer(bytes: bytes.bytes, path: path)
+        try self.init(bytes: bytes, path: path, container: try HEIFContainer(bytes: bytes.bytes, path: path), limits: limits, format: format)
+    }
+
+    /// The primary image of `container`, read from `bytes` (see ``init(bytes:path:limits:format:)``).
+    init(bytes: ImageBytes, path: String, container: HEIFContainer, limits: ImageLimits, format: ImageFormat) throws(ImageError) {
         let image = try HEIFImage(container, bytes: bytes.bytes, path: path, limits: limits)
         let thumbnails = container.items(referencing: container.primaryID, with: "thmb").compactMap { id in
             try? HEIFImage(container, item: id, bytes: bytes.bytes, path: path, limits: limits, withAlpha: true)
@@ -93,19 +98,20 @@ public struct HEIFDecoder: ImageDecoding {
     /// photo's 512×512 tiles with a 3.1 MB band). AV1: dav1d's picture of a tile (its planes at 1 or 2 bytes a
     /// sample) and 0.6 times as much again of per-frame state (2.0 B/px measured for 8-bit 4:2:0 photos of 12
     /// and 20 MP, 8.8 B/px for 10-bit 4:4:4), plus the band for a grid, plus an 8-bit copy of a deeper tile; a
-    /// single 8-bit AV1 image is its own band.
-    static func workingBytes(_ image: HEIFImage) -> Int {
+    /// single AV1 image is its own band unless it is shifted to 8 bits. Samples kept at a depth above 8 bits
+    /// (`keepDepth`) take 2 bytes in the band and in libde265's copy.
+    static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false) -> Int {
         let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat]          // samples per 4 pixels
-        let band = image.size.width * image.tileSize.height * quarters / 4
+        let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
+        let band = image.size.width * image.tileSize.height * quarters / 4 * kept
         let tile = image.tileSize.pixelCount * quarters / 4
         switch image.coding {
         case .hevc:
-            return band + 11 * image.tileSize.pixelCount
-        case .av1(let config):
-            let deep = config.bitDepth > 8
+            return band + 11 * image.tileSize.pixelCount + (kept == 2 ? tile : 0)
+        case .av1:
             let picture = tile * (deep ? 2 : 1)
-            let ownBand = image.tiles.count > 1 || deep
-            return picture * 8 / 5 + (ownBand ? band : 0) + (deep ? tile : 0)
+            let ownBand = image.tiles.count > 1 || (deep && kept == 1)
+            return picture * 8 / 5 + (ownBand ? band : 0) + (deep && kept == 1 ? tile : 0)
         }
     }
 
@@ -120,7 +126,8 @@ public struct HEIFDecoder: ImageDecoding {
     /// The route: a row of tiles at a time (`tileRows`; a single image is one tile: `wholeImage`), only the
     /// tiles a window (a crop) touches — then the route delivers just their part of the image (`sourceRect`)
     /// — delivered as planes when YUV is wanted and the `nclx` matrix is BT.601 (or absent), else as rows
-    /// converted with the file's matrix (`nclx`, else the bitstream's). Working memory: ``workingBytes(_:)``
+    /// converted with the file's matrix (`nclx`, else the bitstream's): rgba16 rows at the coded precision
+    /// for an image deeper than 8 bits when 16-bit rows are wanted. Working memory: ``workingBytes(_:keepDepth:)``
     /// for the image and for its alpha image.
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
@@ -128,20 +135,22 @@ public struct HEIFDecoder: ImageDecoding {
         let evenOrigin = window.x % 2 == 0 && window.y % 2 == 0
         let planes = request.wantsPlanes && image.coding.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
             && evenOrigin
-        var working = Self.workingBytes(image)
-        if let alpha = image.alpha?.image { working += Self.workingBytes(alpha) }
+        let deep = request.wantsSixteenBit && image.coding.bitDepth > 8 && !planes
+        var working = Self.workingBytes(image, keepDepth: deep)
+        if let alpha = image.alpha?.image { working += Self.workingBytes(alpha, keepDepth: deep) }
         let (bytes, container, image, name) = (bytes, container, image, path)
         let part = window.coversAll(of: image) ? nil
             : Rect(x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width), height: Double(window.height))
-        return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(outputFormat),
+        return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
                            decodedSize: Size(width: window.width, height: window.height), workingBytes: working,
                            stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
                            decoder: image.coding.decoderName) { _, monitor throws(ImageError) in
-            let bands = try HEIFBands(image: image, window: window, container: container, bytes: bytes, path: name, monitor: monitor)
+            let bands = try HEIFBands(image: image, window: window, keepDepth: deep, container: container, bytes: bytes, path: name,
+                                      monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
-                try HEIFBands(image: box.image, window: HEIFTileWindow(box.image, window: request.window), container: container,
-                              bytes: bytes, path: name, monitor: monitor)
+                try HEIFBands(image: box.image, window: HEIFTileWindow(box.image, window: request.window), keepDepth: deep,
+                              container: container, bytes: bytes, path: name, monitor: monitor)
             }
             return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, path: name))
         }

@@ -1,9 +1,10 @@
 import ShrinkCore
 
 /// One decoded tile: Y, Cb and Cr planes at their own sizes (chroma halved per the chroma format) as 8-bit
-/// samples, and the colour the bitstream signals. The planes are either the decoder's own picture (dav1d's
-/// 8-bit pictures: no copy, released with this object) or a copy (libde265 reuses its pictures; deeper
-/// samples are shifted down to 8 bits). Costs its planes (1.5 B/px for 4:2:0).
+/// samples, or 16-bit words for a deeper picture kept at its depth, and the colour the bitstream signals.
+/// The planes are either the decoder's own picture (dav1d's: no copy, released with this object) or a copy
+/// (libde265 reuses its pictures; deeper samples are shifted down to 8 bits unless kept). Costs its planes
+/// (1.5 samples a pixel for 4:2:0).
 public final class HEIFPicture {
     /// Plane sizes (Y, Cb, Cr; one plane for monochrome).
     public let sizes: [Size]
@@ -12,6 +13,8 @@ public final class HEIFPicture {
     let strides: [Int]
     /// Bits per sample as coded.
     public let bitDepth: Int
+    /// Bytes per stored sample: 2 when a picture deeper than 8 bits is kept at its depth, else 1.
+    public let sampleBytes: Int
     /// Bitstream colour (HEVC VUI, AV1 sequence header): full range, and matrix coefficients (H.273;
     /// 2 = unspecified).
     public let fullRange: Bool
@@ -19,9 +22,10 @@ public final class HEIFPicture {
     private let release: () -> Void
 
     /// Planes that stay where the decoder put them; `release` gives them back.
-    init(sizes: [Size], planes: [UnsafePointer<UInt8>], strides: [Int], bitDepth: Int, fullRange: Bool, matrix: Int,
-         release: @escaping () -> Void) {
+    init(sizes: [Size], planes: [UnsafePointer<UInt8>], strides: [Int], bitDepth: Int, sampleBytes: Int, fullRange: Bool,
+         matrix: Int, release: @escaping () -> Void) {
         self.sizes = sizes
+        self.sampleBytes = sampleBytes
         self.planes = planes
         self.strides = strides
         self.bitDepth = bitDepth
@@ -30,36 +34,48 @@ public final class HEIFPicture {
         self.release = release
     }
 
-    /// A copy of planes at `bases` (`strides` apart; 16-bit words in native order when `bitDepth` > 8).
-    convenience init(copying bases: [UnsafeRawPointer], strides: [Int], sizes: [Size], bitDepth: Int, fullRange: Bool,
-                     matrix: Int) {
+    /// A copy of planes at `bases` (`strides` apart; 16-bit words in native order when `bitDepth` > 8), kept
+    /// at 16 bits or rounded to 8 as `depth` says.
+    convenience init(copying bases: [UnsafeRawPointer], strides: [Int], sizes: [Size], bitDepth: Int, depth: HEIFSampleDepth,
+                     fullRange: Bool, matrix: Int) {
+        let sampleBytes = depth == .kept && bitDepth > 8 ? 2 : 1
+        var full = fullRange
+        if case .narrowed(let range?) = depth { full = range }
         let copies = zip(bases, zip(strides, sizes)).map { base, layout in
             let (stride, size) = layout
-            let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, size.pixelCount))
-            Self.copyPlane(base, stride: stride, width: size.width, height: size.height, depth: bitDepth, into: plane)
+            let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, size.pixelCount * sampleBytes))
+            if sampleBytes == 2 {
+                for y in 0..<size.height {
+                    (plane + y * size.width * 2).update(from: (base + y * stride).assumingMemoryBound(to: UInt8.self), count: size.width * 2)
+                }
+            } else {
+                Self.copyPlane(base, stride: stride, width: size.width, height: size.height, depth: bitDepth, fullRange: full, into: plane)
+            }
             return plane
         }
-        self.init(sizes: sizes, planes: copies.map { UnsafePointer($0) }, strides: sizes.map(\.width), bitDepth: bitDepth,
-                  fullRange: fullRange, matrix: matrix, release: { for plane in copies { plane.deallocate() } })
+        self.init(sizes: sizes, planes: copies.map { UnsafePointer($0) }, strides: sizes.map { $0.width * sampleBytes },
+                  bitDepth: bitDepth, sampleBytes: sampleBytes, fullRange: fullRange, matrix: matrix,
+                  release: { for plane in copies { plane.deallocate() } })
     }
 
     deinit { release() }
 
-    /// Row `y` of plane `p`.
+    /// Row `y` of plane `p` (``sampleBytes`` a sample).
     func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> { planes[p] + y * strides[p] }
 
-    /// Rows of one plane packed into `out`; samples deeper than 8 bits (16-bit words, native order) shifted
-    /// down to 8.
-    static func copyPlane(_ base: UnsafeRawPointer, stride: Int, width: Int, height: Int, depth: Int,
+    /// Rows of one plane packed into `out`; samples deeper than 8 bits (16-bit words, native order) rounded
+    /// to 8 bits: scaled by 255 / (2^depth − 1) when `fullRange`, shifted to the nearest level otherwise.
+    static func copyPlane(_ base: UnsafeRawPointer, stride: Int, width: Int, height: Int, depth: Int, fullRange: Bool,
                           into out: UnsafeMutablePointer<UInt8>) {
         for y in 0..<height {
             let row = base + y * stride
             if depth <= 8 {
                 (out + y * width).update(from: row.assumingMemoryBound(to: UInt8.self), count: width)
             } else {
-                let shift = depth - 8
+                let shift = depth - 8, half = 1 << (shift - 1), top = (1 << depth) - 1
                 for x in 0..<width {
-                    let v = Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) >> shift
+                    let s = Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
+                    let v = fullRange ? (s * 255 + top / 2) / top : (s + half) >> shift
                     out[y * width + x] = UInt8(min(v, 255))
                 }
             }

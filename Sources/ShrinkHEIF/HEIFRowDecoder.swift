@@ -1,7 +1,8 @@
 import ShrinkCore
 
-/// A HEIC image as rgb8 rows (gray8 for monochrome), converted from the bands of ``HEIFBands`` with the
-/// matrix and range the file signals (chroma shared by the pixels it covers). Costs a band; rows are
+/// A HEIC or AVIF image as rgb8 rows (gray8 for monochrome, rgba8 with alpha), converted from the bands of
+/// ``HEIFBands`` with the matrix and range the file signals (chroma shared by the pixels it covers); rgba16
+/// rows, converted at full precision, from bands that keep a deeper image's samples. Costs a band; rows are
 /// converted as they are read.
 final class HEIFRowDecoder: RowDecoding {
     let size: Size
@@ -11,12 +12,13 @@ final class HEIFRowDecoder: RowDecoding {
     private var alpha: HEIFBands?
     private let path: String
 
-    /// With `alpha`, rows are rgba8: colour from `bands`, alpha from the alpha image's luma.
+    /// With `alpha`, rows are rgba8: colour from `bands`, alpha from the alpha image's luma. Bands of 16-bit
+    /// samples make rgba16 rows (opaque without `alpha`).
     init(bands: HEIFBands, alpha: HEIFBands? = nil, path: String) {
         self.bands = bands
         self.alpha = alpha
         size = Size(width: bands.window.width, height: bands.window.height)
-        format = alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
+        format = bands.sampleBytes == 2 ? .rgba16 : alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
         self.path = path
     }
 
@@ -29,6 +31,18 @@ final class HEIFRowDecoder: RowDecoding {
             let y = row + written + bands.window.y                  // the coded row (the window starts lower)
             if y >= bands.bandStart[0] + bands.bandRows[0] || bands.bandRows[0] == 0 {
                 guard try bands.decodeNextRow() else { break }
+                continue
+            }
+            if format == .rgba16 {
+                let out = (buffer + written * bytesPerRow).assumingMemoryBound(to: UInt16.self)
+                convertDeep(bands, row: y, into: out)
+                if let alpha {
+                    while y >= alpha.bandStart[0] + alpha.bandRows[0] || alpha.bandRows[0] == 0 {
+                        guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
+                    }
+                    Self.alphaDeep(alpha, row: y, x0: bands.window.x, count: size.width, into: out)
+                }
+                written += 1
                 continue
             }
             let out = (buffer + written * bytesPerRow).assumingMemoryBound(to: UInt8.self)
@@ -84,6 +98,51 @@ final class HEIFRowDecoder: RowDecoding {
             out[channels * x] = clamp(r)
             out[channels * x + 1] = clamp((l - kr * r - kb * b) / kg)
             out[channels * x + 2] = clamp(b)
+        }
+    }
+
+    /// Row `y` of 16-bit bands as rgba16 (opaque): samples at the bands' depth, range widened and converted
+    /// with the file's matrix in floating point, scaled to 0…65535.
+    private func convertDeep(_ bands: HEIFBands, row y: Int, into out: UnsafeMutablePointer<UInt16>) {
+        let w = size.width, x0 = bands.window.x
+        let shift = Double(1 << (bands.bitDepth - 8))
+        let top = Double((1 << bands.bitDepth) - 1), mid = Double(1 << (bands.bitDepth - 1))
+        let full = bands.fullRange
+        let yOffset = full ? 0 : 16 * shift, yScale = full ? 1 / top : 1 / (219 * shift), cScale = full ? 1 / top : 1 / (224 * shift)
+        @inline(__always) func sample(_ row: UnsafePointer<UInt8>, _ x: Int) -> Double {
+            Double(UnsafeRawPointer(row).loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
+        }
+        @inline(__always) func word(_ v: Double) -> UInt16 { UInt16(min(max((v * 65535).rounded(), 0), 65535)) }
+        let luma = bands.row(0, y)
+        if bands.planeCount == 1 {
+            for x in 0..<w {
+                let g = word((sample(luma, x) - yOffset) * yScale)
+                (out[4 * x], out[4 * x + 1], out[4 * x + 2], out[4 * x + 3]) = (g, g, g, 65535)
+            }
+            return
+        }
+        let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
+        let cb = bands.row(1, cy), cr = bands.row(2, cy)
+        let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix)
+        let kg = 1 - kr - kb
+        for x in 0..<w {
+            let l = (sample(luma, x) - yOffset) * yScale
+            let c = (x + x0) / bands.subsampling.x - x0 / bands.subsampling.x
+            let u = (sample(cb, c) - mid) * cScale, v = (sample(cr, c) - mid) * cScale
+            let r = l + 2 * (1 - kr) * v, b = l + 2 * (1 - kb) * u
+            (out[4 * x], out[4 * x + 1], out[4 * x + 2], out[4 * x + 3]) = (word(r), word((l - kr * r - kb * b) / kg), word(b), 65535)
+        }
+    }
+
+    /// Alpha of row `y` (the alpha image's luma, 8- or 16-bit, range widened) into the fourth word of `count`
+    /// rgba16 pixels from coded column `x0`.
+    private static func alphaDeep(_ alpha: HEIFBands, row y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt16>) {
+        let a = UnsafeRawPointer(alpha.row(0, y)) + (x0 - alpha.window.x) * alpha.sampleBytes
+        let shift = Double(1 << (alpha.bitDepth - 8)), top = Double((1 << alpha.bitDepth) - 1)
+        let offset = alpha.fullRange ? 0 : 16 * shift, scale = alpha.fullRange ? 65535 / top : 65535 / (219 * shift)
+        for x in 0..<count {
+            let v = alpha.sampleBytes == 2 ? Double(a.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) : Double(a.load(fromByteOffset: x, as: UInt8.self))
+            out[4 * x + 3] = UInt16(min(max(((v - offset) * scale).rounded(), 0), 65535))
         }
     }
 }

@@ -14,17 +14,18 @@ enum HEIFTileDecoder {
         }
     }
 
-    /// One tile from its item's `data`, coded as `coding` (HEVC parameter sets are read from `file`). Fails
-    /// with `.corruptData` when the decoder reports an error or yields no picture.
-    func decode(_ data: UnsafeRawBufferPointer, coding: HEIFCoding, file: UnsafeRawBufferPointer,
+    /// One tile from its item's `data`, coded as `coding` (HEVC parameter sets are read from `file`), deeper
+    /// samples kept or narrowed as `depth` says. Fails with `.corruptData` when the decoder reports an error or
+    /// yields no picture.
+    func decode(_ data: UnsafeRawBufferPointer, coding: HEIFCoding, file: UnsafeRawBufferPointer, depth: HEIFSampleDepth,
                 path: String) throws(ImageError) -> HEIFPicture {
         switch (self, coding) {
         case (.hevc(let decoder), .hevc(let config)):
             let parameterSets = config.parameterSets.map { UnsafeRawBufferPointer(rebasing: file[$0.range]) }
             let units = try config.nalUnits(in: data, path: path).map { UnsafeRawBufferPointer(rebasing: data[$0]) }
-            return try decoder.decode(parameterSets: parameterSets, units: units)
+            return try decoder.decode(parameterSets: parameterSets, units: units, depth: depth)
         case (.av1(let decoder), .av1):
-            return try decoder.decode(data)
+            return try decoder.decode(data, depth: depth)
         default:
             throw ImageError(.unsupportedFeature, "\(path): a grid of tiles in more than one codec")
         }

@@ -21,7 +21,7 @@ final class HEVCDecoder {
 
     /// Decodes one picture from `parameterSets` then `units` (NAL units without length prefixes). Fails with
     /// `.corruptData` when libde265 reports an error or yields no picture.
-    func decode(parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer]) throws(ImageError) -> HEIFPicture {
+    func decode(parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer], depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError) -> HEIFPicture {
         defer { de265_reset(context) }
         for unit in parameterSets + units where unit.count > 0 {
             let status = de265_push_NAL(context, unit.baseAddress, Int32(clamping: unit.count), 0, nil)
@@ -37,14 +37,14 @@ final class HEVCDecoder {
             if status != DE265_OK && status != DE265_ERROR_WAITING_FOR_INPUT_DATA && de265_isOK(status) == 0 {
                 throw error(status, "decoding a tile")
             }
-            if let image = de265_get_next_picture(context) { return copy(image) }
+            if let image = de265_get_next_picture(context) { return copy(image, depth: depth) }
             if status == DE265_ERROR_WAITING_FOR_INPUT_DATA { break }
         }
-        if let image = de265_get_next_picture(context) { return copy(image) }
+        if let image = de265_get_next_picture(context) { return copy(image, depth: depth) }
         throw ImageError(.corruptData, "\(path): the HEVC data holds no complete picture")
     }
 
-    private func copy(_ image: OpaquePointer) -> HEIFPicture {
+    private func copy(_ image: OpaquePointer, depth: HEIFSampleDepth) -> HEIFPicture {
         let planes = de265_get_chroma_format(image) == de265_chroma_mono ? 1 : 3
         var sizes: [Size] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
         for c in 0..<planes {
@@ -56,7 +56,7 @@ final class HEVCDecoder {
             strides.append(Int(stride))
         }
         return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: Int(de265_get_bits_per_pixel(image, 0)),
-                           fullRange: de265_get_image_full_range_flag(image) != 0,
+                           depth: depth, fullRange: de265_get_image_full_range_flag(image) != 0,
                            matrix: Int(de265_get_image_matrix_coefficients(image)))
     }
 

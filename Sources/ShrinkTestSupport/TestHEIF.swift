@@ -1,0 +1,82 @@
+/// Writes small HEIF files box by box, for derived images (`iden`, `iovl`) no corpus file has: one coded
+/// item taken from another file (its configuration box and coded bytes) and derived items over it.
+public struct TestHEIF {
+    /// An item: its type, the properties it is associated with (indices into ``properties``, from 1, and
+    /// whether essential), the items it derives from (`dimg`), and its data (stored in `mdat`).
+    public struct Item {
+        public var type: String
+        public var properties: [(index: Int, essential: Bool)]
+        public var derivedFrom: [Int]
+        public var data: [UInt8]
+        public init(type: String, properties: [(index: Int, essential: Bool)], derivedFrom: [Int] = [], data: [UInt8] = []) {
+            self.type = type
+            self.properties = properties
+            self.derivedFrom = derivedFrom
+            self.data = data
+        }
+    }
+
+    public var majorBrand: String
+    /// Whole property boxes (size and type included), in `ipco` order.
+    public var properties: [[UInt8]] = []
+    /// Items with IDs 1, 2, … in order.
+    public var items: [Item] = []
+    public var primary: Int
+
+    public init(majorBrand: String, primary: Int) {
+        self.majorBrand = majorBrand
+        self.primary = primary
+    }
+
+    /// A box of `type` around `payload`.
+    public static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        be32(8 + payload.count) + Array(type.utf8) + payload
+    }
+
+    /// A full box (version and flags first).
+    public static func fullBox(_ type: String, version: UInt8 = 0, flags: Int = 0, _ payload: [UInt8]) -> [UInt8] {
+        box(type, [version] + Array(be32(flags).dropFirst()) + payload)
+    }
+
+    public static func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    public static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    /// `ispe`, `irot` (quarter turns anticlockwise) and `iovl`'s payload (canvas fill as 16-bit RGBA, size,
+    /// then each image's offset).
+    public static func ispe(_ width: Int, _ height: Int) -> [UInt8] { fullBox("ispe", be32(width) + be32(height)) }
+    public static func irot(_ quarterTurns: Int) -> [UInt8] { box("irot", [UInt8(quarterTurns & 3)]) }
+    public static func overlay(fill: [Int], width: Int, height: Int, offsets: [(x: Int, y: Int)]) -> [UInt8] {
+        [0, 0] + fill.flatMap { be16($0) } + be16(width) + be16(height) + offsets.flatMap { be16($0.x & 0xFFFF) + be16($0.y & 0xFFFF) }
+    }
+
+    /// The file's bytes: `ftyp`, `meta` (`hdlr`, `pitm`, `iinf`, `iloc`, `iref`, `iprp`), `mdat`.
+    public func bytes() -> [UInt8] {
+        let T = TestHEIF.self
+        let ftyp = T.box("ftyp", Array(majorBrand.utf8) + T.be32(0) + Array(majorBrand.utf8) + Array("mif1miaf".utf8))
+        func meta(mdatStart: Int) -> [UInt8] {
+            let hdlr = T.fullBox("hdlr", T.be32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+            let pitm = T.fullBox("pitm", T.be16(primary))
+            let iinf = T.fullBox("iinf", T.be16(items.count) + items.enumerated().flatMap { i, item in
+                T.fullBox("infe", version: 2, T.be16(i + 1) + T.be16(0) + Array(item.type.utf8) + [0])
+            })
+            var offset = mdatStart
+            let iloc = T.fullBox("iloc", [0x44, 0x00] + T.be16(items.count) + items.enumerated().flatMap { i, item -> [UInt8] in
+                defer { offset += item.data.count }
+                let extent = item.data.isEmpty ? [] : T.be32(offset) + T.be32(item.data.count)
+                return T.be16(i + 1) + T.be16(0) + T.be16(item.data.isEmpty ? 0 : 1) + extent
+            })
+            let refs = items.enumerated().filter { !$0.element.derivedFrom.isEmpty }.flatMap { i, item in
+                T.box("dimg", T.be16(i + 1) + T.be16(item.derivedFrom.count) + item.derivedFrom.flatMap { T.be16($0) })
+            }
+            let iref = refs.isEmpty ? [] : T.fullBox("iref", refs)
+            let ipma = T.fullBox("ipma", T.be32(items.count) + items.enumerated().flatMap { i, item in
+                T.be16(i + 1) + [UInt8(item.properties.count)] + item.properties.map { UInt8($0.index) | ($0.essential ? 0x80 : 0) }
+            })
+            let iprp = T.box("iprp", T.box("ipco", properties.flatMap { $0 }) + ipma)
+            return T.fullBox("meta", hdlr + pitm + iinf + iloc + iref + iprp)
+        }
+        let size = meta(mdatStart: 0).count
+        let mdat = T.box("mdat", items.flatMap(\.data))
+        return ftyp + meta(mdatStart: ftyp.count + size + 8) + mdat
+    }
+}

@@ -1,0 +1,118 @@
+import Testing
+import ShrinkCore
+import ShrinkHEIF
+import Shrink
+import ShrinkTestSupport
+
+/// Derived images (`iden`, `iovl`), which the tile path does not decode, go through libheif with the decoder
+/// named (libde265 or dav1d, never aom), upright, and are limited from their boxes before libheif decodes.
+/// The files are written here (``TestHEIF``) around coded items of corpus files: no corpus file has one.
+@Suite struct DerivedImageTests {
+    /// The primary coded item of a corpus file: its type, configuration box, size and coded bytes.
+    static func codedItem(_ file: String) throws -> (type: String, config: [UInt8], size: Size, data: [UInt8]) {
+        let bytes = try #require(Corpus.readBytes(Corpus.path(file)), "the corpus file \(file)")
+        return try bytes.withUnsafeBytes { raw in
+            let c = try HEIFContainer(bytes: raw, path: file)
+            let item = try #require(c.items[c.primaryID])
+            var config: [UInt8] = []
+            for property in c.properties(of: c.primaryID) {
+                switch property {
+                case .hevcConfiguration(let r): config = TestHEIF.box("hvcC", Array(raw[r]))
+                case .av1Configuration(let r): config = TestHEIF.box("av1C", Array(raw[r]))
+                default: break
+                }
+            }
+            return (item.type, config, try #require(c.size(of: c.primaryID)), item.extents.flatMap { Array(raw[$0]) })
+        }
+    }
+
+    static let rgb8 = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+
+    /// The code of the ImageError `body` throws, nil when it throws none.
+    static func code(_ body: () throws -> Void) -> ImageError.Code? {
+        do { try body() } catch let error as ImageError { return error.code } catch { return nil }
+        return nil
+    }
+
+    /// An `iden` of a HEIC's item that turns it a quarter anticlockwise (its own `irot`).
+    static func rotatedIden() throws -> [UInt8] {
+        let tile = try codedItem("heic/exif-samples/samplefilehub.heif")
+        var file = TestHEIF(majorBrand: "heic", primary: 2)
+        // The iden carries an ICC profile (the rainbow HEIC's).
+        let icc = try #require(try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic")).decoder.metadata().iccProfile)
+        file.properties = [tile.config, TestHEIF.ispe(tile.size.width, tile.size.height), TestHEIF.irot(1),
+                           TestHEIF.box("colr", Array("prof".utf8) + icc)]
+        file.items = [TestHEIF.Item(type: tile.type, properties: [(1, true), (2, false)], data: tile.data),
+                      TestHEIF.Item(type: "iden", properties: [(2, false), (3, true), (4, false)], derivedFrom: [1])]
+        return file.bytes()
+    }
+
+    @Test func idenIsDecodedByLibheifWithLibde265Upright() throws {
+        let source = try ImageSource(bytes: try Self.rotatedIden(), name: "iden.heic")
+        #expect(source.info.format == .heif && source.info.size == Size(width: 426, height: 640))
+        #expect(source.info.orientation == .up && source.info.displayedSize == Size(width: 426, height: 640))
+        let decoded = try source.decode(options: Self.rgb8)
+        #expect(decoded.decodePath == .libheifWhole && decoded.decoder?.hasSuffix("(libde265)") == true, "\(decoded.decoder ?? "nil")")
+        // The same picture as the tile path's decode of the coded item, turned once.
+        let original = try ImageSource(path: Corpus.path("heic/exif-samples/samplefilehub.heif")).decode(options: Self.rgb8)
+        let turned = PixelOps.rotateCounterClockwise(original.pixels)
+        #expect(turned.size == decoded.pixels.size)
+        if turned.size == decoded.pixels.size { #expect(PixelOps.psnr(turned, decoded.pixels) > 40) }
+        let thumb = try source.thumbnail(maxPixelSize: 200)
+        #expect(thumb.size == Size(width: 133, height: 200), "\(thumb.size)")
+        // The derived item's ICC profile is kept.
+        #expect(try source.decoder.metadata().iccProfile?.count == 672 && source.info.iccProfileBytes == 672)
+    }
+
+    @Test func overlayIsDecodedByLibheifWithDav1dOnItsCanvas() throws {
+        let tile = try Self.codedItem("avif/libavif/kodim03_yuv420_8bpc.avif")
+        let (w, h) = (tile.size.width, tile.size.height)
+        var file = TestHEIF(majorBrand: "avif", primary: 3)
+        file.properties = [tile.config, TestHEIF.ispe(w, h), TestHEIF.ispe(2 * w + 16, h + 8)]
+        let overlay = TestHEIF.overlay(fill: [65535, 0, 0, 65535], width: 2 * w + 16, height: h + 8,
+                                       offsets: [(0, 0), (w + 16, 8)])
+        file.items = [TestHEIF.Item(type: "av01", properties: [(1, true), (2, false)], data: tile.data),
+                      TestHEIF.Item(type: "av01", properties: [(1, true), (2, false)], data: tile.data),
+                      TestHEIF.Item(type: "iovl", properties: [(3, false)], derivedFrom: [1, 2], data: overlay)]
+        let bytes = file.bytes()
+        let source = try ImageSource(bytes: bytes, name: "overlay.avif")
+        #expect(source.info.format == .avif && source.info.size == Size(width: 2 * w + 16, height: h + 8))
+        let decoded = try source.decode(options: Self.rgb8)
+        #expect(decoded.decoder?.hasSuffix("(dav1d)") == true, "\(decoded.decoder ?? "nil")")
+        let p = decoded.pixels
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { (0..<3).map { p.bytes[(y * p.size.width + x) * 3 + $0] } }
+        // The canvas shows its fill between the images and above the second one.
+        #expect(pixel(w + 8, h / 2) == [255, 0, 0] && pixel(w + 16 + w / 2, 3) == [255, 0, 0] && pixel(w / 2, h + 4) == [255, 0, 0])
+        // Both images are the AVIF's own picture, where the overlay puts them.
+        let original = try ImageSource(path: Corpus.path("avif/libavif/kodim03_yuv420_8bpc.avif")).decode(options: Self.rgb8).pixels
+        for (x0, y0) in [(0, 0), (w + 16, 8)] {
+            var part = [UInt8]()
+            for y in 0..<h {
+                let start: Int = ((y0 + y) * p.size.width + x0) * 3
+                part += p.bytes[start ..< start + w * 3]
+            }
+            #expect(PixelOps.psnr(PixelBuffer(format: .rgb8, size: tile.size, bytes: part), original) > 40, "at \(x0),\(y0)")
+        }
+        // Limits from the boxes, before libheif decodes: an item above the limit, then the canvas.
+        #expect(Self.code { _ = try ImageSource(bytes: bytes, name: "overlay.avif", limits: ImageLimits(maxPixels: w * h - 1)) } == .limitExceeded)
+        #expect(Self.code { _ = try ImageSource(bytes: bytes, name: "overlay.avif", limits: ImageLimits(maxPixels: w * h)) } == .limitExceeded)
+    }
+
+    @Test func derivedImagesOfNothingAreTypedErrors() throws {
+        let tile = try Self.codedItem("heic/exif-samples/samplefilehub.heif")
+        // An iden that derives from no item, and one whose item is not declared.
+        for derivedFrom in [[], [7]] {
+            var file = TestHEIF(majorBrand: "heic", primary: 2)
+            file.properties = [tile.config, TestHEIF.ispe(tile.size.width, tile.size.height)]
+            file.items = [TestHEIF.Item(type: tile.type, properties: [(1, true), (2, false)], data: tile.data),
+                          TestHEIF.Item(type: "iden", properties: [(2, false)], derivedFrom: derivedFrom)]
+            #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic").decode() } == .corruptData, "dimg \(derivedFrom)")
+        }
+        // An iden over a JPEG item: not HEVC or AV1.
+        var file = TestHEIF(majorBrand: "heic", primary: 2)
+        file.properties = [TestHEIF.ispe(8, 8)]
+        file.items = [TestHEIF.Item(type: "jpeg", properties: [(1, false)], data: [0xFF, 0xD8]),
+                      TestHEIF.Item(type: "iden", properties: [(1, false)], derivedFrom: [1])]
+        #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic") } == .unsupportedFeature)
+    }
+}

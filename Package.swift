@@ -47,7 +47,7 @@ let package = Package(
             name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "CShrinkGIF"]),
+        .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "ShrinkHEIF", "CShrinkGIF"]),
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),

@@ -1,6 +1,17 @@
+import Shrink
+import ShrinkHEIF
+
 /// Writes small HEIF files box by box, for derived images (`iden`, `iovl`) no corpus file has: one coded
 /// item taken from another file (its configuration box and coded bytes) and derived items over it.
 public struct TestHEIF {
+    /// A file's primary coded item: its type (`hvc1`, `av01`), configuration box, `ispe` size and coded bytes.
+    public struct CodedItem {
+        public let type: String
+        public let config: [UInt8]
+        public let size: Size
+        public let data: [UInt8]
+    }
+
     /// An item: its type, the properties it is associated with (indices into ``properties``, from 1, and
     /// whether essential), the items it derives from (`dimg`), and its data (stored in `mdat`).
     public struct Item {
@@ -45,7 +56,7 @@ public struct TestHEIF {
     /// then each image's offset).
     public static func ispe(_ width: Int, _ height: Int) -> [UInt8] { fullBox("ispe", be32(width) + be32(height)) }
     public static func irot(_ quarterTurns: Int) -> [UInt8] { box("irot", [UInt8(quarterTurns & 3)]) }
-    public static func overlay(fill: [Int], width: Int, height: Int, offsets: [(x: Int, y: Int)]) -> [UInt8] {
+    public static func overlayPayload(fill: [Int], width: Int, height: Int, offsets: [(x: Int, y: Int)]) -> [UInt8] {
         [0, 0] + fill.flatMap { be16($0) } + be16(width) + be16(height) + offsets.flatMap { be16($0.x & 0xFFFF) + be16($0.y & 0xFFFF) }
     }
 
@@ -78,5 +89,53 @@ public struct TestHEIF {
         let size = meta(mdatStart: 0).count
         let mdat = T.box("mdat", items.flatMap(\.data))
         return ftyp + meta(mdatStart: ftyp.count + size + 8) + mdat
+    }
+
+    /// The primary coded item of the HEIF or AVIF file in `bytes`. Fails when the container does not parse or
+    /// the primary has no size or configuration.
+    public static func codedItem(of bytes: [UInt8], name: String) throws -> CodedItem {
+        try bytes.withUnsafeBytes { raw in
+            let c = try HEIFContainer(bytes: raw, path: name)
+            var config: [UInt8] = []
+            for property in c.properties(of: c.primaryID) {
+                switch property {
+                case .hevcConfiguration(let r): config = box("hvcC", Array(raw[r]))
+                case .av1Configuration(let r): config = box("av1C", Array(raw[r]))
+                default: break
+                }
+            }
+            guard let item = c.items[c.primaryID], let size = c.size(of: c.primaryID), !config.isEmpty else {
+                throw ImageError(.corruptData, "\(name): no coded primary item with a size and configuration")
+            }
+            return CodedItem(type: item.type, config: config, size: size, data: item.extents.flatMap { Array(raw[$0]) })
+        }
+    }
+
+    /// An `iden` image over `item` that turns it `quarterTurns` anticlockwise (its own essential `irot`),
+    /// carrying `icc` (a `colr` prof) when given.
+    public static func identity(of item: CodedItem, majorBrand: String, quarterTurns: Int, icc: [UInt8]? = nil) -> [UInt8] {
+        var file = TestHEIF(majorBrand: majorBrand, primary: 2)
+        file.properties = [item.config, ispe(item.size.width, item.size.height), irot(quarterTurns)]
+        var idenProperties: [(index: Int, essential: Bool)] = [(2, false), (3, true)]
+        if let icc {
+            file.properties.append(box("colr", Array("prof".utf8) + icc))
+            idenProperties.append((4, false))
+        }
+        file.items = [Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
+                      Item(type: "iden", properties: idenProperties, derivedFrom: [1])]
+        return file.bytes()
+    }
+
+    /// An `iovl` canvas showing `item` twice side by side, the second `gap` pixels to the right and down, on
+    /// a canvas filled with `fill` (16-bit RGBA) around them.
+    public static func overlay(twice item: CodedItem, majorBrand: String, gap: Int, fill: [Int]) -> [UInt8] {
+        let (w, h) = (item.size.width, item.size.height)
+        var file = TestHEIF(majorBrand: majorBrand, primary: 3)
+        file.properties = [item.config, ispe(w, h), ispe(2 * w + gap, h + gap / 2)]
+        let payload = overlayPayload(fill: fill, width: 2 * w + gap, height: h + gap / 2, offsets: [(0, 0), (w + gap, gap / 2)])
+        file.items = [Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
+                      Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
+                      Item(type: "iovl", properties: [(3, false)], derivedFrom: [1, 2], data: payload)]
+        return file.bytes()
     }
 }

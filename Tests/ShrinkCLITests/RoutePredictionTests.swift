@@ -24,6 +24,7 @@ import ShrinkTestSupport
         let size: Int
         let output: String
         let path: DecodePath
+        var options: [String] = []
     }
 
     static func cases() throws -> [Case] {
@@ -84,13 +85,28 @@ import ShrinkTestSupport
                 all.append(Case(name: name, bytes: Corpus.readBytes(Corpus.path(file)) ?? [], size: size, output: output,
                                 path: DecodePath(path)))
             }
+            // 16-bit samples kept for an rgba16 result: the band and libde265's copy at 2 bytes a sample.
+            all.append(Case(name: "AVIF 10-bit to rgba16", bytes: Corpus.readBytes(Corpus.path("avif/av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif")) ?? [],
+                            size: 200, output: "png", path: .wholeImage, options: ["--pixel-format", "high"]))
+            all.append(Case(name: "HEIC 10-bit with alpha to rgba16", bytes: Corpus.readBytes(Corpus.path("heic/kingfisher/gradient-10b-srgb-alpha.heic")) ?? [],
+                            size: 32, output: "png", path: .wholeImage, options: ["--pixel-format", "high"]))
+            // Derived images (iovl, iden) libheif decodes whole, charged at 20 B/px: a 12 MP one turned by irot holds
+            // 18.6 B/px at its peak.
+            let kodim = try TestHEIF.codedItem(of: Corpus.readBytes(Corpus.path("avif/libavif/kodim03_yuv420_8bpc.avif")) ?? [], name: "kodim03")
+            all.append(Case(name: "AVIF overlay through libheif", bytes: TestHEIF.overlay(twice: kodim, majorBrand: "avif", gap: 16, fill: [0, 0, 0, 65535]),
+                            size: 200, output: "jpg", path: DecodePath("libheifWhole")))
+            let big = try TestHEIF.codedItem(of: Corpus.readBytes(Corpus.path("avif/libvips/avif-orientation-6.avif")) ?? [], name: "big")
+            all.append(Case(name: "AVIF 12 MP iden turned through libheif", bytes: TestHEIF.identity(of: big, majorBrand: "avif", quarterTurns: 3),
+                            size: 400, output: "jpg", path: DecodePath("libheifWhole")))
+            all.append(Case(name: "AVIF iden through libheif", bytes: TestHEIF.identity(of: kodim, majorBrand: "avif", quarterTurns: 3),
+                            size: 200, output: "png", path: DecodePath("libheifWhole")))
         } else {
             print("PNG interlaced skipped: ../shared/corpus is absent")
         }
         for (i, c) in all.enumerated() {
             let input = "\(dir)/\(i)"
             try FileOutput.write(c.bytes, to: input)
-            let r = try cli.shrink(["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"],
+            let r = try cli.shrink(["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"] + c.options,
                                    environment: Self.tunables)
             #expect(r.status == 0, "\(c.name): \(r.err)")
             let line = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] ?? [:]

@@ -8,22 +8,9 @@ import ShrinkTestSupport
 /// named (libde265 or dav1d, never aom), upright, and are limited from their boxes before libheif decodes.
 /// The files are written here (``TestHEIF``) around coded items of corpus files: no corpus file has one.
 @Suite struct DerivedImageTests {
-    /// The primary coded item of a corpus file: its type, configuration box, size and coded bytes.
-    static func codedItem(_ file: String) throws -> (type: String, config: [UInt8], size: Size, data: [UInt8]) {
-        let bytes = try #require(Corpus.readBytes(Corpus.path(file)), "the corpus file \(file)")
-        return try bytes.withUnsafeBytes { raw in
-            let c = try HEIFContainer(bytes: raw, path: file)
-            let item = try #require(c.items[c.primaryID])
-            var config: [UInt8] = []
-            for property in c.properties(of: c.primaryID) {
-                switch property {
-                case .hevcConfiguration(let r): config = TestHEIF.box("hvcC", Array(raw[r]))
-                case .av1Configuration(let r): config = TestHEIF.box("av1C", Array(raw[r]))
-                default: break
-                }
-            }
-            return (item.type, config, try #require(c.size(of: c.primaryID)), item.extents.flatMap { Array(raw[$0]) })
-        }
+    /// The primary coded item of a corpus file.
+    static func codedItem(_ file: String) throws -> TestHEIF.CodedItem {
+        try TestHEIF.codedItem(of: try #require(Corpus.readBytes(Corpus.path(file)), "the corpus file \(file)"), name: file)
     }
 
     static let rgb8 = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
@@ -34,17 +21,10 @@ import ShrinkTestSupport
         return nil
     }
 
-    /// An `iden` of a HEIC's item that turns it a quarter anticlockwise (its own `irot`).
+    /// An `iden` of a HEIC's item that turns it a quarter anticlockwise, carrying the rainbow HEIC's ICC profile.
     static func rotatedIden() throws -> [UInt8] {
-        let tile = try codedItem("heic/exif-samples/samplefilehub.heif")
-        var file = TestHEIF(majorBrand: "heic", primary: 2)
-        // The iden carries an ICC profile (the rainbow HEIC's).
         let icc = try #require(try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic")).decoder.metadata().iccProfile)
-        file.properties = [tile.config, TestHEIF.ispe(tile.size.width, tile.size.height), TestHEIF.irot(1),
-                           TestHEIF.box("colr", Array("prof".utf8) + icc)]
-        file.items = [TestHEIF.Item(type: tile.type, properties: [(1, true), (2, false)], data: tile.data),
-                      TestHEIF.Item(type: "iden", properties: [(2, false), (3, true), (4, false)], derivedFrom: [1])]
-        return file.bytes()
+        return TestHEIF.identity(of: try codedItem("heic/exif-samples/samplefilehub.heif"), majorBrand: "heic", quarterTurns: 1, icc: icc)
     }
 
     @Test func idenIsDecodedByLibheifWithLibde265Upright() throws {
@@ -67,14 +47,7 @@ import ShrinkTestSupport
     @Test func overlayIsDecodedByLibheifWithDav1dOnItsCanvas() throws {
         let tile = try Self.codedItem("avif/libavif/kodim03_yuv420_8bpc.avif")
         let (w, h) = (tile.size.width, tile.size.height)
-        var file = TestHEIF(majorBrand: "avif", primary: 3)
-        file.properties = [tile.config, TestHEIF.ispe(w, h), TestHEIF.ispe(2 * w + 16, h + 8)]
-        let overlay = TestHEIF.overlay(fill: [65535, 0, 0, 65535], width: 2 * w + 16, height: h + 8,
-                                       offsets: [(0, 0), (w + 16, 8)])
-        file.items = [TestHEIF.Item(type: "av01", properties: [(1, true), (2, false)], data: tile.data),
-                      TestHEIF.Item(type: "av01", properties: [(1, true), (2, false)], data: tile.data),
-                      TestHEIF.Item(type: "iovl", properties: [(3, false)], derivedFrom: [1, 2], data: overlay)]
-        let bytes = file.bytes()
+        let bytes = TestHEIF.overlay(twice: tile, majorBrand: "avif", gap: 16, fill: [65535, 0, 0, 65535])
         let source = try ImageSource(bytes: bytes, name: "overlay.avif")
         #expect(source.info.format == .avif && source.info.size == Size(width: 2 * w + 16, height: h + 8))
         let decoded = try source.decode(options: Self.rgb8)

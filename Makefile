@@ -55,4 +55,4 @@ bench: build
 	scripts/bench-formats
 
 clean:
-	rm -rf .build .build-asan .build-fuzz .build-dependents out
+	rm -rf .build .build-fuzz .build-dependents out

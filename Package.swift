@@ -42,7 +42,11 @@ let package = Package(
         .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
                 exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
-        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
+        // Colour management: Little CMS 2 (its C module lives in the folder).
+        .systemLibrary(name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
+                       providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "ShrinkColor", dependencies: ["ShrinkCore", "CShrinkLCMS"], exclude: ["CShrinkLCMS"]),
+        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
         .executableTarget(
             name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]

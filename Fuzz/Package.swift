@@ -16,16 +16,20 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-avif-thumbnail", "FuzzAVIFThumbnail"),
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
+    ("fuzz-icc-profile", "FuzzICCProfile"),
 ]
 
 let package = Package(
     name: "ShrinkFuzz",
     platforms: [.macOS(.v15)],
-    products: harnesses.map { .executable(name: $0.product, targets: [$0.target]) },
+    products: harnesses.map { .executable(name: $0.product, targets: [$0.target]) }
+        + [.executable(name: "shrink-sweep", targets: ["ShrinkSweep"])],
     dependencies: [.package(name: "Shrink", path: "..")],
     targets: [
         // C: hands the command line and a Swift callback to libFuzzer's LLVMFuzzerRunDriver.
         .target(name: "CShrinkFuzzDriver"),
         .target(name: "ShrinkFuzzSupport", dependencies: [.product(name: "Shrink", package: "Shrink"), "CShrinkFuzzDriver"]),
+        // Not a harness: thumbnails of the files it is given, sanitized like the harnesses (scripts/check-sanitizers).
+        .executableTarget(name: "ShrinkSweep", dependencies: [.product(name: "Shrink", package: "Shrink")]),
     ] + harnesses.map { .executableTarget(name: $0.target, dependencies: ["ShrinkFuzzSupport"]) }
 )

@@ -9,8 +9,9 @@ public struct DecodedImage: Sendable {
     /// The peak bytes this decode was predicted to hold before it ran (see
     /// ``ImageSource/predictedPeakBytes(for:format:)``).
     public let predictedPeakBytes: Int
-    /// The source's ICC profile and EXIF block, EXIF orientation already reset to 1 (the pixels are upright).
-    /// Encoders keep the ICC profile and drop EXIF unless told otherwise.
+    /// The ICC profile the pixels are in (none after conversion to sRGB, Display P3's, or the source's when
+    /// kept) and the source's EXIF block, EXIF orientation already reset to 1 (the pixels are upright).
+    /// Encoders embed the ICC profile and drop EXIF unless told otherwise.
     public let metadata: ImageMetadata
     /// The machinery that decoded it (nil when not decoded from a source, e.g. built by hand).
     public let decodePath: DecodePath?
@@ -19,10 +20,13 @@ public struct DecodedImage: Sendable {
     /// Damage stepped over while reading the header and decoding (see ``ImageInfo/warnings`` and
     /// ``ThumbnailOptions/strict``), one line each; empty for a clean file.
     public let warnings: [String]
+    /// What colour management did (``ThumbnailOptions/color``): nil when the profile was kept as it is.
+    public let colorConversion: ColorConversion?
 
     public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0,
-                decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = []) {
+                decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = [], colorConversion: ColorConversion? = nil) {
         self.warnings = warnings
+        self.colorConversion = colorConversion
         self.pixels = pixels
         self.plan = plan
         self.decodePath = decodePath

@@ -139,7 +139,7 @@ public final class ImageSource: Sendable {
             let plan = try plan(target, crop: crop, options: options, minimumPrescale: minimumPrescale)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             return BudgetedPlan(plan: plan, options: options, format: format,
-                                predictedPeakBytes: predictedPeakBytes(for: plan, format: format), fallback: fallback)
+                                predictedPeakBytes: predictedPeakBytes(for: plan, format: format, color: options.color), fallback: fallback)
         }
         let requested = try candidate(options, minimumPrescale: 1, nil)
         if requested.predictedPeakBytes <= budget { return requested }
@@ -295,9 +295,15 @@ public final class ImageSource: Sendable {
         oriented.orientation = orientation
         let plan = try ThumbnailPlan(info: oriented, target: target, options: options, prescales: decoder.scaleDenominators,
                                      scaledSize: decoder.scaledSize(denominator:))
-        let decoded = try image(plan, options: options, monitor: monitor)
-        return DecodedImage(pixels: decoded.pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
-                            decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: decoded.warnings)
+        var kept = options
+        kept.color = .keep                                  // the thumbnail is in the image's colours: its profile applies
+        let decoded = try image(plan, options: kept, monitor: monitor)
+        var pixels = decoded.pixels, metadata = metadata, warnings = decoded.warnings
+        let colour = ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
+        metadata.iccProfile = colour.profile
+        if let warning = colour.warning { warnings.append(warning) }
+        return DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
+                            decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: warnings, colorConversion: colour.conversion)
     }
 
     /// Runs `plan` (made by ``plan(_:crop:options:)`` with the same `options`).
@@ -307,7 +313,7 @@ public final class ImageSource: Sendable {
             try monitor?.checkpoint(row: 0)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             let route = route(for: plan, format: format)
-            let predicted = predictedPeakBytes(for: plan, format: format, route: route)
+            let predicted = predictedPeakBytes(for: plan, format: format, route: route, color: options.color)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
@@ -328,14 +334,17 @@ public final class ImageSource: Sendable {
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
+            var metadata = try decoder.metadata().orientedUpright
+            let colour = ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
+            metadata.iccProfile = colour.profile
             monitor?.notePeak()
-            let metadata = try decoder.metadata().orientedUpright
             try checkInput()
             if options.strict, let first = warnings.first {
                 throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
             }
-            return DecodedImage(pixels: pixels, plan: plan, metadata: metadata,
-                                predictedPeakBytes: predicted, decodePath: route.path, decoder: route.decoder, warnings: warnings)
+            if let warning = colour.warning { warnings.append(warning) }     // a profile not applied is no damage
+            return DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predicted,
+                                decodePath: route.path, decoder: route.decoder, warnings: warnings, colorConversion: colour.conversion)
         } catch {
             try checkInput()
             throw error.naming(path)
@@ -345,14 +354,17 @@ public final class ImageSource: Sendable {
     /// The peak bytes a decode of `plan` into `format` is predicted to hold, from the header alone: the
     /// result, the route's working memory (progressive coefficients, an interlaced grid, a scaled frame) and
     /// library state (``DecodeRoute``), one strip or row group of decoded rows, the resampler's rows, and a
-    /// whole-image conversion when the rows cannot be delivered in `format` as they come. Allocator overhead
-    /// is not included.
-    public func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat) -> Int {
-        predictedPeakBytes(for: plan, format: format, route: route(for: plan, format: format))
+    /// whole-image conversion when the rows cannot be delivered in `format` as they come, and, after the
+    /// decode, the copies a colour conversion under `color` makes of a format it cannot transform in place
+    /// (``ColorManagement/extraBytes(for:size:)``). Allocator overhead is not included.
+    public func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> Int {
+        predictedPeakBytes(for: plan, format: format, route: route(for: plan, format: format), color: color)
     }
 
-    private func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute) -> Int {
+    private func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute, color: ColorPolicy) -> Int {
         let result = format.byteCount(for: plan.outputSize)
+        let converts = color == .displayP3 || (color == .sRGB && info.iccProfileBytes > 0)
+        let colour = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
         var peak = result + route.workingBytes + route.stateBytes
         switch route.output {
         case .planes:
@@ -369,7 +381,7 @@ public final class ImageSource: Sendable {
             }
             if !rendersDirectly(format, rows: rows) { peak += decoder.outputFormat.byteCount(for: plan.outputSize) }
         }
-        return peak
+        return max(peak, colour)
     }
 
     /// The route a decode of `plan` into `format` takes, as the codec chooses it from the header: the one

@@ -29,14 +29,19 @@ public struct ThumbnailOptions: Sendable {
     /// off in `.quality` mode: embedded thumbnails are small and softer than the photo reduced (an iPhone
     /// HEIC's 320x240 `thmb` reduced to 64 px is 33 dB from the photo reduced, against 48 for the tile path).
     public var useEmbeddedThumbnail: Bool?
+    /// What happens to colours: converted from the image's ICC profile to sRGB after the reduction, at the
+    /// output's size, and no profile embedded (`.sRGB`, the default); left alone with the profile kept
+    /// (`.keep`); or converted to Display P3 with its profile embedded (`.displayP3`).
+    public var color: ColorPolicy
 
     /// Whether the embedded thumbnail may be used under these options.
     public var allowsEmbeddedThumbnail: Bool { useEmbeddedThumbnail ?? (mode == .fast) }
 
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
                 pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30,
-                useEmbeddedThumbnail: Bool? = nil) {
+                useEmbeddedThumbnail: Bool? = nil, color: ColorPolicy = .sRGB) {
         self.useEmbeddedThumbnail = useEmbeddedThumbnail
+        self.color = color
         self.mode = mode
         self.pixelFormat = pixelFormat
         self.allowUpscaling = allowUpscaling

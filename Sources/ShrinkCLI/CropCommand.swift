@@ -41,6 +41,9 @@ struct CropCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
+    @OptionGroup(title: "Colour")
+    var colorArguments: ColorArguments
+
     @Flag(help: "JPEG only: cut the region from the DCT coefficients without re-encoding; it is widened to iMCU (8 or 16 pixel) boundaries and --size is not allowed.")
     var lossless = false
 
@@ -82,7 +85,7 @@ struct CropCommand: ParsableCommand {
             }
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
                                           options: ThumbnailOptions(strict: decoding.strict, pixelFormat: format.preferredPixels,
-                                                                    memoryBudget: decoding.memoryBudget))
+                                                                    memoryBudget: decoding.memoryBudget, color: colorArguments.colour))
             DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)

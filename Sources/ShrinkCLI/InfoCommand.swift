@@ -23,7 +23,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
     var json = false
 
     func validate() throws {
@@ -71,6 +71,7 @@ struct InfoCommand: ParsableCommand {
         line.add("progressive", info.isProgressive)
         line.add("chromaSubsampling", info.chromaSubsampling?.rawValue)
         line.add("iccProfileBytes", info.iccProfileBytes)
+        line.add("iccProfile", Self.profile(source))
         line.add("exifBytes", info.exifBytes)
         var thumbnail: JSONLine?
         if let t = info.embeddedThumbnail {
@@ -104,6 +105,13 @@ struct InfoCommand: ParsableCommand {
         return parts.joined(separator: ", ")
     }
 
+    /// The ICC profile as lcms2 describes it ("Display P3 (RGB, matrix-shaper, 536 B)"), nil when there is none.
+    static func profile(_ source: ImageSource) -> String? {
+        guard source.info.iccProfileBytes > 0 else { return nil }
+        guard let bytes = try? source.decoder.metadata().iccProfile else { return "\(Formatting.bytes(source.info.iccProfileBytes)) (unreadable)" }
+        return ColorProfile(bytes)?.summary ?? "\(Formatting.bytes(bytes.count)) (lcms2 cannot read it: treated as sRGB)"
+    }
+
     static func table(_ source: ImageSource) -> String {
         let info = source.info
         var rows: [(String, String)] = [
@@ -112,7 +120,7 @@ struct InfoCommand: ParsableCommand {
             ("orientation", "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"),
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
             ("subsampling", info.chromaSubsampling?.rawValue ?? "-"),
-            ("ICC profile", info.iccProfileBytes > 0 ? Formatting.bytes(info.iccProfileBytes) : "none"),
+            ("ICC profile", Self.profile(source) ?? "none"),
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
             ("thumbnail", info.embeddedThumbnail.map { "\($0) (\(source.decoder.embeddedThumbnail() == nil ? "EXIF" : "a thmb image of its own"))" } ?? "none"),
             ("features", info.features.isEmpty ? "-" : info.features.joined(separator: ", ")),

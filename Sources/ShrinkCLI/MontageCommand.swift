@@ -30,6 +30,9 @@ struct MontageCommand: ParsableCommand {
     @Argument(help: "Photos, or directories of photos.")
     var inputs: [String]
 
+    @OptionGroup(title: "Colour")
+    var colorArguments: ColorArguments
+
     @Option(help: "Cell side in pixels; each photo is fitted inside it.")
     var cell: Int = 256
 
@@ -98,7 +101,7 @@ struct MontageCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)
-        let sheet = ContactSheet(layout: layout, options: ThumbnailOptions(mode: mode),
+        let sheet = ContactSheet(layout: layout, options: ThumbnailOptions(mode: mode, color: colorArguments.colour),
                                  encoder: JPEGEncoder(options: JPEGEncoder.Options(quality: quality)), rowsAhead: prefetchRows)
         var diskCache: DiskCache?
         if let cacheDir {

@@ -58,8 +58,9 @@ struct OrientCommand: ParsableCommand {
             } else {
                 let format = OutputExtensions.encoder(forPath: output, quality: quality, keepEXIF: true,
                                                       chroma444: source.info.chromaSubsampling == .s444) ?? JPEGEncoder()
+                // Rotating keeps the colours as they are, the profile with them.
                 let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
-                                                                        memoryBudget: decoding.memoryBudget))
+                                                                        memoryBudget: decoding.memoryBudget, color: .keep))
                 try image.write(to: output, as: format)
                 DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
             }

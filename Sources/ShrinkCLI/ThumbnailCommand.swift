@@ -19,7 +19,7 @@ struct ThumbnailCommand: ParsableCommand {
             into the resampler, and EXIF orientation is applied once. Without --size the image is decoded at full \
             size, oriented.
 
-            Inputs are JPEG, PNG, WebP (first frame of an animation) and GIF (first frame), recognised by their \
+            Inputs are JPEG, PNG, WebP (first frame of an animation), GIF (first frame), HEIC and AVIF, recognised by their \
             bytes. One input with -o ending in .jpg, .jpeg, .png or .webp writes that file; otherwise -o is a \
             directory (created if missing) that receives NAME.jpg (or .png / .webp with --format; inputs sharing a name become \
             NAME-2, NAME-3, …). Without -o, outputs go to the current directory as NAME.thumb.jpg. Batches run on --jobs workers, continue past a bad file, and \
@@ -98,6 +98,9 @@ struct ThumbnailCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
+    @OptionGroup(title: "Colour")
+    var colorArguments: ColorArguments
+
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
@@ -159,7 +162,8 @@ struct ThumbnailCommand: ParsableCommand {
         // conversion either way; the decoder's own pixels for lossless outputs).
         let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict,
                                        pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
-                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail)
+                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail,
+                                       color: colorArguments.colour)
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         let json = json
@@ -199,6 +203,7 @@ struct ThumbnailCommand: ParsableCommand {
                     line.add("path", image.decodePath?.name)
                     line.add("decoder", image.decoder)
                     line.add("pixelFormat", image.pixels.format.rawValue)
+                    line.add("colour", image.colorConversion?.summary ?? "kept")
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
                     line.add("measuredPeakBytes", monitor?.peakBytes)

@@ -15,10 +15,15 @@ import ShrinkTestSupport
         return Array(base[0..<2]) + app2(2, profile[150...]) + app2(1, profile[..<150]) + Array(base[2...])
     }
 
-    @Test func iccIsKeptAndEXIFStrippedByDefault() throws {
+    @Test func iccIsKeptWhenAskedAndEXIFStrippedByDefault() throws {
         let source = try ImageSource(bytes: try jpegWithMetadata(), name: "m.jpg")
         #expect(source.info.iccProfileBytes == 300)
-        let thumb = try source.thumbnail(maxPixelSize: 20)
+        // By default the profile is converted to sRGB and dropped; this one is not a profile lcms2 can read: a
+        // warning, the pixels left as they are, no profile written.
+        let converted = try source.thumbnail(maxPixelSize: 20)
+        #expect(converted.metadata.iccProfile == nil && converted.warnings.contains { $0.contains("cannot be read") })
+        let thumb = try source.thumbnail(maxPixelSize: 20, options: ThumbnailOptions(color: .keep))
+        #expect(thumb.pixels.bytes == converted.pixels.bytes && thumb.warnings.isEmpty && thumb.colorConversion == nil)
         #expect(thumb.metadata.iccProfile == (0..<300).map { UInt8($0 % 256) })
         let out = try ImageSource(bytes: try thumb.encoded(as: .jpeg(.init())))
         #expect(out.info.iccProfileBytes == 300)
@@ -29,7 +34,7 @@ import ShrinkTestSupport
 
     @Test func keptEXIFSaysUpright() throws {
         let source = try ImageSource(bytes: try jpegWithMetadata())
-        let thumb = try source.thumbnail(maxPixelSize: 20)
+        let thumb = try source.thumbnail(maxPixelSize: 20, options: ThumbnailOptions(color: .keep))
         #expect(thumb.size == Size(width: 15, height: 20))
         var options = JPEGEncoder.Options()
         options.keepEXIF = true

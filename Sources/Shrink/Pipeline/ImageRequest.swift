@@ -46,11 +46,11 @@ public struct ImageRequest: Sendable {
     }
 
     /// The key of the image this request makes: the source identity and everything that shapes the plan and
-    /// the pixels (target, region, mode, upscaling, strictness, pixel format policy). Fails when the source
-    /// cannot be examined.
+    /// the pixels (target, region, mode, upscaling, strictness, pixel format policy, colour policy). Fails when
+    /// the source cannot be examined.
     public func cacheKey() throws(ImageError) -> String {
         let o = options
         let region = self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "all"
-        return "\(try loader.identity())|\(target)|\(region)|\(o.mode.rawValue)|\(o.allowUpscaling)|\(o.strict)|\(o.pixelFormat)"
+        return "\(try loader.identity())|\(target)|\(region)|\(o.mode.rawValue)|\(o.allowUpscaling)|\(o.strict)|\(o.pixelFormat)|\(o.color.rawValue)"
     }
 }

@@ -1,0 +1,11 @@
+// Little CMS 2 as a module. Its pixel-format constants are macros built from other macros, which Swift does
+// not import: the ones Shrink uses are restated here as constants.
+#include <lcms2.h>
+
+static const cmsUInt32Number CShrinkLCMS_GRAY_8 = TYPE_GRAY_8;
+static const cmsUInt32Number CShrinkLCMS_RGB_8 = TYPE_RGB_8;
+static const cmsUInt32Number CShrinkLCMS_RGBA_8 = TYPE_RGBA_8;
+static const cmsUInt32Number CShrinkLCMS_RGBA_16 = TYPE_RGBA_16;
+static const cmsUInt32Number CShrinkLCMS_CMYK_8 = TYPE_CMYK_8;
+static const cmsUInt32Number CShrinkLCMS_CMYK_8_REV = TYPE_CMYK_8_REV;
+static const cmsUInt32Number CShrinkLCMS_GRAYA_8 = TYPE_GRAYA_8;

@@ -1,0 +1,59 @@
+import CShrinkLCMS
+
+/// What an ICC profile says about itself, read by lcms2: its description, the colour space it describes and
+/// how it maps colours (matrix and curves, or lookup tables). Reading costs lcms2's parse of the tags.
+public struct ColorProfile: Sendable, Equatable {
+    /// The colour space of the data the profile describes.
+    public enum Space: String, Sendable {
+        case rgb = "RGB", gray = "Gray", cmyk = "CMYK", other
+    }
+
+    /// The description tag (`desc`), e.g. "Display P3"; empty when the profile has none.
+    public let name: String
+    public let space: Space
+    /// True for matrix/TRC profiles (sRGB, Display P3, Adobe RGB…), false for LUT-based ones (most CMYK).
+    public let isMatrixShaper: Bool
+    /// The profile's bytes.
+    public let bytes: [UInt8]
+
+    /// Reads `bytes`; nil when lcms2 cannot parse them (a broken profile is a warning, not an error).
+    public init?(_ bytes: [UInt8]) {
+        guard let profile = LCMSProfile(bytes) else { return nil }
+        self.init(profile, bytes: bytes)
+    }
+
+    init(_ profile: LCMSProfile, bytes: [UInt8]) {
+        self.bytes = bytes
+        name = profile.name
+        space = switch cmsGetColorSpace(profile.handle) {
+        case cmsSigRgbData: .rgb
+        case cmsSigGrayData: .gray
+        case cmsSigCmykData: .cmyk
+        default: .other
+        }
+        isMatrixShaper = cmsIsMatrixShaper(profile.handle) != 0
+    }
+
+    /// The Display P3 profile Shrink embeds with ``ColorPolicy/displayP3``.
+    public static let displayP3: ColorProfile = {
+        let profile = LCMSProfile.displayP3()
+        return ColorProfile(profile, bytes: profile.bytes)
+    }()
+
+    /// sRGB as lcms2 builds it: what an untagged image is taken to be.
+    public static let sRGB: ColorProfile = {
+        let profile = LCMSProfile.sRGB()
+        return ColorProfile(profile, bytes: profile.bytes)
+    }()
+
+    /// Gray with sRGB's transfer curve: where gray images are converted to.
+    public static let sGray: ColorProfile = {
+        let profile = LCMSProfile.sGray()
+        return ColorProfile(profile, bytes: profile.bytes)
+    }()
+
+    /// One line for `info`: "Display P3 (RGB, matrix-shaper, 536 B)".
+    public var summary: String {
+        "\(name.isEmpty ? "unnamed" : name) (\(space.rawValue), \(isMatrixShaper ? "matrix-shaper" : "LUT"), \(bytes.count) B)"
+    }
+}

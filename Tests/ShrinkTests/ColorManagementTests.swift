@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import Shrink
+import ShrinkTestSupport
+
+/// Colour management after the reduction: a tagged image's colours converted to sRGB (checked against the
+/// matrices of the colour spaces, computed here without lcms2), kept with their profile, or converted to
+/// Display P3; untagged and sRGB images left alone; unreadable profiles a warning.
+@Suite struct ColorManagementTests {
+    /// sRGB's transfer curve (IEC 61966-2.1), both ways, on 0…1.
+    static func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+    static func encoded(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+
+    /// `rgb` (8-bit, sRGB curve) through a 3×3 matrix on linear light, back to 8 bits.
+    static func map(_ rgb: [Int], _ m: [[Double]]) -> [Int] {
+        let l = rgb.map { linear(Double($0) / 255) }
+        return m.map { row in Int((encoded(min(max(zip(row, l).map(*).reduce(0, +), 0), 1)) * 255).rounded()) }
+    }
+
+    /// Display P3 to sRGB and back, on linear light (both D65).
+    static let p3ToSRGB = [[1.2249401, -0.2249404, 0], [-0.0420569, 1.0420571, 0], [-0.0196376, -0.0786361, 1.0982735]]
+    static let sRGBToP3 = [[0.8224621, 0.1775380, 0], [0.0331941, 0.9668058, 0], [0.0170827, 0.0723974, 0.9105199]]
+
+    /// A 64×48 PNG of one colour, tagged with `profile`.
+    static func flat(_ rgb: [Int], profile: [UInt8]?) throws -> [UInt8] {
+        let pixels = PixelBuffer(format: .rgb8, size: Size(width: 64, height: 48), bytes: Array((0..<64 * 48).map { _ in rgb.map(UInt8.init) }.joined()))
+        return try PNGEncoder().encode(pixels, metadata: ImageMetadata(iccProfile: profile))
+    }
+
+    /// The largest difference between every pixel of `image` (converted to rgb8) and `rgb`.
+    static func distance(_ image: PixelBuffer, from rgb: [Int]) -> Int {
+        let p = image.format == .rgb8 ? image : PixelConverter.convert(image, to: .rgb8)
+        return stride(from: 0, to: p.bytes.count, by: 3).map { i in (0..<3).map { abs(Int(p.bytes[i + $0]) - rgb[$0]) }.max()! }.max() ?? 0
+    }
+
+    @Test func aDisplayP3ImageIsConvertedToSRGBAfterReducing() throws {
+        let colour = [200, 100, 50]
+        let source = try ImageSource(bytes: try Self.flat(colour, profile: ColorProfile.displayP3.bytes), name: "p3.png")
+        let expected = Self.map(colour, Self.p3ToSRGB)                     // about (216, 94, 39): redder in sRGB numbers
+        for format in [PixelFormatRequest.exactly(.rgb8), .exactly(.rgba8), .exactly(.yuv420), .highPrecision] {
+            let image = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: format))
+            #expect(image.colorConversion?.converted == true && image.colorConversion?.from == "Display P3", "\(format)")
+            #expect(image.metadata.iccProfile == nil, "\(format): sRGB output embeds no profile")
+            #expect(Self.distance(image.pixels, from: expected) <= (format == .exactly(.yuv420) ? 3 : 2), "\(format): \(expected)")
+        }
+        // keep: the pixels as stored, the profile with them.
+        let kept = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep))
+        #expect(Self.distance(kept.pixels, from: colour) == 0 && kept.metadata.iccProfile == ColorProfile.displayP3.bytes)
+        #expect(kept.colorConversion == nil)
+        // Back to Display P3: the stored numbers again, and the P3 profile embedded (and read back by name).
+        let p3 = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .displayP3))
+        #expect(Self.distance(p3.pixels, from: colour) <= 1 && p3.metadata.iccProfile == ColorProfile.displayP3.bytes)
+        let embedded = try #require(p3.metadata.iccProfile)
+        #expect(ColorProfile(embedded)?.name == "Display P3")
+    }
+
+    @Test func untaggedAndSRGBImagesAreLeftAloneUnlessDisplayP3IsAsked() throws {
+        let colour = [200, 100, 50]
+        for profile in [nil, ColorProfile.sRGB.bytes] {
+            let source = try ImageSource(bytes: try Self.flat(colour, profile: profile), name: "srgb.png")
+            let image = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+            #expect(image.colorConversion?.converted == false && Self.distance(image.pixels, from: colour) == 0)
+            #expect(image.metadata.iccProfile == nil)
+            let p3 = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .displayP3))
+            #expect(p3.colorConversion?.converted == true && p3.metadata.iccProfile == ColorProfile.displayP3.bytes)
+            #expect(Self.distance(p3.pixels, from: Self.map(colour, Self.sRGBToP3)) <= 2)
+        }
+    }
+
+    @Test func brokenProfilesAndProfilesForOtherDataAreWarnings() throws {
+        let colour = [200, 100, 50]
+        let broken = try ImageSource(bytes: try Self.flat(colour, profile: Array(repeating: 7, count: 400)), name: "broken.png")
+        let image = try broken.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(strict: true, pixelFormat: .exactly(.rgb8)))
+        #expect(Self.distance(image.pixels, from: colour) == 0 && image.metadata.iccProfile == nil)
+        let warned = image.warnings.contains { $0.contains("cannot be read") }
+        #expect(warned, "\(image.warnings)")
+        // A gray profile on colour pixels: not applied, said so.
+        let gray = try ImageSource(bytes: try Self.flat(colour, profile: ColorProfile.sGray.bytes), name: "gray-profile.png")
+        let mismatched = try gray.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let notApplied = mismatched.warnings.contains { $0.contains("not applied") }
+        #expect(Self.distance(mismatched.pixels, from: colour) == 0 && notApplied)
+    }
+
+    @Test func corpusPhotosInDisplayP3AreConverted() throws {
+        let source = try ImageSource(path: Corpus.path("exif/nuke/image-p3.jpg"))
+        let bytes = try #require(try source.decoder.metadata().iccProfile)
+        let profile = try #require(ColorProfile(bytes))
+        #expect(profile.space == .rgb && profile.isMatrixShaper && profile.name.contains("P3"), "\(profile.summary)")
+        let converted = try source.thumbnail(maxPixelSize: 200)
+        let kept = try source.thumbnail(maxPixelSize: 200, options: ThumbnailOptions(color: .keep))
+        #expect(converted.colorConversion?.converted == true && converted.pixels.bytes != kept.pixels.bytes)
+        #expect(converted.predictedPeakBytes >= kept.predictedPeakBytes)
+    }
+}

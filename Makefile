@@ -36,6 +36,7 @@ test: build
 	scripts/check-formats
 	scripts/check-inputs
 	scripts/check-progressive
+	scripts/check-colour
 	scripts/fuzz 5
 	scripts/check-sanitizers
 

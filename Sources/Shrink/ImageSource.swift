@@ -120,7 +120,7 @@ public final class ImageSource: Sendable {
                                      scaledSize: decoder.scaledSize(denominator:), crop: crop, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: path, what: "output")
-        let route = route(for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat))
+        let route = route(for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat), color: options.color)
         guard route.workingBytes <= options.memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
                              "\(path): decoding needs \(Self.mebibytes(route.workingBytes)) of working memory (\(route.path) route), above the budget of \(Self.mebibytes(options.memoryBudget))")
@@ -312,12 +312,13 @@ public final class ImageSource: Sendable {
         do throws(ImageError) {
             try monitor?.checkpoint(row: 0)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
-            let route = route(for: plan, format: format)
+            let route = route(for: plan, format: format, color: options.color)
             let predicted = predictedPeakBytes(for: plan, format: format, route: route, color: options.color)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
             var warnings = info.warnings
+            var early: ColorConvertingRows?
             let region = decodedRegion(of: plan, route: route)
             switch try route.start(options: decode, monitor: monitor) {
             case .planes(let planes):
@@ -325,7 +326,12 @@ public final class ImageSource: Sendable {
                 let planar = try PlanarRenderer.render(plan, from: planes, region: region, monitor: monitor)
                 warnings += planes.warnings
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
-            case .rows(let rows):
+            case .rows(let decoded):
+                var rows: any RowDecoding = decoded
+                if let transform = earlyColor(options.color, rowFormat: decoded.format) {
+                    early = ColorConvertingRows(decoded, transform: transform)
+                    rows = early!
+                }
                 let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format, rows: rows.format) ? format : decoder.outputFormat,
                                                       region: region, monitor: monitor)
                 warnings += rows.warnings
@@ -335,7 +341,15 @@ public final class ImageSource: Sendable {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
             var metadata = try decoder.metadata().orientedUpright
-            let colour = ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
+            let colour: ColorManagementResult
+            if let early {                                  // converted before the resampler
+                let t = early.transform
+                colour = ColorManagementResult(profile: t.embedded, conversion: ColorConversion(from: t.from, to: t.to, converted: true,
+                                               milliseconds: Double(early.elapsed.components.attoseconds) / 1e15 + Double(early.elapsed.components.seconds) * 1000),
+                                               warning: nil)
+            } else {
+                colour = ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
+            }
             metadata.iccProfile = colour.profile
             monitor?.notePeak()
             try checkInput()
@@ -358,7 +372,7 @@ public final class ImageSource: Sendable {
     /// decode, the copies a colour conversion under `color` makes of a format it cannot transform in place
     /// (``ColorManagement/extraBytes(for:size:)``). Allocator overhead is not included.
     public func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> Int {
-        predictedPeakBytes(for: plan, format: format, route: route(for: plan, format: format), color: color)
+        predictedPeakBytes(for: plan, format: format, route: route(for: plan, format: format, color: color), color: color)
     }
 
     private func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute, color: ColorPolicy) -> Int {
@@ -386,10 +400,20 @@ public final class ImageSource: Sendable {
 
     /// The route a decode of `plan` into `format` takes, as the codec chooses it from the header: the one
     /// value both the decode and the memory prediction use.
-    public func route(for plan: ThumbnailPlan, format: PixelFormat) -> DecodeRoute {
+    /// Under `color`, a profile too steep to convert after the reduction (``ColorManagement/beforeResampling(_:profile:rowFormat:)``)
+    /// takes rows, which are converted before the resampler, even where planes would serve.
+    public func route(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodeRoute {
         let window = plan.storedRegion == Rect(info.size) ? nil : plan.decodingWindow
-        return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: format == .yuv420 || format == .nv12,
+        let planar = (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
+        return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: planar,
                                           wantsSixteenBit: format == .rgba16, window: window))
+    }
+
+    /// The transform decoded rows of `rowFormat` need before the resampler under `color`, when the image's
+    /// profile is too steep to convert after it; nil otherwise (most profiles, and untagged images).
+    func earlyColor(_ color: ColorPolicy, rowFormat: PixelFormat) -> ColorRowTransform? {
+        guard color != .keep, info.iccProfileBytes > 0, let profile = try? decoder.metadata().iccProfile else { return nil }
+        return ColorManagement.beforeResampling(color, profile: profile, rowFormat: rowFormat)
     }
 
     /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact
@@ -403,9 +427,9 @@ public final class ImageSource: Sendable {
         return Rect(x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
     }
 
-    /// The machinery a decode of `plan` into `format` runs on (``route(for:format:)``'s path).
-    public func decodePath(for plan: ThumbnailPlan, format: PixelFormat) -> DecodePath {
-        route(for: plan, format: format).path
+    /// The machinery a decode of `plan` into `format` under `color` runs on (``route(for:format:color:)``'s path).
+    public func decodePath(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodePath {
+        route(for: plan, format: format, color: color).path
     }
 
     /// True when `rows` can be delivered in `format` as they are written: row conversion covers adding or

@@ -213,7 +213,7 @@ struct ThumbnailCommand: ParsableCommand {
                     terminal.out(line.text)
                 } else {
                     let naive = source.info.decodedBytes(as: .rgba8)
-                    let workingBytes = source.route(for: image.plan, format: image.pixels.format).workingBytes
+                    let workingBytes = source.route(for: image.plan, format: image.pixels.format, color: options.color).workingBytes
                     let working = workingBytes > 0 && image.decodePath != .embeddedThumbnail
                         ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.name ?? "decoder"))" : ""
                     terminal.out("\(input) \(source.info.displayedSize) -> \(destination) \(image.size) "

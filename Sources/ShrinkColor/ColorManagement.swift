@@ -1,48 +1,72 @@
 import ShrinkCore
 
-/// Colour management of finished pixels: the image's ICC profile to sRGB (or Display P3), at the output's size
-/// — a 400×300 thumbnail costs well under a millisecond, where the same transform at 12 MP costs about 100 ms.
-/// Transforms come from ``ColorTransformCache/shared``. An untagged image is taken to be sRGB; a profile lcms2
-/// cannot read, or one for other data (a CMYK profile on RGB pixels), is a warning and the pixels are left as
-/// they are.
+/// Colour management of decoded pixels: the image's ICC profile to sRGB (or Display P3). It runs on the
+/// output, after the reduction — a 400×300 thumbnail costs well under a millisecond, where the same transform at
+/// 12 MP costs about 100 ms — except for profiles too steep to commute with averaging, whose transform runs on
+/// the decoded rows before the resampler (``beforeResampling(_:profile:rowFormat:)``). Transforms come from
+/// ``ColorTransformCache/shared``. An untagged image is taken to be sRGB; a profile lcms2 cannot read, or one
+/// for other data (a CMYK profile on RGB pixels), is a warning and the pixels are left as they are.
 public enum ColorManagement {
+    /// What `policy` means for `profile` on pixels of `format` (a format lcms2 transforms in place): the
+    /// transform to run (nil: nothing to do), the names for the report, and why the profile is not applied.
+    private struct Decision {
+        var transform: ColorTransform?
+        var from: String
+        var to: String
+        var warning: String?
+        /// The profile the result is in (embedded by encoders): nil for sRGB.
+        var embedded: [UInt8]?
+    }
+
+    private static func decide(_ policy: ColorPolicy, profile: [UInt8]?, format: PixelFormat) -> Decision {
+        let gray = format == .gray8 || format == .grayAlpha8
+        let to = gray ? "gray (sRGB curve)" : policy == .displayP3 ? "Display P3" : "sRGB"
+        var decision = Decision(transform: nil, from: "sRGB", to: to, warning: nil, embedded: nil)
+        if policy == .keep {
+            decision.embedded = profile
+            return decision
+        }
+        var source = profile
+        if let bytes = profile {
+            if let described = ColorProfile(bytes) {
+                decision.from = described.name.isEmpty ? "unnamed ICC profile" : described.name
+                if gray && described.space == .rgb {
+                    return decision                             // gray asked of a colour image: its luma, nothing to convert
+                }
+                if described.space != (gray ? .gray : .rgb) {
+                    decision.warning = "the ICC profile (\(decision.from)) is for \(described.space.rawValue) data, not \(format) pixels: not applied"
+                    source = nil
+                }
+            } else {
+                decision.warning = "the ICC profile (\(bytes.count) B) cannot be read: treated as sRGB"
+                source = nil
+            }
+        }
+        if source == nil && (policy == .sRGB || gray) { return decision }
+        guard let transform = ColorTransformCache.shared.transform(from: source ?? ColorProfile.sRGB.bytes, format: format, to: policy) else {
+            decision.warning = decision.warning ?? "the ICC profile (\(decision.from)) cannot be linked to \(to): not applied"
+            return decision
+        }
+        decision.embedded = policy == .displayP3 && !gray ? ColorProfile.displayP3.bytes : nil
+        if transform.isIdentity && (policy == .sRGB || gray) { return decision }
+        decision.transform = transform
+        return decision
+    }
+
     /// Converts `pixels` (decoded from an image tagged with `profile`) in place as `policy` says. Gray pixels go
     /// to gray with sRGB's curve (and embed nothing); formats other than gray8, grayAlpha8, rgb8, rgba8 and
     /// rgba16 are converted through rgb8 or rgba8 and back (``extraBytes(for:size:)``); alpha8 masks are left alone.
     public static func apply(_ policy: ColorPolicy, to pixels: inout PixelBuffer, profile: [UInt8]?) -> ColorManagementResult {
-        let gray = pixels.format == .gray8 || pixels.format == .grayAlpha8
-        func unchanged(_ name: String, warning: String? = nil) -> ColorManagementResult {
-            let embedded: [UInt8]? = policy == .keep ? profile : nil
-            return ColorManagementResult(profile: embedded,
-                                      conversion: policy == .keep ? nil : ColorConversion(from: name, to: name, converted: false, milliseconds: 0),
-                                      warning: warning)
-        }
-        if policy == .keep || pixels.format == .alpha8 { return unchanged("") }
-        let target = gray ? "gray (sRGB curve)" : policy == .displayP3 ? "Display P3" : "sRGB"
-        var source = profile, name = "sRGB", warning: String?
-        if let bytes = profile {
-            if let described = ColorProfile(bytes) {
-                name = described.name.isEmpty ? "unnamed ICC profile" : described.name
-                if gray && described.space == .rgb {
-                    return unchanged(name)                  // gray asked of a colour image: its luma, nothing to convert
-                }
-                if described.space != (gray ? .gray : .rgb) {
-                    warning = "the ICC profile (\(name)) is for \(described.space.rawValue) data, not \(pixels.format) pixels: not applied"
-                    source = nil
-                }
-            } else {
-                warning = "the ICC profile (\(bytes.count) B) cannot be read: treated as sRGB"
-                source = nil
-            }
-        }
-        if source == nil && (policy == .sRGB || gray) { return unchanged(name, warning: warning) }
-        let clock = ContinuousClock(), start = clock.now
-        let direct = Self.transformsInPlace(pixels.format)
+        if pixels.format == .alpha8 { return ColorManagementResult(profile: nil, conversion: nil, warning: nil) }
+        let direct = transformsInPlace(pixels.format)
         let workFormat: PixelFormat = direct ? pixels.format : pixels.format.hasAlpha ? .rgba8 : .rgb8
-        guard let transform = ColorTransformCache.shared.transform(from: source ?? ColorProfile.sRGB.bytes, format: workFormat, to: policy) else {
-            return unchanged(name, warning: warning ?? "the ICC profile (\(name)) cannot be linked to \(target): not applied")
+        let clock = ContinuousClock(), start = clock.now
+        let decision = decide(policy, profile: profile, format: workFormat)
+        let report = policy == .keep ? nil : ColorConversion(from: decision.from, to: decision.transform == nil ? decision.from : decision.to,
+                                                             converted: decision.transform != nil, milliseconds: 0)
+        guard let transform = decision.transform else {
+            return ColorManagementResult(profile: decision.embedded, conversion: report, warning: decision.warning)
         }
-        if transform.isIdentity && (policy == .sRGB || gray) { return unchanged(name, warning: warning) }
         if direct {
             let count = pixels.size.pixelCount
             pixels.bytes.withUnsafeMutableBytes { transform.apply($0.baseAddress!, count: count) }
@@ -52,10 +76,19 @@ public enum ColorManagement {
             work.bytes.withUnsafeMutableBytes { transform.apply($0.baseAddress!, count: count) }
             pixels = PixelConverter.convert(work, to: pixels.format)
         }
-        let elapsed = clock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        return ColorManagementResult(profile: policy == .displayP3 && !gray ? ColorProfile.displayP3.bytes : nil,
-                                     conversion: ColorConversion(from: name, to: target, converted: true, milliseconds: ms), warning: warning)
+        return ColorManagementResult(profile: decision.embedded,
+                                     conversion: ColorConversion(from: decision.from, to: decision.to, converted: true,
+                                                                 milliseconds: milliseconds(clock.now - start)),
+                                     warning: decision.warning)
+    }
+
+    /// The transform to run on decoded rows of `rowFormat` before the resampler, when `profile` is too steep to
+    /// convert after it (``ColorTransform/isSteep``); nil when the conversion (if any) waits for the output.
+    public static func beforeResampling(_ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat) -> ColorRowTransform? {
+        guard policy != .keep, profile != nil, transformsInPlace(rowFormat) else { return nil }
+        let decision = decide(policy, profile: profile, format: rowFormat)
+        guard let transform = decision.transform, transform.isSteep else { return nil }
+        return ColorRowTransform(transform: transform, from: decision.from, to: decision.to, embedded: decision.embedded)
     }
 
     /// True for the formats transformed where they lie: gray8, grayAlpha8, rgb8, rgba8, rgba16.
@@ -68,5 +101,9 @@ public enum ColorManagement {
     public static func extraBytes(for format: PixelFormat, size: Size) -> Int {
         guard !transformsInPlace(format), format != .alpha8 else { return 0 }
         return (format.hasAlpha ? PixelFormat.rgba8 : .rgb8).byteCount(for: size) + format.byteCount(for: size)
+    }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 }

@@ -7,4 +7,10 @@ public struct ColorManagementResult: Sendable {
     public let conversion: ColorConversion?
     /// Why the profile was not applied (unreadable, or the wrong colour space for the pixels), when it was not.
     public let warning: String?
+
+    public init(profile: [UInt8]?, conversion: ColorConversion?, warning: String?) {
+        self.profile = profile
+        self.conversion = conversion
+        self.warning = warning
+    }
 }

@@ -11,6 +11,10 @@ final class ColorTransform: @unchecked Sendable {
     /// True when the transform changes no 8-bit value by more than 1 on a grid of test colours: the source is
     /// the target in all but name (an sRGB profile converted to sRGB), and pixels are left alone.
     let isIdentity: Bool
+    /// True when a step of one level along the gray axis moves some output channel by more than 3 levels (a
+    /// profile with a very steep curve, such as a test profile that turns each dark level into 15): such a
+    /// transform does not commute with averaging, so it must run before the resampler, not after.
+    let isSteep: Bool
 
     /// The transform of `format` pixels from `source` to `target`; nil when lcms2 cannot make one (the
     /// profiles do not fit the format, or cannot be linked).
@@ -31,6 +35,31 @@ final class ColorTransform: @unchecked Sendable {
         self.handle = handle
         self.format = format
         isIdentity = Self.changesNothing(handle, format: format)
+        isSteep = Self.steepestStep(handle, format: format) > 3
+    }
+
+    /// The largest change of any output channel (in 8-bit levels) between neighbouring grays 0…255.
+    private static func steepestStep(_ handle: cmsHTRANSFORM, format: PixelFormat) -> Int {
+        let stride = format.channels, wide = format == .rgba16
+        let colour = format == .gray8 || format == .grayAlpha8 ? 1 : 3
+        var buffer = [UInt8](repeating: 0, count: 256 * format.bytesPerPixel)
+        buffer.withUnsafeMutableBytes { raw in
+            for v in 0..<256 {
+                for c in 0..<stride {
+                    let value = c < colour ? v : 255
+                    if wide { raw.storeBytes(of: UInt16(value * 257), toByteOffset: 2 * (v * stride + c), as: UInt16.self) } else { raw[v * stride + c] = UInt8(value) }
+                }
+            }
+            cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, 256)
+        }
+        return buffer.withUnsafeBytes { raw in
+            func sample(_ v: Int, _ c: Int) -> Int {
+                wide ? Int(raw.load(fromByteOffset: 2 * (v * stride + c), as: UInt16.self)) / 257 : Int(raw[v * stride + c])
+            }
+            var steepest = 0
+            for v in 1..<256 { for c in 0..<colour { steepest = max(steepest, abs(sample(v, c) - sample(v - 1, c))) } }
+            return steepest
+        }
     }
 
     deinit { cmsDeleteTransform(handle) }

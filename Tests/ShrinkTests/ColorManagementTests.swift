@@ -81,6 +81,20 @@ import ShrinkTestSupport
         #expect(Self.distance(mismatched.pixels, from: colour) == 0 && notApplied)
     }
 
+    @Test func steepProfilesAreConvertedBeforeTheResampler() throws {
+        // sdwebimage's test profile turns each dark level into 15: converting after averaging would be wrong, so
+        // the decoded rows are converted (rows, not planes, even for a YUV result).
+        let source = try ImageSource(path: Corpus.path("exif/sdwebimage/TestICCProfile.jpg"))
+        let planar = try source.thumbnail(maxPixelSize: 64)
+        #expect(planar.decodePath == .dctScaledRows && planar.pixels.format == .yuv420 && planar.colorConversion?.converted == true)
+        let rgb = try source.thumbnail(maxPixelSize: 64, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(PixelOps.psnr(PixelConverter.convert(planar.pixels, to: .rgb8), rgb.pixels) > 35)
+        #expect(source.decodePath(for: planar.plan, format: .yuv420) == .dctScaledRows)
+        // A P3 photo keeps the planes route: its transform runs after the reduction.
+        let p3 = try ImageSource(path: Corpus.path("exif/nuke/image-p3.jpg")).thumbnail(maxPixelSize: 64)
+        #expect(p3.decodePath == .dctScaledPlanes && p3.colorConversion?.converted == true)
+    }
+
     @Test func corpusPhotosInDisplayP3AreConverted() throws {
         let source = try ImageSource(path: Corpus.path("exif/nuke/image-p3.jpg"))
         let bytes = try #require(try source.decoder.metadata().iccProfile)

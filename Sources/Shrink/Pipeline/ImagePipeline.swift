@@ -216,7 +216,9 @@ public final class ImagePipeline: Sendable {
         if case .success(let image) = result, !cancelled {
             telemetry.pixelFormat = image.pixels.format
             telemetry.bufferBytes = image.pixels.byteCount
-            if telemetry.origin == .decoded { (telemetry.decodePath, telemetry.decoder) = (image.decodePath, image.decoder) }
+            if telemetry.origin == .decoded {
+                (telemetry.decodePath, telemetry.decoder, telemetry.colorConversion) = (image.decodePath, image.decoder, image.colorConversion)
+            }
             telemetry.measuredPeakBytes = job.monitor.peakBytes
             if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
                cache.set(image, for: job.key, cost: image.pixels.byteCount) {

@@ -1,4 +1,5 @@
 import ShrinkCore
+import ShrinkColor
 
 /// What one request cost: where the image came from, the bytes and the time.
 public struct ImageTelemetry: Sendable {
@@ -28,6 +29,8 @@ public struct ImageTelemetry: Sendable {
     public var decoder: String?
     /// The result's pixel format.
     public var pixelFormat: PixelFormat
+    /// What colour management did (``DecodedImage/colorConversion``; nil when not decoded here or kept).
+    public var colorConversion: ColorConversion?
     /// The result's buffer bytes (what the memory cache charges).
     public var bufferBytes = 0
     /// The peak bytes predicted from the header and charged against the decode budget.

@@ -54,11 +54,12 @@ public enum ColorManagement {
     }
 
     /// Converts `pixels` (decoded from an image tagged with `profile`) in place as `policy` says. Gray pixels go
-    /// to gray with sRGB's curve (and embed nothing); formats other than gray8, grayAlpha8, rgb8, rgba8 and
-    /// rgba16 are converted through rgb8 or rgba8 and back (``extraBytes(for:size:)``); alpha8 masks are left alone.
+    /// to gray with sRGB's curve (and embed nothing); YUV (yuv420, nv12) two rows at a time through a scratch
+    /// pair of RGB rows; the premultiplied and BGR formats through rgb8 or rgba8 and back
+    /// (``extraBytes(for:size:)``); alpha8 masks are left alone.
     public static func apply(_ policy: ColorPolicy, to pixels: inout PixelBuffer, profile: [UInt8]?) -> ColorManagementResult {
         if pixels.format == .alpha8 { return ColorManagementResult(profile: nil, conversion: nil, warning: nil) }
-        let direct = transformsInPlace(pixels.format)
+        let planar = pixels.format.isPlanar, direct = transformsInPlace(pixels.format)
         let workFormat: PixelFormat = direct ? pixels.format : pixels.format.hasAlpha ? .rgba8 : .rgb8
         let clock = ContinuousClock(), start = clock.now
         let decision = decide(policy, profile: profile, format: workFormat)
@@ -70,6 +71,9 @@ public enum ColorManagement {
         if direct {
             let count = pixels.size.pixelCount
             pixels.bytes.withUnsafeMutableBytes { transform.apply($0.baseAddress!, count: count) }
+        } else if planar {
+            let (format, size) = (pixels.format, pixels.size)
+            pixels.bytes.withUnsafeMutableBytes { transformPlanar($0.baseAddress!.assumingMemoryBound(to: UInt8.self), format: format, size: size, transform) }
         } else {
             var work = PixelConverter.convert(pixels, to: workFormat)
             let count = work.size.pixelCount
@@ -91,15 +95,52 @@ public enum ColorManagement {
         return ColorRowTransform(transform: transform, from: decision.from, to: decision.to, embedded: decision.embedded)
     }
 
-    /// True for the formats transformed where they lie: gray8, grayAlpha8, rgb8, rgba8, rgba16.
+    /// True for the formats lcms2 transforms where they lie: gray8, grayAlpha8, rgb8, rgba8, rgba16.
     static func transformsInPlace(_ format: PixelFormat) -> Bool {
         [.gray8, .grayAlpha8, .rgb8, .rgba8, .rgba16].contains(format)
     }
 
+    /// YUV pixels (full-range BT.601, as Shrink holds them) transformed in place, two rows at a time: the pair as
+    /// RGB (each chroma sample shared by its 2×2 block), transformed, then luma per pixel and chroma from the
+    /// block's average written back. Holds two RGB rows.
+    static func transformPlanar(_ base: UnsafeMutablePointer<UInt8>, format: PixelFormat, size: Size, _ transform: ColorTransform) {
+        let w = size.width, h = size.height, planes = format.planes(for: size), nv12 = format == .nv12
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: max(w, 1) * 6)
+        defer { rows.deallocate() }
+        var y = 0
+        while y < h {
+            let pair = min(2, h - y), cy = y / 2
+            let cb = base + planes[1].offset + cy * planes[1].bytesPerRow
+            let cr = nv12 ? cb + 1 : base + planes[2].offset + cy * planes[2].bytesPerRow
+            for i in 0..<pair {
+                PixelConverter.yuvRow(base + (y + i) * w, cb, cr, chromaStep: nv12 ? 2 : 1, width: w, into: rows + i * w * 3,
+                                      bytesPerPixel: 3, matrix: .bt601)
+            }
+            transform.apply(rows, count: pair * w)
+            for i in 0..<pair {
+                let p = rows + i * w * 3, luma = base + (y + i) * w
+                for x in 0..<w { luma[x] = PixelConverter.luma(p[x * 3], p[x * 3 + 1], p[x * 3 + 2]) }
+            }
+            for cx in 0..<planes[1].width {
+                var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0, n: Int32 = 0
+                for i in 0..<pair {
+                    for x in (cx * 2)..<min(cx * 2 + 2, w) {
+                        let p = rows + (i * w + x) * 3
+                        r &+= Int32(p[0]); g &+= Int32(p[1]); b &+= Int32(p[2]); n &+= 1
+                    }
+                }
+                let (u, v) = PixelConverter.chroma(r: r, g: g, b: b, count: n)
+                cb[cx * (nv12 ? 2 : 1)] = u
+                cr[cx * (nv12 ? 2 : 1)] = v
+            }
+            y += 2
+        }
+    }
+
     /// The memory a conversion of `count` pixels of `format` adds to the image itself: nothing for the formats
-    /// transformed in place, else an rgb8 or rgba8 copy and the converted-back result.
+    /// transformed in place (YUV included), else an rgb8 or rgba8 copy and the converted-back result.
     public static func extraBytes(for format: PixelFormat, size: Size) -> Int {
-        guard !transformsInPlace(format), format != .alpha8 else { return 0 }
+        guard !transformsInPlace(format), !format.isPlanar, format != .alpha8 else { return 0 }
         return (format.hasAlpha ? PixelFormat.rgba8 : .rgb8).byteCount(for: size) + format.byteCount(for: size)
     }
 

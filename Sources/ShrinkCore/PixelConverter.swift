@@ -197,7 +197,7 @@ public enum PixelConverter {
 
     /// One row: each chroma pair serves two pixels; writes RGB or RGBA (alpha 255).
     @inline(__always)
-    static func yuvRow(_ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, chromaStep: Int,
+    package static func yuvRow(_ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, chromaStep: Int,
                        width: Int, into out: UnsafeMutablePointer<UInt8>, bytesPerPixel bpp: Int, matrix: Matrix) {
         let k = matrix.coefficients
         var x = 0, c = 0

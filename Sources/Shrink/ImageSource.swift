@@ -341,15 +341,8 @@ public final class ImageSource: Sendable {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
             var metadata = try decoder.metadata().orientedUpright
-            let colour: ColorManagementResult
-            if let early {                                  // converted before the resampler
-                let t = early.transform
-                colour = ColorManagementResult(profile: t.embedded, conversion: ColorConversion(from: t.from, to: t.to, converted: true,
-                                               milliseconds: Double(early.elapsed.components.attoseconds) / 1e15 + Double(early.elapsed.components.seconds) * 1000),
-                                               warning: nil)
-            } else {
-                colour = ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
-            }
+            let colour = early.map { $0.transform.result(elapsed: $0.elapsed) }     // converted before the resampler
+                ?? ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
             metadata.iccProfile = colour.profile
             monitor?.notePeak()
             try checkInput()

@@ -19,7 +19,7 @@ public enum ColorManagement {
     }
 
     private static func decide(_ policy: ColorPolicy, profile: [UInt8]?, format: PixelFormat) -> Decision {
-        let gray = format == .gray8 || format == .grayAlpha8
+        let gray = format.isGray
         let to = gray ? "gray (sRGB curve)" : policy == .displayP3 ? "Display P3" : "sRGB"
         var decision = Decision(transform: nil, from: "sRGB", to: to, warning: nil, embedded: nil)
         if policy == .keep {
@@ -28,7 +28,7 @@ public enum ColorManagement {
         }
         var source = profile
         if let bytes = profile {
-            if let described = ColorProfile(bytes) {
+            if let described = ColorTransformCache.shared.description(of: bytes) {
                 decision.from = described.name.isEmpty ? "unnamed ICC profile" : described.name
                 if gray && described.space == .rgb {
                     return decision                             // gray asked of a colour image: its luma, nothing to convert

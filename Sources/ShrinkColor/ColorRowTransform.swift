@@ -15,4 +15,11 @@ public struct ColorRowTransform: Sendable {
     public func apply(_ pixels: UnsafeMutableRawPointer, count: Int) {
         transform.apply(pixels, count: count)
     }
+
+    /// What this transform did to an image, having spent `elapsed` on its rows.
+    public func result(elapsed: Duration) -> ColorManagementResult {
+        ColorManagementResult(profile: embedded, conversion: ColorConversion(from: from, to: to, converted: true,
+                                                                             milliseconds: ColorManagement.milliseconds(elapsed)),
+                              warning: nil)
+    }
 }

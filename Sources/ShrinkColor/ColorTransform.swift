@@ -40,26 +40,13 @@ final class ColorTransform: @unchecked Sendable {
 
     /// The largest change of any output channel (in 8-bit levels) between neighbouring grays 0…255.
     private static func steepestStep(_ handle: cmsHTRANSFORM, format: PixelFormat) -> Int {
-        let stride = format.channels, wide = format == .rgba16
-        let colour = format == .gray8 || format == .grayAlpha8 ? 1 : 3
-        var buffer = [UInt8](repeating: 0, count: 256 * format.bytesPerPixel)
-        buffer.withUnsafeMutableBytes { raw in
-            for v in 0..<256 {
-                for c in 0..<stride {
-                    let value = c < colour ? v : 255
-                    if wide { raw.storeBytes(of: UInt16(value * 257), toByteOffset: 2 * (v * stride + c), as: UInt16.self) } else { raw[v * stride + c] = UInt8(value) }
-                }
-            }
-            cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, 256)
+        let scale = format == .rgba16 ? 257 : 1
+        let out = probe(handle, format: format, (0..<256).map { Array(repeating: $0, count: format.isGray ? 1 : 3) })
+        var steepest = 0
+        for v in 1..<256 {
+            for c in out[v].indices { steepest = max(steepest, abs(out[v][c] / scale - out[v - 1][c] / scale)) }
         }
-        return buffer.withUnsafeBytes { raw in
-            func sample(_ v: Int, _ c: Int) -> Int {
-                wide ? Int(raw.load(fromByteOffset: 2 * (v * stride + c), as: UInt16.self)) / 257 : Int(raw[v * stride + c])
-            }
-            var steepest = 0
-            for v in 1..<256 { for c in 0..<colour { steepest = max(steepest, abs(sample(v, c) - sample(v - 1, c))) } }
-            return steepest
-        }
+        return steepest
     }
 
     deinit { cmsDeleteTransform(handle) }
@@ -78,34 +65,31 @@ final class ColorTransform: @unchecked Sendable {
     /// Whether `handle` maps a 9×9×9 grid of colours (9 grays for gray formats) to within 1 level of itself.
     private static func changesNothing(_ handle: cmsHTRANSFORM, format: PixelFormat) -> Bool {
         let levels = (0..<9).map { min(255, $0 * 32) }
-        var samples: [UInt16] = []
-        let channels = format == .gray8 || format == .grayAlpha8 ? 1 : 3
-        if channels == 1 {
-            samples = levels.map { UInt16($0) }
-        } else {
-            for r in levels { for g in levels { for b in levels { samples += [UInt16(r), UInt16(g), UInt16(b)] } } }
-        }
-        let count = samples.count / channels
-        let wide = format == .rgba16, stride = format.channels
-        let scale = wide ? 257 : 1
-        var buffer = [UInt8](repeating: 0, count: count * format.bytesPerPixel)
+        let colours = format.isGray ? levels.map { [$0] } : levels.flatMap { r in levels.flatMap { g in levels.map { b in [r, g, b] } } }
+        let scale = format == .rgba16 ? 257 : 1
+        let out = probe(handle, format: format, colours)
+        return zip(colours, out).allSatisfy { given, made in zip(given, made).allSatisfy { abs($1 - $0 * scale) <= scale } }
+    }
+
+    /// `colours` (8-bit levels: one each for gray formats, three for colour ones; alpha opaque) through `handle`
+    /// as pixels of `format`: what comes out, in the format's own scale (0…255, 0…65535 for rgba16).
+    private static func probe(_ handle: cmsHTRANSFORM, format: PixelFormat, _ colours: [[Int]]) -> [[Int]] {
+        let stride = format.channels, wide = format == .rgba16, scale = wide ? 257 : 1
+        let channels = format.isGray ? 1 : 3
+        var buffer = [UInt8](repeating: 0, count: colours.count * format.bytesPerPixel)
         buffer.withUnsafeMutableBytes { raw in
-            for i in 0..<count {
+            for (i, levels) in colours.enumerated() {
                 for c in 0..<stride {
-                    let v = c < channels ? Int(samples[i * channels + c]) * scale : (wide ? 65535 : 255)
+                    let v = (c < channels ? levels[c] : 255) * scale
                     if wide { raw.storeBytes(of: UInt16(v), toByteOffset: 2 * (i * stride + c), as: UInt16.self) } else { raw[i * stride + c] = UInt8(v) }
                 }
             }
-            cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, cmsUInt32Number(count))
+            cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, cmsUInt32Number(colours.count))
         }
         return buffer.withUnsafeBytes { raw in
-            for i in 0..<count {
-                for c in 0..<channels {
-                    let v = wide ? Int(raw.load(fromByteOffset: 2 * (i * stride + c), as: UInt16.self)) : Int(raw[i * stride + c])
-                    if abs(v - Int(samples[i * channels + c]) * scale) > scale { return false }
-                }
+            colours.indices.map { i in
+                (0..<channels).map { c in wide ? Int(raw.load(fromByteOffset: 2 * (i * stride + c), as: UInt16.self)) : Int(raw[i * stride + c]) }
             }
-            return true
         }
     }
 }

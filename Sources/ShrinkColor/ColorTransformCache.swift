@@ -1,43 +1,61 @@
 import ShrinkCore
 import Synchronization
 
-/// The transforms made so far, by source profile (its bytes), pixel format and target, shared by every decode
-/// in the process: a batch of photos from one camera builds its transform once. Bounded to ``capacity``
-/// entries, least recently used dropped first (a transform holds a few KiB, a LUT profile's up to a few MiB).
-/// A profile lcms2 cannot use is remembered too (nil), so it is not retried per image.
+/// What is known of the source profiles seen so far, by their bytes, shared by every decode in the process:
+/// each profile's description (lcms2 parses it once, not once per route and once per conversion) and the
+/// transforms made from it, by pixel format and target (a batch of photos from one camera builds its transform
+/// once). Bounded to ``capacity`` profiles, least recently used dropped first (a transform holds a few KiB, a
+/// LUT profile's up to a few MiB). A profile lcms2 cannot read or link is remembered too (nil), so it is not
+/// retried per image.
 final class ColorTransformCache: Sendable {
-    struct Key: Hashable {
-        let profile: [UInt8]
+    private struct Target: Hashable {
         let format: PixelFormat
-        let target: ColorPolicy
+        let policy: ColorPolicy
+    }
+
+    private struct Entry {
+        let description: ColorProfile?
+        var transforms: [Target: ColorTransform?] = [:]
     }
 
     static let shared = ColorTransformCache()
     let capacity = 32
-    private let entries = Mutex<(transforms: [Key: ColorTransform?], order: [Key])>(([:], []))
+    private let entries = Mutex<(byProfile: [[UInt8]: Entry], order: [[UInt8]])>(([:], []))
 
-    /// The transform of `format` pixels from `profile` to `target` (sRGB or Display P3), made on first use;
-    /// nil when lcms2 cannot read the profile or link it to the target.
-    func transform(from profile: [UInt8], format: PixelFormat, to target: ColorPolicy) -> ColorTransform? {
-        let key = Key(profile: profile, format: format, target: target)
-        if let found = entries.withLock({ state -> ColorTransform?? in
-            guard let hit = state.transforms[key] else { return nil }
-            state.order.removeAll { $0 == key }
-            state.order.append(key)
-            return .some(hit)
-        }) {
-            return found
-        }
+    /// What `profile` says about itself; nil when lcms2 cannot read it.
+    func description(of profile: [UInt8]) -> ColorProfile? {
+        entry(for: profile).description
+    }
+
+    /// The transform of `format` pixels from `profile` to `policy`'s target (sRGB or Display P3; gray formats
+    /// to gray with sRGB's curve), made on first use; nil when lcms2 cannot read the profile or link it.
+    func transform(from profile: [UInt8], format: PixelFormat, to policy: ColorPolicy) -> ColorTransform? {
+        let target = Target(format: format, policy: policy)
+        if let known = entry(for: profile).transforms[target] { return known }
         let made = LCMSProfile(profile).flatMap { source in
-            let gray = format == .gray8 || format == .grayAlpha8
-            let destination = gray ? LCMSProfile.sGray() : target == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB()
+            let destination = format.isGray ? LCMSProfile.sGray() : policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB()
             return ColorTransform(from: source, to: destination, format: format)
         }
-        entries.withLock { state in
-            if state.transforms[key] == nil { state.order.append(key) }
-            state.transforms[key] = .some(made)
-            while state.order.count > capacity { state.transforms[state.order.removeFirst()] = nil }
-        }
+        entries.withLock { state in state.byProfile[profile]?.transforms[target] = .some(made) }
         return made
+    }
+
+    /// The entry of `profile`, made (its description read) on first use, and now the most recently used.
+    private func entry(for profile: [UInt8]) -> Entry {
+        let hit = entries.withLock { state -> Entry? in
+            guard let entry = state.byProfile[profile] else { return nil }
+            state.order.removeAll { $0 == profile }
+            state.order.append(profile)
+            return entry
+        }
+        if let hit { return hit }
+        let made = Entry(description: ColorProfile(profile))          // parsed outside the lock
+        return entries.withLock { state in
+            if let raced = state.byProfile[profile] { return raced }
+            state.byProfile[profile] = made
+            state.order.append(profile)
+            while state.order.count > capacity { state.byProfile[state.order.removeFirst()] = nil }
+            return made
+        }
     }
 }

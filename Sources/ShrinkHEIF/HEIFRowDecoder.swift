@@ -37,9 +37,7 @@ final class HEIFRowDecoder: RowDecoding {
                 let out = (buffer + written * bytesPerRow).assumingMemoryBound(to: UInt16.self)
                 convertDeep(bands, row: y, into: out)
                 if let alpha {
-                    while y >= alpha.bandStart[0] + alpha.bandRows[0] || alpha.bandRows[0] == 0 {
-                        guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
-                    }
+                    try advance(alpha, to: y)
                     Self.alphaDeep(alpha, row: y, x0: bands.window.x, count: size.width, into: out)
                 }
                 written += 1
@@ -47,9 +45,7 @@ final class HEIFRowDecoder: RowDecoding {
             }
             let out = (buffer + written * bytesPerRow).assumingMemoryBound(to: UInt8.self)
             if let alpha {
-                while y >= alpha.bandStart[0] + alpha.bandRows[0] || alpha.bandRows[0] == 0 {
-                    guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
-                }
+                try advance(alpha, to: y)
                 convert(bands, row: y, into: out, channels: 4)
                 let a = alpha.row(0, y) + (bands.window.x - alpha.window.x)     // the alpha image's window holds the colour's
                 for x in 0..<size.width {
@@ -63,6 +59,14 @@ final class HEIFRowDecoder: RowDecoding {
         }
         nextRow += written
         return written
+    }
+
+    /// Decodes rows of tiles of the alpha image until its band holds coded row `y`. Fails with `.truncated`
+    /// when the alpha image ends first.
+    private func advance(_ alpha: HEIFBands, to y: Int) throws(ImageError) {
+        while y >= alpha.bandStart[0] + alpha.bandRows[0] || alpha.bandRows[0] == 0 {
+            guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
+        }
     }
 
     func finish() throws(ImageError) {

@@ -56,9 +56,12 @@ public struct LibheifDecoder: ImageDecoding {
         info = ImageInfo(format: format, size: heif.size, orientation: .up, colorModel: .yCbCr,
                          bitsPerComponent: heif.bitDepth, hasAlpha: heif.hasAlpha,
                          iccProfileBytes: icc?.count ?? 0, exifBytes: exif?.count ?? 0,
-                         features: ["derived image '\(type)' over \(coded.count) \(types.first == "av01" ? "AV1" : "HEVC") item(s), decoded whole by libheif \(String(cString: heif_get_version())) (\(decoderID))",
+                         features: ["derived image '\(type)' over \(coded.count) \(types.first == "av01" ? "AV1" : "HEVC") item(s), decoded whole by \(Self.decoderName(decoderID))",
                                     "orientation applied by libheif"] + (heif.hasAlpha ? ["alpha"] : []))
     }
+
+    /// "libheif 1.15.1 (dav1d)": the library and the decoder it was told to use, as telemetry and info name them.
+    static func decoderName(_ decoderID: String) -> String { "libheif \(String(cString: heif_get_version())) (\(decoderID))" }
 
     public func metadata() throws(ImageError) -> ImageMetadata {
         ImageMetadata(iccProfile: icc, exif: exif.map { Array(bytes.bytes[$0]) })
@@ -77,7 +80,7 @@ public struct LibheifDecoder: ImageDecoding {
         let (bytes, path, size, format, decoderID, maxSide) = (bytes, path, info.size, outputFormat, decoderID, maxSide)
         return DecodeRoute(path: .libheifWhole, output: .rows(format), decodedSize: size,
                            workingBytes: size.pixelCount * (format == .rgba8 ? 22 : 20), stateBytes: 4 << 20,
-                           decoder: "libheif \(String(cString: heif_get_version())) (\(decoderID))") { _, monitor throws(ImageError) in
+                           decoder: Self.decoderName(decoderID)) { _, monitor throws(ImageError) in
             try monitor?.checkpoint(row: 0)
             let heif = try LibheifContext(bytes.bytes, maxSide: maxSide, path: path)
             guard heif.size == size else {

@@ -299,7 +299,7 @@ public final class ImageSource: Sendable {
         kept.color = .keep                                  // the thumbnail is in the image's colours: its profile applies
         let decoded = try image(plan, options: kept, monitor: monitor)
         var pixels = decoded.pixels, metadata = metadata, warnings = decoded.warnings
-        let colour = ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
+        let colour = ColorManagement.apply(options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
         metadata.iccProfile = colour.profile
         if let warning = colour.warning { warnings.append(warning) }
         return DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
@@ -314,7 +314,9 @@ public final class ImageSource: Sendable {
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             let route = route(for: plan, format: format, color: options.color)
             let predicted = predictedPeakBytes(for: plan, format: format, route: route, color: options.color)
-            let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget)
+            let ink = inkConversion(options.color)
+            let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget,
+                                       inkConverter: ink)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
             var warnings = info.warnings
@@ -341,8 +343,9 @@ public final class ImageSource: Sendable {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
             var metadata = try decoder.metadata().orientedUpright
-            let colour = early.map { $0.transform.result(elapsed: $0.elapsed) }     // converted before the resampler
-                ?? ColorManagement.apply(options.color, to: &pixels, profile: metadata.iccProfile)
+            let colour = ink?.result                                                // CMYK: converted as decoded
+                ?? early.map { $0.transform.result(elapsed: $0.elapsed) }     // converted before the resampler
+                ?? ColorManagement.apply(options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
             metadata.iccProfile = colour.profile
             monitor?.notePeak()
             try checkInput()
@@ -370,9 +373,10 @@ public final class ImageSource: Sendable {
 
     private func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute, color: ColorPolicy) -> Int {
         let result = format.byteCount(for: plan.outputSize)
-        let converts = color == .displayP3 || (color == .sRGB && info.iccProfileBytes > 0)
+        let converts = color == .displayP3 || (color == .sRGB && (info.iccProfileBytes > 0 || info.codedColor != nil))
         let colour = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
         var peak = result + route.workingBytes + route.stateBytes
+        if info.colorModel == .cmyk || info.colorModel == .ycck { peak += InkConversion.stateBytes }
         switch route.output {
         case .planes:
             let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
@@ -398,15 +402,38 @@ public final class ImageSource: Sendable {
     public func route(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodeRoute {
         let window = plan.storedRegion == Rect(info.size) ? nil : plan.decodingWindow
         let planar = (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
+            && !decodesDeepForColour(color)
         return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: planar,
-                                          wantsSixteenBit: format == .rgba16, window: window))
+                                          wantsSixteenBit: format == .rgba16 || decodesDeepForColour(color), window: window))
     }
 
     /// The transform decoded rows of `rowFormat` need before the resampler under `color`, when the image's
     /// profile is too steep to convert after it; nil otherwise (most profiles, and untagged images).
     func earlyColor(_ color: ColorPolicy, rowFormat: PixelFormat) -> ColorRowTransform? {
-        guard color != .keep, info.iccProfileBytes > 0, let profile = try? decoder.metadata().iccProfile else { return nil }
-        return ColorManagement.beforeResampling(color, profile: profile, rowFormat: rowFormat)
+        guard color != .keep, info.iccProfileBytes > 0 || info.codedColor != nil,
+              let profile = colourProfile(info.iccProfileBytes > 0 ? try? decoder.metadata() : ImageMetadata(), for: rowFormat) else { return nil }
+        return ColorManagement.beforeResampling(color, profile: profile, rowFormat: rowFormat, always: decodesDeepForColour(color))
+    }
+
+    /// True when `color` converts an HDR source (PQ or HLG, more than 8 bits): its rows are decoded at 16 bits and
+    /// converted before the resampler, so the steep curve works on the coded precision, not on 8-bit levels.
+    func decodesDeepForColour(_ color: ColorPolicy) -> Bool {
+        color != .keep && info.bitsPerComponent > 8 && info.codedColor?.isHighDynamicRange == true
+    }
+
+    /// The profile the pixels are in: the embedded ICC profile, else the one equivalent to what the file codes
+    /// without one (``ImageInfo/codedColor``: HEIF `nclx`, PNG `cICP`, `gAMA`/`cHRM`; made for gray or colour
+    /// as `format` is), else nil (sRGB).
+    func colourProfile(_ metadata: ImageMetadata?, for format: PixelFormat) -> [UInt8]? {
+        if let icc = metadata?.iccProfile { return icc }
+        return info.codedColor.flatMap { CodedColorProfiles.profile(for: $0, gray: format.isGray)?.bytes }
+    }
+
+    /// For CMYK images, how their ink becomes RGB under `color` (the codec runs it on the decoded rows, before
+    /// the resampler); nil for the others.
+    func inkConversion(_ color: ColorPolicy) -> InkConversion? {
+        guard info.colorModel == .cmyk || info.colorModel == .ycck else { return nil }
+        return ColorManagement.inkConversion(color, profile: info.iccProfileBytes > 0 ? try? decoder.metadata().iccProfile : nil)
     }
 
     /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact

@@ -88,11 +88,20 @@ public enum ColorManagement {
 
     /// The transform to run on decoded rows of `rowFormat` before the resampler, when `profile` is too steep to
     /// convert after it (``ColorTransform/isSteep``); nil when the conversion (if any) waits for the output.
-    public static func beforeResampling(_ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat) -> ColorRowTransform? {
+    /// `always`: the transform runs on the rows however gentle it is (HDR sources, decoded to 16-bit rows so
+    /// their steep curves keep their precision).
+    public static func beforeResampling(_ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat,
+                                        always: Bool = false) -> ColorRowTransform? {
         guard policy != .keep, profile != nil, transformsInPlace(rowFormat) else { return nil }
         let decision = decide(policy, profile: profile, format: rowFormat)
-        guard let transform = decision.transform, transform.isSteep else { return nil }
+        guard let transform = decision.transform, transform.isSteep || always else { return nil }
         return ColorRowTransform(transform: transform, from: decision.from, to: decision.to, embedded: decision.embedded)
+    }
+
+    /// The conversion of CMYK ink decoded from an image tagged with `profile` (nil: untagged) under `policy`,
+    /// for the codec to run on its rows before the resampler (``DecodeOptions/inkConverter``).
+    public static func inkConversion(_ policy: ColorPolicy, profile: [UInt8]?) -> InkConversion {
+        InkConversion(policy, profile: profile)
     }
 
     /// True for the formats lcms2 transforms where they lie: gray8, grayAlpha8, rgb8, rgba8, rgba16.

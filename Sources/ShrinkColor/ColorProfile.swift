@@ -1,4 +1,5 @@
 import CShrinkLCMS
+import ShrinkCore
 
 /// What an ICC profile says about itself, read by lcms2: its description, the colour space it describes and
 /// how it maps colours (matrix and curves, or lookup tables). Reading costs lcms2's parse of the tags.
@@ -51,6 +52,21 @@ public struct ColorProfile: Sendable, Equatable {
         let profile = LCMSProfile.sGray()
         return ColorProfile(profile, bytes: profile.bytes)
     }()
+
+    /// The CMYK profile untagged CMYK images are converted with: Artifex's SWOP profile as Debian installs
+    /// it with Ghostscript's profiles (`libgs-common`; AGPL-3+ data, read at run time, not shipped with Shrink),
+    /// else nil (ink is then converted without a profile). Read once (187 KB).
+    public static let fallbackCMYK: ColorProfile? = {
+        for path in fallbackCMYKPaths {
+            guard let file = try? ImageBytes(mapping: path), file.bytes.count <= 4 << 20 else { continue }
+            if let profile = ColorProfile(Array(file.bytes)), profile.space == .cmyk { return profile }
+        }
+        return nil
+    }()
+
+    /// Where ``fallbackCMYK`` is looked for, in order.
+    public static let fallbackCMYKPaths = ["/usr/share/color/icc/ghostscript/default_cmyk.icc",
+                                           "/usr/share/ghostscript/iccprofiles/default_cmyk.icc"]
 
     /// One line for `info`: "Display P3 (RGB, matrix-shaper, 536 B)".
     public var summary: String {

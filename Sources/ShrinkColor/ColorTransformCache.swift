@@ -11,6 +11,8 @@ final class ColorTransformCache: Sendable {
     private struct Target: Hashable {
         let format: PixelFormat
         let policy: ColorPolicy
+        /// For transforms of CMYK ink: whether it is stored inverted; nil for the others.
+        var inkInverted: Bool? = nil
     }
 
     private struct Entry {
@@ -35,6 +37,18 @@ final class ColorTransformCache: Sendable {
         let made = LCMSProfile(profile).flatMap { source in
             let destination = format.isGray ? LCMSProfile.sGray() : policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB()
             return ColorTransform(from: source, to: destination, format: format)
+        }
+        entries.withLock { state in state.byProfile[profile]?.transforms[target] = .some(made) }
+        return made
+    }
+
+    /// The transform of CMYK ink (stored `inverted` or not) from `profile` (a CMYK profile) to rgb8 in
+    /// `policy`'s target (sRGB, or Display P3), made on first use; nil when lcms2 cannot read or link it.
+    func inkTransform(from profile: [UInt8], inverted: Bool, to policy: ColorPolicy) -> ColorTransform? {
+        let target = Target(format: .rgb8, policy: policy, inkInverted: inverted)
+        if let known = entry(for: profile).transforms[target] { return known }
+        let made = LCMSProfile(profile).flatMap { source in
+            ColorTransform(ink: source, inverted: inverted, to: policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB())
         }
         entries.withLock { state in state.byProfile[profile]?.transforms[target] = .some(made) }
         return made

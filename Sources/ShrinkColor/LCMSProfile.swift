@@ -1,4 +1,5 @@
 import CShrinkLCMS
+import ShrinkCore
 
 /// An open Little CMS profile (from ICC bytes, or built in), closed when released. Costs lcms2's parsed tags
 /// (a few KiB; a LUT profile's tables, up to a few MiB).
@@ -36,10 +37,35 @@ final class LCMSProfile: @unchecked Sendable {
     }
 
     /// Sets the description tag (what `info` and other readers show as the profile's name).
-    private func describe(_ text: String) {
+    func describe(_ text: String) {
         guard let mlu = cmsMLUalloc(nil, 1) else { return }
         defer { cmsMLUfree(mlu) }
         if cmsMLUsetASCII(mlu, "en", "US", text) != 0 { _ = cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu)) }
+    }
+
+    /// An RGB profile (or, `gray`, a gray one with the same white) of `primaries` and `transfer`: parametric
+    /// curves where lcms2 has them, PQ and HLG as 4096-point tables. Nil when lcms2 rejects the primaries.
+    static func built(primaries: ColorPrimaries, transfer: CodedColorProfiles.Transfer, gray: Bool) -> LCMSProfile? {
+        let curve: OpaquePointer?
+        switch transfer {
+        case .sRGB:
+            var parameters: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+            curve = cmsBuildParametricToneCurve(nil, 4, &parameters)
+        case .gamma(let g): curve = cmsBuildGamma(nil, g)
+        case .linear: curve = cmsBuildGamma(nil, 1)
+        case .pq, .hlg:
+            let table = (0..<4096).map { Float(transfer.light(Double($0) / 4095)) }
+            curve = table.withUnsafeBufferPointer { cmsBuildTabulatedToneCurveFloat(nil, 4096, $0.baseAddress) }
+        }
+        guard let curve else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var white = cmsCIExyY(x: primaries.white[0], y: primaries.white[1], Y: 1)
+        if gray { return cmsCreateGrayProfile(&white, curve).map { LCMSProfile(handle: $0) } }
+        var triple = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: primaries.red[0], y: primaries.red[1], Y: 1),
+                                     Green: cmsCIExyY(x: primaries.green[0], y: primaries.green[1], Y: 1),
+                                     Blue: cmsCIExyY(x: primaries.blue[0], y: primaries.blue[1], Y: 1))
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        return cmsCreateRGBProfile(&white, &triple, &curves).map { LCMSProfile(handle: $0) }
     }
 
     /// Gray with sRGB's transfer curve and a D65 white: where gray images go.

@@ -42,10 +42,13 @@ public struct DecodeOptions: Sendable {
     public var strict: Bool
     /// Cap on the decoder's working memory in bytes, enforced inside the codec; 0 = none. `0` by default.
     public var memoryLimit: Int
+    /// How CMYK ink becomes RGB (a colour-managed transform); ``NaiveInk`` when nil.
+    public var inkConverter: (any InkConverting)?
 
-    public init(fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0) {
+    public init(fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil) {
         self.fast = fast
         self.strict = strict
         self.memoryLimit = memoryLimit
+        self.inkConverter = inkConverter
     }
 }

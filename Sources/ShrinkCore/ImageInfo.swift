@@ -20,6 +20,9 @@ public struct ImageInfo: Sendable, Equatable {
     public var iccProfileBytes: Int
     /// Bytes of the EXIF block; 0 when none.
     public var exifBytes: Int
+    /// What the file says of its colours when it has no ICC profile (HEIF `nclx`, PNG `cICP`, `gAMA`/`cHRM`);
+    /// nil when it has a profile, says sRGB, or says nothing.
+    public var codedColor: CodedColor?
     /// The size of the thumbnail embedded in the EXIF block, when there is one and it can be read.
     public var embeddedThumbnail: Size?
     /// Format-specific features the header declares, e.g. PNG chunks (`PLTE`, `tRNS`, `gAMA`, `sRGB`,
@@ -36,7 +39,7 @@ public struct ImageInfo: Sendable, Equatable {
     public init(format: ImageFormat, size: Size, orientation: Orientation = .up, colorModel: ColorModel,
                 bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-                embeddedThumbnail: Size? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
+                codedColor: CodedColor? = nil, embeddedThumbnail: Size? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
                 warnings: [String] = []) {
         self.frameCount = frameCount
         self.loopCount = loopCount
@@ -50,6 +53,7 @@ public struct ImageInfo: Sendable, Equatable {
         self.chromaSubsampling = chromaSubsampling
         self.iccProfileBytes = iccProfileBytes
         self.exifBytes = exifBytes
+        self.codedColor = codedColor
         self.embeddedThumbnail = embeddedThumbnail
         self.features = features
         self.warnings = warnings

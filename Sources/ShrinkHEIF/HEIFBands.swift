@@ -35,6 +35,8 @@ final class HEIFBands {
     /// tile's bitstream (HEVC VUI), else full-range BT.601.
     private(set) var fullRange: Bool
     private(set) var matrix: Int
+    /// The colour primaries code (H.273) beside the matrix: matrices 12 and 13 derive their luma from it.
+    let primaries: Int
     private var nextTileRow: Int
     private let decoder: HEIFTileDecoder
     private let bytes: ImageBytes
@@ -73,6 +75,7 @@ final class HEIFBands {
         bandRows = planeSizes.map { _ in 0 }
         fullRange = image.nclx?.fullRange ?? true
         matrix = image.nclx?.matrix ?? 6
+        primaries = image.nclx?.primaries ?? 2
         decoder = try HEIFTileDecoder(image, path: path)
     }
 

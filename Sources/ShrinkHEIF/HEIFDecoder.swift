@@ -59,6 +59,7 @@ public struct HEIFDecoder: ImageDecoding {
                          hasAlpha: image.alpha != nil,
                          chromaSubsampling: [nil, .s420, .s422, .s444][coding.chromaFormat],
                          iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0,
+                         codedColor: image.icc == nil ? image.nclx.map { .codePoints(primaries: $0.primaries, transfer: $0.transfer) } : nil,
                          embeddedThumbnail: thumbnail?.size, features: features)
     }
 

@@ -41,15 +41,16 @@ public final class HEIFPicture {
         let sampleBytes = depth == .kept && bitDepth > 8 ? 2 : 1
         var full = fullRange
         if case .narrowed(let range?) = depth { full = range }
-        let copies = zip(bases, zip(strides, sizes)).map { base, layout in
-            let (stride, size) = layout
+        let copies = zip(bases, zip(strides, sizes)).enumerated().map { index, planeLayout in
+            let (base, (stride, size)) = planeLayout
             let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, size.pixelCount * sampleBytes))
             if sampleBytes == 2 {
                 for y in 0..<size.height {
                     (plane + y * size.width * 2).update(from: (base + y * stride).assumingMemoryBound(to: UInt8.self), count: size.width * 2)
                 }
             } else {
-                Self.copyPlane(base, stride: stride, width: size.width, height: size.height, depth: bitDepth, fullRange: full, into: plane)
+                Self.copyPlane(base, stride: stride, width: size.width, height: size.height, depth: bitDepth, fullRange: full,
+                               chroma: index > 0, into: plane)
             }
             return plane
         }
@@ -64,18 +65,21 @@ public final class HEIFPicture {
     func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> { planes[p] + y * strides[p] }
 
     /// Rows of one plane packed into `out`; samples deeper than 8 bits (16-bit words, native order) rounded
-    /// to 8 bits: scaled by 255 / (2^depth − 1) when `fullRange`, shifted to the nearest level otherwise.
+    /// to 8 bits: scaled by 255 / (2^depth − 1) when `fullRange` (`chroma`: about its centre, 2^(depth − 1)
+    /// becoming 128, as the matrix reads it), shifted to the nearest level otherwise.
     static func copyPlane(_ base: UnsafeRawPointer, stride: Int, width: Int, height: Int, depth: Int, fullRange: Bool,
-                          into out: UnsafeMutablePointer<UInt8>) {
+                          chroma: Bool = false, into out: UnsafeMutablePointer<UInt8>) {
         for y in 0..<height {
             let row = base + y * stride
             if depth <= 8 {
                 (out + y * width).update(from: row.assumingMemoryBound(to: UInt8.self), count: width)
             } else {
-                let shift = depth - 8, half = 1 << (shift - 1), top = (1 << depth) - 1
+                let shift = depth - 8, half = 1 << (shift - 1), top = (1 << depth) - 1, mid = 1 << (depth - 1)
                 for x in 0..<width {
                     let s = Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
-                    let v = fullRange ? (s * 255 + top / 2) / top : (s + half) >> shift
+                    let v = !fullRange ? (s + half) >> shift
+                        : chroma ? max(0, 128 + Int((Double(s - mid) * 255 / Double(top)).rounded()))
+                        : (s * 255 + top / 2) / top
                     out[y * width + x] = UInt8(min(v, 255))
                 }
             }

@@ -90,7 +90,7 @@ final class HEIFRowDecoder: RowDecoding {
         }
         let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
         let cb = bands.row(1, cy), cr = bands.row(2, cy)
-        let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix)
+        let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix, primaries: bands.primaries)
         let kg = 1 - kr - kb
         let yScale = full ? 1.0 : 255.0 / 219, yOffset = full ? 0.0 : 16.0, cScale = full ? 1.0 : 255.0 / 224
         @inline(__always) func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
@@ -127,7 +127,7 @@ final class HEIFRowDecoder: RowDecoding {
         }
         let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
         let cb = bands.row(1, cy), cr = bands.row(2, cy)
-        let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix)
+        let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix, primaries: bands.primaries)
         let kg = 1 - kr - kb
         for x in 0..<w {
             let l = (sample(luma, x) - yOffset) * yScale

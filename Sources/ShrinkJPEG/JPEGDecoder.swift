@@ -21,6 +21,8 @@ public struct JPEGDecoder: ImageDecoding {
     /// True when libjpeg must buffer every DCT coefficient of the image before producing a row:
     /// progressive files and non-interleaved (multi-scan) baseline files.
     public let buffersWholeImage: Bool
+    /// True for CMYK and YCCK files with an Adobe (APP14) marker, whose ink Adobe's applications store inverted.
+    let inkInverted: Bool
     /// Restart interval in MCUs (0 when none).
     public let restartInterval: Int
     /// The limits decodes of this file run under (``ImageLimits/maxScans`` is enforced while decoding).
@@ -58,6 +60,7 @@ public struct JPEGDecoder: ImageDecoding {
         colorSpace = header.color_space
         isArithmeticCoded = header.arithmetic != 0
         buffersWholeImage = header.multi_scan != 0
+        inkInverted = header.saw_adobe != 0
         restartInterval = Int(header.restart_interval)
 
         let markers = JPEGMarkers(scanning: bytes.bytes)
@@ -269,6 +272,7 @@ public struct JPEGDecoder: ImageDecoding {
         }
         let cmyk = info.colorModel == .cmyk || info.colorModel == .ycck
         return try JPEGRowDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
-                                  gray: info.colorModel == .gray, cmyk: cmyk, window: window, maxScans: limits.maxScans)
+                                  gray: info.colorModel == .gray, cmyk: cmyk, inkInverted: inkInverted, window: window,
+                                  maxScans: limits.maxScans)
     }
 }

@@ -4,7 +4,8 @@ import ShrinkCore
 /// One running libjpeg decode that yields gray8 or rgb8 rows strictly top to bottom.
 ///
 /// Memory: libjpeg's working state (a few rows of the scaled width; the whole coefficient buffer for
-/// progressive files), plus, for CMYK files, one strip of CMYK samples converted to RGB as it goes. Pages of
+/// progressive files), plus, for CMYK files, one strip of CMYK samples converted to RGB as it goes
+/// (``DecodeOptions/inkConverter``; inverted when the file has an Adobe marker, as browsers read it). Pages of
 /// a mapped input are released behind the decoder.
 public final class JPEGRowDecoder: RowDecoding {
     public let size: Size
@@ -15,16 +16,20 @@ public final class JPEGRowDecoder: RowDecoding {
     private let bytes: ImageBytes          // keeps the mapping alive while libjpeg reads it
     private let path: String
     private let cmyk: Bool
+    private let inkInverted: Bool
+    private let ink: any InkConverting
     private var decoder: OpaquePointer?
     /// libjpeg's warnings (see ``RowDecoding/warnings``), read when the decode ends.
     public private(set) var warnings: [String] = []
     private var cmykStrip: [UInt8] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
-         window: Rect? = nil, maxScans: Int) throws(ImageError) {
+         inkInverted: Bool, window: Rect? = nil, maxScans: Int) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
+        self.inkInverted = inkInverted
+        ink = options.inkConverter ?? NaiveInk()
         let d = try openJPEGDecoder(bytes, path: path, maxScans: maxScans)
         decoder = d
         var status: Int32
@@ -82,9 +87,11 @@ public final class JPEGRowDecoder: RowDecoding {
             status = cmykStrip.withUnsafeMutableBufferPointer {
                 sj_read_rows(decoder, $0.baseAddress, stride, Int32(count), &got)
             }
+            let (width, rgb) = (size.width, buffer.assumingMemoryBound(to: UInt8.self))
             cmykStrip.withUnsafeBufferPointer { src in
-                Self.convertInvertedCMYK(src.baseAddress!, stride: stride, to: buffer.assumingMemoryBound(to: UInt8.self),
-                                         bytesPerRow: bytesPerRow, width: size.width, rows: Int(got))
+                for y in 0..<Int(got) {
+                    ink.convert(src.baseAddress! + y * stride, inverted: inkInverted, into: rgb + y * bytesPerRow, count: width)
+                }
             }
         } else {
             status = sj_read_rows(decoder, buffer.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count), &got)
@@ -108,22 +115,5 @@ public final class JPEGRowDecoder: RowDecoding {
             ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")
         sj_destroy(d)
         if let error { throw error }
-    }
-
-    /// Adobe CMYK/YCCK JPEGs store inverted ink (0 = full ink). RGB = (255 − C)(255 − K) with the stored
-    /// values, i.e. stored C × stored K / 255, rounded as Pillow does.
-    private static func convertInvertedCMYK(_ src: UnsafePointer<UInt8>, stride: Int, to dst: UnsafeMutablePointer<UInt8>,
-                                            bytesPerRow: Int, width: Int, rows: Int) {
-        for y in 0..<rows {
-            let s = src + y * stride, d = dst + y * bytesPerRow
-            for x in 0..<width {
-                let k = Int(s[x * 4 + 3])
-                for c in 0..<3 {
-                    let ink = 255 - Int(s[x * 4 + c])
-                    let t = ink * k + 128
-                    d[x * 3 + c] = UInt8(k - ((t >> 8) + t) >> 8)
-                }
-            }
-        }
     }
 }

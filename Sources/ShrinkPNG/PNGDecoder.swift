@@ -75,6 +75,19 @@ public struct PNGDecoder: ImageDecoding {
             exifReader = ExifReader(tiff: UnsafeRawBufferPointer(rebasing: bytes.bytes[range]))
             trailing = range
         }
+        // Colour without a profile, by PNG's precedence: cICP, then iCCP, then sRGB, then gAMA and cHRM. A cICP
+        // for non-RGB coding (matrix ≠ 0) is not PNG's and is ignored.
+        var coded: CodedColor?
+        if let cicp = PNGChunkWalker.codePointsBeforeImageData(in: bytes), cicp.matrix == 0 {
+            found.insert("cICP")
+            coded = .codePoints(primaries: cicp.primaries, transfer: cicp.transfer)
+        } else if !found.contains("iCCP") && !found.contains("sRGB") && (found.contains("gAMA") || found.contains("cHRM")) {
+            let white = (chrm.white_point_x, chrm.white_point_y)
+            let chromaticities = found.contains("cHRM") && white.0 > 0 && white.1 > 0
+                ? [chrm.white_point_x, chrm.white_point_y, chrm.red_x, chrm.red_y, chrm.green_x, chrm.green_y, chrm.blue_x, chrm.blue_y]
+                : nil
+            coded = .gammaAndChromaticities(gamma: found.contains("gAMA") && gamma > 0 ? gamma : nil, chromaticities: chromaticities)
+        }
         orientation = exifReader?.orientation ?? .up
         trailingExifRange = trailing
         chunks = found
@@ -88,8 +101,8 @@ public struct PNGDecoder: ImageDecoding {
         }
         info = ImageInfo(format: .png, size: size, orientation: orientation, colorModel: model,
                          bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
-                         iccProfileBytes: iccBytes, exifBytes: exifBytes,
-                         features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "eXIf"].filter(found.contains),
+                         iccProfileBytes: found.contains("cICP") ? 0 : iccBytes, exifBytes: exifBytes, codedColor: coded,
+                         features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "cICP", "eXIf"].filter(found.contains),
                          warnings: exifReader?.problem.map { ["\($0); EXIF ignored"] } ?? [])
     }
 
@@ -103,7 +116,7 @@ public struct PNGDecoder: ImageDecoding {
         let ctx = try Self.context(stream: stream, limits: limits, path: path)
         defer { spng_ctx_free(ctx) }
         var iccp = spng_iccp(), exif = spng_exif()
-        if spng_get_iccp(ctx, &iccp) == 0, let profile = iccp.profile {
+        if !chunks.contains("cICP"), spng_get_iccp(ctx, &iccp) == 0, let profile = iccp.profile {   // cICP takes precedence
             metadata.iccProfile = Array(UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
         }
         if metadata.exif == nil, spng_get_exif(ctx, &exif) == 0, let data = exif.data {

@@ -65,3 +65,23 @@ import ShrinkTestSupport
         #expect(PixelConverter.convert(gray, to: .grayAlpha8).bytes == [7, 255, 250, 255])
     }
 }
+
+/// CMYK ink without a profile: (1 − ink)(1 − black), the stored values read inverted only when asked.
+@Suite struct NaiveInkTests {
+    static func rgb(_ cmyk: [UInt8], inverted: Bool) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 3)
+        cmyk.withUnsafeBufferPointer { ink in
+            out.withUnsafeMutableBufferPointer { NaiveInk().convert(ink.baseAddress!, inverted: inverted, into: $0.baseAddress!, count: 1) }
+        }
+        return out
+    }
+
+    @Test func plainAndInvertedInk() {
+        #expect(Self.rgb([0, 0, 0, 0], inverted: false) == [255, 255, 255])     // no ink: paper
+        #expect(Self.rgb([0, 0, 0, 0], inverted: true) == [0, 0, 0])           // Adobe's 0 is full ink
+        #expect(Self.rgb([255, 0, 0, 0], inverted: false) == [0, 255, 255])    // full cyan
+        #expect(Self.rgb([0, 255, 255, 255], inverted: true) == [0, 255, 255])  // the same, stored inverted
+        // Ink 128 under black 128: 127 × 127 / 255 = 63.25 of the light, 63; the other channels 127 × 255 / 255.
+        #expect(Self.rgb([128, 0, 0, 128], inverted: false) == [63, 127, 127])
+    }
+}

@@ -109,3 +109,67 @@ import ShrinkTestSupport
         #expect(converted.predictedPeakBytes >= kept.predictedPeakBytes)
     }
 }
+
+/// CMYK and YCCK JPEGs: ink becomes RGB through the embedded CMYK profile, else the fallback, before the
+/// resampler; never inverted.
+@Suite struct CMYKColorTests {
+    /// The mean difference per channel between two rgb8 images of one size, the second optionally inverted.
+    static func distance(_ a: PixelBuffer, _ b: PixelBuffer, invertingSecond: Bool = false) -> Double {
+        precondition(a.size == b.size && a.format == .rgb8 && b.format == .rgb8)
+        let total = zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - (invertingSecond ? 255 - Int($1.1) : Int($1.1))) }
+        return Double(total) / Double(a.bytes.count)
+    }
+
+    /// The file decoded at full size through the codec's route with no ink converter (``NaiveInk``), as rgb8.
+    static func naive(_ path: String) throws -> PixelBuffer {
+        let source = try ImageSource(path: path)
+        guard case .rows(let rows) = try source.decoder.route(RouteRequest(scaleDenominator: 1)).start(options: DecodeOptions()) else {
+            throw ImageError(.unsupportedFeature, "\(path): expected rows")
+        }
+        #expect(rows.format == .rgb8)
+        let stride = rows.size.width * 3
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: rows.size.pixelCount * 3, alignment: 16)
+        defer { raw.deallocate() }
+        while rows.nextRow < rows.size.height {
+            _ = try rows.readRows(startingAt: rows.nextRow, into: raw + rows.nextRow * stride, bytesPerRow: stride, maxRows: 16)
+        }
+        try rows.finish()
+        return PixelBuffer(format: .rgb8, size: rows.size, bytes: Array(UnsafeRawBufferPointer(start: raw, count: rows.size.pixelCount * 3)))
+    }
+
+    @Test func taggedYCCKIsConvertedWithItsProfile() throws {
+        let path = Corpus.path("jpeg/jpeg-decoder-reftest/ycck.jpg")
+        let source = try ImageSource(path: path)
+        #expect(source.info.colorModel == .ycck)
+        let image = try source.thumbnail(maxPixelSize: 500, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(image.size == Size(width: 500, height: 333))
+        #expect(image.colorConversion?.from == "U.S. Web Coated (SWOP) v2" && image.colorConversion?.to == "sRGB")
+        #expect(image.colorConversion?.converted == true && image.metadata.iccProfile == nil && image.warnings.isEmpty)
+        // Not inverted: pixel by pixel, the profile's rendering is near the profile-less one and far from its
+        // negative; and not the same (the profile ran).
+        let naive = try Self.naive(path)
+        let near = Self.distance(image.pixels, naive), far = Self.distance(image.pixels, naive, invertingSecond: true)
+        #expect(near > 2 && near < 40 && far > 3 * near, "mean difference \(near) from the naive decode, \(far) from its negative")
+        #expect(image.predictedPeakBytes >= image.pixels.byteCount + InkConversion.stateBytes)
+    }
+
+    @Test func untaggedCMYKUsesTheFallbackProfile() throws {
+        let fallback = try #require(ColorProfile.fallbackCMYK, "scripts/install-deps installs libgs-common's CMYK profile")
+        #expect(fallback.space == .cmyk && !fallback.isMatrixShaper)
+        let path = Corpus.path("jpeg/zune/cymk.jpg")
+        let source = try ImageSource(path: path)
+        let image = try source.thumbnail(maxPixelSize: 600, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(image.colorConversion?.from == "\(fallback.name) (fallback)" && image.colorConversion?.converted == true)
+        let naive = try Self.naive(path)
+        let near = Self.distance(image.pixels, naive), far = Self.distance(image.pixels, naive, invertingSecond: true)
+        #expect(near > 2 && near < 40 && far > 3 * near, "mean difference \(near) from the naive decode, \(far) from its negative")
+        // Display P3: converted there, its profile embedded; keep: a CMYK profile cannot ride on RGB, so sRGB and a warning.
+        let p3 = try source.thumbnail(maxPixelSize: 600, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .displayP3))
+        #expect(p3.colorConversion?.to == "Display P3" && p3.metadata.iccProfile == ColorProfile.displayP3.bytes)
+        #expect(p3.pixels.bytes != image.pixels.bytes)
+        let kept = try source.thumbnail(maxPixelSize: 600, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep))
+        #expect(kept.pixels.bytes == image.pixels.bytes && kept.metadata.iccProfile == nil)
+        let warned = kept.warnings.contains { $0.contains("cannot be kept on RGB pixels") }
+        #expect(warned, "\(kept.warnings)")
+    }
+}

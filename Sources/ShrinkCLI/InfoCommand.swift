@@ -23,7 +23,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
+    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColour (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
     var json = false
 
     func validate() throws {
@@ -72,6 +72,7 @@ struct InfoCommand: ParsableCommand {
         line.add("chromaSubsampling", info.chromaSubsampling?.rawValue)
         line.add("iccProfileBytes", info.iccProfileBytes)
         line.add("iccProfile", Self.profile(source))
+        line.add("codedColour", Self.codedColour(source))
         line.add("exifBytes", info.exifBytes)
         var thumbnail: JSONLine?
         if let t = info.embeddedThumbnail {
@@ -112,6 +113,14 @@ struct InfoCommand: ParsableCommand {
         return ColorProfile(bytes)?.summary ?? "\(Formatting.bytes(bytes.count)) (lcms2 cannot read it: treated as sRGB)"
     }
 
+    /// What the file codes of its colour without a profile, as the equivalent profile's name ("BT.2020 PQ (coded
+    /// 9/16)"), "sRGB" when it means sRGB; nil when it codes nothing.
+    static func codedColour(_ source: ImageSource) -> String? {
+        guard let coded = source.info.codedColor else { return nil }
+        let gray = source.info.colorModel == .gray || source.info.colorModel == .grayAlpha
+        return CodedColorProfiles.profile(for: coded, gray: gray)?.name ?? "sRGB"
+    }
+
     static func table(_ source: ImageSource) -> String {
         let info = source.info
         var rows: [(String, String)] = [
@@ -121,6 +130,7 @@ struct InfoCommand: ParsableCommand {
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
             ("subsampling", info.chromaSubsampling?.rawValue ?? "-"),
             ("ICC profile", Self.profile(source) ?? "none"),
+            ("coded colour", Self.codedColour(source) ?? "-"),
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
             ("thumbnail", info.embeddedThumbnail.map { "\($0) (\(source.decoder.embeddedThumbnail() == nil ? "EXIF" : "a thmb image of its own"))" } ?? "none"),
             ("features", info.features.isEmpty ? "-" : info.features.joined(separator: ", ")),

@@ -77,6 +77,7 @@ public struct JPEGDecoder: ImageDecoding {
                 thumbnail = JPEGMarkers(scanning: UnsafeRawBufferPointer(rebasing: tiff[t])).frameSize
             }
         }
+        warnings += markers.iccWarnings
         let model: ColorModel
         switch Int(header.color_space) {
         case Int(SJ_CS_GRAY): model = .gray

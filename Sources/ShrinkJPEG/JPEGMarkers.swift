@@ -12,8 +12,8 @@ struct JPEGMarkers {
     var exifRange: Range<Int>?
     /// Sum of the ICC payloads of every `APP2 ICC_PROFILE` segment.
     var iccProfileBytes = 0
-    /// The ICC payload ranges with their sequence numbers (1-based, as stored).
-    var iccChunks: [(sequence: Int, range: Range<Int>)] = []
+    /// The ICC payload ranges with their sequence numbers (1-based, as stored) and the chunk count each declares.
+    var iccChunks: [(sequence: Int, count: Int, range: Range<Int>)] = []
     /// The SOF frame size, when a frame header was reached.
     var frameSize: Size?
 
@@ -41,7 +41,7 @@ struct JPEGMarkers {
                 exifRange = body.lowerBound + 6 ..< body.upperBound
             case 0xE2 where Self.starts(bytes, body, with: Array("ICC_PROFILE\0".utf8)) && body.count >= 14:
                 iccProfileBytes += body.count - 14
-                iccChunks.append((Int(bytes[body.lowerBound + 12]), body.lowerBound + 14 ..< body.upperBound))
+                iccChunks.append((Int(bytes[body.lowerBound + 12]), Int(bytes[body.lowerBound + 13]), body.lowerBound + 14 ..< body.upperBound))
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if body.count >= 5 {
                     let h = Int(bytes[body.lowerBound + 1]) << 8 | Int(bytes[body.lowerBound + 2])
@@ -90,7 +90,41 @@ struct JPEGMarkers {
     /// The ICC profile reassembled in sequence order, when there is one.
     func iccProfile(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard !iccChunks.isEmpty else { return nil }
-        return iccChunks.sorted { $0.sequence < $1.sequence }.flatMap { Array(bytes[$0.range]) }
+        return iccChunksInOrder.flatMap { Array(bytes[$0.range]) }
+    }
+
+    /// The ICC chunks in sequence order, each sequence number once (the first segment that has it): chunks may
+    /// come in any order; a repeated number is dropped (``iccWarnings`` says so).
+    private var iccChunksInOrder: [(sequence: Int, count: Int, range: Range<Int>)] {
+        var seen = Set<Int>()
+        return iccChunks.filter { seen.insert($0.sequence).inserted }.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// What is wrong with the ICC chunks, one line each (recoverable: the profile is reassembled from what is
+    /// there, and lcms2 decides whether it is usable): repeated or zero sequence numbers, counts that disagree,
+    /// missing chunks.
+    var iccWarnings: [String] {
+        guard !iccChunks.isEmpty else { return [] }
+        var warnings: [String] = []
+        var seen = Set<Int>(), repeated: [Int] = []
+        for chunk in iccChunks where !seen.insert(chunk.sequence).inserted { repeated.append(chunk.sequence) }
+        if !repeated.isEmpty {
+            warnings.append("ICC profile chunk number \(repeated.prefix(3).map(String.init).joined(separator: ", ")) repeated (the later segment ignored)")
+        }
+        if seen.contains(0) { warnings.append("ICC profile chunk numbered 0 (numbers start at 1)") }
+        let counts = Set(iccChunks.map(\.count))
+        if counts.count > 1 { warnings.append("ICC profile chunks disagree on their count (\(counts.sorted().map(String.init).joined(separator: ", ")))") }
+        if let count = counts.max(), count > 0 {
+            let missing = (1...count).filter { !seen.contains($0) }
+            let beyond = seen.filter { $0 > count }.sorted()
+            if !beyond.isEmpty {
+                warnings.append("ICC profile chunk\(beyond.count == 1 ? "" : "s") \(beyond.prefix(3).map(String.init).joined(separator: ", ")) beyond the declared count of \(count)")
+            }
+            if !missing.isEmpty {
+                warnings.append("ICC profile chunk\(missing.count == 1 ? "" : "s") \(missing.prefix(3).map(String.init).joined(separator: ", ")) of \(count) missing")
+            }
+        }
+        return warnings
     }
 
     private static func starts(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, with prefix: [UInt8]) -> Bool {

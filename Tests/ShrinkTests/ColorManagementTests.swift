@@ -173,3 +173,90 @@ import ShrinkTestSupport
         #expect(warned, "\(kept.warnings)")
     }
 }
+
+/// Colour a file codes without an ICC profile: PNG gAMA/cHRM and cICP, HEIF nclx (HDR through 16-bit rows);
+/// and damaged multi-segment JPEG ICC profiles reported as warnings.
+@Suite struct CodedColorTests {
+    static func srgbEncoded(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+
+    @Test func pngGammaIsApplied() throws {
+        // PngSuite's g10n2c08: RGB stored as linear light (gAMA 1.0): each value v becomes sRGB's encoding of v/255.
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/g10n2c08.png"))
+        #expect(source.info.codedColor == .gammaAndChromaticities(gamma: 1.0, chromaticities: nil))
+        let options = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        let kept = try source.image(.original, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep))
+        let converted = try source.image(.original, options: options)
+        #expect(converted.colorConversion?.converted == true && converted.colorConversion?.from == "PNG gamma 1.0")
+        let worst = zip(kept.pixels.bytes, converted.pixels.bytes).map { stored, shown in
+            abs(Int(shown) - Int((Self.srgbEncoded(Double(stored) / 255) * 255).rounded()))
+        }.max() ?? 99
+        #expect(worst <= 1, "largest difference from sRGB's encoding of linear light: \(worst)")
+        // A gamma of 1/2.2 is what sRGB files say: nothing to convert (libpng's sRGB heuristic).
+        let srgbLike = try ImageSource(path: Corpus.path("jpeg/jpeg-decoder-reftest/rgb.png"))
+        #expect(try srgbLike.thumbnail(maxPixelSize: 32).colorConversion?.converted == false)
+    }
+
+    /// `png` with a cICP chunk (primaries, transfer, matrix 0, full range) inserted after IHDR.
+    static func withCICP(_ png: [UInt8], primaries: UInt8, transfer: UInt8) -> [UInt8] {
+        var table = [UInt32](repeating: 0, count: 256)
+        for n in 0..<256 {
+            var c = UInt32(n)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            table[n] = c
+        }
+        let body: [UInt8] = Array("cICP".utf8) + [primaries, transfer, 0, 1]
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in body { crc = table[Int((crc ^ UInt32(b)) & 0xFF)] ^ (crc >> 8) }
+        crc ^= 0xFFFF_FFFF
+        let chunk: [UInt8] = [0, 0, 0, 4] + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        return Array(png[0..<33]) + chunk + Array(png[33...])          // signature (8) + IHDR (25)
+    }
+
+    @Test func pngCICPIsAppliedLikeTheProfileItNames() throws {
+        let colour = [200, 100, 50]
+        let png = Self.withCICP(try ColorManagementTests.flat(colour, profile: nil), primaries: 12, transfer: 13)
+        let source = try ImageSource(bytes: png, name: "p3-cicp.png")
+        #expect(source.info.codedColor == .codePoints(primaries: 12, transfer: 13) && source.info.features.contains("cICP"))
+        let image = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(image.colorConversion?.from == "Display P3 sRGB curve (coded 12/13)")
+        #expect(ColorManagementTests.distance(image.pixels, from: ColorManagementTests.map(colour, ColorManagementTests.p3ToSRGB)) <= 2)
+        // keep: the pixels as stored, with the equivalent profile embedded so the colours keep their meaning.
+        let kept = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep))
+        #expect(ColorManagementTests.distance(kept.pixels, from: colour) == 0)
+        let embedded = try #require(kept.metadata.iccProfile.flatMap(ColorProfile.init))
+        #expect(embedded.space == .rgb && embedded.name == "Display P3 sRGB curve (coded 12/13)")
+        // sRGB code points: nothing to do.
+        let srgb = try ImageSource(bytes: Self.withCICP(try ColorManagementTests.flat(colour, profile: nil), primaries: 1, transfer: 13), name: "srgb-cicp.png")
+        #expect(try srgb.thumbnail(maxPixelSize: 32).colorConversion?.converted == false)
+    }
+
+    @Test func hdrHEIFIsConvertedFromSixteenBitRows() throws {
+        let source = try ImageSource(path: Corpus.path("heic/sdwebimage/TestHDR.heic"))
+        #expect(source.info.codedColor == .codePoints(primaries: 9, transfer: 16) && source.info.bitsPerComponent == 10)
+        let plan = try source.plan(.maxPixelSize(256))
+        #expect(source.route(for: plan, format: .yuv420).output == .rows(.rgba16))          // not 8-bit planes
+        #expect(source.route(for: plan, format: .yuv420, color: .keep).output == .rows(.rgb8))       // kept: 8 bits serve
+        let image = try source.image(plan)
+        #expect(image.colorConversion?.converted == true && image.colorConversion?.from == "BT.2020 PQ (coded 9/16)")
+        #expect(image.predictedPeakBytes >= image.pixels.byteCount)
+        let kept = try source.image(plan, options: ThumbnailOptions(color: .keep))
+        #expect(PixelOps.psnr(image.pixels, kept.pixels) < 30)                 // PQ → sRGB changes the picture
+    }
+
+    @Test func damagedMultiSegmentICCProfilesAreWarnings() throws {
+        let expected = [
+            "icc_chunk_double_seq_no.jpeg": "chunk number 100 repeated", "icc_chunk_seq_no_0.jpeg": "numbered 0",
+            "icc_missing_chunk.jpeg": "chunk 100 of 254 missing", "icc_chunk_count_mismatch.jpeg": "beyond the declared count of 250",
+        ]
+        for (file, warning) in expected {
+            let source = try ImageSource(path: Corpus.path("jpeg/jpeg-decoder-icc/\(file)"))
+            #expect(source.info.warnings.contains { $0.contains(warning) }, "\(file): \(source.info.warnings)")
+            #expect(try source.thumbnail(maxPixelSize: 8).size == Size(width: 1, height: 1))
+        }
+        // Chunks out of order are no damage; a well-formed multi-segment profile neither.
+        #expect(try ImageSource(path: Corpus.path("jpeg/jpeg-decoder-icc/icc_chunk_order.jpeg")).info.warnings.isEmpty)
+        let multiple = try ImageSource(path: Corpus.path("exif/metadata-extractor/Multiple_ICC_segments.jpg"))
+        let profile = try #require(try multiple.decoder.metadata().iccProfile)
+        #expect(multiple.info.warnings.isEmpty && ColorProfile(profile) != nil)
+    }
+}

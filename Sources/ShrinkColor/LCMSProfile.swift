@@ -83,12 +83,15 @@ final class LCMSProfile: @unchecked Sendable {
         return body(&curves)
     }
 
-    /// The profile's bytes as lcms2 writes them (for embedding a built-in profile).
+    /// The profile's bytes as lcms2 writes them (for embedding a built-in profile), with the header's creation
+    /// date fixed (2024-01-01 00:00:00): lcms2 stamps the time of creation, and outputs should not differ from
+    /// one run to the next.
     var bytes: [UInt8] {
         var count: cmsUInt32Number = 0
         guard cmsSaveProfileToMem(handle, nil, &count) != 0, count > 0 else { return [] }
         var out = [UInt8](repeating: 0, count: Int(count))
         _ = out.withUnsafeMutableBytes { cmsSaveProfileToMem(handle, $0.baseAddress, &count) }
+        if out.count >= 36 { out.replaceSubrange(24..<36, with: [0x07, 0xE8, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]) }
         return out
     }
 

@@ -89,7 +89,7 @@ import ShrinkTestSupport
         #expect(r.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
         let keys = ["path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
-                    "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "iccProfile", "exifBytes",
+                    "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "iccProfile", "codedColour", "exifBytes",
                     "embeddedThumbnail", "features", "frames", "loopCount", "warnings", "fileBytes", "decodedBytes"]
         #expect(Set(object?.keys.map { $0 } ?? []) == Set(keys))
         #expect(r.out.hasPrefix("{\"path\":"))

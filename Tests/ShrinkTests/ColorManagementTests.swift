@@ -260,3 +260,12 @@ import ShrinkTestSupport
         #expect(multiple.info.warnings.isEmpty && ColorProfile(profile) != nil)
     }
 }
+
+@Suite struct BuiltProfileTests {
+    @Test func builtProfilesAreTheSameBytesEveryRun() throws {
+        // lcms2 stamps a profile with the time it was made; Shrink fixes the date so outputs are reproducible.
+        #expect(Array(ColorProfile.displayP3.bytes[24..<36]) == [0x07, 0xE8, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0])
+        let coded = try #require(CodedColorProfiles.profile(for: .codePoints(primaries: 9, transfer: 16), gray: false))
+        #expect(Array(coded.bytes[24..<36]) == [0x07, 0xE8, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0] && coded.name == "BT.2020 PQ (coded 9/16)")
+    }
+}

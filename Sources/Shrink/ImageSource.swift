@@ -314,7 +314,8 @@ public final class ImageSource: Sendable {
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
             let route = route(for: plan, format: format, color: options.color)
             let predicted = predictedPeakBytes(for: plan, format: format, route: route, color: options.color)
-            let ink = inkConversion(options.color)
+            var metadata = try decoder.metadata().orientedUpright
+            let ink = inkConversion(options.color, profile: metadata.iccProfile)
             let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: options.memoryBudget,
                                        inkConverter: ink)
             defer { bytes.releaseResidentPages() }
@@ -330,7 +331,7 @@ public final class ImageSource: Sendable {
                 pixels = format == .nv12 ? PixelConverter.convert(planar, to: .nv12) : planar
             case .rows(let decoded):
                 var rows: any RowDecoding = decoded
-                if let transform = earlyColor(options.color, rowFormat: decoded.format) {
+                if let transform = earlyColor(options.color, rowFormat: decoded.format, metadata: metadata) {
                     early = ColorConvertingRows(decoded, transform: transform)
                     rows = early!
                 }
@@ -342,7 +343,6 @@ public final class ImageSource: Sendable {
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
-            var metadata = try decoder.metadata().orientedUpright
             let colour = ink?.result                                                // CMYK: converted as decoded
                 ?? early.map { $0.transform.result(elapsed: $0.elapsed) }     // converted before the resampler
                 ?? ColorManagement.apply(options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
@@ -376,7 +376,7 @@ public final class ImageSource: Sendable {
         let converts = color == .displayP3 || (color == .sRGB && (info.iccProfileBytes > 0 || info.codedColor != nil))
         let colour = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
         var peak = result + route.workingBytes + route.stateBytes
-        if info.colorModel == .cmyk || info.colorModel == .ycck { peak += InkConversion.stateBytes }
+        if info.colorModel.isInk { peak += InkConversion.stateBytes }
         switch route.output {
         case .planes:
             let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
@@ -408,10 +408,12 @@ public final class ImageSource: Sendable {
     }
 
     /// The transform decoded rows of `rowFormat` need before the resampler under `color`, when the image's
-    /// profile is too steep to convert after it; nil otherwise (most profiles, and untagged images).
-    func earlyColor(_ color: ColorPolicy, rowFormat: PixelFormat) -> ColorRowTransform? {
-        guard color != .keep, info.iccProfileBytes > 0 || info.codedColor != nil,
-              let profile = colourProfile(info.iccProfileBytes > 0 ? try? decoder.metadata() : ImageMetadata(), for: rowFormat) else { return nil }
+    /// profile is too steep to convert after it; nil otherwise (most profiles, and untagged images). `metadata`:
+    /// the decoder's, when the caller has it (else it is read again, copying the profile).
+    func earlyColor(_ color: ColorPolicy, rowFormat: PixelFormat, metadata: ImageMetadata? = nil) -> ColorRowTransform? {
+        guard color != .keep, info.iccProfileBytes > 0 || info.codedColor != nil else { return nil }
+        let read = metadata ?? (info.iccProfileBytes > 0 ? try? decoder.metadata() : nil)
+        guard let profile = colourProfile(read, for: rowFormat) else { return nil }
         return ColorManagement.beforeResampling(color, profile: profile, rowFormat: rowFormat, always: decodesDeepForColour(color))
     }
 
@@ -429,11 +431,11 @@ public final class ImageSource: Sendable {
         return info.codedColor.flatMap { CodedColorProfiles.profile(for: $0, gray: format.isGray)?.bytes }
     }
 
-    /// For CMYK images, how their ink becomes RGB under `color` (the codec runs it on the decoded rows, before
-    /// the resampler); nil for the others.
-    func inkConversion(_ color: ColorPolicy) -> InkConversion? {
-        guard info.colorModel == .cmyk || info.colorModel == .ycck else { return nil }
-        return ColorManagement.inkConversion(color, profile: info.iccProfileBytes > 0 ? try? decoder.metadata().iccProfile : nil)
+    /// For CMYK images tagged with `profile`, how their ink becomes RGB under `color` (the codec runs it on the
+    /// decoded rows, before the resampler); nil for the others.
+    func inkConversion(_ color: ColorPolicy, profile: [UInt8]?) -> InkConversion? {
+        guard info.colorModel.isInk else { return nil }
+        return ColorManagement.inkConversion(color, profile: profile)
     }
 
     /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact

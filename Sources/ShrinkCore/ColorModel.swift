@@ -8,4 +8,7 @@ public enum ColorModel: String, Sendable, CaseIterable {
     case cmyk = "CMYK"
     case ycck = "YCCK"
     case palette
+
+    /// True for CMYK and YCCK: printing ink, which must become RGB (``InkConverting``) before it can be shown.
+    public var isInk: Bool { self == .cmyk || self == .ycck }
 }

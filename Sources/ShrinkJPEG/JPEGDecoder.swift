@@ -271,9 +271,8 @@ public struct JPEGDecoder: ImageDecoding {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }
-        let cmyk = info.colorModel == .cmyk || info.colorModel == .ycck
         return try JPEGRowDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
-                                  gray: info.colorModel == .gray, cmyk: cmyk, inkInverted: inkInverted, window: window,
+                                  gray: info.colorModel == .gray, cmyk: info.colorModel.isInk, inkInverted: inkInverted, window: window,
                                   maxScans: limits.maxScans)
     }
 }

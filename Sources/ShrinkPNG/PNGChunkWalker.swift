@@ -18,16 +18,11 @@ enum PNGChunkWalker {
         var released = 0
         var seenIDAT = false
         defer { release(bytes, upTo: bytes.count, from: released) }
-        while offset + 12 <= data.count {
-            let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            let type = (data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7])
-            guard length <= data.count - offset - 12 else { return nil }
-            if type == (0x49, 0x44, 0x41, 0x54) { seenIDAT = true }                        // IDAT
-            if type == (0x49, 0x45, 0x4E, 0x44) { return nil }                             // IEND
-            if seenIDAT && type == (0x65, 0x58, 0x49, 0x66) {                              // eXIf
-                return offset + 8 ..< offset + 8 + length
-            }
-            offset += length + 12
+        while let (type, payload) = chunk(at: offset, in: data) {
+            if type == "IDAT" { seenIDAT = true }
+            if type == "IEND" { return nil }
+            if seenIDAT && type == "eXIf" { return payload }
+            offset = payload.upperBound + 4
             if offset - released >= 1 << 20 {
                 release(bytes, upTo: offset, from: released)
                 released = offset
@@ -41,19 +36,26 @@ enum PNGChunkWalker {
     static func codePointsBeforeImageData(in bytes: ImageBytes) -> (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)? {
         let data = bytes.bytes
         var offset = 8
-        while offset + 12 <= data.count {
-            let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            let type = (data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7])
-            guard length <= data.count - offset - 12 else { return nil }
-            if type == (0x49, 0x44, 0x41, 0x54) || type == (0x49, 0x45, 0x4E, 0x44) { return nil }   // IDAT, IEND
-            if type == (0x63, 0x49, 0x43, 0x50) {                                                   // cICP
-                guard length == 4 else { return nil }
-                let p = offset + 8
+        while let (type, payload) = chunk(at: offset, in: data) {
+            if type == "IDAT" || type == "IEND" { return nil }
+            if type == "cICP" {
+                guard payload.count == 4 else { return nil }
+                let p = payload.lowerBound
                 return (Int(data[p]), Int(data[p + 1]), Int(data[p + 2]), data[p + 3] != 0)
             }
-            offset += length + 12
+            offset = payload.upperBound + 4
         }
         return nil
+    }
+
+    /// The chunk whose header starts at `offset`: its type and its payload's range (the CRC follows it); nil when
+    /// the header or the payload would run past the end of `data`.
+    private static func chunk(at offset: Int, in data: UnsafeRawBufferPointer) -> (type: String, payload: Range<Int>)? {
+        guard offset + 12 <= data.count else { return nil }
+        let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+        guard length <= data.count - offset - 12 else { return nil }
+        let type = String(decoding: UnsafeRawBufferPointer(rebasing: data[offset + 4 ..< offset + 8]), as: UTF8.self)
+        return (type, offset + 8 ..< offset + 8 + length)
     }
 
     private static func release(_ bytes: ImageBytes, upTo end: Int, from start: Int) {

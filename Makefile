@@ -3,12 +3,18 @@
 
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
+# The release CLI for `make run` and the end-to-end checks leaves the server out (its dependencies take ~11
+# minutes to build in release on 2 cores); `make serve` and the server benchmarks build it with the server.
+LIGHT_FLAGS = --disable-default-traits
 BIN = .build/release/shrink
+SERVE_ROOT ?= $(if $(wildcard ../shared/corpus/MANIFEST.tsv),../shared/corpus,/usr/share/wallpapers)
+SERVE_BIND ?= 127.0.0.1:8080
+SERVE_BUDGET ?= 256M
 DEFAULT_INPUT = /usr/share/wallpapers/FallenLeaf/contents/images/2560x1600.jpg
 INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 
-.PHONY: run test build deps bench quality clean fuzz check-dependents
+.PHONY: run test build build-server serve deps bench bench-serve quality clean fuzz check-dependents
 
 FUZZ_SECONDS ?= 600
 
@@ -16,7 +22,16 @@ deps:
 	@scripts/install-deps
 
 build: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(LIGHT_FLAGS) --product shrink
+
+# The release CLI with `shrink serve` and `shrink sign`.
+build-server: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product shrink
+
+# The image server on $(SERVE_BIND) over $(SERVE_ROOT), signing off (it warns): try
+#   curl -o t.jpg http://$(SERVE_BIND)/insecure/rs:fit:300:300/plain/local:///jpeg/…
+serve: build-server
+	$(BIN) serve --bind $(SERVE_BIND) --root $(SERVE_ROOT) --budget $(SERVE_BUDGET)
 
 # The main job: what the default photo would cost decoded naively versus what Shrink held.
 run: build
@@ -24,10 +39,11 @@ run: build
 	$(BIN) info $(INPUT)
 	$(BIN) thumbnail $(INPUT) --size $(SIZE) -o out/thumbnail.jpg
 
-# Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`).
+# Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`; the server's tests
+# run the debug build, server included, that `--build-tests` makes).
 test: build
 	$(SWIFT) build --build-tests
-	SHRINK_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --parallel
+	SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel
 	scripts/check-quality
 	scripts/check-png
 	scripts/check-regions

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -8,8 +8,22 @@ let package = Package(
         .library(name: "Shrink", targets: ["Shrink"]),
         .executable(name: "shrink", targets: ["ShrinkCLI"]),
     ],
+    // `Server` (on by default) builds `shrink serve` and `shrink sign` into the CLI, with Hummingbird,
+    // AsyncHTTPClient, swift-metrics and service-lifecycle. An app that uses only the `Shrink`
+    // library builds none of them either way (SwiftPM builds the targets a product needs); `make test` builds
+    // its release CLI with `--disable-default-traits` so that only the debug test build compiles the server.
+    traits: [
+        .trait(name: "Server", description: "The image server: shrink serve and shrink sign."),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms.
@@ -47,9 +61,20 @@ let package = Package(
                        providers: [.apt(["liblcms2-dev"])]),
         .target(name: "ShrinkColor", dependencies: ["ShrinkCore", "CShrinkLCMS"], exclude: ["CShrinkLCMS"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
+        // The image server: imgproxy-style URLs over the pipeline (Hummingbird, AsyncHTTPClient for sources).
+        .target(name: "ShrinkServer", dependencies: [
+            "Shrink",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .executableTarget(
             name: "ShrinkCLI",
-            dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .target(name: "ShrinkServer", condition: .when(traits: ["Server"]))]
         ),
         .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "ShrinkHEIF", "CShrinkGIF"]),
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
@@ -61,5 +86,10 @@ let package = Package(
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkServerTests", dependencies: [
+            "ShrinkServer", "ShrinkTestSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
     ]
 )

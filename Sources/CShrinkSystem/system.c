@@ -36,6 +36,15 @@ void csys_trim_heap(void) {
 #endif
 }
 
+int csys_limit_heap_arenas(int count) {
+#if defined(__GLIBC__)
+    return mallopt(M_ARENA_MAX, count) == 1 ? 0 : -1;
+#else
+    (void)count;
+    return -1;
+#endif
+}
+
 int csys_cpu_count(void) {
 #if defined(__GLIBC__)
     cpu_set_t set;

@@ -34,3 +34,42 @@ extension CodecRegistry {
         return JPEGEncoder(options: JPEGEncoder.Options(quality: quality, chroma444: !subsampled))
     }
 }
+
+extension CodecRegistry {
+    /// The encoder `settings` describe. Only formats in ``checkWritable(_:)`` reach here.
+    static func encoder(for settings: OutputSettings) -> any ImageEncoding {
+        let bg = settings.background
+        switch settings.format {
+        case .png:
+            return PNGEncoder(options: PNGEncoder.Options(keepICCProfile: settings.keepICCProfile))
+        case .webp:
+            return WebPEncoder(options: WebPEncoder.Options(quality: settings.quality, keepICCProfile: settings.keepICCProfile))
+        default:
+            var options = JPEGEncoder.Options(quality: settings.quality, progressive: settings.progressive)
+            options.keepICCProfile = settings.keepICCProfile
+            options.background = (bg.red, bg.green, bg.blue)
+            return JPEGEncoder(options: options)
+        }
+    }
+
+    /// Fails with `.unsupportedFormat` unless Shrink writes `settings.format` (JPEG, PNG or WebP).
+    static func checkWritable(_ settings: OutputSettings) throws(ImageError) {
+        guard [ImageFormat.jpeg, .png, .webp].contains(settings.format) else {
+            throw ImageError(.unsupportedFormat, "Shrink cannot write \(settings.format.name.uppercased()) (it writes JPEG, PNG and WebP)")
+        }
+    }
+
+    /// The pixel format a result bound for `settings` is decoded as (``ImageEncoding/preferredPixels``).
+    static func preferredPixels(for settings: OutputSettings) -> PixelFormatRequest {
+        encoder(for: settings).preferredPixels
+    }
+
+    /// Bytes an encode of a `size` result may hold beyond the pixels: a converted copy of the pixels (RGBA
+    /// for PNG and WebP, RGB when JPEG flattens alpha), the output (bounded by the raw size for PNG, a
+    /// quarter of it for lossy formats at any quality) and 1 MiB of encoder state.
+    static func predictedEncodeBytes(for size: Size, settings: OutputSettings) -> Int {
+        let pixels = size.pixelCount
+        let output = settings.format == .png ? pixels * 4 : pixels
+        return pixels * 4 + output + (1 << 20)
+    }
+}

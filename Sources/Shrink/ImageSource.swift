@@ -116,6 +116,8 @@ public final class ImageSource: Sendable {
     private func plan(_ target: ThumbnailTarget, crop: Rect?, options: ThumbnailOptions,
                       minimumPrescale: Int) throws(ImageError) -> ThumbnailPlan {
         try limits.check(info.size, path: path)
+        var info = self.info
+        info.orientation = info.orientation.followed(by: options.rotation)
         let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
                                      scaledSize: decoder.scaledSize(denominator:), crop: crop, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.

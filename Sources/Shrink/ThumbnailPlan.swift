@@ -95,7 +95,9 @@ public struct ThumbnailPlan: Sendable, Equatable {
             }
             let w = min(Double(displayed.width), Double(out.width) / scale)
             let h = min(Double(displayed.height), Double(out.height) / scale)
-            region = Rect(x: (Double(displayed.width) - w) / 2, y: (Double(displayed.height) - h) / 2, width: w, height: h)
+            let g = options.gravity
+            region = Rect(x: g.origin(window: w, in: Double(displayed.width), fraction: g.x),
+                          y: g.origin(window: h, in: Double(displayed.height), fraction: g.y), width: w, height: h)
         }
 
         region.x += frame.x

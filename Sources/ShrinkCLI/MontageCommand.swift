@@ -138,7 +138,7 @@ struct MontageCommand: ParsableCommand {
                     line.add("fallback", t.fallback)
                     line.add("path", t.decodePath?.name)
                     line.add("decoder", t.decoder)
-                    line.add("pixelFormat", t.pixelFormat.rawValue)
+                    line.add("pixelFormat", t.pixelFormat?.rawValue)
                     line.add("colour", t.colorConversion?.summary)
                     line.add("bytesRead", t.bytesRead)
                     line.add("bufferBytes", t.bufferBytes)

@@ -29,11 +29,19 @@ struct ShrinkCommand: ParsableCommand {
               shrink orient photo.jpg -o upright.jpg --lossless
               shrink montage photos/ --cell 256 -o sheet.jpg
               shrink bench photo.jpg
+              shrink serve --root photos/ --budget 256M
             """,
         version: version,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self, MontageCommand.self,
-                      BenchCommand.self]
+        subcommands: subcommands
     )
+
+    #if Server
+    static let subcommands: [any ParsableCommand.Type] = [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
+                                                          MontageCommand.self, BenchCommand.self, ServeCommand.self, SignCommand.self]
+    #else
+    static let subcommands: [any ParsableCommand.Type] = [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
+                                                          MontageCommand.self, BenchCommand.self]
+    #endif
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.
     static func main() {

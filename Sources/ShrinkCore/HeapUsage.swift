@@ -18,4 +18,11 @@ public enum HeapUsage {
     /// Gives the allocator's free memory back to the system (glibc `malloc_trim`), e.g. after parsing a
     /// long command line, so memory freed before a batch does not stay resident through it.
     public static func returnFreeMemory() { csys_trim_heap() }
+
+    /// Caps the allocator's arenas at `count` (glibc `M_ARENA_MAX`; by default each thread may get its own,
+    /// each keeping freed memory resident). A server calls it before starting threads, so resident memory
+    /// stays near what its budget charges (imgproxy documents `MALLOC_ARENA_MAX=2` for the same reason).
+    /// Returns false where the C library has no such setting.
+    @discardableResult
+    public static func limitArenas(to count: Int) -> Bool { csys_limit_heap_arenas(Int32(max(1, count))) == 0 }
 }

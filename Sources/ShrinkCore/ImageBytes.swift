@@ -140,6 +140,18 @@ public final class ImageBytes: @unchecked Sendable {
         }
     }
 
+    /// Takes ownership of `buffer` without copying (a download written straight into its final storage): it
+    /// must come from `UnsafeMutableRawBufferPointer.allocate` and is deallocated with this object. The
+    /// first `count` bytes are the image.
+    public init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil) {
+        precondition(count >= 0 && count <= buffer.count, "ImageBytes(adopting:): count outside the buffer")
+        self.path = name
+        self.count = count
+        isPageAlignedMapping = false
+        guardSlot = -1
+        base = buffer.baseAddress
+    }
+
     /// Copies `bytes` once into storage whose address is stable for the object's lifetime.
     public init(_ bytes: [UInt8], path: String? = nil) {
         self.path = path

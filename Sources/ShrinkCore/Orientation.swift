@@ -27,6 +27,30 @@ public enum Orientation: Int, Sendable, CaseIterable {
     /// True for 5–8, where the displayed width is the stored height.
     public var swapsAxes: Bool { rawValue >= 5 }
 
+    /// The orientation that displays stored pixels as this one does and then applies `next` to the result
+    /// (an extra rotation after EXIF's: `.right.followed(by: .right)` is `.down`). Found by mapping the
+    /// pixels of a 3×2 image through both, so it is exact for all 64 pairs.
+    public func followed(by next: Orientation) -> Orientation {
+        let size = Size(width: 3, height: 2), mid = displayedSize(of: size)
+        return Orientation.allCases.first { c in
+            (0..<2).allSatisfy { y in (0..<3).allSatisfy { x in
+                let d = displayedPosition(x: x, y: y, in: size)
+                return c.displayedPosition(x: x, y: y, in: size) == next.displayedPosition(x: d.x, y: d.y, in: mid)
+            } }
+        } ?? self
+    }
+
+    /// The orientation that rotates a displayed image `degrees` clockwise (0, 90, 180 or 270); nil otherwise.
+    public init?(clockwiseRotation degrees: Int) {
+        switch degrees {
+        case 0: self = .up
+        case 90: self = .right
+        case 180: self = .down
+        case 270: self = .left
+        default: return nil
+        }
+    }
+
     /// The displayed size of an image stored at `size`.
     public func displayedSize(of size: Size) -> Size { swapsAxes ? size.transposed : size }
 

@@ -11,6 +11,10 @@ size_t csys_heap_bytes_from_system(void);
 /// Returns the C allocator's free memory to the system where it can (glibc malloc_trim); a no-op elsewhere.
 void csys_trim_heap(void);
 
+/// Caps the C allocator's arenas (glibc M_ARENA_MAX; each thread otherwise may get one, each keeping its
+/// free memory): call before threads start. 0 on success, -1 where unsupported.
+int csys_limit_heap_arenas(int count);
+
 /// Processors this process may run on (its affinity mask where the system has one), at least 1.
 int csys_cpu_count(void);
 

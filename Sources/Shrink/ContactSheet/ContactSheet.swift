@@ -50,7 +50,7 @@ public struct ContactSheet: Sendable {
     }
 
     /// The memory cache limits a sheet needs: the cells of `rowsAhead + 1` rows (4 B/px each at most).
-    public func memoryCacheConfiguration() -> MemoryCache<String, DecodedImage>.Configuration {
+    public func memoryCacheConfiguration() -> MemoryCache<CacheKey, DecodedImage>.Configuration {
         let cellBytes = layout.cell * layout.cell * 4
         let cells = layout.columns * (rowsAhead + 1)
         return MemoryCache.Configuration(costLimit: cellBytes * cells, countLimit: cells, entryCostLimit: cellBytes)

@@ -96,6 +96,13 @@ final class DecodeScheduler: @unchecked Sendable {
         return true
     }
 
+    /// True while work `id` waits in the queue (not started, not cancelled).
+    func isQueued(_ id: Int) -> Bool {
+        lock()
+        defer { unlock() }
+        return queue.contains { $0.id == id }
+    }
+
     /// Changes the priority of queued work `id` (no effect once started).
     func setPriority(_ priority: Priority, for id: Int) {
         lock()

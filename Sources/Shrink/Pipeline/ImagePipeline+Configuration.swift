@@ -11,8 +11,11 @@ extension ImagePipeline {
         public var maxConcurrentDecodes: Int
         /// Limits of the memory cache of decoded images (cost = exact buffer bytes); `nil` for no memory
         /// cache. A tenth of the memory limit, at most 256 MiB, and at most 1000 images by default.
-        public var memoryCache: MemoryCache<String, DecodedImage>.Configuration?
-        /// When true the memory cache lives inside the decode budget (one ledger): cached images are evicted,
+        public var memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration?
+        /// Limits of the memory cache of encoded results (``ImagePipeline/encodedImage(for:as:)``; cost = bytes);
+        /// `nil` (the default) for none.
+        public var encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration?
+        /// When true the memory caches live inside the decode budget (one ledger): cached images are evicted,
         /// least recently used first, so cached bytes plus running charges stay within ``decodeBudget``.
         /// `false` by default (the cache has its own limit).
         public var cacheSharesDecodeBudget: Bool
@@ -26,13 +29,15 @@ extension ImagePipeline {
         public var observer: (@Sendable (PipelineEvent) -> Void)?
 
         public init(decodeBudget: Int? = nil, maxConcurrentDecodes: Int? = nil,
-                    memoryCache: MemoryCache<String, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
+                    memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
+                    encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration? = nil,
                     cacheSharesDecodeBudget: Bool = false,
                     diskCache: DiskCache? = nil, diskCacheQuality: Int = 90, measuresMemory: Bool = true,
                     observer: (@Sendable (PipelineEvent) -> Void)? = nil) {
             self.decodeBudget = max(1, decodeBudget ?? min(SystemResources.memoryLimit / 4, 2 << 30))
             self.maxConcurrentDecodes = max(1, maxConcurrentDecodes ?? SystemResources.cores)
             self.memoryCache = memoryCache
+            self.encodedCache = encodedCache
             self.cacheSharesDecodeBudget = cacheSharesDecodeBudget
             self.diskCache = diskCache
             self.diskCacheQuality = diskCacheQuality
@@ -40,8 +45,18 @@ extension ImagePipeline {
             self.observer = observer
         }
 
+        /// What a server wants: `budget` bytes for everything the pipeline holds (decodes, their encoders and
+        /// in-memory sources, and a cache of encoded results inside the same budget, evicted as decodes need
+        /// room), no cache of pixels (a server sends bytes), `maxConcurrentDecodes` threads (the cores by
+        /// default), and `diskCache` when given.
+        public static func server(budget: Int, maxConcurrentDecodes: Int? = nil, diskCache: DiskCache? = nil) -> Configuration {
+            Configuration(decodeBudget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
+                          encodedCache: MemoryCache.Configuration(costLimit: max(1, budget / 2), countLimit: 10_000),
+                          cacheSharesDecodeBudget: true, diskCache: diskCache)
+        }
+
         /// The default memory cache limits (see ``memoryCache``).
-        public static var defaultMemoryCache: MemoryCache<String, DecodedImage>.Configuration {
+        public static var defaultMemoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration {
             MemoryCache.Configuration(costLimit: min(SystemResources.memoryLimit / 10, 256 << 20), countLimit: 1000)
         }
     }

@@ -24,22 +24,26 @@ public final class ImagePipeline: Sendable {
     /// The settings this pipeline was made with.
     public let configuration: Configuration
     /// Decoded images by request key, charged their exact buffer bytes; nil when disabled.
-    public let memoryCache: MemoryCache<String, DecodedImage>?
+    public let memoryCache: MemoryCache<CacheKey, DecodedImage>?
+    /// Encoded results by request and output key, charged their byte counts; nil when disabled.
+    public let encodedCache: MemoryCache<CacheKey, EncodedImage>?
     /// Encoded thumbnails on disk; nil when not configured.
     public var diskCache: DiskCache? { configuration.diskCache }
 
     let scheduler: DecodeScheduler
     private struct State {
-        var jobs: [String: PipelineJob] = [:]
+        var jobs: [CacheKey: PipelineJob] = [:]
         var jobOfTask: [ObjectIdentifier: PipelineJob] = [:]
         var decodesCancelled = 0
         var coalesced = 0
+        var encodes = 0
     }
     private let state = Mutex(State())
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         memoryCache = configuration.memoryCache.map { MemoryCache(configuration: $0) }
+        encodedCache = configuration.encodedCache.map { MemoryCache(configuration: $0) }
         scheduler = DecodeScheduler(budget: configuration.decodeBudget, maxConcurrent: configuration.maxConcurrentDecodes)
     }
 
@@ -53,20 +57,45 @@ public final class ImagePipeline: Sendable {
     /// Starts `request` and returns its task at once: await ``ImageTask/response``, change its priority or
     /// cancel it. A memory cache hit finishes the task before this returns.
     public func imageTask(with request: ImageRequest) -> ImageTask {
+        task(with: request, output: nil)
+    }
+
+    /// Makes the image `request` asks for as a file's bytes, encoded with `output` once per coalesced job
+    /// inside the decode's budget charge (the encoder's memory is predicted and charged with it). An encoded
+    /// result in the memory or disk cache is returned as it is, without decoding or re-encoding; the disk
+    /// cache is read before the source is loaded or any budget is charged.
+    public func encodedImage(for request: ImageRequest, as output: OutputSettings) async throws(ImageError) -> EncodedResponse {
+        try await encodedImageTask(with: request, as: output).encodedResponse
+    }
+
+    /// Starts a request for bytes (``encodedImage(for:as:)``) and returns its task at once: await
+    /// ``ImageTask/encodedResponse``.
+    public func encodedImageTask(with request: ImageRequest, as output: OutputSettings) -> ImageTask {
+        task(with: request, output: output)
+    }
+
+    /// The key of the result `request` makes, encoded with `output` when given: what caches, coalescing and
+    /// ETags are keyed by.
+    public func cacheKey(for request: ImageRequest, output: OutputSettings? = nil) throws(ImageError) -> CacheKey {
+        let key = try request.cacheKey()
+        return output.map { key.appending($0.keyFields) } ?? key
+    }
+
+    private func task(with request: ImageRequest, output: OutputSettings?) -> ImageTask {
+        var request = request
+        // Bytes are decoded in the pixels their encoder takes best (YUV 4:2:0 for a JPEG: no RGB image).
+        if let output { request.options.pixelFormat = CodecRegistry.preferredPixels(for: output) }
         let task = ImageTask(request: request, pipeline: self)
-        let key: String
+        let key: CacheKey
         do {
-            key = try request.cacheKey()
+            key = try cacheKey(for: request, output: output)
+            if let output { try CodecRegistry.checkWritable(output) }
         } catch {
             task.finish(.failure(error))
             return task
         }
-        if !request.cachePolicy.contains(.skipMemoryCacheRead), let image = memoryCache?.value(for: key) {
-            var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: image.pixels.format)
-            telemetry.prescale = image.plan.prescale
-            telemetry.bufferBytes = image.pixels.byteCount
-            telemetry.predictedPeakBytes = image.predictedPeakBytes
-            task.finish(.success(ImageResponse(image: image, telemetry: telemetry)))
+        if let hit = memoryHit(key, request: request, encoded: output != nil) {
+            task.finish(.success(hit))
             return task
         }
         let newJob = state.withLock { s -> PipelineJob? in
@@ -78,7 +107,7 @@ public final class ImagePipeline: Sendable {
                 if let id = job.schedulerID { scheduler.setPriority(job.priority, for: id) }
                 return nil
             }
-            let job = PipelineJob(key: key, request: request, measuresMemory: configuration.measuresMemory)
+            let job = PipelineJob(key: key, request: request, output: output, measuresMemory: configuration.measuresMemory)
             job.tasks = [task]
             s.jobs[key] = job
             s.jobOfTask[ObjectIdentifier(task)] = job
@@ -86,6 +115,23 @@ public final class ImagePipeline: Sendable {
         }
         if let newJob { start(newJob) }
         return task
+    }
+
+    /// The memory cache's result for `key`, when it has one and the request may read it.
+    private func memoryHit(_ key: CacheKey, request: ImageRequest, encoded: Bool) -> PipelineOutput? {
+        guard !request.cachePolicy.contains(.skipMemoryCacheRead) else { return nil }
+        if encoded {
+            guard let image = encodedCache?.value(for: key) else { return nil }
+            var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: nil)
+            telemetry.encodedBytes = image.bytes.count
+            return .encoded(EncodedResponse(image: image, telemetry: telemetry))
+        }
+        guard let image = memoryCache?.value(for: key) else { return nil }
+        var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: image.pixels.format)
+        telemetry.prescale = image.plan.prescale
+        telemetry.bufferBytes = image.pixels.byteCount
+        telemetry.predictedPeakBytes = image.predictedPeakBytes
+        return .decoded(ImageResponse(image: image, telemetry: telemetry))
     }
 
     /// The decode budget, running and queued charges, the memory cache's bytes and the counters, now.
@@ -106,6 +152,12 @@ public final class ImagePipeline: Sendable {
             l.waitingTasks = st.jobOfTask.count
             l.decodesCancelled = st.decodesCancelled
             l.coalescedRequests = st.coalesced
+            l.encodes = st.encodes
+        }
+        if let e = encodedCache?.statistics {
+            l.encodedCachedBytes = e.cost
+            l.encodedCachedImages = e.count
+            l.encodedCacheHits = e.hits
         }
         if let m = memoryCache?.statistics {
             l.cachedBytes = m.cost
@@ -122,16 +174,17 @@ public final class ImagePipeline: Sendable {
 
     // MARK: - Stages
 
-    /// Starts `job`'s first stage: a loader that can map at once is read on a decode thread (a zero-charge
-    /// step, so header page faults never block Swift's cooperative pool); any other loader is awaited in a
-    /// task, then the header is read there.
+    /// Starts `job`'s first stage: for bytes, the disk cache (a hit is the stored file, no load, no charge);
+    /// then a loader that can map at once is read on a decode thread (a zero-charge step, so header page
+    /// faults never block Swift's cooperative pool); any other loader is awaited in a task, then the header
+    /// is read there.
     private func start(_ job: PipelineJob) {
         let name = job.request.loader.name
         if job.request.loader.loadsImmediately {
             let priority = state.withLock { _ in job.priority }
             do throws(ImageError) {
                 let id = try scheduler.submit(charge: 0, priority: priority, name: name, isDecode: false) { _ in
-                    guard !job.monitor.isCancelled else { return }
+                    guard !job.monitor.isCancelled, !self.servedFromDisk(job) else { return }
                     do throws(ImageError) {
                         guard let bytes = try job.request.loader.loadImmediately() else { return }
                         self.plan(job, bytes: bytes)
@@ -146,6 +199,7 @@ public final class ImagePipeline: Sendable {
         } else {
             // One Swift priority for every stage: each distinct priority gets its own executor threads.
             Task.detached {
+                guard !self.servedFromDisk(job) else { return }
                 do throws(ImageError) {
                     let bytes = try await job.request.loader.load()
                     self.plan(job, bytes: bytes)
@@ -156,6 +210,25 @@ public final class ImagePipeline: Sendable {
         }
     }
 
+    /// For a request for bytes: completes `job` with its disk cache entry, stored bytes as they are, and
+    /// returns true; false on a miss (or when the request may not read the disk cache).
+    private func servedFromDisk(_ job: PipelineJob) -> Bool {
+        guard let output = job.output, let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
+              let data = disk.data(for: job.key.string), let size = Self.storedSize(data) else { return false }
+        let image = EncodedImage(bytes: data, format: output.format, size: size)
+        var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
+        telemetry.bytesRead = data.count
+        telemetry.encodedBytes = data.count
+        storeEncoded(image, for: job)
+        complete(job, .success(.encoded(EncodedResponse(image: image, telemetry: telemetry))))
+        return true
+    }
+
+    /// The displayed size of an encoded result, from its header; nil when it does not read.
+    private static func storedSize(_ data: [UInt8]) -> Size? {
+        (try? ImageSource(bytes: ImageBytes(data), name: "disk cache entry"))?.info.displayedSize
+    }
+
     /// Reads the header, plans, then queues the decode with its predicted charge.
     private func plan(_ job: PipelineJob, bytes: ImageBytes) {
         let request = job.request
@@ -163,14 +236,19 @@ public final class ImagePipeline: Sendable {
         do {
             guard !job.monitor.isCancelled else { return }
             source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
-            // The requested plan, or the cheapest that fits the whole budget (reported in telemetry).
-            chosen = try source.plan(request.target, crop: request.region, options: request.options, within: scheduler.budget)
-            let charge = chosen.predictedPeakBytes
+            let region = try Self.region(of: request, in: source)
+            // Bytes in memory (an upload, a download) are held until the decode ends; so is the encoder's
+            // working memory for a request for bytes. Both come out of the budget before the decode's plan.
+            let held = bytes.isPageAlignedMapping ? 0 : bytes.count
+            let encoding = job.output.map { CodecRegistry.predictedEncodeBytes(for: Self.outputSizeBound(request, source), settings: $0) } ?? 0
+            // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
+            chosen = try source.plan(request.target, crop: region, options: request.options, within: max(1, scheduler.budget - held - encoding))
+            let charge = chosen.predictedPeakBytes + held + encoding
             // The header's pages are not needed until the decode is admitted, which may be a while.
             source.bytes.releaseResidentPages()
             let priority = state.withLock { _ in job.priority }
             let id = try scheduler.submit(charge: charge, priority: priority, name: request.loader.name) { waited in
-                self.decode(job, source: source, chosen: chosen, waited: waited)
+                self.decode(job, source: source, chosen: chosen, charge: charge, waited: waited)
             }
             let cancelled = state.withLock { _ -> Bool in
                 job.schedulerID = id
@@ -183,13 +261,14 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// Runs on a scheduler thread once admitted: the disk cache, else the decode; then the caches and the
-    /// waiting tasks.
-    private func decode(_ job: PipelineJob, source: ImageSource, chosen: BudgetedPlan, waited: Duration) {
+    /// Runs on a scheduler thread once admitted with `charge` (the plan's peak, plus in-memory source bytes and
+    /// the encoder's prediction): the disk cache (for pixels), else the decode; for bytes the encode, inside the
+    /// same charge; then the caches and the waiting tasks.
+    private func decode(_ job: PipelineJob, source: ImageSource, chosen: BudgetedPlan, charge: Int, waited: Duration) {
         let observer = configuration.observer
         let request = job.request
-        let plan = chosen.plan, charge = chosen.predictedPeakBytes
-        observer?(.decodeStarted(key: job.key, charge: charge, runningCharge: scheduler.snapshot.runningCharge))
+        let plan = chosen.plan
+        observer?(.decodeStarted(key: job.key.string, charge: charge, runningCharge: scheduler.snapshot.runningCharge))
         let started = ContinuousClock.now
         shareBudgetWithCache()
         job.monitor.beginMeasuring()
@@ -200,7 +279,7 @@ public final class ImagePipeline: Sendable {
         telemetry.prescale = plan.prescale
         let result: Result<DecodedImage, ImageError>
         do {
-            if let entry = diskEntry(for: job, source: source, plan: plan, charge: charge) {
+            if job.output == nil, let entry = diskEntry(for: job, source: source, plan: plan, charge: charge) {
                 telemetry.origin = .diskCache
                 telemetry.bytesRead = entry.bytes
                 result = .success(entry.image)
@@ -212,39 +291,58 @@ public final class ImagePipeline: Sendable {
         } catch {
             result = .failure(error)
         }
-        let cancelled = job.monitor.isCancelled
-        if case .success(let image) = result, !cancelled {
+        if case .success(let image) = result {
             telemetry.pixelFormat = image.pixels.format
             telemetry.bufferBytes = image.pixels.byteCount
             if telemetry.origin == .decoded {
                 (telemetry.decodePath, telemetry.decoder, telemetry.colorConversion) = (image.decodePath, image.decoder, image.colorConversion)
             }
             telemetry.measuredPeakBytes = job.monitor.peakBytes
-            if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
-               cache.set(image, for: job.key, cost: image.pixels.byteCount) {
-                observer?(.memoryCacheStored(key: job.key, cost: image.pixels.byteCount))
-                shareBudgetWithCache()
-            }
-            if telemetry.origin == .decoded, let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheWrite),
-               let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
-               (try? disk.store(encoded, for: job.key)) != nil {
-                observer?(.diskCacheStored(key: job.key, bytes: encoded.count))
-            }
         }
         telemetry.decodeTime = started.duration(to: .now)
-        observer?(.decodeFinished(key: job.key, charge: charge, cancelled: cancelled, rowsDecoded: job.monitor.rowsDecoded))
+        let output: Result<PipelineOutput, ImageError>
+        if let settings = job.output {
+            switch result {
+            case .failure(let error): output = .failure(error)
+            case .success(let image):
+                do throws(ImageError) {
+                    output = .success(.encoded(try encodeResult(image, of: job, as: settings, telemetry: &telemetry)))
+                } catch {
+                    output = .failure(error)
+                }
+            }
+        } else {
+            if case .success(let image) = result, !job.monitor.isCancelled {
+                if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
+                   cache.set(image, for: job.key, cost: image.pixels.byteCount) {
+                    observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
+                    shareBudgetWithCache()
+                }
+                if telemetry.origin == .decoded, let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheWrite),
+                   let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
+                   (try? disk.store(encoded, for: job.key.string)) != nil {
+                    observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
+                }
+            }
+            output = result.map { .decoded(ImageResponse(image: $0, telemetry: telemetry)) }
+        }
+        let cancelled = job.monitor.isCancelled
+        observer?(.decodeFinished(key: job.key.string, charge: charge, cancelled: cancelled, rowsDecoded: job.monitor.rowsDecoded))
         if cancelled {
             state.withLock { $0.decodesCancelled += 1 }
         } else {
-            complete(job, result.map { ImageResponse(image: $0, telemetry: telemetry) })
+            complete(job, output)
         }
     }
 
     /// With ``Configuration/cacheSharesDecodeBudget``, evicts cached images until they fit beside the
     /// running charges.
     private func shareBudgetWithCache() {
-        guard configuration.cacheSharesDecodeBudget, let cache = memoryCache else { return }
-        cache.trim(toCost: max(0, scheduler.budget - scheduler.snapshot.runningCharge))
+        guard configuration.cacheSharesDecodeBudget else { return }
+        let room = max(0, scheduler.budget - scheduler.snapshot.runningCharge)
+        let encodedBytes = encodedCache?.statistics.cost ?? 0
+        memoryCache?.trim(toCost: max(0, room - encodedBytes))
+        encodedCache?.trim(toCost: max(0, room - (memoryCache?.statistics.cost ?? 0)))
     }
 
     /// The image from the disk cache entry for `job`, decoded in the request's pixel format policy; nil on a
@@ -252,7 +350,7 @@ public final class ImagePipeline: Sendable {
     private func diskEntry(for job: PipelineJob, source: ImageSource, plan: ThumbnailPlan,
                            charge: Int) -> (image: DecodedImage, bytes: Int)? {
         guard let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = disk.data(for: job.key) else { return nil }
+              let data = disk.data(for: job.key.string) else { return nil }
         do {
             let entry = try ImageSource(bytes: data, name: "\(job.request.loader.name) (disk cache)")
             guard entry.info.displayedSize == plan.outputSize else { return nil }
@@ -272,7 +370,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Hands `result` to every task still waiting for `job` and forgets the job.
-    private func complete(_ job: PipelineJob, _ result: Result<ImageResponse, ImageError>) {
+    private func complete(_ job: PipelineJob, _ result: Result<PipelineOutput, ImageError>) {
         let tasks = state.withLock { s -> [ImageTask] in
             if s.jobs[job.key] === job { s.jobs[job.key] = nil }
             let tasks = job.tasks
@@ -281,12 +379,70 @@ public final class ImagePipeline: Sendable {
             return tasks
         }
         for (i, task) in tasks.enumerated() {
-            task.finish(result.map { response in
-                var telemetry = response.telemetry
-                telemetry.coalesced = i > 0
-                return ImageResponse(image: response.image, telemetry: telemetry)
-            })
+            task.finish(result.map { output in output.with { $0.coalesced = i > 0 } })
         }
+    }
+
+    /// Stores an encoded result in the encoded memory cache, when there is one and the request may write it.
+    private func storeEncoded(_ image: EncodedImage, for job: PipelineJob) {
+        guard let cache = encodedCache, !job.request.cachePolicy.contains(.skipMemoryCacheWrite),
+              cache.set(image, for: job.key, cost: image.bytes.count) else { return }
+        configuration.observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
+        shareBudgetWithCache()
+    }
+
+    /// Encodes `job`'s decoded `image` with `settings` and stores the bytes in the caches.
+    private func encodeResult(_ image: DecodedImage, of job: PipelineJob, as settings: OutputSettings,
+                              telemetry: inout ImageTelemetry) throws(ImageError) -> EncodedResponse {
+        guard !job.monitor.isCancelled else { throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled") }
+        let encodeStart = ContinuousClock.now
+        let encoded = try Self.encode(image, as: settings)
+        telemetry.encodeTime = encodeStart.duration(to: .now)
+        telemetry.encodedBytes = encoded.bytes.count
+        state.withLock { $0.encodes += 1 }
+        storeEncoded(encoded, for: job)
+        if let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheWrite),
+           (try? disk.store(encoded.bytes, for: job.key.string)) != nil {
+            configuration.observer?(.diskCacheStored(key: job.key.string, bytes: encoded.bytes.count))
+        }
+        return EncodedResponse(image: encoded, telemetry: telemetry)
+    }
+
+    /// `image` encoded with `output` (runs on the decode thread, inside the job's charge).
+    private static func encode(_ image: DecodedImage, as output: OutputSettings) throws(ImageError) -> EncodedImage {
+        let encoder = CodecRegistry.encoder(for: output)
+        let bytes = try encoder.encode(image.pixels, metadata: image.metadata)
+        return EncodedImage(bytes: bytes, format: output.format, size: image.pixels.size)
+    }
+
+    /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.
+    private static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> Rect? {
+        guard let crop = request.crop else { return request.region }
+        guard request.region == nil else {
+            throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")
+        }
+        let displayed = source.info.orientation.followed(by: request.options.rotation).displayedSize(of: source.info.size)
+        return crop.rect(in: displayed)
+    }
+
+    /// An upper bound of the output size before planning: the target's box, else the displayed size.
+    private static func outputSizeBound(_ request: ImageRequest, _ source: ImageSource) -> Size {
+        let displayed = source.info.displayedSize
+        let long = max(displayed.width, displayed.height)
+        switch request.target {
+        case .maxPixelSize(let n) where request.options.allowUpscaling || n < long: return Size(width: n, height: n)
+        case .box(let b, _) where request.options.allowUpscaling: return b
+        case .box(let b, _): return Size(width: min(b.width, long), height: min(b.height, long))
+        default: return displayed
+        }
+    }
+
+    /// True while `task`'s work has not started: its header read or decode waits for budget or a thread.
+    /// (A server answers 503 to requests that wait too long.)
+    package func isWaitingForAdmission(_ task: ImageTask) -> Bool {
+        let id = state.withLock { s -> Int? in s.jobOfTask[ObjectIdentifier(task)]?.schedulerID }
+        guard let id else { return false }
+        return scheduler.isQueued(id)
     }
 
     // MARK: - Called by ImageTask

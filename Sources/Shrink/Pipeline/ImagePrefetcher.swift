@@ -26,7 +26,7 @@ public final class ImagePrefetcher: Sendable {
     public let destination: Destination
     /// The priority prefetches run at. `.low` by default.
     public let priority: Priority
-    private let tasks = Mutex<[String: ImageTask]>([:])
+    private let tasks = Mutex<[CacheKey: ImageTask]>([:])
 
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: Priority = .low) {
         self.pipeline = pipeline

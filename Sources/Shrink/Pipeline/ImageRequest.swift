@@ -15,6 +15,9 @@ public struct ImageRequest: Sendable {
     public var target: ThumbnailTarget
     /// A region of the displayed image to decode instead of all of it. `nil` by default.
     public var region: Rect?
+    /// A crop sized against the image, resolved once its header is read (when ``region`` is nil). `nil` by
+    /// default.
+    public var crop: Crop?
     /// Mode, upscaling, strictness, pixel format policy. `ThumbnailOptions()` by default.
     public var options: ThumbnailOptions
     /// Limits checked from the header. `ImageLimits()` by default.
@@ -27,8 +30,9 @@ public struct ImageRequest: Sendable {
 
     public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: Rect? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
+                priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {
         self.loader = loader
+        self.crop = crop
         self.target = target
         self.region = region
         self.options = options
@@ -40,17 +44,24 @@ public struct ImageRequest: Sendable {
     /// A request for the file at `path`.
     public init(path: String, target: ThumbnailTarget = .original, region: Rect? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
+                priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {
         self.init(loader: FileLoader(path: path), target: target, region: region, options: options, limits: limits,
-                  priority: priority, cachePolicy: cachePolicy)
+                  priority: priority, cachePolicy: cachePolicy, crop: crop)
     }
 
     /// The key of the image this request makes: the source identity and everything that shapes the plan and
-    /// the pixels (target, region, mode, upscaling, strictness, pixel format policy, colour policy). Fails when
-    /// the source cannot be examined.
-    public func cacheKey() throws(ImageError) -> String {
+    /// the pixels (target, region or crop, mode, upscaling, strictness, embedded thumbnails, pixel format
+    /// policy, colour policy, gravity), as typed fields. Fails when the source cannot be examined.
+    public func cacheKey() throws(ImageError) -> CacheKey {
         let o = options
-        let region = self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "all"
-        return "\(try loader.identity())|\(target)|\(region)|\(o.mode.rawValue)|\(o.allowUpscaling)|\(o.strict)|\(o.pixelFormat)|\(o.color.rawValue)"
+        let region = self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }
+            ?? crop.map { "crop:" + $0.keyValue } ?? "all"
+        // Gravity places only cover windows (crops carry their own): one key for every gravity otherwise.
+        var gravity = "-"
+        if case .box(_, .cover) = target { gravity = o.gravity.keyValue }
+        let thumbnail = o.useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"
+        return CacheKey([("src", try loader.identity()), ("t", target.keyValue), ("r", region), ("m", o.mode.rawValue),
+                         ("up", o.allowUpscaling ? "1" : "0"), ("strict", o.strict ? "1" : "0"), ("thumb", thumbnail),
+                         ("px", o.pixelFormat.keyValue), ("c", o.color.rawValue), ("g", gravity), ("rot", String(o.rotation.rawValue))])
     }
 }

@@ -4,4 +4,9 @@ public struct ImageResponse: Sendable {
     public let image: DecodedImage
     /// Where it came from and what it cost.
     public let telemetry: ImageTelemetry
+
+    public init(image: DecodedImage, telemetry: ImageTelemetry) {
+        self.image = image
+        self.telemetry = telemetry
+    }
 }

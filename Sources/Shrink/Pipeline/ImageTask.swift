@@ -9,8 +9,8 @@ public final class ImageTask: Sendable {
     public let request: ImageRequest
 
     private struct State {
-        var result: Result<ImageResponse, ImageError>?
-        var waiting: [CheckedContinuation<Result<ImageResponse, ImageError>, Never>] = []
+        var result: Result<PipelineOutput, ImageError>?
+        var waiting: [CheckedContinuation<Result<PipelineOutput, ImageError>, Never>] = []
         var observers: [@Sendable () -> Void] = []
         var priority: Priority
     }
@@ -34,23 +34,41 @@ public final class ImageTask: Sendable {
         }
     }
 
-    /// The result, once there is one. Cancelling the awaiting Swift task cancels this image task.
+    /// The pixels, once there are any. Cancelling the awaiting Swift task cancels this image task.
     public var response: ImageResponse {
         get async throws(ImageError) {
-            let result = await withTaskCancellationHandler {
-                await withCheckedContinuation { (c: CheckedContinuation<Result<ImageResponse, ImageError>, Never>) in
-                    let ready = state.withLock { s -> Result<ImageResponse, ImageError>? in
-                        if let r = s.result { return r }
-                        s.waiting.append(c)
-                        return nil
-                    }
-                    if let ready { c.resume(returning: ready) }
-                }
-            } onCancel: {
-                cancel()
+            switch try await output() {
+            case .decoded(let r): return r
+            case .encoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes bytes; await encodedResponse")
             }
-            return try result.get()
         }
+    }
+
+    /// The encoded bytes, for a task started by ``ImagePipeline/encodedImageTask(with:as:)``. Cancelling the
+    /// awaiting Swift task cancels this image task.
+    public var encodedResponse: EncodedResponse {
+        get async throws(ImageError) {
+            switch try await output() {
+            case .encoded(let r): return r
+            case .decoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes pixels; await response")
+            }
+        }
+    }
+
+    private func output() async throws(ImageError) -> PipelineOutput {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Result<PipelineOutput, ImageError>, Never>) in
+                let ready = state.withLock { s -> Result<PipelineOutput, ImageError>? in
+                    if let r = s.result { return r }
+                    s.waiting.append(c)
+                    return nil
+                }
+                if let ready { c.resume(returning: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+        return try result.get()
     }
 
     /// True once the task has a result (an image, an error, or `.cancelled`).
@@ -76,8 +94,8 @@ public final class ImageTask: Sendable {
     }
 
     /// Delivers the result (the first one wins).
-    func finish(_ result: Result<ImageResponse, ImageError>) {
-        let (waiting, observers) = state.withLock { s -> ([CheckedContinuation<Result<ImageResponse, ImageError>, Never>], [@Sendable () -> Void]) in
+    func finish(_ result: Result<PipelineOutput, ImageError>) {
+        let (waiting, observers) = state.withLock { s -> ([CheckedContinuation<Result<PipelineOutput, ImageError>, Never>], [@Sendable () -> Void]) in
             guard s.result == nil else { return ([], []) }
             s.result = result
             defer { s.waiting = []; s.observers = [] }

@@ -9,7 +9,8 @@ public struct ImageTelemetry: Sendable {
         case decoded
         /// Found in the memory cache (no decode, no charge).
         case memoryCache
-        /// Decoded from an encoded thumbnail in the disk cache.
+        /// From the disk cache: an encoded thumbnail decoded again for pixels, or the stored bytes as they
+        /// are for a request for bytes.
         case diskCache
     }
 
@@ -27,8 +28,8 @@ public struct ImageTelemetry: Sendable {
     public var decodePath: DecodePath?
     /// The library that decoded it (`libjpeg-turbo`, `dav1d 1.0.0`…; nil when not decoded here).
     public var decoder: String?
-    /// The result's pixel format.
-    public var pixelFormat: PixelFormat
+    /// The result's pixel format (nil for bytes served from a cache, which were never pixels here).
+    public var pixelFormat: PixelFormat?
     /// What colour management did (``DecodedImage/colorConversion``; nil when not decoded here or kept).
     public var colorConversion: ColorConversion?
     /// The result's buffer bytes (what the memory cache charges).
@@ -42,8 +43,14 @@ public struct ImageTelemetry: Sendable {
     public var queueWait: Duration = .zero
     /// Time spent decoding (and, on a miss with a disk cache, encoding the entry).
     public var decodeTime: Duration = .zero
+    /// For a request for bytes: time spent encoding them (zero when they came from a cache).
+    public var encodeTime: Duration = .zero
+    /// For a request for bytes: the encoded size.
+    public var encodedBytes = 0
 
-    init(origin: Origin, pixelFormat: PixelFormat) {
+    /// Telemetry of a result from `origin`, in `pixelFormat` (the rest zero): for tests and for code that
+    /// stands in for a pipeline.
+    public init(origin: Origin, pixelFormat: PixelFormat?) {
         self.origin = origin
         self.pixelFormat = pixelFormat
     }

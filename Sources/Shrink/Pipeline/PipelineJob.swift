@@ -3,8 +3,10 @@ import ShrinkCore
 /// One image being made for every task that asked for it (the coalesced unit of work). Its mutable fields
 /// are read and written only under the pipeline's lock.
 final class PipelineJob: @unchecked Sendable {
-    let key: String
+    let key: CacheKey
     let request: ImageRequest
+    /// How the result is encoded, for a request for bytes; nil for pixels.
+    let output: OutputSettings?
     /// Cancels the decode between strips and measures its heap.
     let monitor: DecodeMonitor
     var tasks: [ImageTask] = []
@@ -13,9 +15,10 @@ final class PipelineJob: @unchecked Sendable {
     /// Set once the decode is queued.
     var schedulerID: Int?
 
-    init(key: String, request: ImageRequest, measuresMemory: Bool) {
+    init(key: CacheKey, request: ImageRequest, output: OutputSettings?, measuresMemory: Bool) {
         self.key = key
         self.request = request
+        self.output = output
         self.priority = request.priority
         monitor = DecodeMonitor(measuringMemory: measuresMemory)
     }

@@ -30,7 +30,17 @@ public struct PipelineLedger: Sendable {
     public var memoryCacheMisses = 0
     public var diskCacheHits = 0
     public var diskCacheMisses = 0
+    /// Encoded results in the encoded memory cache (``ImagePipeline/encodedCache``): bytes, count, hits.
+    public var encodedCachedBytes = 0
+    public var encodedCachedImages = 0
+    public var encodedCacheHits = 0
+    /// Results encoded to bytes since the pipeline was made.
+    public var encodes = 0
 
-    /// Bytes held by the pipeline for images: cached results plus the charges of running decodes.
-    public var totalBytes: Int { cachedBytes + runningCharge }
+    /// An empty ledger (every figure 0): for tests and for code that stands in for a pipeline.
+    public init() {}
+
+    /// Bytes held by the pipeline for images: cached results (pixels and encoded) plus the charges of running
+    /// decodes (which include their encoders and in-memory sources).
+    public var totalBytes: Int { cachedBytes + encodedCachedBytes + runningCharge }
 }

@@ -162,7 +162,7 @@ import Synchronization
         let release = Latch()
         let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 1, observer: { e in
             log.append(e)
-            if case .decodeStarted(let key, _, _) = e, key.hasPrefix("blocker") { release.wait() }
+            if case .decodeStarted(let key, _, _) = e, key.contains("|src=blocker|") { release.wait() }
         }))
         let blocker = pipeline.imageTask(with: Self.request("blocker"))
         #expect(await eventually { pipeline.ledger.runningDecodes == 1 })
@@ -175,7 +175,7 @@ import Synchronization
         _ = try await blocker.response
         _ = try await urgent.response
         for t in lows { _ = try await t.response }
-        let order = log.startedKeys.map { String($0.prefix(while: { $0 != "|" })) }
+        let order = log.startedSources
         #expect(order == ["blocker", "urgent", "low3", "low0", "low1", "low2"])
     }
 

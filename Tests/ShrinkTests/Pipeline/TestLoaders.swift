@@ -43,6 +43,12 @@ final class EventLog: Sendable {
     var startedKeys: [String] {
         all.compactMap { if case .decodeStarted(let key, _, _) = $0 { key } else { nil } }
     }
+    /// The source identity (`src=` field) of each started decode's key, in order.
+    var startedSources: [String] {
+        startedKeys.map { key in
+            key.split(separator: "|").first { $0.hasPrefix("src=") }.map { String($0.dropFirst(4)) } ?? key
+        }
+    }
 }
 
 /// Polls `condition` for up to `seconds`.

@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// This process's threads and resident memory, from `/proc/self/status` (zeros where there is no /proc).
-struct ProcessStatus {
+package struct ProcessStatus: Sendable {
     /// Threads now (`Threads:`).
-    var threads = 0
+    package var threads = 0
     /// Resident bytes now (`VmRSS:`) and the peak so far (`VmHWM:`).
-    var residentBytes = 0
-    var peakResidentBytes = 0
+    package var residentBytes = 0
+    package var peakResidentBytes = 0
 
-    static func read() -> ProcessStatus {
+    package static func read() -> ProcessStatus {
         var status = ProcessStatus()
         guard let file = fopen("/proc/self/status", "r") else { return status }
         defer { fclose(file) }

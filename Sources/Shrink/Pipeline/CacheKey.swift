@@ -1,0 +1,72 @@
+import ShrinkCore
+
+/// The identity of one result, built from typed fields: `name=value` pairs in a fixed order, each value
+/// spelled one way (never a type's printed description, which changes with module names and Swift versions),
+/// behind a format version. Keys are persisted by the disk cache and hashed into ETags, so a change to what
+/// a field means must bump ``version``.
+public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+    /// The key format's version, the first field of every key.
+    public static let version = 2
+
+    /// The fields in order, values percent-escaped (`%`, `|` and `=`).
+    public let fields: [String]
+
+    /// A key of `fields` (names and raw values), behind the version.
+    public init(_ fields: [(String, String)]) {
+        self.fields = ["v=\(Self.version)"] + fields.map { "\($0.0)=\(Self.escape($0.1))" }
+    }
+
+    /// The canonical string: the fields joined by `|`.
+    public var string: String { fields.joined(separator: "|") }
+
+    public var description: String { string }
+
+    /// The SHA-256 of ``string`` in hex: stable across processes, machines and versions of Shrink that
+    /// share ``version``.
+    public var digest: String { SHA256.hex(string) }
+
+    /// The same key with more fields after these (a result's output settings after its image's fields).
+    public func appending(_ more: [(String, String)]) -> CacheKey {
+        CacheKey(fields: fields + more.map { "\($0.0)=\(Self.escape($0.1))" })
+    }
+
+    private init(fields: [String]) { self.fields = fields }
+
+    private static func escape(_ value: String) -> String {
+        var out = ""
+        for c in value.unicodeScalars {
+            switch c {
+            case "%": out += "%25"
+            case "|": out += "%7C"
+            case "=": out += "%3D"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
+extension ThumbnailTarget {
+    /// One spelling per target: `original`, `max:N`, `box:WxH:fit`, `prescale:D`.
+    var keyValue: String {
+        switch self {
+        case .original: "original"
+        case .maxPixelSize(let n): "max:\(n)"
+        case .box(let s, let fit): "box:\(s.width)x\(s.height):\(fit.rawValue)"
+        case .prescale(let d): "prescale:\(d)"
+        }
+    }
+}
+
+extension PixelFormatRequest {
+    /// One spelling per policy: `memory`, `display`, `precise`, `native`, or an exact format's raw name.
+    var keyValue: String {
+        switch self {
+        case .memoryOptimized: "memory"
+        case .displayReady: "display"
+        case .highPrecision: "precise"
+        case .native: "native"
+        case .exactly(let f): f.rawValue
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Shrink
+
+/// `shrink serve`: an ``ImageService`` behind Hummingbird, with `/health`, `/ready` and `/metrics`, and a
+/// graceful drain on SIGTERM — `/ready` turns 503 (for ``ServerConfiguration/drainDelay``), the listener
+/// closes, in-flight requests finish within ``ServerConfiguration/drainDeadline``, then the process exits 0.
+///
+/// Routing reads the raw request target (Hummingbird's router would drop empty path segments, and with them
+/// one slash of `http://` inside a plain source URL, breaking the signature).
+package struct ImageServer: Sendable {
+    package let service: ImageService
+    package let configuration: ServerConfiguration
+    private let logger: Logger
+
+    package init(service: ImageService, logger: Logger = Logger(label: "shrink.serve")) {
+        self.service = service
+        self.configuration = service.configuration
+        self.logger = logger
+    }
+
+    /// The responder: fixed paths first, every other GET is an image URL.
+    package func responder() -> CallbackResponder<BasicRequestContext> {
+        let service = self.service
+        return CallbackResponder { request, _ in
+            let started = ContinuousClock.now
+            let target = Substring(request.head.path ?? "/")
+            let response: ServerResponse
+            switch target.split(separator: "?", maxSplits: 1).first ?? "" {
+            case "/health":
+                response = .text(200, "ok")
+                service.metrics.request(route: "health", status: 200)
+            case "/ready":
+                let ready = service.isReady
+                response = .text(ready ? 200 : 503, ready ? "ready" : (service.isDraining ? "draining" : "busy"))
+                service.metrics.request(route: "ready", status: response.status)
+            case "/metrics":
+                service.metrics.refresh(from: service.pipeline.ledger)
+                response = ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                                          body: Array(service.metrics.registry.render().utf8))
+                service.metrics.request(route: "metrics", status: 200)
+            case "/favicon.ico":
+                response = .text(404, "no favicon")
+            default:
+                guard request.method == .get || request.method == .head else {
+                    response = .text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])
+                    break
+                }
+                let requestID = request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) } ?? UInt64.random(in: 0...UInt64.max).description
+                // A client that disconnects cancels this task, and with it the image task (its decode stops
+                // unless another request waits for the same image).
+                var r = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    await service.respond(to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                                          requestID: requestID)
+                }
+                r.headers.append(("X-Request-Id", requestID))
+                if request.method == .head { r.body = [] }
+                response = r
+            }
+            _ = started
+            return Self.hummingbirdResponse(response, head: request.method == .head)
+        }
+    }
+
+    static func hummingbirdResponse(_ r: ServerResponse, head: Bool) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in r.headers {
+            if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
+        }
+        fields[.contentLength] = String(r.body.count)
+        let body = r.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: r.body))
+        return Response(status: HTTPResponse.Status(code: r.status), headers: fields, body: body)
+    }
+
+    /// The Hummingbird application on the configured address (port 0 asks the system for one); `onListening`
+    /// gets the bound port.
+    package func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            responder: responder(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Runs until SIGTERM or SIGINT, then drains and returns.
+    package func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let drain = DrainService(service: service, delay: configuration.drainDelay, logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(services: [application(onListening: onListening), drain],
+                                                           gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.drainDeadline
+        let group = ServiceGroup(configuration: groupConfiguration)
+        try await group.run()
+        await service.shutdown()
+    }
+
+}

@@ -1,0 +1,261 @@
+import Foundation
+import Logging
+import Shrink
+import Synchronization
+
+/// Answers image URLs: parse and verify, resolve the source, answer `If-None-Match` with 304 before any
+/// work, bound the queue (503 with `Retry-After`), then ask the pipeline for encoded bytes — identical
+/// requests in flight share one decode, and the disk and memory caches are read before admission.
+///
+/// It knows nothing of HTTP libraries: ``respond(to:)`` takes the raw request target and headers and
+/// returns a ``ServerResponse``; ``ImageServer`` wires it to Hummingbird.
+package final class ImageService: Sendable {
+    /// The server's version, part of every ETag (a new version may make different bytes).
+    package static let version = "shrink/0.16"
+
+    package let configuration: ServerConfiguration
+    package let pipeline: ImagePipeline
+    package let metrics: ServerMetrics
+    private let local: LocalSource?
+    private let remote: RemoteFetcher?
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        var draining = false
+        var inflight = 0
+        var lastTrim = ContinuousClock.now
+    }
+
+    /// Builds the pipeline (the server preset: one budget for decodes, encoders, sources and cached results)
+    /// and the sources. Fails when the local root or the cache directory cannot be used.
+    package init(configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "shrink.serve"),
+                 observer: (@Sendable (PipelineEvent) -> Void)? = nil) throws(ConfigurationError) {
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+        local = try configuration.localRoot.map { root throws(ConfigurationError) in try LocalSource(root: root) }
+        var disk: DiskCache?
+        if let dir = configuration.cacheDirectory {
+            do { disk = try DiskCache(directory: dir, sizeLimit: configuration.cacheBytes) } catch {
+                throw ConfigurationError("cache directory \(dir): \(error.message)")
+            }
+        }
+        var pipelineConfiguration = ImagePipeline.Configuration.server(budget: configuration.budget, maxConcurrentDecodes: configuration.concurrency,
+                                                                       diskCache: disk)
+        pipelineConfiguration.observer = observer
+        pipeline = ImagePipeline(configuration: pipelineConfiguration)
+        remote = configuration.allowedSources.isEmpty ? nil : RemoteFetcher(configuration: configuration)
+    }
+
+    /// Stops the remote fetcher's client (its own event loop group).
+    package func shutdown() async {
+        await remote?.shutdown()
+    }
+
+    /// True once draining started: `/ready` answers 503.
+    package var isDraining: Bool { state.withLock { $0.draining } }
+
+    package func startDraining() { state.withLock { $0.draining = true } }
+
+    /// Ready for traffic: not draining, and the queue has room.
+    package var isReady: Bool { !isDraining && pipeline.ledger.queuedDecodes < configuration.queueLimit }
+
+    /// One image request: `target` is the raw request target (path and query, exactly as received).
+    package func respond(to target: Substring, accept: String? = nil, ifNoneMatch: String? = nil,
+                         requestID: String = UUID().uuidString) async -> ServerResponse {
+        let started = ContinuousClock.now
+        state.withLock { $0.inflight += 1 }
+        metrics.inflight(state.withLock { $0.inflight })
+        defer {
+            let (count, trim) = state.withLock { s -> (Int, Bool) in
+                s.inflight -= 1
+                let trim = s.inflight == 0 && s.lastTrim.duration(to: .now) > .seconds(1)
+                if trim { s.lastTrim = .now }
+                return (s.inflight, trim)
+            }
+            metrics.inflight(count)
+            // Idle: hand freed memory back to the system, so resident memory falls back to the baseline.
+            if trim { HeapUsage.returnFreeMemory() }
+        }
+        var log = logger
+        log[metadataKey: "request-id"] = .string(requestID)
+        let response: ServerResponse
+        do throws(RequestError) {
+            response = try await image(for: target, accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started)
+        } catch {
+            response = errorResponse(error)
+            log.info("refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.message)])
+        }
+        metrics.request(route: "image", status: response.status)
+        metrics.stage("total", started.duration(to: .now))
+        return response
+    }
+
+    private func image(for target: Substring, accept: String?, ifNoneMatch: String?, log: Logger,
+                       started: ContinuousClock.Instant) async throws(RequestError) -> ServerResponse {
+        let url = try ProcessingURL(target, presets: configuration.presets)
+        guard configuration.keys.verify(url.signature, path: url.signedPath) else {
+            metrics.rejection("signature")
+            throw RequestError(403, configuration.keys.isEnabled ? "invalid signature" : "signing is off: use 'insecure' in place of a signature")
+        }
+        let (loader, sourceName) = try loader(for: url)
+        let request = try url.options.imageRequest(loader: loader, limits: configuration.limits)
+        let (output, negotiated) = outputSettings(url, accept: accept, sourceName: sourceName)
+        let key: CacheKey
+        do { key = try pipeline.cacheKey(for: request, output: output) } catch { throw Self.requestError(error) }
+        let etag = "\"" + String(SHA256.hex(key.string + "|server=" + Self.version + "|cb=" + (url.options.cacheBuster ?? "")).prefix(32)) + "\""
+        var headers: [(String, String)] = [("ETag", etag), ("Cache-Control", cacheControl(url.options))]
+        if negotiated { headers.append(("Vary", "Accept")) }
+        if let inm = ifNoneMatch, Self.matches(inm, etag) {
+            metrics.cacheHit("http304")
+            headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
+            return ServerResponse(status: 304, headers: headers)
+        }
+        guard pipeline.ledger.queuedDecodes < configuration.queueLimit else {
+            metrics.rejection("queue-full")
+            throw RequestError(503, "the server is busy (queue full); retry shortly", retryAfter: configuration.retryAfter)
+        }
+        let task = pipeline.encodedImageTask(with: request, as: output)
+        let result = try await wait(for: task)
+        let t = result.telemetry
+        switch t.origin {
+        case .memoryCache: metrics.cacheHit("memory")
+        case .diskCache: metrics.cacheHit("disk")
+        case .decoded:
+            if !t.coalesced { metrics.decodePeak(t.predictedPeakBytes) }
+        }
+        metrics.stage("queue", t.queueWait)
+        metrics.stage("decode", t.decodeTime)
+        metrics.stage("encode", t.encodeTime)
+        let total = started.duration(to: .now)
+        headers += [("Content-Type", result.image.mimeType),
+                    ("Server-Timing", "queue;dur=\(Self.ms(t.queueWait)), decode;dur=\(Self.ms(t.decodeTime)), encode;dur=\(Self.ms(t.encodeTime)), total;dur=\(Self.ms(total))"),
+                    ("X-Shrink-Origin", t.coalesced ? "coalesced" : t.origin.rawValue)]
+        log.debug("served", metadata: ["origin": .string(t.origin.rawValue), "bytes": .stringConvertible(result.image.bytes.count)])
+        return ServerResponse(status: 200, headers: headers, body: result.image.bytes)
+    }
+
+    /// Awaits `task`, cancelling it (and answering 503) when it is still waiting for admission after the
+    /// maximum queue wait; cancellation of the calling task (the client went away) cancels it too.
+    private func wait(for task: ImageTask) async throws(RequestError) -> EncodedResponse {
+        let pipeline = self.pipeline, maxWait = configuration.maxQueueWait
+        let watchdog = Task {
+            var waited = Duration.zero
+            while !task.isFinished {
+                try? await Task.sleep(for: .milliseconds(50))
+                waited += .milliseconds(50)
+                if waited >= maxWait, pipeline.isWaitingForAdmission(task) {
+                    task.cancel()
+                    return true
+                }
+                if Task.isCancelled { return false }
+            }
+            return false
+        }
+        defer { watchdog.cancel() }
+        do {
+            return try await task.encodedResponse
+        } catch {
+            if error.code == .cancelled, await watchdog.value {
+                metrics.rejection("queue-timeout")
+                throw RequestError(503, "the server is busy (waited \(maxWait) for memory); retry shortly", retryAfter: configuration.retryAfter)
+            }
+            throw Self.requestError(error)
+        }
+    }
+
+    /// The loader for `source` and a name for format defaults: a file under the local root, or a remote URL
+    /// allowed by prefix.
+    private func loader(for url: ProcessingURL) throws(RequestError) -> (any DataLoading, String) {
+        let source = url.source
+        if source.hasPrefix("local://") {
+            guard let local else { throw RequestError(403, "local:// sources are off (no local root configured)") }
+            let path = try local.resolve(source)
+            return (FileLoader(path: path), path)
+        }
+        let lower = source.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard let remote, configuration.allowedSources.contains(where: { source.hasPrefix($0) }) else {
+                metrics.rejection("source-not-allowed")
+                throw RequestError(403, "source not allowed: \(source.prefix(200)) (see SHRINK_ALLOWED_SOURCES)")
+            }
+            return (remote.loader(for: source, cacheBuster: url.options.cacheBuster), source)
+        }
+        throw RequestError(400, "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http:// or https://)")
+    }
+
+    /// The output: the URL's format, else WebP when negotiated from `Accept`, else the source's own format
+    /// when Shrink writes it (PNG, WebP), else PNG for GIF sources (they may be transparent), else JPEG.
+    private func outputSettings(_ url: ProcessingURL, accept: String?, sourceName: String) -> (OutputSettings, negotiated: Bool) {
+        var negotiated = false
+        let format: ImageFormat
+        if let f = url.options.format ?? url.extensionFormat {
+            format = f
+        } else if configuration.autoWebP, let accept, accept.lowercased().contains("image/webp") {
+            format = .webp
+            negotiated = true
+        } else {
+            negotiated = configuration.autoWebP
+            switch CodecRegistry.pathExtension(of: String(sourceName.split(separator: "?").first ?? "")) {
+            case "png", "gif": format = .png
+            case "webp": format = .webp
+            default: format = .jpeg
+            }
+        }
+        return (OutputSettings(format: format, quality: url.options.quality ?? configuration.quality,
+                               background: url.options.background ?? .white), negotiated)
+    }
+
+    /// A year and immutable for signed URLs (their bytes never change under one ETag); an hour unsigned;
+    /// never past `exp`.
+    private func cacheControl(_ options: ProcessingOptions) -> String {
+        var maxAge = configuration.keys.isEnabled ? 31_536_000 : 3600
+        if let exp = options.expires { maxAge = max(0, min(maxAge, exp - Int(Date().timeIntervalSince1970))) }
+        return configuration.keys.isEnabled && options.expires == nil ? "public, max-age=\(maxAge), immutable" : "public, max-age=\(maxAge)"
+    }
+
+    private func errorResponse(_ error: RequestError) -> ServerResponse {
+        var headers = [("Cache-Control", error.status >= 500 ? "no-store" : "public, max-age=60")]
+        if let r = error.retryAfter { headers.append(("Retry-After", String(r))) }
+        return .text(error.status, error.message, headers: headers)
+    }
+
+    /// The status for a pipeline error: for remote sources 403 refused (private address, not allowed), 504
+    /// timed out, 502 the origin failed; 404 missing, 413 over a limit or the whole budget, 415 not an image
+    /// format Shrink reads, 422 damaged, 400 invalid, 499 cancelled (the client left), 500 otherwise.
+    static func requestError(_ error: ImageError) -> RequestError {
+        let text = error.description
+        switch error.cause {
+        case RemoteFetcher.refused?: return RequestError(403, error.message)
+        case RemoteFetcher.timeout?: return RequestError(504, error.message)
+        case RemoteFetcher.origin? where error.code != .fileNotFound: return RequestError(502, error.message)
+        default: break
+        }
+        switch error.code {
+        case .fileNotFound: return RequestError(404, text)
+        case .limitExceeded, .memoryBudgetExceeded: return RequestError(413, text)
+        case .unsupportedFormat, .unsupportedFeature: return RequestError(415, text)
+        case .corruptData, .truncated: return RequestError(422, text)
+        case .invalidArgument: return RequestError(400, text)
+        case .cancelled: return RequestError(499, text)
+        default: return RequestError(500, text)
+        }
+    }
+
+    /// `If-None-Match`: `*`, or a comma-separated list of entity tags (weak ones compared weakly, as RFC 9110
+    /// asks for this header).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        if header.trimmingCharacters(in: .whitespaces) == "*" { return true }
+        return header.split(separator: ",").contains { tag in
+            var t = tag.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("W/") { t = String(t.dropFirst(2)) }
+            return t == etag
+        }
+    }
+
+    static func ms(_ d: Duration) -> String {
+        let (s, a) = d.components
+        return String(format: "%.1f", Double(s) * 1000 + Double(a) / 1e15)
+    }
+}

@@ -1,0 +1,55 @@
+import Shrink
+
+/// The processing options of an imgproxy-style URL, parsed and typed. Defaults are imgproxy's: fit, no size
+/// (the original size), dpr 1, no enlarging, centre gravity, no crop, auto-rotate on, no extra rotation,
+/// quality and format from the server's configuration.
+package struct ProcessingOptions: Sendable, Hashable {
+    package var resizingType: ResizingType = .fit
+    package var width = 0
+    package var height = 0
+    package var dpr = 1.0
+    package var enlarge = false
+    package var gravity: Gravity = .centre
+    package var crop: Crop?
+    package var rotation = 0
+    package var background: RGBColor?
+    /// 1–100; nil for the server's default.
+    package var quality: Int?
+    /// nil: by the source's extension, or negotiated from `Accept` when the server allows it.
+    package var format: ImageFormat?
+    package var cacheBuster: String?
+    /// Unix time after which the URL answers 404.
+    package var expires: Int?
+    /// `fast` for `ra:nearest`/`ra:linear`; quality (Lanczos) otherwise.
+    package var fast = false
+
+    package init() {}
+
+    /// The largest width or height a URL may ask for (after dpr).
+    package static let maxSide = 16_384
+
+    /// The Shrink request these options make of `loader`: target (width and height times dpr), crop,
+    /// gravity, rotation, upscaling and mode. Fails with a 400 for what Shrink does not do.
+    package func imageRequest(loader: any DataLoading, limits: ImageLimits) throws(RequestError) -> ImageRequest {
+        let w = Int((Double(width) * dpr).rounded()), h = Int((Double(height) * dpr).rounded())
+        guard w <= Self.maxSide, h <= Self.maxSide else {
+            throw RequestError(400, "width and height (times dpr) must be at most \(Self.maxSide), not \(w)x\(h)")
+        }
+        let target: ThumbnailTarget
+        switch resizingType {
+        case .force: throw RequestError(400, "rs:force (stretching) is not supported: Shrink keeps aspect ratios; use fit or fill")
+        case .auto: throw RequestError(400, "rs:auto is not supported yet; use fit or fill")
+        case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0: target = .box(Size(width: w, height: h), fit: .cover)
+        default:
+            switch (w, h) {
+            case (0, 0): target = .original
+            case (_, 0): target = .box(Size(width: w, height: ThumbnailTarget.maxSide), fit: .inside)
+            case (0, _): target = .box(Size(width: ThumbnailTarget.maxSide, height: h), fit: .inside)
+            default: target = .box(Size(width: w, height: h), fit: .inside)
+            }
+        }
+        var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: gravity)
+        options.rotation = Orientation(clockwiseRotation: rotation) ?? .up
+        return ImageRequest(loader: loader, target: target, options: options, limits: limits, crop: crop)
+    }
+}

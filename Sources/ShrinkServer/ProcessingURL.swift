@@ -1,0 +1,273 @@
+import Foundation
+import Shrink
+
+/// An imgproxy-style request path taken apart: `/{signature}/{options…}/plain/{source}@{ext}` or
+/// `/{signature}/{options…}/{base64url source, may be split by /}.{ext}`.
+///
+/// It is parsed from the raw request target as it arrived (no segment dropped or merged, so `http://` keeps
+/// both slashes), and ``signedPath`` is exactly the bytes after the signature: what the signature covers.
+package struct ProcessingURL: Sendable {
+    /// The first segment.
+    package let signature: Substring
+    /// Everything after the signature, leading `/` included (query string excluded).
+    package let signedPath: Substring
+    /// The options, presets expanded.
+    package let options: ProcessingOptions
+    /// The source URL (`local:///…`, `http(s)://…`), percent-decoded (plain) or Base64-decoded.
+    package let source: String
+    /// The output format the URL names by its extension, when it names one.
+    package let extensionFormat: ImageFormat?
+
+    /// Parses `target` (the request's raw path and query). `presets` maps preset names to option strings
+    /// (`rs:fill:300:300/q:70`); a preset named `default` applies first to every URL. `now` is Unix time for
+    /// `exp`. Fails with 400 (malformed, unknown option), 404 (expired) or 415 (a format Shrink cannot write).
+    package init(_ target: Substring, presets: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970)) throws(RequestError) {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path.first == "/" else { throw RequestError(400, "the path must start with /") }
+        let afterSlash = path.dropFirst()
+        guard let slash = afterSlash.firstIndex(of: "/") else {
+            throw RequestError(404, "not an image URL: expected /SIGNATURE/OPTIONS/plain/SOURCE or /SIGNATURE/OPTIONS/BASE64SOURCE")
+        }
+        signature = afterSlash[..<slash]
+        signedPath = afterSlash[slash...]
+        let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+
+        var options = ProcessingOptions()
+        if let preset = presets["default"] { try Self.apply(preset: "default", text: preset, to: &options, presets: presets) }
+        var index = 0
+        var source: String?
+        var ext: Substring?
+        while index < segments.count {
+            let segment = segments[index]
+            if segment == "plain" {
+                let rest = segments[(index + 1)...].joined(separator: "/")
+                guard !rest.isEmpty else { throw RequestError(400, "plain/ is followed by no source URL") }
+                var url = Substring(rest)
+                if let at = url.lastIndex(of: "@"), !url[url.index(after: at)...].contains("/") {
+                    ext = url[url.index(after: at)...]
+                    url = url[..<at]
+                }
+                guard let decoded = String(url).removingPercentEncoding else {
+                    throw RequestError(400, "the plain source URL has a malformed percent-escape")
+                }
+                source = decoded
+                break
+            }
+            if segment == "enc" { throw RequestError(400, "encrypted source URLs (enc/) are not supported") }
+            if segment.contains(":") {
+                try Self.apply(option: segment, to: &options, presets: presets, depth: 0)
+                index += 1
+                continue
+            }
+            // Base64url source, possibly split by slashes, with an optional .ext on the last piece.
+            var encoded = segments[index...].joined()
+            if let dot = encoded.lastIndex(of: ".") {
+                ext = Substring(encoded[encoded.index(after: dot)...])
+                encoded = String(encoded[..<dot])
+            }
+            guard let bytes = SigningKeys.decodeBase64url(Substring(encoded)), let text = String(bytes: bytes, encoding: .utf8),
+                  !text.isEmpty else {
+                throw RequestError(400, "the source is neither plain/… nor valid Base64url: \(encoded.prefix(40))")
+            }
+            source = text
+            break
+        }
+        guard let source else { throw RequestError(400, "the URL names no source (plain/SOURCE or a Base64url source)") }
+        self.source = source
+        if let ext, !ext.isEmpty {
+            extensionFormat = try Self.outputFormat(named: ext)
+        } else {
+            extensionFormat = nil
+        }
+        if let exp = options.expires, now > exp { throw RequestError(404, "this URL expired at \(exp) (Unix time)") }
+        self.options = options
+    }
+
+    /// The output format named `name` (`jpg`, `jpeg`, `png`, `webp`); 415 for formats Shrink reads but does
+    /// not write, 400 for unknown names.
+    static func outputFormat(named name: Substring) throws(RequestError) -> ImageFormat {
+        switch name.lowercased() {
+        case "jpg", "jpeg": return .jpeg
+        case "png": return .png
+        case "webp": return .webp
+        case "avif", "gif", "heic", "heif", "tiff", "tif", "bmp", "jxl", "ico", "svg":
+            throw RequestError(415, "Shrink cannot write \(name.uppercased()) (it writes jpg, png and webp)")
+        default:
+            throw RequestError(400, "unknown output format \"\(name)\" (Shrink writes jpg, png and webp)")
+        }
+    }
+
+    private static func apply(preset name: String, text: String, to options: inout ProcessingOptions, presets: [String: String]) throws(RequestError) {
+        for part in text.split(separator: "/") where !part.isEmpty {
+            try apply(option: part, to: &options, presets: presets, depth: 1)
+        }
+    }
+
+    /// Applies one `name:arg:arg…` option. Unknown names and bad arguments are a 400 naming them.
+    static func apply(option segment: Substring, to o: inout ProcessingOptions, presets: [String: String], depth: Int) throws(RequestError) {
+        let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+        let name = parts[0], args = Array(parts.dropFirst())
+        func arg(_ i: Int) -> Substring? { i < args.count && !args[i].isEmpty ? args[i] : nil }
+        func int(_ i: Int, _ what: String, _ range: ClosedRange<Int>) throws(RequestError) -> Int? {
+            guard let a = arg(i) else { return nil }
+            guard let v = Int(a), range.contains(v) else {
+                throw RequestError(400, "\(name): \(what) must be an integer in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
+            }
+            return v
+        }
+        func double(_ i: Int, _ what: String, _ range: ClosedRange<Double>) throws(RequestError) -> Double? {
+            guard let a = arg(i) else { return nil }
+            guard let v = Double(a), v.isFinite, range.contains(v) else {
+                throw RequestError(400, "\(name): \(what) must be a number in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
+            }
+            return v
+        }
+        func bool(_ i: Int) throws(RequestError) -> Bool? {
+            guard let a = arg(i) else { return nil }
+            switch a.lowercased() {
+            case "1", "t", "true": return true
+            case "0", "f", "false": return false
+            default: throw RequestError(400, "\(name): expected a boolean (1, 0, true, false), not \"\(a)\"")
+            }
+        }
+        func size(from i: Int) throws(RequestError) {
+            if let w = try int(i, "width", 0...ProcessingOptions.maxSide) { o.width = w }
+            if let h = try int(i + 1, "height", 0...ProcessingOptions.maxSide) { o.height = h }
+            if let e = try bool(i + 2) { o.enlarge = e }
+            if try bool(i + 3) == true { throw RequestError(400, "\(name): extend is not supported") }
+        }
+        func needArgs(_ n: ClosedRange<Int>) throws(RequestError) {
+            guard n.contains(args.count) else {
+                throw RequestError(400, "\(name) takes \(n.lowerBound == n.upperBound ? "\(n.lowerBound)" : "\(n.lowerBound)–\(n.upperBound)") argument(s), not \(args.count)")
+            }
+        }
+        switch name {
+        case "rs", "resize":
+            try needArgs(0...5)
+            if let t = arg(0) { o.resizingType = try resizingType(t) }
+            try size(from: 1)
+        case "s", "size":
+            try needArgs(0...4)
+            try size(from: 0)
+        case "rt", "resizing_type":
+            try needArgs(1...1)
+            o.resizingType = try resizingType(args[0])
+        case "w", "width":
+            try needArgs(1...1)
+            o.width = try int(0, "width", 0...ProcessingOptions.maxSide) ?? 0
+        case "h", "height":
+            try needArgs(1...1)
+            o.height = try int(0, "height", 0...ProcessingOptions.maxSide) ?? 0
+        case "dpr":
+            try needArgs(1...1)
+            o.dpr = try double(0, "dpr", 0.01...8) ?? 1
+        case "el", "enlarge":
+            try needArgs(1...1)
+            o.enlarge = try bool(0) ?? false
+        case "ex", "extend":
+            if try bool(0) == true { throw RequestError(400, "\(name): extend is not supported") }
+        case "g", "gravity":
+            try needArgs(1...3)
+            o.gravity = try gravity(args, option: name)
+        case "c", "crop":
+            try needArgs(2...5)
+            let w = try double(0, "width", 0...Double(ProcessingOptions.maxSide * 8)) ?? 0
+            let h = try double(1, "height", 0...Double(ProcessingOptions.maxSide * 8)) ?? 0
+            let g = args.count > 2 ? try gravity(Array(args[2...]), option: name) : o.gravity
+            o.crop = Crop(width: w, height: h, gravity: g)
+        case "ar", "auto_rotate":
+            try needArgs(1...1)
+            if try bool(0) == false {
+                throw RequestError(400, "\(name):false is not supported: Shrink always applies the EXIF orientation")
+            }
+        case "rot", "rotate":
+            try needArgs(1...1)
+            guard let r = try int(0, "angle", -3600...3600), r % 90 == 0 else {
+                throw RequestError(400, "\(name): the angle must be a multiple of 90")
+            }
+            o.rotation = ((r % 360) + 360) % 360
+        case "bg", "background":
+            try needArgs(1...3)
+            if args.count == 3 {
+                guard let r = try int(0, "red", 0...255), let g = try int(1, "green", 0...255), let b = try int(2, "blue", 0...255) else {
+                    throw RequestError(400, "\(name): expected R:G:B")
+                }
+                o.background = RGBColor(red: UInt8(r), green: UInt8(g), blue: UInt8(b))
+            } else {
+                guard let hex = arg(0), let c = RGBColor(hex: hex) else {
+                    throw RequestError(400, "\(name): expected six hex digits (ffffff) or R:G:B")
+                }
+                o.background = c
+            }
+        case "q", "quality":
+            try needArgs(1...1)
+            let q = try int(0, "quality", 0...100) ?? 0
+            o.quality = q == 0 ? nil : q
+        case "f", "format", "ext":
+            try needArgs(1...1)
+            o.format = try outputFormat(named: args[0])
+        case "pr", "preset":
+            try needArgs(1...16)
+            guard depth == 0 else { throw RequestError(400, "presets cannot name presets") }
+            for p in args {
+                guard let text = presets[String(p)] else { throw RequestError(400, "unknown preset \"\(p)\"") }
+                for part in text.split(separator: "/") where !part.isEmpty {
+                    try apply(option: part, to: &o, presets: presets, depth: depth + 1)
+                }
+            }
+        case "cb", "cachebuster":
+            try needArgs(1...1)
+            o.cacheBuster = String(args[0])
+        case "exp", "expires":
+            try needArgs(1...1)
+            o.expires = try int(0, "expiry (Unix time)", 0...Int(Int32.max) * 4)
+        case "ra", "resizing_algorithm":
+            try needArgs(1...1)
+            switch args[0] {
+            case "nearest", "linear": o.fast = true
+            case "cubic", "lanczos2", "lanczos3": o.fast = false
+            default: throw RequestError(400, "\(name): expected nearest, linear, cubic, lanczos2 or lanczos3, not \"\(args[0])\"")
+            }
+        case "sm", "strip_metadata":
+            // Shrink never copies EXIF into results; the colour profile follows the colour policy.
+            try needArgs(1...1)
+            _ = try bool(0)
+        default:
+            throw RequestError(400, "unknown processing option \"\(name)\"")
+        }
+    }
+
+    private static func resizingType(_ text: Substring) throws(RequestError) -> ResizingType {
+        guard let t = ResizingType(rawValue: String(text)) else {
+            throw RequestError(400, "unknown resizing type \"\(text)\" (fit, fill, fill-down)")
+        }
+        return t
+    }
+
+    /// `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm` (smart: the centre, as Shrink has no
+    /// saliency detection), or `fp:X:Y`. Offsets other than 0 are a 400.
+    private static func gravity(_ args: [Substring], option: Substring) throws(RequestError) -> Gravity {
+        let type = args[0]
+        if type == "fp" {
+            guard args.count == 3, let x = Double(args[1]), let y = Double(args[2]), (0...1).contains(x), (0...1).contains(y) else {
+                throw RequestError(400, "\(option):fp needs X:Y between 0 and 1")
+            }
+            return Gravity(x: x, y: y)
+        }
+        for offset in args.dropFirst() where !(offset.isEmpty || Double(offset) == 0) {
+            throw RequestError(400, "\(option): gravity offsets are not supported")
+        }
+        switch type {
+        case "ce", "sm": return .centre
+        case "no": return .north
+        case "so": return .south
+        case "ea": return .east
+        case "we": return .west
+        case "noea": return .northEast
+        case "nowe": return .northWest
+        case "soea": return .southEast
+        case "sowe": return .southWest
+        default: throw RequestError(400, "\(option): unknown gravity \"\(type)\"")
+        }
+    }
+}

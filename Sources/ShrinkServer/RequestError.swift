@@ -1,0 +1,18 @@
+/// A request the server answers with an error status and a message (plain text, one line): a malformed or
+/// unsigned URL, a source that is refused or missing, an image that cannot be made.
+package struct RequestError: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status (400, 403, 404, 410, 413, 415, 422, 500, 502, 503, 504).
+    package let status: Int
+    /// What was wrong, for the client and the log.
+    package let message: String
+    /// Seconds after which a retry may succeed (503), sent as `Retry-After`.
+    package let retryAfter: Int?
+
+    package init(_ status: Int, _ message: String, retryAfter: Int? = nil) {
+        self.status = status
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    package var description: String { "\(status): \(message)" }
+}

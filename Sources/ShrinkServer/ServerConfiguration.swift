@@ -1,0 +1,121 @@
+import Foundation
+import Shrink
+
+/// Everything `shrink serve` is configured with: flags override the environment, the environment overrides
+/// the defaults. The names are fixed (deployments and tests rely on them): `--bind`/`SHRINK_BIND`,
+/// `--root`/`SHRINK_LOCAL_ROOT`, `--budget`/`SHRINK_BUDGET`, `--cache-dir`/`SHRINK_CACHE_DIR`,
+/// `SHRINK_KEY`/`SHRINK_SALT` (hex, comma-separated pairs, as imgproxy's `IMGPROXY_KEY`/`IMGPROXY_SALT`),
+/// `SHRINK_ALLOWED_SOURCES` (comma-separated URL prefixes for http(s) sources).
+package struct ServerConfiguration: Sendable {
+    /// Address and port to listen on. `127.0.0.1:8080` by default.
+    package var host = "127.0.0.1"
+    package var port = 8080
+    /// Root of `local:///` sources; nil refuses them.
+    package var localRoot: String?
+    /// Bytes the pipeline may hold: decodes, their encoders, in-memory sources and the cache of encoded
+    /// results. A quarter of the memory limit, at most 1 GiB, by default.
+    package var budget = min(SystemResources.memoryLimit / 4, 1 << 30)
+    /// Decodes at once. The cores by default.
+    package var concurrency = SystemResources.cores
+    /// A disk cache of encoded results; nil for none.
+    package var cacheDirectory: String?
+    /// Its size limit. 1 GiB by default.
+    package var cacheBytes = 1 << 30
+    /// Signing keys; none (accept `insecure`) by default.
+    package var keys = SigningKeys.none
+    /// URL prefixes http(s) sources must start with; empty refuses every remote source.
+    package var allowedSources: [String] = []
+    /// Hosts (`host:port`) that may resolve to private or loopback addresses (an origin on this machine).
+    /// Empty by default: such addresses are refused.
+    package var allowedPrivateHosts: [String] = []
+    /// Requests waiting for the pipeline before new ones get 503. `256` by default.
+    package var queueLimit = 256
+    /// Longest wait for admission before a 503. 10 s by default.
+    package var maxQueueWait: Duration = .seconds(10)
+    /// Seconds sent in `Retry-After` with a 503. `2` by default.
+    package var retryAfter = 2
+    /// On SIGTERM: how long `/ready` says 503 while still serving, then how long in-flight requests may take.
+    package var drainDelay: Duration = .zero
+    package var drainDeadline: Duration = .seconds(25)
+    /// Largest source download. 32 MiB by default.
+    package var maxSourceBytes = 32 << 20
+    /// Limits checked from every header (pixels, frames…).
+    package var limits = ImageLimits()
+    /// Output quality when the URL names none. `80` by default.
+    package var quality = 80
+    /// Serve WebP to clients that accept it when the URL names no format (then `Vary: Accept`). Off by default.
+    package var autoWebP = false
+    /// Presets by name (`pr:NAME`), each an option string; `default` applies to every URL.
+    package var presets: [String: String] = [:]
+    /// Deadlines of remote fetches: connect, first byte, whole body.
+    package var connectTimeout: Duration = .seconds(3)
+    package var firstByteTimeout: Duration = .seconds(10)
+    package var downloadTimeout: Duration = .seconds(30)
+
+    package init() {}
+
+    /// The defaults overridden by `environment` (`SHRINK_*`). Fails naming the variable that cannot be used.
+    package init(environment: [String: String]) throws(ConfigurationError) {
+        self.init()
+        if let bind = environment["SHRINK_BIND"] { try setBind(bind) }
+        if let root = environment["SHRINK_LOCAL_ROOT"], !root.isEmpty { localRoot = root }
+        if let b = environment["SHRINK_BUDGET"] { budget = try Self.bytes(b, name: "SHRINK_BUDGET") }
+        if let dir = environment["SHRINK_CACHE_DIR"], !dir.isEmpty { cacheDirectory = dir }
+        if environment["SHRINK_KEY"] != nil || environment["SHRINK_SALT"] != nil {
+            keys = try SigningKeys(hexKeys: environment["SHRINK_KEY"] ?? "", hexSalts: environment["SHRINK_SALT"] ?? "",
+                                   signatureBytes: Int(environment["SHRINK_SIGNATURE_SIZE"] ?? "") ?? 32)
+        }
+        if let s = environment["SHRINK_ALLOWED_SOURCES"] {
+            allowedSources = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let s = environment["SHRINK_ALLOWED_PRIVATE_HOSTS"] {
+            allowedPrivateHosts = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        }
+        if let q = environment["SHRINK_QUALITY"] {
+            guard let v = Int(q), (1...100).contains(v) else { throw ConfigurationError("SHRINK_QUALITY must be 1–100, not \(q)") }
+            quality = v
+        }
+        if let w = environment["SHRINK_AUTO_WEBP"] { autoWebP = ["1", "true", "yes"].contains(w.lowercased()) }
+        for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
+            presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
+        }
+    }
+
+    /// Sets ``host`` and ``port`` from `HOST:PORT` (`[::1]:8080` for IPv6).
+    package mutating func setBind(_ text: String) throws(ConfigurationError) {
+        guard let colon = text.lastIndex(of: ":"), let p = Int(text[text.index(after: colon)...]), (0...65535).contains(p) else {
+            throw ConfigurationError("bind address must be HOST:PORT, not \(text)")
+        }
+        var h = String(text[..<colon])
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        guard !h.isEmpty else { throw ConfigurationError("bind address must name a host: \(text)") }
+        host = h
+        port = p
+    }
+
+    /// `123`, `64k`, `256M`, `2G` (binary units, any case); fails naming `name`.
+    package static func bytes(_ text: String, name: String) throws(ConfigurationError) -> Int {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+        for (suffix, scale) in units where t.hasSuffix(suffix) {
+            if let v = Int(t.dropLast(suffix.count)), v > 0, v <= Int.max / scale { return v * scale }
+            throw ConfigurationError("\(name) must be a byte count such as 256M, not \(text)")
+        }
+        guard let v = Int(t), v > 0 else { throw ConfigurationError("\(name) must be a byte count such as 256M, not \(text)") }
+        return v
+    }
+
+    /// One line per setting, secrets masked: what the server prints at start.
+    package var summary: [String] {
+        func mib(_ b: Int) -> String { String(format: "%.0f MiB", Double(b) / 1_048_576) }
+        return [
+            "bind \(host.contains(":") ? "[\(host)]" : host):\(port)",
+            "local root \(localRoot ?? "(none: local:// refused)")",
+            "budget \(mib(budget)), \(concurrency) decode thread(s), queue \(queueLimit) waiting at most \(maxQueueWait)",
+            "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
+            "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: URLs use 'insecure' in place of a signature")",
+            "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
+            "quality \(quality), auto WebP \(autoWebP ? "on" : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
+        ]
+    }
+}

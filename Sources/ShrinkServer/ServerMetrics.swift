@@ -1,0 +1,65 @@
+import CoreMetrics
+import Shrink
+
+/// The server's metrics, named once: requests by route and status, stage durations, rejections by reason,
+/// cache hits by tier, and — read from the pipeline's ledger when `/metrics` is scraped — budget, queue,
+/// coalescing and resident memory. Backed by a ``PrometheusRegistry`` of its own (several servers in one
+/// process, as in tests, never share counts).
+package struct ServerMetrics: Sendable {
+    package let registry: PrometheusRegistry
+
+    package init(registry: PrometheusRegistry = PrometheusRegistry()) {
+        self.registry = registry
+        let help: [(String, String)] = [
+            ("shrink_http_requests_total", "HTTP requests by route and status."),
+            ("shrink_stage_seconds", "Time per stage of image requests: queue, fetch, decode (resizing streams inside it), encode, total."),
+            ("shrink_rejections_total", "Requests refused, by reason."),
+            ("shrink_cache_hits_total", "Results served without decoding, by tier: http304, memory, disk."),
+            ("shrink_budget_bytes", "The pipeline's memory budget."),
+            ("shrink_budget_in_use_bytes", "Bytes charged now: running decodes (with encoders and in-memory sources) plus cached results."),
+            ("shrink_queue_depth", "Work waiting for budget or a decode thread."),
+            ("shrink_coalesced_total", "Requests that joined an identical request in flight."),
+            ("shrink_decodes_total", "Decodes started."),
+            ("shrink_decode_peak_bytes", "Predicted peak bytes of each decode (what admission charged)."),
+            ("shrink_resident_bytes", "Resident memory of the process (VmRSS)."),
+            ("shrink_inflight_requests", "Image requests being answered now."),
+        ]
+        for (name, text) in help { registry.describe(name, text) }
+    }
+
+    package func request(route: String, status: Int) {
+        Counter(label: "shrink_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: registry).increment()
+    }
+
+    package func stage(_ name: String, _ duration: Duration) {
+        let (s, a) = duration.components
+        Timer(label: "shrink_stage_seconds", dimensions: [("stage", name)], factory: registry)
+            .recordNanoseconds(s * 1_000_000_000 + a / 1_000_000_000)
+    }
+
+    package func rejection(_ reason: String) {
+        Counter(label: "shrink_rejections_total", dimensions: [("reason", reason)], factory: registry).increment()
+    }
+
+    package func cacheHit(_ tier: String) {
+        Counter(label: "shrink_cache_hits_total", dimensions: [("tier", tier)], factory: registry).increment()
+    }
+
+    package func decodePeak(_ bytes: Int) {
+        Recorder(label: "shrink_decode_peak_bytes", factory: registry).record(bytes)
+    }
+
+    package func inflight(_ count: Int) {
+        Gauge(label: "shrink_inflight_requests", factory: registry).record(count)
+    }
+
+    /// Copies the ledger's figures and the resident memory into their gauges (at scrape time).
+    package func refresh(from ledger: PipelineLedger) {
+        Gauge(label: "shrink_budget_bytes", factory: registry).record(ledger.decodeBudget)
+        Gauge(label: "shrink_budget_in_use_bytes", factory: registry).record(ledger.totalBytes)
+        Gauge(label: "shrink_queue_depth", factory: registry).record(ledger.queuedDecodes)
+        registry.mirrorCounter("shrink_coalesced_total", ledger.coalescedRequests)
+        registry.mirrorCounter("shrink_decodes_total", ledger.decodesStarted)
+        Gauge(label: "shrink_resident_bytes", factory: registry).record(ProcessStatus.read().residentBytes)
+    }
+}

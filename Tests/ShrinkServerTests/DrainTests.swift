@@ -1,0 +1,64 @@
+import Foundation
+import Shrink
+import ShrinkTestSupport
+import Synchronization
+import Testing
+@testable import ShrinkServer
+
+/// `shrink serve` as a process: SIGTERM turns /ready to 503, the request in flight completes, exit 0.
+@Suite struct DrainTests {
+    /// The debug CLI that `swift build --build-tests` made (SHRINK_DEBUG_BIN overrides).
+    static var binary: String {
+        ProcessInfo.processInfo.environment["SHRINK_DEBUG_BIN"] ?? Corpus.projectRoot + "/.build/debug/shrink"
+    }
+
+    @Test func sigtermDrainsInFlightRequestsAndExitsZero() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "\(Self.binary) is built by swift build --build-tests")
+        let fixture = try ServerFixture()
+        try fixture.write("big.jpg", try TestImages.jpeg(TestImages.pattern(width: 2400, height: 1600), quality: 90))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--root", fixture.root, "--budget", "256M", "--drain-delay", "1"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The port, from the "listening on 127.0.0.1:PORT" log line.
+        let log = Mutex("")
+        stderr.fileHandleForReading.readabilityHandler = { h in
+            let text = String(decoding: h.availableData, as: UTF8.self)
+            log.withLock { $0 += text }
+        }
+        var port = 0
+        try await waitUntil {
+            let text = log.withLock { $0 }
+            guard let r = text.range(of: "listening on 127.0.0.1:") else { return false }
+            port = Int(text[r.upperBound...].prefix(while: { $0.isNumber })) ?? 0
+            return port > 0
+        }
+        #expect(log.withLock { $0 }.contains("signing is OFF"))
+        #expect(try await RawHTTP.get(port: port, "/ready").status == 200)
+
+        // Full size to PNG: long enough in a debug build to be in flight when SIGTERM arrives.
+        let listening = port
+        let inFlight = Task { () async throws -> (RawHTTP.Response, ContinuousClock.Instant) in
+            (try await RawHTTP.get(port: listening, "/insecure/plain/local:///big.jpg@png"), .now)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let killedAt = ContinuousClock.now
+        kill(process.processIdentifier, SIGTERM)
+        try await Task.sleep(for: .milliseconds(200))
+        let ready = try await RawHTTP.get(port: port, "/ready")
+        #expect(ready.status == 503)
+
+        let (r, finishedAt) = try await inFlight.value
+        #expect(finishedAt > killedAt, "the request was still in flight when SIGTERM arrived")
+        #expect(r.status == 200)
+        #expect(try imageSize(r.body) == Size(width: 2400, height: 1600))
+        try await waitUntil { !process.isRunning }
+        #expect(process.terminationStatus == 0)
+        #expect(throws: (any Error).self) { _ = try RawHTTP.connect(port: port) }
+    }
+}

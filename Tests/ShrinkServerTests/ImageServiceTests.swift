@@ -1,0 +1,162 @@
+import Foundation
+import Shrink
+import ShrinkTestSupport
+import Testing
+@testable import ShrinkServer
+
+@Suite struct ImageServiceTests {
+    let fixture: ServerFixture
+    init() throws { fixture = try ServerFixture() }
+
+    @Test func servesAThumbnailWithItsHeaders() async throws {
+        let service = try fixture.service()
+        let r = await service.respond(to: "/insecure/rs:fit:100:100/plain/local:///a.jpg")
+        #expect(r.status == 200)
+        #expect(r.header("Content-Type") == "image/jpeg")
+        #expect(try imageSize(r.body) == Size(width: 100, height: 75))
+        #expect(r.header("ETag")?.hasPrefix("\"") == true)
+        #expect(r.header("Cache-Control") == "public, max-age=3600")
+        #expect(r.header("Vary") == nil)
+        #expect(r.header("Server-Timing")?.contains("decode;dur=") == true)
+        #expect(fixture.decodeCount == 1)
+    }
+
+    @Test func gravityRotationAndFormats() async throws {
+        let service = try fixture.service()
+        let cover = await service.respond(to: "/insecure/rs:fill:50:50/g:we/plain/local:///a.jpg@png")
+        #expect(cover.status == 200 && cover.header("Content-Type") == "image/png")
+        #expect(try imageSize(cover.body) == Size(width: 50, height: 50))
+        let rotated = await service.respond(to: "/insecure/w:40/rot:90/plain/local:///a.jpg@webp")
+        #expect(rotated.status == 200 && rotated.header("Content-Type") == "image/webp")
+        #expect(try imageSize(rotated.body) == Size(width: 40, height: 53))
+        // EXIF orientation 6 on a 300x400 stored image displays 400x300; rot:90 turns it to 300x400.
+        let oriented = await service.respond(to: "/insecure/rot:90/plain/local:///tall.jpg")
+        #expect(try imageSize(oriented.body) == Size(width: 300, height: 400))
+        let cropped = await service.respond(to: "/insecure/c:200:100:nowe/plain/local:///a.jpg")
+        #expect(try imageSize(cropped.body) == Size(width: 200, height: 100))
+    }
+
+    @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {
+        let first = await (try fixture.service()).respond(to: "/insecure/w:64/plain/local:///b.jpg")
+        let etag = try #require(first.header("ETag"))
+        #expect(fixture.decodeCount == 1)
+        // A new service (empty caches): the 304 comes from the ETag alone — no load, no decode.
+        let service = try fixture.service()
+        let r = await service.respond(to: "/insecure/w:64/plain/local:///b.jpg", ifNoneMatch: "W/\"other\", " + etag)
+        #expect(r.status == 304 && r.body.isEmpty && r.header("ETag") == etag)
+        #expect(fixture.decodeCount == 1)
+        #expect(service.pipeline.ledger.decodesStarted == 0)
+        let changed = await service.respond(to: "/insecure/w:64/q:50/plain/local:///b.jpg", ifNoneMatch: etag)
+        #expect(changed.status == 200 && changed.header("ETag") != etag)
+        #expect(fixture.decodeCount == 2)
+    }
+
+    @Test func etagsFollowTheSourceFile() async throws {
+        let service = try fixture.service()
+        let a = await service.respond(to: "/insecure/w:32/plain/local:///a.jpg")
+        let again = await service.respond(to: "/insecure/w:32/plain/local:///a.jpg")
+        #expect(a.header("ETag") == again.header("ETag"))
+        try fixture.write("a.jpg", try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), quality: 70))
+        let edited = await service.respond(to: "/insecure/w:32/plain/local:///a.jpg")
+        #expect(edited.header("ETag") != a.header("ETag"))
+    }
+
+    @Test func oneHundredIdenticalRequestsDecodeOnce() async throws {
+        let service = try fixture.service()
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 {
+                group.addTask { await service.respond(to: "/insecure/rs:fill:120:90/plain/local:///b.jpg").status }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 100 && statuses.allSatisfy { $0 == 200 })
+        #expect(fixture.decodeCount == 1)
+        #expect(service.pipeline.ledger.encodes == 1)
+    }
+
+    @Test func fullQueueAnswers503WithRetryAfter() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        fixture.hold.withLock { $0 = gate }
+        let service = try fixture.service { $0.concurrency = 1; $0.queueLimit = 1; $0.retryAfter = 3 }
+        async let first = service.respond(to: "/insecure/w:50/plain/local:///a.jpg")
+        try await waitUntil { fixture.decodeCount == 1 }
+        async let second = service.respond(to: "/insecure/w:51/plain/local:///a.jpg")
+        try await waitUntil { service.pipeline.ledger.queuedDecodes == 1 }
+        let third = await service.respond(to: "/insecure/w:52/plain/local:///a.jpg")
+        #expect(third.status == 503 && third.header("Retry-After") == "3")
+        #expect(!service.isReady)
+        gate.signal()
+        #expect(await first.status == 200)
+        #expect(await second.status == 200)
+        #expect(service.isReady)
+    }
+
+    @Test func aRequestWaitingTooLongGets503AndLeavesTheQueue() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        fixture.hold.withLock { $0 = gate }
+        let service = try fixture.service { $0.concurrency = 1; $0.maxQueueWait = .milliseconds(300) }
+        async let first = service.respond(to: "/insecure/w:50/plain/local:///a.jpg")
+        try await waitUntil { fixture.decodeCount == 1 }
+        let waited = await service.respond(to: "/insecure/w:51/plain/local:///a.jpg")
+        #expect(waited.status == 503 && waited.header("Retry-After") != nil)
+        #expect(service.pipeline.ledger.queuedDecodes == 0)
+        gate.signal()
+        #expect(await first.status == 200)
+    }
+
+    @Test func diskCacheHitsAreServedWithoutDecoding() async throws {
+        let cache = fixture.root + "-cache"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let url: Substring = "/insecure/rs:fit:80:80/plain/local:///b.jpg@webp"
+        let first = await (try fixture.service { $0.cacheDirectory = cache }).respond(to: url)
+        #expect(first.header("X-Shrink-Origin") == "decoded")
+        let service = try fixture.service { $0.cacheDirectory = cache }
+        let second = await service.respond(to: url)
+        #expect(second.status == 200 && second.header("X-Shrink-Origin") == "diskCache")
+        #expect(second.body == first.body && second.header("ETag") == first.header("ETag"))
+        #expect(fixture.decodeCount == 1)
+    }
+
+    @Test func signedServers() async throws {
+        let keys = try SigningKeys(hexKeys: "736563726574", hexSalts: "68656c6c6f")
+        let service = try fixture.service { $0.keys = keys }
+        let path = "/rs:fit:50:50/plain/local:///a.jpg"
+        let signed = await service.respond(to: Substring("/" + keys.sign(path) + path))
+        #expect(signed.status == 200)
+        #expect(signed.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(await service.respond(to: Substring("/insecure" + path)).status == 403)
+        #expect(await service.respond(to: Substring("/" + keys.sign(path) + path.replacingOccurrences(of: "50", with: "51"))).status == 403)
+    }
+
+    @Test func negotiatedWebPVariesOnAccept() async throws {
+        let service = try fixture.service { $0.autoWebP = true }
+        let webp = await service.respond(to: "/insecure/w:30/plain/local:///a.jpg", accept: "image/avif,image/webp,*/*")
+        #expect(webp.header("Content-Type") == "image/webp" && webp.header("Vary") == "Accept")
+        let jpeg = await service.respond(to: "/insecure/w:30/plain/local:///a.jpg", accept: "image/*")
+        #expect(jpeg.header("Content-Type") == "image/jpeg" && jpeg.header("Vary") == "Accept")
+        #expect(jpeg.header("ETag") != webp.header("ETag"))
+        let named = await service.respond(to: "/insecure/w:30/plain/local:///a.jpg@png", accept: "image/webp")
+        #expect(named.header("Content-Type") == "image/png" && named.header("Vary") == nil)
+    }
+
+    @Test func errorsAreStatusesWithMessages() async throws {
+        let service = try fixture.service()
+        let missing = await service.respond(to: "/insecure/w:10/plain/local:///nope.jpg")
+        #expect(missing.status == 404 && String(decoding: missing.body, as: UTF8.self).contains("nope.jpg"))
+        #expect(await service.respond(to: "/insecure/w:10/plain/file:///etc/passwd").status == 400)
+        #expect(await service.respond(to: "/insecure/w:10/plain/http://127.0.0.1:1/a.jpg").status == 403)
+        #expect(await service.respond(to: "/insecure/w:10/plain/local:///../etc/passwd").status == 403)
+        #expect(await service.respond(to: "/insecure/frobnicate:1/plain/local:///a.jpg").status == 400)
+        try fixture.write("text.jpg", Array("not an image".utf8))
+        #expect(await service.respond(to: "/insecure/w:10/plain/local:///text.jpg").status == 415)
+    }
+}
+
+/// Polls `condition` every 10 ms for up to 10 s.
+func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<1000 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("condition not reached within 10 s")
+}

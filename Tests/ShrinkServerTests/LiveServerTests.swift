@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import Shrink
+import ShrinkTestSupport
+import Testing
+@testable import ShrinkServer
+
+/// The server over real sockets on 127.0.0.1 (port 0): raw paths, endpoints, cancellation on disconnect.
+@Suite struct LiveServerTests {
+    let fixture: ServerFixture
+    init() throws { fixture = try ServerFixture() }
+
+    /// Runs `body` with a server for `service` listening on a free loopback port.
+    static func withServer(_ service: ImageService, _ body: (Int) async throws -> Void) async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = ImageServer(service: service, logger: logger)
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let app = server.application { port in continuation.yield(port) }
+        let task = Task { try await app.runService() }
+        var iterator = stream.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        defer { task.cancel() }
+        try await body(port)
+    }
+
+    static func configured(_ fixture: ServerFixture, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ImageService {
+        try fixture.service { c in
+            c.host = "127.0.0.1"
+            c.port = 0
+            configure(&c)
+        }
+    }
+
+    @Test func rawTargetsAreSignedAndParsedAsSent() async throws {
+        let keys = try SigningKeys(hexKeys: "736563726574", hexSalts: "68656c6c6f")
+        let service = try Self.configured(fixture) { $0.keys = keys }
+        try await Self.withServer(service) { port in
+            let path = "/rs:fit:40:40/plain/local:///a.jpg@png"
+            let ok = try await RawHTTP.get(port: port, "/" + keys.sign(path) + path)
+            #expect(ok.status == 200 && ok.headers["content-type"] == "image/png")
+            #expect(try imageSize(ok.body) == Size(width: 40, height: 30))
+            #expect(ok.headers["x-request-id"] != nil && ok.headers["server-timing"] != nil)
+            // The same path with the triple slash collapsed is another path: its signature does not match.
+            let collapsed = try await RawHTTP.get(port: port, "/" + keys.sign(path) + "/rs:fit:40:40/plain/local:/a.jpg@png")
+            #expect(collapsed.status == 403)
+            let head = try await RawHTTP.get(port: port, "/" + keys.sign(path) + path, headers: ["If-None-Match": ok.headers["etag"] ?? ""])
+            #expect(head.status == 304 && head.body.isEmpty)
+        }
+    }
+
+    @Test func healthReadyAndMetrics() async throws {
+        let service = try Self.configured(fixture)
+        try await Self.withServer(service) { port in
+            #expect(try await RawHTTP.get(port: port, "/health").status == 200)
+            #expect(try await RawHTTP.get(port: port, "/ready").status == 200)
+            _ = try await RawHTTP.get(port: port, "/insecure/w:20/plain/local:///a.jpg")
+            _ = try await RawHTTP.get(port: port, "/insecure/w:20/plain/local:///nope.jpg")
+            let metrics = String(decoding: try await RawHTTP.get(port: port, "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("shrink_http_requests_total{route=\"image\",status=\"200\"} 1"))
+            #expect(metrics.contains("shrink_http_requests_total{route=\"image\",status=\"404\"} 1"))
+            #expect(metrics.contains("shrink_budget_bytes \(256 << 20)"))
+            #expect(metrics.contains("# TYPE shrink_stage_seconds histogram"))
+            #expect(metrics.contains("shrink_stage_seconds_count{stage=\"decode\"} 1"))
+            #expect(metrics.contains("shrink_decodes_total 1"))
+            #expect(metrics.contains("shrink_resident_bytes "))
+            service.startDraining()
+            let ready = try await RawHTTP.get(port: port, "/ready")
+            #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("draining"))
+        }
+    }
+
+    @Test func aClientThatLeavesCancelsItsDecode() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        fixture.hold.withLock { $0 = gate }
+        let service = try Self.configured(fixture) { $0.concurrency = 1 }
+        try await Self.withServer(service) { port in
+            let fd = try RawHTTP.connect(port: port)
+            RawHTTP.send(fd, "GET /insecure/w:100/plain/local:///b.jpg HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await waitUntil { fixture.decodeCount == 1 }
+            close(fd)
+            try await waitUntil { service.pipeline.ledger.waitingTasks == 0 }
+            gate.signal()
+            try await waitUntil { service.pipeline.ledger.decodesCancelled == 1 }
+            #expect(service.pipeline.ledger.encodes == 0)
+        }
+    }
+
+    @Test func aSharedDecodeOutlivesOneClientLeaving() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        fixture.hold.withLock { $0 = gate }
+        let service = try Self.configured(fixture) { $0.concurrency = 1 }
+        try await Self.withServer(service) { port in
+            let leaving = try RawHTTP.connect(port: port)
+            RawHTTP.send(leaving, "GET /insecure/w:90/plain/local:///b.jpg HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await waitUntil { fixture.decodeCount == 1 }
+            let staying = Task { try await RawHTTP.get(port: port, "/insecure/w:90/plain/local:///b.jpg") }
+            try await waitUntil { service.pipeline.ledger.waitingTasks == 2 }
+            close(leaving)
+            try await waitUntil { service.pipeline.ledger.waitingTasks == 1 }
+            gate.signal()
+            let r = try await staying.value
+            #expect(r.status == 200)
+            #expect(service.pipeline.ledger.decodesCancelled == 0 && fixture.decodeCount == 1)
+        }
+    }
+}

@@ -41,8 +41,9 @@ run: build
 
 # Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`; the server's tests
 # run the debug build, server included, that `--build-tests` makes).
+# (No debug info or index store in the test build: neither is read here, and they cost a minute of a clean build.)
 test: build
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests -debug-info-format none --disable-index-store
 	SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel
 	scripts/check-quality
 	scripts/check-png
@@ -63,6 +64,10 @@ check-dependents: deps
 # A fuzz campaign: every libFuzzer harness for FUZZ_SECONDS (600 by default), after replaying the regressions.
 fuzz: deps
 	scripts/fuzz $(FUZZ_SECONDS)
+
+# shrink serve against thumbor 7.8 under wrk (loopback only); needs the server build.
+bench-serve: build-server
+	scripts/bench-serve
 
 bench: build
 	scripts/bench

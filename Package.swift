@@ -9,7 +9,7 @@ let package = Package(
         .executable(name: "shrink", targets: ["ShrinkCLI"]),
     ],
     // `Server` (on by default) builds `shrink serve` and `shrink sign` into the CLI, with Hummingbird,
-    // AsyncHTTPClient, swift-metrics and service-lifecycle. An app that uses only the `Shrink`
+    // swift-metrics and service-lifecycle (and libcurl from Debian for remote sources). An app that uses only the `Shrink`
     // library builds none of them either way (SwiftPM builds the targets a product needs); `make test` builds
     // its release CLI with `--disable-default-traits` so that only the debug test build compiles the server.
     traits: [
@@ -19,7 +19,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -61,11 +60,12 @@ let package = Package(
                        providers: [.apt(["liblcms2-dev"])]),
         .target(name: "ShrinkColor", dependencies: ["ShrinkCore", "CShrinkLCMS"], exclude: ["CShrinkLCMS"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
-        // The image server: imgproxy-style URLs over the pipeline (Hummingbird, AsyncHTTPClient for sources).
+        // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
+        .target(name: "CShrinkCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // The image server: imgproxy-style URLs over the pipeline (Hummingbird; sources through libcurl).
         .target(name: "ShrinkServer", dependencies: [
-            "Shrink",
+            "Shrink", "CShrinkCurl",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -89,7 +89,6 @@ let package = Package(
         .testTarget(name: "ShrinkServerTests", dependencies: [
             "ShrinkServer", "ShrinkTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
     ]
 )

@@ -44,6 +44,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Memory budget for decodes, encoders, downloads and cached results (256M, 1G). [env SHRINK_BUDGET; default a quarter of memory, at most 1G]")
     var budget: ByteCountArgument?
 
+    @Option(name: .customLong("result-cache"), help: "Memory for encoded results, inside the budget; 0 turns it off. [env SHRINK_RESULT_CACHE; default half the budget]")
+    var resultCache: String?
+
     @Option(name: .customLong("cache-dir"), help: "Directory of a disk cache of encoded results. [env SHRINK_CACHE_DIR; default: none]")
     var cacheDir: String?
 
@@ -82,6 +85,11 @@ struct ServeCommand: ParsableCommand {
         if let root { config.localRoot = root }
         if let budget { config.budget = budget.bytes }
         if let cacheDir { config.cacheDirectory = cacheDir }
+        if let resultCache {
+            do { config.resultCacheBytes = resultCache == "0" ? 0 : try ServerConfiguration.bytes(resultCache, name: "--result-cache") } catch {
+                throw ValidationError(error.description)
+            }
+        }
         config.cacheBytes = cacheSize.bytes
         if let concurrency { config.concurrency = max(1, concurrency) }
         config.queueLimit = max(1, queueLimit)

@@ -30,12 +30,15 @@ public final class ImageBytes: @unchecked Sendable {
     public let path: String?
     /// The mapping's slot in the SIGBUS guard (-1 when not mapped).
     private let guardSlot: Int32
+    /// Called once the bytes are freed (a download's reservation returned to its budget).
+    private let onRelease: (@Sendable () -> Void)?
 
     /// Maps the file at `path` read-only. It is opened without blocking (a FIFO or device never hangs) and
     /// must be a regular file: anything else is `.io` naming what it is. A missing file is `.fileNotFound`,
     /// an unreadable one `.io`; an empty file has no bytes.
     public init(mapping path: String) throws(ImageError) {
         self.path = path
+        onRelease = nil
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let e = errno
@@ -86,6 +89,7 @@ public final class ImageBytes: @unchecked Sendable {
     /// `maxBytes` (`.limitExceeded`) before reading further. `name` appears in errors (`<stdin>`, say).
     public init(reading fd: Int32, name: String, maxBytes: Int) throws(ImageError) {
         path = name
+        onRelease = nil
         isPageAlignedMapping = false
         guardSlot = -1
         var capacity = 1 << 16, used = 0
@@ -143,8 +147,11 @@ public final class ImageBytes: @unchecked Sendable {
     /// Takes ownership of `buffer` without copying (a download written straight into its final storage): it
     /// must come from `UnsafeMutableRawBufferPointer.allocate` and is deallocated with this object. The
     /// first `count` bytes are the image.
-    public init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil) {
+    /// `onRelease` runs after the buffer is freed (to return a reservation of its bytes).
+    public init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil,
+                onRelease: (@Sendable () -> Void)? = nil) {
         precondition(count >= 0 && count <= buffer.count, "ImageBytes(adopting:): count outside the buffer")
+        self.onRelease = onRelease
         self.path = name
         self.count = count
         isPageAlignedMapping = false
@@ -155,6 +162,7 @@ public final class ImageBytes: @unchecked Sendable {
     /// Copies `bytes` once into storage whose address is stable for the object's lifetime.
     public init(_ bytes: [UInt8], path: String? = nil) {
         self.path = path
+        onRelease = nil
         count = bytes.count
         isPageAlignedMapping = false
         guardSlot = -1
@@ -168,13 +176,15 @@ public final class ImageBytes: @unchecked Sendable {
     }
 
     deinit {
-        guard let base else { return }
-        if isPageAlignedMapping {
-            csys_guard_unregister(guardSlot)
-            munmap(base, count)
-        } else {
-            base.deallocate()
+        if let base {
+            if isPageAlignedMapping {
+                csys_guard_unregister(guardSlot)
+                munmap(base, count)
+            } else {
+                base.deallocate()
+            }
         }
+        onRelease?()
     }
 
     /// The bytes. Valid while this object is alive.

@@ -26,7 +26,6 @@ package struct ImageServer: Sendable {
     package func responder() -> CallbackResponder<BasicRequestContext> {
         let service = self.service
         return CallbackResponder { request, _ in
-            let started = ContinuousClock.now
             let target = Substring(request.head.path ?? "/")
             let response: ServerResponse
             switch target.split(separator: "?", maxSplits: 1).first ?? "" {
@@ -38,7 +37,7 @@ package struct ImageServer: Sendable {
                 response = .text(ready ? 200 : 503, ready ? "ready" : (service.isDraining ? "draining" : "busy"))
                 service.metrics.request(route: "ready", status: response.status)
             case "/metrics":
-                service.metrics.refresh(from: service.pipeline.ledger)
+                service.metrics.refresh(from: service.pipeline.ledger, downloads: service.remote?.downloads)
                 response = ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                                           body: Array(service.metrics.registry.render().utf8))
                 service.metrics.request(route: "metrics", status: 200)
@@ -57,21 +56,20 @@ package struct ImageServer: Sendable {
                                           requestID: requestID)
                 }
                 r.headers.append(("X-Request-Id", requestID))
-                if request.method == .head { r.body = [] }
                 response = r
             }
-            _ = started
             return Self.hummingbirdResponse(response, head: request.method == .head)
         }
     }
 
+    /// The Hummingbird response for `r`; for HEAD the headers (Content-Length included) without the body.
     static func hummingbirdResponse(_ r: ServerResponse, head: Bool) -> Response {
         var fields = HTTPFields()
         for (name, value) in r.headers {
             if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
         }
         fields[.contentLength] = String(r.body.count)
-        let body = r.body.isEmpty ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: r.body))
+        let body = r.body.isEmpty || head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: r.body))
         return Response(status: HTTPResponse.Status(code: r.status), headers: fields, body: body)
     }
 

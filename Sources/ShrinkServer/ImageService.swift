@@ -17,7 +17,7 @@ package final class ImageService: Sendable {
     package let pipeline: ImagePipeline
     package let metrics: ServerMetrics
     private let local: LocalSource?
-    private let remote: RemoteFetcher?
+    package let remote: RemoteFetcher?
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -41,11 +41,20 @@ package final class ImageService: Sendable {
                 throw ConfigurationError("cache directory \(dir): \(error.message)")
             }
         }
-        var pipelineConfiguration = ImagePipeline.Configuration.server(budget: configuration.budget, maxConcurrentDecodes: configuration.concurrency,
-                                                                       diskCache: disk)
+        // With remote sources, downloads get their own share of the budget (at least one whole source, at most
+        // half the budget) and the pipeline the rest, so that the two together never pass it.
+        var pipelineBudget = configuration.budget
+        if configuration.allowedSources.isEmpty {
+            remote = nil
+        } else {
+            let share = min(configuration.budget / 2, max(configuration.maxSourceBytes, configuration.budget / 4))
+            pipelineBudget -= share
+            remote = RemoteFetcher(configuration: configuration, downloads: DownloadBudget(capacity: share))
+        }
+        var pipelineConfiguration = ImagePipeline.Configuration.server(budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
+                                                                       resultCacheBytes: configuration.resultCacheBytes, diskCache: disk)
         pipelineConfiguration.observer = observer
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
-        remote = configuration.allowedSources.isEmpty ? nil : RemoteFetcher(configuration: configuration)
     }
 
     /// Stops the remote fetcher's client (its own event loop group).
@@ -80,11 +89,12 @@ package final class ImageService: Sendable {
         }
         var log = logger
         log[metadataKey: "request-id"] = .string(requestID)
-        let response: ServerResponse
+        var response: ServerResponse
         do throws(RequestError) {
             response = try await image(for: target, accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started)
         } catch {
             response = errorResponse(error)
+            response.headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
             log.info("refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.message)])
         }
         metrics.request(route: "image", status: response.status)

@@ -1,35 +1,35 @@
-import AsyncHTTPClient
+import CShrinkCurl
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Shrink
+import Synchronization
 
 /// Downloads http(s) sources without letting a URL reach inside the network: every hop's host is resolved
 /// here, every address it resolves to must pass ``AddressClassifier`` (unless `host:port` is explicitly
-/// allowed), and the connection is pinned to the checked address (AsyncHTTPClient's `dnsOverride`, so TLS
-/// still verifies the name) — a DNS answer cannot change between the check and the connect. Redirects are
-/// followed by hand, at most 5, each re-checked against the allowlist and the classifier.
+/// allowed), and the transfer is pinned to the checked address — curl is told to use it for the host name
+/// (TLS still verifies the name) and refuses to open a socket to any other address — so a DNS answer cannot
+/// change between the check and the connect. Redirects are followed by hand, at most 5, each re-checked
+/// against the allowlist and the classifier. Proxies from the environment are never used.
 ///
-/// Deadlines are Shrink's own: connect, first byte (response head), whole body. The body is streamed into
-/// one buffer that never grows past ``ServerConfiguration/maxSourceBytes`` (a larger `Content-Length` is
-/// refused before reading), then handed to the decoder without a copy. The fetcher has its own event loop
-/// group, shut down with it — never the shared singleton.
+/// Deadlines are Shrink's own: connect, first byte (the first response header line), whole transfer. The body
+/// is streamed into one buffer that never grows past ``ServerConfiguration/maxSourceBytes`` (a larger
+/// `Content-Length` is refused before reading), reserving its bytes from ``downloads`` as it grows, then handed
+/// to the decoder without a copy. Transfers run on threads of their own (libcurl blocks), never on Swift's
+/// cooperative pool; ``shutdown()`` cancels the ones in flight and waits for them.
 package final class RemoteFetcher: Sendable {
-    private let group: MultiThreadedEventLoopGroup
     private let configuration: ServerConfiguration
-    /// Called with each address a hop is about to connect to (tests check that no refused address is ever
-    /// connected to).
-    private let onConnect: (@Sendable (String) -> Void)?
+    /// What downloads may hold; bytes are reserved before the buffer grows and returned when they are freed.
+    package let downloads: DownloadBudget
+    private let state = Mutex((running: 0, stopping: false))
 
-    package init(configuration: ServerConfiguration, onConnect: (@Sendable (String) -> Void)? = nil) {
+    package init(configuration: ServerConfiguration, downloads: DownloadBudget) {
         self.configuration = configuration
-        self.onConnect = onConnect
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.downloads = downloads
     }
 
+    /// Cancels transfers in flight and waits for their threads to end.
     package func shutdown() async {
-        try? await group.shutdownGracefully()
+        state.withLock { $0.stopping = true }
+        while state.withLock({ $0.running }) > 0 { try? await Task.sleep(for: .milliseconds(10)) }
     }
 
     /// A loader whose identity is the URL (and the cache buster), fetched when the pipeline loads it.
@@ -37,8 +37,9 @@ package final class RemoteFetcher: Sendable {
         RemoteLoader(url: url, cacheBuster: cacheBuster, fetcher: self)
     }
 
-    /// The body of `url`, following at most 5 redirects. Errors are `.io` (refused, unreachable, timed out,
-    /// HTTP error), `.limitExceeded` (too large).
+    /// The body of `url`, following at most 5 redirects. Errors carry a ``RemoteFetcher`` cause tag
+    /// (``refused``, ``timeout``, ``origin``) that the service maps to 403, 504 and 502; too large is
+    /// `.limitExceeded`; cancelled is `.cancelled`.
     package func fetch(_ url: String) async throws(ImageError) -> ImageBytes {
         var current = url
         for _ in 0...5 {
@@ -54,7 +55,7 @@ package final class RemoteFetcher: Sendable {
         throw ImageError(.io, "\(url): more than 5 redirects", cause: Self.origin)
     }
 
-    private enum Hop { case body(ImageBytes), redirect(String) }
+    enum Hop { case body(ImageBytes), redirect(String) }
 
     private func fetchOnce(_ url: String) async throws(ImageError) -> Hop {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
@@ -64,112 +65,29 @@ package final class RemoteFetcher: Sendable {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         let address = try await checkedAddress(host: host, port: port, url: url)
-        onConnect?(address)
-
-        var clientConfiguration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                           timeout: .init(connect: Self.amount(configuration.connectTimeout)))
-        if IPAddress(host) == nil { clientConfiguration.dnsOverride = [host: address] }
-        let client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: clientConfiguration)
-        defer { Task { try? await client.shutdown() } }
-        var request = HTTPClientRequest(url: IPAddress(host) == nil ? url : url)
-        request.headers.add(name: "User-Agent", value: ImageService.version)
-        request.headers.add(name: "Accept", value: "image/*")
-        do {
-            let response = try await firstByte(of: request, on: client, url: url)
-            if (300..<400).contains(Int(response.status.code)), let location = response.headers.first(name: "Location") {
-                guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString else {
-                    throw ImageError(.io, "\(url): redirect to a malformed Location", cause: Self.origin)
-                }
-                return .redirect(next)
-            }
-            guard response.status == .ok else {
-                throw ImageError(response.status == .notFound ? .fileNotFound : .io,
-                                 "\(url): the origin answered \(response.status.code) \(response.status.reasonPhrase)", cause: Self.origin)
-            }
-            let cap = configuration.maxSourceBytes
-            let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
-            if let declared, declared > cap {
-                throw ImageError(.limitExceeded, "\(url): Content-Length \(declared) is above the limit of \(cap) bytes")
-            }
-            return .body(try await readBody(response.body, declared: declared, cap: cap, url: url))
-        } catch let error as ImageError {
-            throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-            throw ImageError(.io, "\(url): no response within \(configuration.firstByteTimeout)", cause: Self.timeout)
-        } catch let error as HTTPClientError where error == .connectTimeout {
-            throw ImageError(.io, "\(url): could not connect within \(configuration.connectTimeout)", cause: Self.timeout)
-        } catch {
-            throw ImageError(.io, "\(url): fetch failed (\(String(describing: error).prefix(120)))", cause: Self.origin)
+        let transfer = Transfer(url: url, cap: configuration.maxSourceBytes, downloads: downloads)
+        let literal = IPAddress(host) != nil
+        let resolve = literal ? nil : "\(host):\(port):\(address.contains(":") ? "[\(address)]" : address)"
+        let go = state.withLock { s -> Bool in
+            guard !s.stopping else { return false }
+            s.running += 1
+            return true
         }
-    }
-
-    /// The response head of `request`, within the first-byte deadline (our own timer: a race that cancels the
-    /// request when it fires, whatever state the client is in).
-    private func firstByte(of request: HTTPClientRequest, on client: HTTPClient, url: String) async throws -> HTTPClientResponse {
-        let deadline = configuration.firstByteTimeout
-        return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
-            group.addTask { try await client.execute(request, timeout: Self.amount(deadline) + .seconds(1)) }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw ImageError(.io, "\(url): no response within \(deadline)", cause: Self.timeout)
-            }
-            return response
-        }
-    }
-
-    /// Streams the body into one buffer (sized by `Content-Length` when declared), within the download
-    /// deadline and the byte cap; a body shorter or longer than declared is an error.
-    private func readBody(_ body: HTTPClientResponse.Body, declared: Int?, cap: Int, url: String) async throws -> ImageBytes {
-        let deadline = configuration.downloadTimeout
-        return try await withThrowingTaskGroup(of: ImageBytes?.self) { group in
-            group.addTask {
-                var capacity = min(cap, max(1, declared ?? (256 << 10)))
-                var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-                var used = 0
-                do {
-                    for try await chunk in body {
-                        guard used + chunk.readableBytes <= cap else {
-                            throw ImageError(.limitExceeded, "\(url): the body passed the limit of \(cap) bytes")
-                        }
-                        if let declared, used + chunk.readableBytes > declared {
-                            throw ImageError(.io, "\(url): the body is longer than its Content-Length (\(declared))", cause: Self.origin)
-                        }
-                        if used + chunk.readableBytes > capacity {
-                            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: min(cap, max(capacity * 2, used + chunk.readableBytes)), alignment: 16)
-                            grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
-                            buffer.deallocate()
-                            buffer = grown
-                            capacity = grown.count
-                        }
-                        chunk.withUnsafeReadableBytes { raw in
-                            UnsafeMutableRawBufferPointer(rebasing: buffer[used..<(used + raw.count)]).copyMemory(from: raw)
-                        }
-                        used += chunk.readableBytes
-                    }
-                } catch {
-                    buffer.deallocate()
-                    throw error
+        guard go else { throw ImageError(.cancelled, "\(url): the server is shutting down") }
+        let c = configuration
+        let result: Result<Hop, ImageError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (k: CheckedContinuation<Result<Hop, ImageError>, Never>) in
+                Thread.detachNewThread {
+                    let r = transfer.run(pinnedAddress: address, resolve: resolve, connect: c.connectTimeout,
+                                         firstByte: c.firstByteTimeout, total: c.downloadTimeout)
+                    self.state.withLock { $0.running -= 1 }
+                    k.resume(returning: r)
                 }
-                if let declared, used != declared {
-                    buffer.deallocate()
-                    throw ImageError(.io, "\(url): the body ended after \(used) of \(declared) bytes", cause: Self.origin)
-                }
-                return ImageBytes(adopting: buffer, count: used, name: url)
             }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let bytes = first else {
-                throw ImageError(.io, "\(url): the body did not arrive within \(deadline)", cause: Self.timeout)
-            }
-            return bytes
+        } onCancel: {
+            transfer.cancel()
         }
+        return try result.get()
     }
 
     /// The address to connect to for `host`: the literal itself, or the first of its resolved addresses —
@@ -221,11 +139,9 @@ package final class RemoteFetcher: Sendable {
         }
     }
 
+    /// libcurl's version line (for the start-up summary).
+    package static var curlVersion: String { String(cString: cshrink_curl_version()) }
+
     /// `ImageError.cause` tags of fetch failures, which the service maps to 403, 504 and 502.
     package static let refused = "source refused", timeout = "source timed out", origin = "origin failed"
-
-    private static func amount(_ d: Duration) -> TimeAmount {
-        let (s, a) = d.components
-        return .nanoseconds(s * 1_000_000_000 + a / 1_000_000_000)
-    }
 }

@@ -15,6 +15,9 @@ package struct ServerConfiguration: Sendable {
     /// Bytes the pipeline may hold: decodes, their encoders, in-memory sources and the cache of encoded
     /// results. A quarter of the memory limit, at most 1 GiB, by default.
     package var budget = min(SystemResources.memoryLimit / 4, 1 << 30)
+    /// Bytes of encoded results kept in memory, inside the budget (evicted first when decodes need room);
+    /// 0 turns the cache off. Half the budget by default.
+    package var resultCacheBytes: Int?
     /// Decodes at once. The cores by default.
     package var concurrency = SystemResources.cores
     /// A disk cache of encoded results; nil for none.
@@ -60,6 +63,7 @@ package struct ServerConfiguration: Sendable {
         if let bind = environment["SHRINK_BIND"] { try setBind(bind) }
         if let root = environment["SHRINK_LOCAL_ROOT"], !root.isEmpty { localRoot = root }
         if let b = environment["SHRINK_BUDGET"] { budget = try Self.bytes(b, name: "SHRINK_BUDGET") }
+        if let b = environment["SHRINK_RESULT_CACHE"] { resultCacheBytes = b == "0" ? 0 : try Self.bytes(b, name: "SHRINK_RESULT_CACHE") }
         if let dir = environment["SHRINK_CACHE_DIR"], !dir.isEmpty { cacheDirectory = dir }
         if environment["SHRINK_KEY"] != nil || environment["SHRINK_SALT"] != nil {
             keys = try SigningKeys(hexKeys: environment["SHRINK_KEY"] ?? "", hexSalts: environment["SHRINK_SALT"] ?? "",
@@ -111,7 +115,7 @@ package struct ServerConfiguration: Sendable {
         return [
             "bind \(host.contains(":") ? "[\(host)]" : host):\(port)",
             "local root \(localRoot ?? "(none: local:// refused)")",
-            "budget \(mib(budget)), \(concurrency) decode thread(s), queue \(queueLimit) waiting at most \(maxQueueWait)",
+            "budget \(mib(budget)) (result cache \(resultCacheBytes == 0 ? "off" : mib(resultCacheBytes ?? budget / 2)) inside it), \(concurrency) decode thread(s), queue \(queueLimit) waiting at most \(maxQueueWait)",
             "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
             "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: URLs use 'insecure' in place of a signature")",
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",

@@ -16,7 +16,8 @@ package struct ServerMetrics: Sendable {
             ("shrink_rejections_total", "Requests refused, by reason."),
             ("shrink_cache_hits_total", "Results served without decoding, by tier: http304, memory, disk."),
             ("shrink_budget_bytes", "The pipeline's memory budget."),
-            ("shrink_budget_in_use_bytes", "Bytes charged now: running decodes (with encoders and in-memory sources) plus cached results."),
+            ("shrink_budget_in_use_bytes", "Bytes charged now: running decodes (with encoders and in-memory sources), cached results and downloads."),
+            ("shrink_download_bytes", "Bytes reserved by source downloads (held until their decode frees them)."),
             ("shrink_queue_depth", "Work waiting for budget or a decode thread."),
             ("shrink_coalesced_total", "Requests that joined an identical request in flight."),
             ("shrink_decodes_total", "Decodes started."),
@@ -53,10 +54,11 @@ package struct ServerMetrics: Sendable {
         Gauge(label: "shrink_inflight_requests", factory: registry).record(count)
     }
 
-    /// Copies the ledger's figures and the resident memory into their gauges (at scrape time).
-    package func refresh(from ledger: PipelineLedger) {
-        Gauge(label: "shrink_budget_bytes", factory: registry).record(ledger.decodeBudget)
-        Gauge(label: "shrink_budget_in_use_bytes", factory: registry).record(ledger.totalBytes)
+    /// Copies the ledger's figures, the downloads' and the resident memory into their gauges (at scrape time).
+    package func refresh(from ledger: PipelineLedger, downloads: DownloadBudget?) {
+        Gauge(label: "shrink_budget_bytes", factory: registry).record(ledger.decodeBudget + (downloads?.capacity ?? 0))
+        Gauge(label: "shrink_budget_in_use_bytes", factory: registry).record(ledger.totalBytes + (downloads?.used ?? 0))
+        Gauge(label: "shrink_download_bytes", factory: registry).record(downloads?.used ?? 0)
         Gauge(label: "shrink_queue_depth", factory: registry).record(ledger.queuedDecodes)
         registry.mirrorCounter("shrink_coalesced_total", ledger.coalescedRequests)
         registry.mirrorCounter("shrink_decodes_total", ledger.decodesStarted)

@@ -46,6 +46,9 @@ import Glibc
         // Identical URLs are one identity: a second request is a cache hit, no second fetch.
         #expect(await get(service, "http://127.0.0.1:\(origin.port)/photo.jpg").status == 200)
         #expect(origin.hits == 1)
+        // The download's reservation came back once its bytes were decoded and freed.
+        try await waitUntil { service.remote?.downloads.used == 0 }
+        #expect(service.pipeline.ledger.decodeBudget + (service.remote?.downloads.capacity ?? 0) == 256 << 20)
     }
 
     @Test func loopbackIsRefusedUnlessAllowed() async throws {

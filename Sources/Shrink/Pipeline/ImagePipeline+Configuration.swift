@@ -47,12 +47,14 @@ extension ImagePipeline {
 
         /// What a server wants: `budget` bytes for everything the pipeline holds (decodes, their encoders and
         /// in-memory sources, and a cache of encoded results inside the same budget, evicted as decodes need
-        /// room), no cache of pixels (a server sends bytes), `maxConcurrentDecodes` threads (the cores by
-        /// default), and `diskCache` when given.
-        public static func server(budget: Int, maxConcurrentDecodes: Int? = nil, diskCache: DiskCache? = nil) -> Configuration {
-            Configuration(decodeBudget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
-                          encodedCache: MemoryCache.Configuration(costLimit: max(1, budget / 2), countLimit: 10_000),
-                          cacheSharesDecodeBudget: true, diskCache: diskCache)
+        /// room; at most `resultCacheBytes`, half the budget by default, 0 for none), no cache of pixels (a
+        /// server sends bytes), `maxConcurrentDecodes` threads (the cores by default), and `diskCache` when given.
+        public static func server(budget: Int, maxConcurrentDecodes: Int? = nil, resultCacheBytes: Int? = nil,
+                                  diskCache: DiskCache? = nil) -> Configuration {
+            let cacheBytes = resultCacheBytes ?? budget / 2
+            return Configuration(decodeBudget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
+                                 encodedCache: cacheBytes > 0 ? MemoryCache.Configuration(costLimit: cacheBytes, countLimit: 10_000) : nil,
+                                 cacheSharesDecodeBudget: true, diskCache: diskCache)
         }
 
         /// The default memory cache limits (see ``memoryCache``).

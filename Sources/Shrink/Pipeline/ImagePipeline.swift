@@ -240,7 +240,12 @@ public final class ImagePipeline: Sendable {
             // Bytes in memory (an upload, a download) are held until the decode ends; so is the encoder's
             // working memory for a request for bytes. Both come out of the budget before the decode's plan.
             let held = bytes.isPageAlignedMapping ? 0 : bytes.count
-            let encoding = job.output.map { CodecRegistry.predictedEncodeBytes(for: Self.outputSizeBound(request, source), settings: $0) } ?? 0
+            var encoding = 0
+            if let output = job.output {
+                // Every fallback plan keeps the output size: the encoder's bytes follow from the first plan.
+                let size = try source.plan(request.target, crop: region, options: request.options).outputSize
+                encoding = CodecRegistry.predictedEncodeBytes(for: size, settings: output)
+            }
             // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
             chosen = try source.plan(request.target, crop: region, options: request.options, within: max(1, scheduler.budget - held - encoding))
             let charge = chosen.predictedPeakBytes + held + encoding
@@ -423,18 +428,6 @@ public final class ImagePipeline: Sendable {
         }
         let displayed = source.info.orientation.followed(by: request.options.rotation).displayedSize(of: source.info.size)
         return crop.rect(in: displayed)
-    }
-
-    /// An upper bound of the output size before planning: the target's box, else the displayed size.
-    private static func outputSizeBound(_ request: ImageRequest, _ source: ImageSource) -> Size {
-        let displayed = source.info.displayedSize
-        let long = max(displayed.width, displayed.height)
-        switch request.target {
-        case .maxPixelSize(let n) where request.options.allowUpscaling || n < long: return Size(width: n, height: n)
-        case .box(let b, _) where request.options.allowUpscaling: return b
-        case .box(let b, _): return Size(width: min(b.width, long), height: min(b.height, long))
-        default: return displayed
-        }
     }
 
     /// True while `task`'s work has not started: its header read or decode waits for budget or a thread.

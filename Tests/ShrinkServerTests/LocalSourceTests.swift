@@ -12,8 +12,8 @@ import Testing
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir + "/root/sub", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: dir + "/outside", withIntermediateDirectories: true)
-        fm.createFile(atPath: dir + "/root/sub/a.jpg", contents: Data([1, 2, 3]))
-        fm.createFile(atPath: dir + "/outside/secret.jpg", contents: Data([4, 5, 6]))
+        _ = fm.createFile(atPath: dir + "/root/sub/a.jpg", contents: Data([1, 2, 3]))
+        _ = fm.createFile(atPath: dir + "/outside/secret.jpg", contents: Data([4, 5, 6]))
         try fm.createSymbolicLink(atPath: dir + "/root/escape.jpg", withDestinationPath: dir + "/outside/secret.jpg")
         try fm.createSymbolicLink(atPath: dir + "/root/escapedir", withDestinationPath: dir + "/outside")
         try fm.createSymbolicLink(atPath: dir + "/root/inside.jpg", withDestinationPath: dir + "/root/sub/a.jpg")

@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 # The release CLI for `make run` and the end-to-end checks leaves the server out (its dependencies take ~11
 # minutes to build in release on 2 cores); `make serve` and the server benchmarks build it with the server.
-LIGHT_FLAGS = --disable-default-traits
+LIGHT_FLAGS = --disable-default-traits -debug-info-format none
 BIN = .build/release/shrink
 SERVE_ROOT ?= $(if $(wildcard ../shared/corpus/MANIFEST.tsv),../shared/corpus,/usr/share/wallpapers)
 SERVE_BIND ?= 127.0.0.1:8080
@@ -55,7 +55,7 @@ test: build
 	scripts/check-inputs
 	scripts/check-progressive
 	scripts/check-colour
-	scripts/fuzz 5
+	scripts/fuzz 3
 	scripts/check-sanitizers
 
 # An app depending on Shrink and Hummingbird builds and runs (CI runs it after `make test`).

@@ -105,13 +105,13 @@ import Synchronization
             }
         }))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<24 {
+            for i in 0..<8 {
                 group.addTask { _ = try await pipeline.image(for: Self.request("r\(i)", size: 200, format: .exactly(.rgba8))) }
             }
             try await group.waitForAll()
         }
         let ledger = pipeline.ledger
-        #expect(ledger.decodesStarted == 24)
+        #expect(ledger.decodesStarted == 8)
         #expect(running.withLock { $0.peak } <= budget)
         #expect(ledger.peakRunningCharge <= budget)
         #expect(ledger.peakRunningDecodes <= 2, "2.5 charges fit only two at once")

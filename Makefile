@@ -3,8 +3,8 @@
 
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
-# The release CLI for `make run` and the end-to-end checks leaves the server out (its dependencies take ~11
-# minutes to build in release on 2 cores); `make serve` and the server benchmarks build it with the server.
+# The release CLI for `make run` and the end-to-end checks leaves the server out (Hummingbird and swift-nio take
+# 6–8 minutes to build in release on 2 cores); `make serve` and the server benchmarks build it with the server.
 LIGHT_FLAGS = --disable-default-traits -debug-info-format none
 BIN = .build/release/shrink
 SERVE_ROOT ?= $(if $(wildcard ../shared/corpus/MANIFEST.tsv),../shared/corpus,/usr/share/wallpapers)

@@ -74,11 +74,6 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
         update(name, "", .counter) { $0.value = Double(value) }
     }
 
-    /// The current value of a counter or gauge (tests, `/ready`); nil when never set.
-    package func value(_ name: String, labels: [(String, String)] = []) -> Double? {
-        series.withLock { $0[Key(name: name, labels: Self.labels(labels))]?.value }
-    }
-
     static func labels(_ dimensions: [(String, String)]) -> String {
         dimensions.map { "\(sanitize($0.0))=\"\(escape($0.1))\"" }.joined(separator: ",")
     }

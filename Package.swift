@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Shrink", targets: ["Shrink"]),
         .executable(name: "shrink", targets: ["ShrinkCLI"]),
+        // The server's request parsers; public only through `@_spi(Fuzzing)` (Fuzz/'s fuzz-server-url).
+        .library(name: "ShrinkServerURL", targets: ["ShrinkServerURL"]),
     ],
     // `Server` (on by default) builds `shrink serve` and `shrink sign` into the CLI, with Hummingbird,
     // swift-metrics and service-lifecycle (and libcurl from Debian for remote sources). An app that uses only the `Shrink`
@@ -62,9 +64,12 @@ let package = Package(
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
         .target(name: "CShrinkCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // The server's request side without I/O libraries: imgproxy-style URLs, signatures, local:/// paths,
+        // address rules, entity tags.
+        .target(name: "ShrinkServerURL", dependencies: ["Shrink"]),
         // The image server: imgproxy-style URLs over the pipeline (Hummingbird; sources through libcurl).
         .target(name: "ShrinkServer", dependencies: [
-            "Shrink", "CShrinkCurl",
+            "Shrink", "ShrinkServerURL", "CShrinkCurl",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
@@ -74,7 +79,8 @@ let package = Package(
         .executableTarget(
             name: "ShrinkCLI",
             dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .target(name: "ShrinkServer", condition: .when(traits: ["Server"]))]
+                           .target(name: "ShrinkServer", condition: .when(traits: ["Server"])),
+                           .target(name: "ShrinkServerURL", condition: .when(traits: ["Server"]))]
         ),
         .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "ShrinkHEIF", "CShrinkGIF"]),
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
@@ -87,7 +93,7 @@ let package = Package(
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkServerTests", dependencies: [
-            "ShrinkServer", "ShrinkTestSupport",
+            "ShrinkServer", "ShrinkServerURL", "ShrinkTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
     ]

@@ -17,6 +17,7 @@ let harnesses: [(product: String, target: String)] = [
     ("fuzz-crop-orient", "FuzzCropOrient"),
     ("fuzz-pipeline", "FuzzPipeline"),
     ("fuzz-icc-profile", "FuzzICCProfile"),
+    ("fuzz-server-url", "FuzzServerURL"),
 ]
 
 let package = Package(
@@ -31,5 +32,9 @@ let package = Package(
         .target(name: "ShrinkFuzzSupport", dependencies: [.product(name: "Shrink", package: "Shrink"), "CShrinkFuzzDriver"]),
         // Not a harness: thumbnails of the files it is given, sanitized like the harnesses (scripts/check-sanitizers).
         .executableTarget(name: "ShrinkSweep", dependencies: [.product(name: "Shrink", package: "Shrink")]),
-    ] + harnesses.map { .executableTarget(name: $0.target, dependencies: ["ShrinkFuzzSupport"]) }
+    ] + harnesses.map { harness in
+        // The server's URL harness reaches the request parsers through ShrinkServerURL's `@_spi(Fuzzing)` entry.
+        let server: [Target.Dependency] = harness.target == "FuzzServerURL" ? [.product(name: "ShrinkServerURL", package: "Shrink")] : []
+        return .executableTarget(name: harness.target, dependencies: ["ShrinkFuzzSupport"] + server)
+    }
 )

@@ -3,6 +3,7 @@ import ArgumentParser
 import Logging
 import Shrink
 import ShrinkServer
+import ShrinkServerURL
 
 #if canImport(Glibc)
 import Glibc

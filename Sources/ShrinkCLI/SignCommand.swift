@@ -2,6 +2,7 @@
 import ArgumentParser
 import Shrink
 import ShrinkServer
+import ShrinkServerURL
 
 /// `shrink sign`: prints a signed server URL path for options and a source, with the keys the server uses.
 struct SignCommand: ParsableCommand {

@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// Renderers call ``checkpoint(row:)`` after every strip of rows (16 decoded rows, or one JPEG row group):
 /// once ``cancel()`` has been called the next checkpoint throws `.cancelled`, the decoder is dropped and its
-/// buffers are freed at once; rows below are never decoded. Each checkpoint also samples ``HeapUsage`` so
-/// ``peakBytes`` tells how far the heap grew above where it stood when the monitor was made.
+/// buffers are freed at once; rows below are never decoded. Checkpoints also sample ``HeapUsage`` (at most
+/// once per ``sampleInterval``: `mallinfo2` walks the allocator's bins, tens of microseconds) so ``peakBytes``
+/// tells how far the heap grew above where it stood when the monitor was made; ``notePeak()`` samples at once.
 public final class DecodeMonitor: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let baseline = Atomic<Int>(0)
@@ -14,6 +15,12 @@ public final class DecodeMonitor: Sendable {
     private let systemGrowth = Atomic<Int>(0)
     private let rows = Atomic<Int>(0)
     private let samplesMemory: Bool
+    private let created = ContinuousClock.now
+    /// Nanoseconds after `created` of the last heap sample.
+    private let lastSample = Atomic<Int>(0)
+
+    /// The least time between two heap samples taken by checkpoints.
+    public static let sampleInterval = Duration.milliseconds(1)
 
     /// A monitor for a decode; with `measuringMemory` (the default) the heap is sampled now (the baseline,
     /// taken again by ``beginMeasuring()``) and at each checkpoint.
@@ -57,8 +64,19 @@ public final class DecodeMonitor: Sendable {
     /// `.cancelled` when the decode should stop.
     public func checkpoint(row: Int) throws(ImageError) {
         rows.store(row, ordering: .relaxed)
-        if samplesMemory { notePeak() }
+        if samplesMemory {
+            let now = Self.nanoseconds(created.duration(to: .now))
+            if now - lastSample.load(ordering: .relaxed) >= Self.nanoseconds(Self.sampleInterval) {
+                lastSample.store(now, ordering: .relaxed)
+                notePeak()
+            }
+        }
         if isCancelled { throw ImageError(.cancelled, "decode cancelled at row \(row)") }
+    }
+
+    private static func nanoseconds(_ d: Duration) -> Int {
+        let (seconds, attoseconds) = d.components
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 
     /// Samples the heap now (call once more when the result is complete).

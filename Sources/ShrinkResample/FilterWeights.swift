@@ -9,16 +9,19 @@ import Darwin
 /// Lanczos-3 weights of a one-axis resample, precomputed per output sample (Pillow's scheme: the kernel is
 /// widened by the reduction factor, so reducing is an exact area-weighted convolution with no aliasing).
 ///
-/// Memory: `outputCount × maxTaps` floats.
+/// Memory: `outputCount × stride` floats.
 struct FilterWeights {
     /// First input index of each output sample's window.
     let start: [Int]
     /// Window length of each output sample.
     let count: [Int]
-    /// Weights, `maxTaps` per output sample, normalised to sum 1.
+    /// Weights, `stride` per output sample, normalised to sum 1; zero past each window's `count`.
     let weights: [Float]
     /// The longest window.
     let maxTaps: Int
+    /// Floats between two output samples' weights: `maxTaps` rounded up to 8, so a window is read as whole
+    /// 8-lane vectors.
+    let stride: Int
 
     /// Weights mapping input samples `[from, to)` (fractional bounds allowed) of an axis of `inputCount`
     /// samples onto `outputCount` output samples.
@@ -27,9 +30,10 @@ struct FilterWeights {
         let filterScale = max(scale, 1)
         let support = 3.0 * filterScale
         let taps = min(Int(support.rounded(.up)) * 2 + 1, inputCount + 1)
+        let stride = (taps + 7) / 8 * 8
         var start = [Int](repeating: 0, count: outputCount)
         var count = [Int](repeating: 0, count: outputCount)
-        var weights = [Float](repeating: 0, count: outputCount * taps)
+        var weights = [Float](repeating: 0, count: outputCount * stride)
         for i in 0..<outputCount {
             let center = from + (Double(i) + 0.5) * scale
             let lo = max(Int(center - support + 0.5), 0)
@@ -49,12 +53,13 @@ struct FilterWeights {
             }
             start[i] = min(lo, inputCount - 1)
             count[i] = n
-            for k in 0..<n { weights[i * taps + k] = Float(w[k] / total) }
+            for k in 0..<n { weights[i * stride + k] = Float(w[k] / total) }
         }
         self.start = start
         self.count = count
         self.weights = weights
         self.maxTaps = taps
+        self.stride = stride
     }
 
     /// Index of the last input sample any output needs (for stopping a decode early).

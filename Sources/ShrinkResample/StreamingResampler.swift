@@ -56,9 +56,9 @@ public final class StreamingResampler {
         let factorY = max(1, Int(region.height / Double(outputSize.height) / Self.boxGap))
         box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
                         factorX: factorX, factorY: factorY)
-        horizontal = FilterWeights(inputCount: box.outputWidth, from: region.x / Double(factorX),
+        horizontal = FilterWeightsCache.weights(inputCount: box.outputWidth, from: region.x / Double(factorX),
                                    to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
-        vertical = FilterWeights(inputCount: box.outputHeight, from: region.y / Double(factorY),
+        vertical = FilterWeightsCache.weights(inputCount: box.outputHeight, from: region.y / Double(factorY),
                                  to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
         ringRows = vertical.maxTaps
         ring = [Float](repeating: 0, count: ringRows * outputSize.width * channels)
@@ -82,7 +82,7 @@ public final class StreamingResampler {
         let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
         let boxWidth = (inputSize.width + fx - 1) / fx
         let floats = taps * outputSize.width * c + 2 * outputSize.width * c + boxWidth * c + (fx * fy > 1 ? inputSize.width * c : 0)
-        let weights = outputSize.width * (16 + 4 * tapsX) + outputSize.height * (16 + 4 * taps)
+        let weights = outputSize.width * (16 + 4 * ((tapsX + 7) / 8 * 8)) + outputSize.height * (16 + 4 * ((taps + 7) / 8 * 8))
         return floats * 4 + weights
     }
 
@@ -120,9 +120,9 @@ public final class StreamingResampler {
         box.output.withUnsafeBufferPointer { input in
             ring.withUnsafeMutableBufferPointer { ring in
                 horizontal.weights.withUnsafeBufferPointer { w in
-                    Self.convolveRow(input.baseAddress!, into: ring.baseAddress! + slot, channels: channels,
+                    Self.convolveRow(input.baseAddress!, count: input.count, into: ring.baseAddress! + slot, channels: channels,
                                      outputWidth: outputSize.width, start: horizontal.start, count: horizontal.count,
-                                     weights: w.baseAddress!, taps: horizontal.maxTaps)
+                                     weights: w.baseAddress!, stride: horizontal.stride)
                 }
             }
         }
@@ -136,7 +136,7 @@ public final class StreamingResampler {
     }
 
     private func verticalRow(_ y: Int, width: Int) {
-        let start = vertical.start[y], n = vertical.count[y], taps = vertical.maxTaps
+        let start = vertical.start[y], n = vertical.count[y], taps = vertical.stride
         accumulator.withUnsafeMutableBufferPointer { acc in
             ring.withUnsafeBufferPointer { ring in
                 vertical.weights.withUnsafeBufferPointer { w in
@@ -151,16 +151,29 @@ public final class StreamingResampler {
         }
     }
 
-    /// Horizontal pass over one float row (padded by 4 samples: colour pixels are read as 4-lane vectors).
-    private static func convolveRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, channels: Int,
-                                    outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
-                                    taps: Int) {
+    /// Horizontal pass over one float row of `inputCount` floats (padding included: colour pixels are read as
+    /// 4-lane vectors). One channel: each window as whole 8-lane vectors (its weights are zero past the window)
+    /// where the row has the floats, else tap by tap.
+    private static func convolveRow(_ input: UnsafePointer<Float>, count inputCount: Int, into out: UnsafeMutablePointer<Float>,
+                                    channels: Int, outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
+                                    stride taps: Int) {
         start.withUnsafeBufferPointer { start in
             count.withUnsafeBufferPointer { count in
                 switch channels {
                 case 1:
                     for x in 0..<outputWidth {
                         let w = weights + x * taps, p = input + start[x]
+                        if start[x] + taps <= inputCount {
+                            var acc = SIMD8<Float>()
+                            var k = 0
+                            while k < taps {
+                                acc += UnsafeRawPointer(w + k).loadUnaligned(as: SIMD8<Float>.self)
+                                    * UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
+                                k += 8
+                            }
+                            out[x] = acc.sum()
+                            continue
+                        }
                         var s0: Float = 0, s1: Float = 0
                         var k = 0
                         let n = count[x]

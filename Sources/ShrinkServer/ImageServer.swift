@@ -49,11 +49,12 @@ package struct ImageServer: Sendable {
                     break
                 }
                 let requestID = request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) } ?? UInt64.random(in: 0...UInt64.max).description
-                // A client that disconnects cancels this task, and with it the image task (its decode stops
-                // unless another request waits for the same image).
-                var r = try await request.body.consumeWithCancellationOnInboundClose { _ in
-                    await service.respond(to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                                          requestID: requestID)
+                // Waiting for a decode, a client that disconnects cancels the wait, and with it the image task
+                // (its decode stops unless another request waits for the same image). Hummingbird closes the
+                // connection after a response watched this way; answers made at once keep it alive.
+                var r = await service.respond(to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                                              requestID: requestID) { work in
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in await work() }
                 }
                 r.headers.append(("X-Request-Id", requestID))
                 response = r

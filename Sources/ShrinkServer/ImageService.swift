@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Shrink
 import Synchronization
+import ShrinkServerURL
 
 /// Answers image URLs: parse and verify, resolve the source, answer `If-None-Match` with 304 before any
 /// work, bound the queue (503 with `Retry-After`), then ask the pipeline for encoded bytes — identical
@@ -23,9 +24,9 @@ package final class ImageService: Sendable {
 
     private struct State {
         var draining = false
-        var inflight = 0
-        var lastTrim = ContinuousClock.now
     }
+    /// Requests in flight; trims the heap once the server is idle.
+    private let trimmer = IdleTrimmer()
 
     /// Builds the pipeline (the server preset: one budget for decodes, encoders, sources and cached results)
     /// and the sources. Fails when the local root or the cache directory cannot be used.
@@ -70,28 +71,26 @@ package final class ImageService: Sendable {
     /// Ready for traffic: not draining, and the queue has room.
     package var isReady: Bool { !isDraining && pipeline.ledger.queuedDecodes < configuration.queueLimit }
 
+    /// Runs `work` (waiting for a decode) and returns its result, or throws when the client disconnects first
+    /// (cancelling `work`, and with it the image task unless another request waits for the same image).
+    package typealias DisconnectGuard = @Sendable (_ work: @Sendable () async -> Result<EncodedResponse, RequestError>) async throws
+        -> Result<EncodedResponse, RequestError>
+
     /// One image request: `target` is the raw request target (path and query, exactly as received).
+    /// `disconnect`, when given, wraps only a wait for work that did not finish at once (a decode, a disk
+    /// read): the server watches the connection then, at the price of closing it after the response, and
+    /// keeps it open for answers made at once (memory-cache hits, 304s, errors).
     package func respond(to target: Substring, accept: String? = nil, ifNoneMatch: String? = nil,
-                         requestID: String = UUID().uuidString) async -> ServerResponse {
+                         requestID: String = UUID().uuidString, disconnect: DisconnectGuard? = nil) async -> ServerResponse {
         let started = ContinuousClock.now
-        state.withLock { $0.inflight += 1 }
-        metrics.inflight(state.withLock { $0.inflight })
-        defer {
-            let (count, trim) = state.withLock { s -> (Int, Bool) in
-                s.inflight -= 1
-                let trim = s.inflight == 0 && s.lastTrim.duration(to: .now) > .seconds(1)
-                if trim { s.lastTrim = .now }
-                return (s.inflight, trim)
-            }
-            metrics.inflight(count)
-            // Idle: hand freed memory back to the system, so resident memory falls back to the baseline.
-            if trim { HeapUsage.returnFreeMemory() }
-        }
+        metrics.inflight(trimmer.enter())
+        defer { metrics.inflight(trimmer.leave()) }
         var log = logger
         log[metadataKey: "request-id"] = .string(requestID)
         var response: ServerResponse
         do throws(RequestError) {
-            response = try await image(for: target, accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started)
+            response = try await image(for: target, accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started,
+                                       disconnect: disconnect)
         } catch {
             response = errorResponse(error)
             response.headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
@@ -103,7 +102,7 @@ package final class ImageService: Sendable {
     }
 
     private func image(for target: Substring, accept: String?, ifNoneMatch: String?, log: Logger,
-                       started: ContinuousClock.Instant) async throws(RequestError) -> ServerResponse {
+                       started: ContinuousClock.Instant, disconnect: DisconnectGuard?) async throws(RequestError) -> ServerResponse {
         let url = try ProcessingURL(target, presets: configuration.presets)
         guard configuration.keys.verify(url.signature, path: url.signedPath) else {
             metrics.rejection("signature")
@@ -117,7 +116,7 @@ package final class ImageService: Sendable {
         let etag = "\"" + String(SHA256.hex(key.string + "|server=" + Self.version + "|cb=" + (url.options.cacheBuster ?? "")).prefix(32)) + "\""
         var headers: [(String, String)] = [("ETag", etag), ("Cache-Control", cacheControl(url.options))]
         if negotiated { headers.append(("Vary", "Accept")) }
-        if let inm = ifNoneMatch, Self.matches(inm, etag) {
+        if let inm = ifNoneMatch, EntityTag.matches(inm, etag) {
             metrics.cacheHit("http304")
             headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
             return ServerResponse(status: 304, headers: headers)
@@ -127,7 +126,7 @@ package final class ImageService: Sendable {
             throw RequestError(503, "the server is busy (queue full); retry shortly", retryAfter: configuration.retryAfter)
         }
         let task = pipeline.encodedImageTask(with: request, as: output)
-        let result = try await wait(for: task)
+        let result = try await wait(for: task, disconnect: disconnect)
         let t = result.telemetry
         switch t.origin {
         case .memoryCache: metrics.cacheHit("memory")
@@ -144,6 +143,21 @@ package final class ImageService: Sendable {
                     ("X-Shrink-Origin", t.coalesced ? "coalesced" : t.origin.rawValue)]
         log.debug("served", metadata: ["origin": .string(t.origin.rawValue), "bytes": .stringConvertible(result.image.bytes.count)])
         return ServerResponse(status: 200, headers: headers, body: result.image.bytes)
+    }
+
+    /// Awaits `task`: at once when it has finished (a memory-cache hit), else under `disconnect` when given
+    /// (499 when the client left first).
+    private func wait(for task: ImageTask, disconnect: DisconnectGuard?) async throws(RequestError) -> EncodedResponse {
+        guard let disconnect, !task.isFinished else { return try await wait(for: task) }
+        let result: Result<EncodedResponse, RequestError>
+        do {
+            result = try await disconnect {
+                do throws(RequestError) { return .success(try await self.wait(for: task)) } catch { return .failure(error) }
+            }
+        } catch {
+            throw RequestError(499, "the client closed the connection")
+        }
+        return try result.get()
     }
 
     /// Awaits `task`, cancelling it (and answering 503) when it is still waiting for admission after the
@@ -250,17 +264,6 @@ package final class ImageService: Sendable {
         case .invalidArgument: return RequestError(400, text)
         case .cancelled: return RequestError(499, text)
         default: return RequestError(500, text)
-        }
-    }
-
-    /// `If-None-Match`: `*`, or a comma-separated list of entity tags (weak ones compared weakly, as RFC 9110
-    /// asks for this header).
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        if header.trimmingCharacters(in: .whitespaces) == "*" { return true }
-        return header.split(separator: ",").contains { tag in
-            var t = tag.trimmingCharacters(in: .whitespaces)
-            if t.hasPrefix("W/") { t = String(t.dropFirst(2)) }
-            return t == etag
         }
     }
 

@@ -2,6 +2,7 @@ import CShrinkCurl
 import Foundation
 import Shrink
 import Synchronization
+import ShrinkServerURL
 
 /// Downloads http(s) sources without letting a URL reach inside the network: every hop's host is resolved
 /// here, every address it resolves to must pass ``AddressClassifier`` (unless `host:port` is explicitly

@@ -1,5 +1,6 @@
 import Foundation
 import Shrink
+import ShrinkServerURL
 
 /// Everything `shrink serve` is configured with: flags override the environment, the environment overrides
 /// the defaults. The names are fixed (deployments and tests rely on them): `--bind`/`SHRINK_BIND`,

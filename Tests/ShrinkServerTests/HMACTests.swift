@@ -1,5 +1,6 @@
 import Testing
 @testable import ShrinkServer
+@testable import ShrinkServerURL
 
 /// RFC 4231 test cases 1, 2, 4 and 6 (a key longer than a block).
 @Suite struct HMACTests {

@@ -3,6 +3,7 @@ import Shrink
 import ShrinkTestSupport
 import Testing
 @testable import ShrinkServer
+@testable import ShrinkServerURL
 
 /// The regression files and the corpus `corrupt/` folder through the server: an image or a 4xx with a
 /// message, never a crash or a 5xx.

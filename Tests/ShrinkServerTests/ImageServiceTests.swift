@@ -3,6 +3,7 @@ import Shrink
 import ShrinkTestSupport
 import Testing
 @testable import ShrinkServer
+@testable import ShrinkServerURL
 
 @Suite struct ImageServiceTests {
     let fixture: ServerFixture

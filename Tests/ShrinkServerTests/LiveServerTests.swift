@@ -6,6 +6,7 @@ import Shrink
 import ShrinkTestSupport
 import Testing
 @testable import ShrinkServer
+@testable import ShrinkServerURL
 
 /// The server over real sockets on 127.0.0.1 (port 0): raw paths, endpoints, cancellation on disconnect.
 @Suite struct LiveServerTests {
@@ -69,6 +70,27 @@ import Testing
             service.startDraining()
             let ready = try await RawHTTP.get(port: port, "/ready")
             #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("draining"))
+        }
+    }
+
+    /// Answers made at once (a memory-cache hit, a 304, an error) keep the connection for the next request; a
+    /// response that waited for a decode, watched for the client leaving, closes it after itself.
+    @Test func answersMadeAtOnceKeepTheConnectionAlive() async throws {
+        let service = try Self.configured(fixture)
+        try await Self.withServer(service) { port in
+            let url = "/insecure/w:30/plain/local:///a.jpg"
+            let first = try await RawHTTP.get(port: port, url)
+            #expect(first.status == 200 && first.headers["x-shrink-origin"] == "decoded")
+            let etag = try #require(first.headers["etag"])
+            let (responses, closed) = try await RawHTTP.keepAlive(port: port, [
+                (url, [:]), (url, ["If-None-Match": etag]), ("/insecure/w:30/plain/local:///nope.jpg", [:]),
+                ("/insecure/w:31/plain/local:///a.jpg", [:]),
+            ])
+            #expect(responses.map(\.status) == [200, 304, 404, 200])
+            #expect(responses[0].headers["x-shrink-origin"] == "memoryCache" && responses[0].body == first.body)
+            #expect(responses[3].headers["x-shrink-origin"] == "decoded")
+            #expect(try imageSize(responses[3].body) == Size(width: 31, height: 23))
+            #expect(closed, "a response that waited for a decode closes its connection")
         }
     }
 

@@ -1,6 +1,7 @@
 import Shrink
 import Testing
 @testable import ShrinkServer
+@testable import ShrinkServerURL
 
 @Suite struct ProcessingURLTests {
     @Test func plainSourceKeepsBothSlashesAndIsSignedAsReceived() throws {

@@ -59,6 +59,45 @@ enum RawHTTP {
         return try parse(data)
     }
 
+    /// Sends GETs of `targets` one after another on one kept-alive connection, each after the previous response
+    /// (read by its `Content-Length`) arrived; returns the responses and whether the server closed the
+    /// connection after the last one. Runs on a thread of its own, like ``get(port:_:headers:)``.
+    static func keepAlive(port: Int, _ targets: [(String, [String: String])]) async throws -> ([Response], closedAfter: Bool) {
+        try await withCheckedThrowingContinuation { c in
+            Thread.detachNewThread {
+                c.resume(with: Result {
+                    let fd = try connect(port: port)
+                    defer { close(fd) }
+                    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+                    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    var pending: [UInt8] = []
+                    var buf = [UInt8](repeating: 0, count: 65536)
+                    var responses: [Response] = []
+                    for (target, headers) in targets {
+                        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                        for (k, v) in headers { text += "\(k): \(v)\r\n" }
+                        send(fd, text + "\r\n")
+                        while true {
+                            // A 304 has no body, and may come without Content-Length.
+                            if let r = try? parse(pending), let length = Int(r.headers["content-length"] ?? "") ?? (r.status == 304 ? 0 : nil),
+                               r.body.count >= length {
+                                let headEnd = pending.count - r.body.count
+                                responses.append(Response(status: r.status, headers: r.headers, body: Array(r.body.prefix(length))))
+                                pending = Array(pending[(headEnd + length)...])
+                                break
+                            }
+                            let n = recv(fd, &buf, buf.count, 0)
+                            guard n > 0 else { throw POSIXError(.ECONNRESET) }
+                            pending += buf[0..<n]
+                        }
+                    }
+                    let n = recv(fd, &buf, buf.count, 0)
+                    return (responses, n == 0)
+                })
+            }
+        }
+    }
+
     static func parse(_ data: [UInt8]) throws -> Response {
         guard let end = (0..<max(0, data.count - 3)).first(where: { data[$0] == 13 && data[$0 + 1] == 10 && data[$0 + 2] == 13 && data[$0 + 3] == 10 }) else {
             throw POSIXError(.EBADMSG)

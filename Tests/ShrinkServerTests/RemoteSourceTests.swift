@@ -5,6 +5,7 @@ import Testing
 @testable import ShrinkServer
 #if canImport(Glibc)
 import Glibc
+@testable import ShrinkServerURL
 #endif
 
 /// http sources against origins on 127.0.0.1 only. The origin is allowed explicitly by host and port; any

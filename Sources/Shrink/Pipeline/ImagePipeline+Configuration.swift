@@ -49,12 +49,14 @@ extension ImagePipeline {
         /// in-memory sources, and a cache of encoded results inside the same budget, evicted as decodes need
         /// room; at most `resultCacheBytes`, half the budget by default, 0 for none), no cache of pixels (a
         /// server sends bytes), `maxConcurrentDecodes` threads (the cores by default), and `diskCache` when given.
+        /// The heap is not sampled (``measuresMemory`` false): with decodes side by side a process-wide sample
+        /// says nothing of one decode, and `mallinfo2` takes every arena's lock, stalling the other decodes.
         public static func server(budget: Int, maxConcurrentDecodes: Int? = nil, resultCacheBytes: Int? = nil,
                                   diskCache: DiskCache? = nil) -> Configuration {
             let cacheBytes = resultCacheBytes ?? budget / 2
             return Configuration(decodeBudget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
                                  encodedCache: cacheBytes > 0 ? MemoryCache.Configuration(costLimit: cacheBytes, countLimit: 10_000) : nil,
-                                 cacheSharesDecodeBudget: true, diskCache: diskCache)
+                                 cacheSharesDecodeBudget: true, diskCache: diskCache, measuresMemory: false)
         }
 
         /// The default memory cache limits (see ``memoryCache``).

@@ -12,6 +12,8 @@ package enum IPAddress: Sendable, CustomStringConvertible {
     /// Parses `1.2.3.4`, `::1`, `[::ffff:127.0.0.1]`; nil for anything else (host names included).
     package init?(_ text: some StringProtocol) {
         var s = String(text)
+        // inet_pton reads a C string: "1.2.3.4\0anything" would parse as 1.2.3.4.
+        guard !s.utf8.contains(0) else { return nil }
         if s.hasPrefix("["), s.hasSuffix("]") { s = String(s.dropFirst().dropLast()) }
         if let pct = s.firstIndex(of: "%") { s = String(s[..<pct]) }   // a zone index names an interface
         var v4 = in_addr()

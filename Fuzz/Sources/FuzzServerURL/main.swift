@@ -1,0 +1,3 @@
+import ShrinkFuzzSupport
+
+FuzzDriver.run(ServerURLHarness.fuzz)

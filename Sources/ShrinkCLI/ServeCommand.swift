@@ -24,12 +24,14 @@ struct ServeCommand: ParsableCommand {
             the server accepts `insecure` in place of a signature (development only) and says so at start.
 
             Endpoints: /health (live), /ready (503 while draining or when the queue is full), /metrics (Prometheus).
+            With --gallery: /_/browse/ (the local root as a grid of thumbnails, an inspector per image, uploads by \
+            drag and drop), for loopback clients only unless SHRINK_GALLERY_TOKEN is set.
             SIGTERM: /ready answers 503, in-flight requests finish (within --drain-deadline), exit 0.
 
             Environment (flags win): SHRINK_BIND, SHRINK_LOCAL_ROOT, SHRINK_BUDGET, SHRINK_CACHE_DIR, SHRINK_KEY, \
             SHRINK_SALT (hex, comma-separated pairs for rotation), SHRINK_SIGNATURE_SIZE, SHRINK_ALLOWED_SOURCES \
             (comma-separated URL prefixes), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
-            loopback), SHRINK_QUALITY, SHRINK_AUTO_WEBP, SHRINK_PRESET_<NAME>.
+            loopback), SHRINK_QUALITY, SHRINK_AUTO_WEBP, SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN.
 
             Example:
               shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M
@@ -72,6 +74,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-source-size"), help: "Largest remote source download.")
     var maxSourceSize: ByteCountArgument = ByteCountArgument(bytes: 32 << 20)
 
+    @Flag(help: "Serve the gallery pages under /_/ (browse --root, inspect, upload); loopback clients only unless SHRINK_GALLERY_TOKEN is set.")
+    var gallery = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -98,6 +103,7 @@ struct ServeCommand: ParsableCommand {
         config.drainDelay = .milliseconds(Int(max(0, drainDelay) * 1000))
         config.drainDeadline = .milliseconds(Int(max(0, drainDeadline) * 1000))
         config.maxSourceBytes = maxSourceSize.bytes
+        config.gallery = gallery
         guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown --log-level \(logLevel)") }
 
         // Two allocator arenas, like imgproxy's MALLOC_ARENA_MAX=2: with one per thread, freed decode buffers
@@ -120,10 +126,18 @@ struct ServeCommand: ParsableCommand {
         if !config.keys.isEnabled {
             logger.warning("URL signing is OFF: anyone who can reach this server can ask for any resize. Set SHRINK_KEY and SHRINK_SALT in production.")
         }
-        let server = ImageServer(service: service, logger: logger)
-        let announce = logger, host = config.host
+        let server: ImageServer
+        do {
+            server = try ImageServer(service: service, logger: logger)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let announce = logger, host = config.host.contains(":") ? "[\(config.host)]" : config.host, gallery = config.gallery
         try AsyncBridge.run {
-            try await server.run { port in announce.notice("listening on \(host):\(port)") }
+            try await server.run { port in
+                announce.notice("listening on \(host):\(port)")
+                if gallery { announce.notice("gallery: http://\(host):\(port)/_/browse/") }
+            }
         }
     }
 }

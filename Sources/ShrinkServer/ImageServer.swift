@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Shrink
+import ShrinkServerURL
 
 /// `shrink serve`: an ``ImageService`` behind Hummingbird, with `/health`, `/ready` and `/metrics`, and a
 /// graceful drain on SIGTERM — `/ready` turns 503 (for ``ServerConfiguration/drainDelay``), the listener
@@ -14,18 +15,22 @@ import Shrink
 package struct ImageServer: Sendable {
     package let service: ImageService
     package let configuration: ServerConfiguration
+    /// The pages under `/_/`, when ``ServerConfiguration/gallery`` is on.
+    package let gallery: Gallery?
     private let logger: Logger
 
-    package init(service: ImageService, logger: Logger = Logger(label: "shrink.serve")) {
+    /// Fails when the gallery is asked for without a local root.
+    package init(service: ImageService, logger: Logger = Logger(label: "shrink.serve")) throws(ConfigurationError) {
         self.service = service
         self.configuration = service.configuration
         self.logger = logger
+        gallery = service.configuration.gallery ? try Gallery(service: service, token: service.configuration.galleryToken) : nil
     }
 
-    /// The responder: fixed paths first, every other GET is an image URL.
-    package func responder() -> CallbackResponder<BasicRequestContext> {
-        let service = self.service
-        return CallbackResponder { request, _ in
+    /// The responder: fixed paths first, the gallery under `/_/`, every other GET is an image URL.
+    package func responder() -> CallbackResponder<ServerRequestContext> {
+        let service = self.service, gallery = self.gallery
+        return CallbackResponder { request, context in
             let target = Substring(request.head.path ?? "/")
             let response: ServerResponse
             switch target.split(separator: "?", maxSplits: 1).first ?? "" {
@@ -43,6 +48,17 @@ package struct ImageServer: Sendable {
                 service.metrics.request(route: "metrics", status: 200)
             case "/favicon.ico":
                 response = .text(404, "no favicon")
+            case let path where path == "/_" || path.hasPrefix("/_/"):
+                guard let gallery else {
+                    response = .text(404, "the gallery is off (shrink serve --gallery)")
+                    break
+                }
+                let facts = Gallery.Request(
+                    method: request.method.rawValue, target: target, remote: context.remoteAddress,
+                    authorization: request.headers[.authorization], cookie: request.headers[.cookie],
+                    origin: request.headers[.origin], host: request.head.authority,
+                    contentLength: request.headers[.contentLength].flatMap { Int($0) })
+                response = await gallery.respond(to: facts, body: request.body.map { Array($0.readableBytesView) })
             default:
                 guard request.method == .get || request.method == .head else {
                     response = .text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])

@@ -27,6 +27,8 @@ package final class ImageService: Sendable {
     }
     /// Requests in flight; trims the heap once the server is idle.
     private let trimmer = IdleTrimmer()
+    /// Recent responses' telemetry by ETag (the gallery's inspector reads it).
+    package let telemetry = TelemetryLog()
 
     /// Builds the pipeline (the server preset: one budget for decodes, encoders, sources and cached results)
     /// and the sources. Fails when the local root or the cache directory cannot be used.
@@ -141,6 +143,7 @@ package final class ImageService: Sendable {
         headers += [("Content-Type", result.image.mimeType),
                     ("Server-Timing", "queue;dur=\(Self.ms(t.queueWait)), decode;dur=\(Self.ms(t.decodeTime)), encode;dur=\(Self.ms(t.encodeTime)), total;dur=\(Self.ms(total))"),
                     ("X-Shrink-Origin", t.coalesced ? "coalesced" : t.origin.rawValue)]
+        telemetry.record(etag: etag, t)
         log.debug("served", metadata: ["origin": .string(t.origin.rawValue), "bytes": .stringConvertible(result.image.bytes.count)])
         return ServerResponse(status: 200, headers: headers, body: result.image.bytes)
     }

@@ -70,6 +70,18 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
     }
 
     /// Sets a counter kept elsewhere (a pipeline's ledger) to its current `value`, at scrape time.
+    /// The sum of `name`'s series whose labels contain every `label="value"` pair in `matching` (all of them
+    /// when empty): a counter's or gauge's value, a histogram's count. What `/metrics` prints, read back.
+    package func total(_ name: String, matching: [(String, String)] = []) -> Double {
+        let wanted = matching.map { Self.labels([$0]) }
+        return series.withLock { all in
+            all.reduce(0) { sum, item in
+                guard item.key.name == name, wanted.allSatisfy({ item.key.labels.split(separator: ",").contains(Substring($0)) }) else { return sum }
+                return sum + (item.value.kind == .histogram ? Double(item.value.count) : item.value.value)
+            }
+        }
+    }
+
     package func mirrorCounter(_ name: String, _ value: Int) {
         update(name, "", .counter) { $0.value = Double(value) }
     }

@@ -55,6 +55,11 @@ package struct ServerConfiguration: Sendable {
     package var connectTimeout: Duration = .seconds(3)
     package var firstByteTimeout: Duration = .seconds(10)
     package var downloadTimeout: Duration = .seconds(30)
+    /// Serve the gallery pages under `/_/` (`--gallery`). Off by default.
+    package var gallery = false
+    /// The gallery's token (`SHRINK_GALLERY_TOKEN`): with it every gallery client needs it; without it, only
+    /// loopback clients are served.
+    package var galleryToken: String?
 
     package init() {}
 
@@ -81,6 +86,7 @@ package struct ServerConfiguration: Sendable {
             quality = v
         }
         if let w = environment["SHRINK_AUTO_WEBP"] { autoWebP = ["1", "true", "yes"].contains(w.lowercased()) }
+        if let t = environment["SHRINK_GALLERY_TOKEN"], !t.isEmpty { galleryToken = t }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
         }
@@ -120,6 +126,7 @@ package struct ServerConfiguration: Sendable {
             "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
             "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: URLs use 'insecure' in place of a signature")",
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
+            "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "quality \(quality), auto WebP \(autoWebP ? "on" : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
         ]
     }

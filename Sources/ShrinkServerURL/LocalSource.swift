@@ -28,6 +28,16 @@ package struct LocalSource: Sendable {
         guard source.hasPrefix("local://") else { throw RequestError(400, "not a local:// source") }
         let path = source.dropFirst("local://".count)
         guard path.first == "/" else { throw RequestError(400, "a local source is local:///PATH (three slashes)") }
+        return try resolve(path: String(path), kind: S_IFREG)
+    }
+
+    /// The directory `path` (`/`, `/a/b`, relative to the root, already percent-decoded) names under the root:
+    /// the same checks as ``resolve(_:)``, for a directory.
+    package func directory(_ path: String) throws(RequestError) -> String {
+        try resolve(path: path.hasPrefix("/") ? path : "/" + path, kind: S_IFDIR)
+    }
+
+    private func resolve(path: String, kind: mode_t) throws(RequestError) -> String {
         guard !path.utf8.contains(0) else { throw RequestError(400, "the local path contains a NUL byte") }
         guard path.utf8.count < 4096 else { throw RequestError(400, "the local path is too long") }
         // Lexically first: a path that climbs above the root is refused whether or not its target exists.
@@ -36,14 +46,14 @@ package struct LocalSource: Sendable {
             depth += component == ".." ? -1 : 1
             guard depth >= 0 else { throw RequestError(403, "\(path): climbs out of the local root") }
         }
-        let joined = root + (root.hasSuffix("/") ? String(path.dropFirst()) : String(path))
+        let joined = root + (root.hasSuffix("/") ? String(path.dropFirst()) : path)
         guard let resolved = Self.realpath(joined) else { throw RequestError(404, "\(path): no such file under the local root") }
         guard resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw RequestError(403, "\(path): resolves outside the local root")
         }
         var st = stat()
-        guard stat(resolved, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw RequestError(404, "\(path): not a regular file")
+        guard stat(resolved, &st) == 0, (st.st_mode & S_IFMT) == kind else {
+            throw RequestError(404, "\(path): not a \(kind == S_IFDIR ? "directory" : "regular file")")
         }
         return resolved
     }

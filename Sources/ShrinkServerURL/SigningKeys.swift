@@ -64,14 +64,14 @@ package struct SigningKeys: Sendable {
     }
 
     /// Equal bytes, compared in time that depends only on the lengths.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var d: UInt8 = 0
         for i in 0..<a.count { d |= a[i] ^ b[i] }
         return d == 0
     }
 
-    static func base64url(_ bytes: [UInt8]) -> String {
+    package static func base64url(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }

@@ -17,7 +17,7 @@ import Testing
     static func withServer(_ service: ImageService, _ body: (Int) async throws -> Void) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let server = ImageServer(service: service, logger: logger)
+        let server = try ImageServer(service: service, logger: logger)
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let app = server.application { port in continuation.yield(port) }
         let task = Task { try await app.runService() }

@@ -1,0 +1,194 @@
+import Foundation
+import Shrink
+import ShrinkTestSupport
+import Testing
+@testable import ShrinkServer
+@testable import ShrinkServerURL
+
+/// The gallery over a fixture root: pages from header reads only, escaping of hostile names, signed tile
+/// URLs that the server then serves, access rules, uploads, the inspector's telemetry and the live strip.
+@Suite struct GalleryTests {
+    let fixture: ServerFixture
+    init() throws { fixture = try ServerFixture() }
+
+    static let loopback = IPAddress("127.0.0.1")
+    static let keys = SigningKeys(pairs: [(Array("gallery-key".utf8), Array("salt".utf8))])
+
+    func gallery(token: String? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Gallery {
+        let service = try fixture.service { c in
+            c.gallery = true
+            c.keys = Self.keys
+            configure(&c)
+        }
+        return try Gallery(service: service, token: token)
+    }
+
+    static func body(_ chunks: [[UInt8]] = []) -> AsyncStream<[UInt8]> {
+        AsyncStream { c in
+            for chunk in chunks { c.yield(chunk) }
+            c.finish()
+        }
+    }
+
+    func get(_ g: Gallery, _ target: String, remote: IPAddress? = loopback, authorization: String? = nil,
+             cookie: String? = nil) async -> ServerResponse {
+        await g.respond(to: Gallery.Request(method: "GET", target: Substring(target), remote: remote,
+                                            authorization: authorization, cookie: cookie), body: Self.body())
+    }
+
+    static func text(_ r: ServerResponse) -> String { String(decoding: r.body, as: UTF8.self) }
+
+    static func attributes(_ name: String, in html: String) -> [String] {
+        html.components(separatedBy: " \(name)=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+
+    @Test func aFolderPageIsMadeFromHeadersAndItsTilesAreServable() async throws {
+        let g = try gallery()
+        let r = await get(g, "/_/browse/")
+        #expect(r.status == 200)
+        #expect(r.headers.contains { $0 == ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'") })
+        #expect(r.headers.contains { $0.0 == "X-Robots-Tag" && $0.1.contains("noindex") })
+        let html = Self.text(r)
+        #expect(!html.contains("<script>") && !html.contains("style=") && !html.contains(" onload"))
+        #expect(g.service.pipeline.ledger.decodesStarted == 0, "rendering a page decodes nothing")
+        // Displayed sizes from the header: tall.jpg is stored 300 × 400 with orientation 6.
+        #expect(Self.attributes("width", in: html) == ["400", "640", "400"])
+        #expect(Self.attributes("height", in: html) == ["300", "480", "300"])
+        #expect(Self.attributes("alt", in: html) == ["a.jpg", "b.jpg", "tall.jpg"])
+        // Every srcset candidate is a signed URL the server answers with an image of at most that size.
+        let candidates = Self.attributes("srcset", in: html).flatMap { $0.components(separatedBy: ", ") }
+        #expect(candidates.count == 9)
+        for candidate in candidates {
+            let parts = candidate.split(separator: " ")
+            let url = String(parts[0]).replacingOccurrences(of: "&amp;", with: "&")
+            let answer = await g.service.respond(to: Substring(url))
+            #expect(answer.status == 200, "\(url): \(answer.status) \(Self.text(answer))")
+            let size = try imageSize(answer.body)
+            #expect(max(size.width, size.height) <= Int(parts[1].dropLast())!)
+        }
+    }
+
+    @Test func hostileNamesAreEscapedAndStillServed() async throws {
+        let jpeg = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48))
+        let names = ["<script>alert(1)<\u{2F}script>.jpg", "quote\"and'apostrophe.jpg", "100% & more.jpg", "\u{202E}gpj.evil.jpg",
+                     "space name #1?.jpg", "back\\slash {x}|^`.jpg"]
+        try FileManager.default.createDirectory(atPath: fixture.root + "/odd", withIntermediateDirectories: true)
+        for name in names where !name.contains("/") { try fixture.write("odd/" + name, jpeg) }
+        // A name that is not UTF-8.
+        let raw = Array((fixture.root + "/odd/").utf8) + [0x62, 0xFF, 0xFE, 0x2E, 0x6A, 0x70, 0x67]
+        let fd = raw.withUnsafeBufferPointer { p in
+            (p.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
+        #expect(fd >= 0)
+        _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+
+        let g = try gallery()
+        let html = Self.text(await get(g, "/_/browse/odd/"))
+        #expect(!html.contains("<script>alert"), "names are escaped")
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;.jpg") == false, "a / in a name cannot exist on disk")
+        #expect(html.contains("quote&quot;and&#39;apostrophe.jpg"))
+        #expect(html.contains("100% &amp; more.jpg"))
+        #expect(!html.contains("\u{202E}"), "bidirectional overrides are neutralised")
+        #expect(html.contains("\u{FFFD}gpj.evil.jpg"))
+        #expect(html.contains("not valid UTF-8"), "the file whose name is not UTF-8 is a readable error tile")
+        let sources = Self.attributes("src", in: html).filter { $0.hasPrefix("/") && !$0.hasPrefix("/_/") }
+        #expect(sources.count == names.count - 1)
+        for url in sources {
+            // What a browser sends: the attribute unescaped; the server's signature must match it byte for byte.
+            let target = url.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
+            #expect(!target.contains("<") && !target.contains("\"") && !target.contains("\\") && !target.contains(" "))
+            let answer = await g.service.respond(to: Substring(target))
+            #expect(answer.status == 200, "\(target): \(answer.status) \(Self.text(answer))")
+        }
+    }
+
+    @Test func accessIsLoopbackOnlyWithoutATokenAndTokenOnlyWithOne() async throws {
+        let open = try gallery()
+        #expect(await get(open, "/_/browse/").status == 200)
+        #expect(await get(open, "/_/browse/", remote: IPAddress("::1")).status == 200)
+        #expect(await get(open, "/_/browse/", remote: IPAddress("::ffff:127.0.0.2")).status == 200)
+        #expect(await get(open, "/_/browse/", remote: IPAddress("192.168.1.20")).status == 403)
+        #expect(await get(open, "/_/stats", remote: IPAddress("10.0.0.1")).status == 403)
+        #expect(await get(open, "/_/browse/", remote: nil).status == 403)
+
+        let closed = try gallery(token: "s3cret-token")
+        let page = await get(closed, "/_/browse/")
+        #expect(page.status == 401 && Self.text(page).contains("action=\"/_/login\""), "loopback needs the token too")
+        #expect(await get(closed, "/_/browse/", authorization: "Bearer s3cret-token").status == 200)
+        #expect(await get(closed, "/_/browse/", remote: IPAddress("203.0.113.9"), authorization: "Bearer s3cret-token").status == 200)
+        #expect(await get(closed, "/_/browse/", authorization: "Bearer wrong").status == 401)
+        let bad = await closed.respond(to: Gallery.Request(method: "POST", target: "/_/login", remote: Self.loopback),
+                                       body: Self.body([Array("token=nope".utf8)]))
+        #expect(bad.status == 401)
+        let login = await closed.respond(to: Gallery.Request(method: "POST", target: "/_/login", remote: Self.loopback),
+                                         body: Self.body([Array("token=s3cret-token".utf8)]))
+        #expect(login.status == 303)
+        let setCookie = try #require(login.headers.first { $0.0 == "Set-Cookie" }?.1)
+        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("s3cret"))
+        let cookie = String(setCookie.prefix { $0 != ";" })
+        #expect(await get(closed, "/_/browse/", cookie: "other=1; " + cookie).status == 200)
+        #expect(await get(closed, "/_/browse/", cookie: GalleryAccess.cookieName + "=forged").status == 401)
+        // The style sheet and script are public (the login page needs them); they hold nothing secret.
+        #expect(await get(closed, "/_/gallery.css").status == 200)
+    }
+
+    @Test func uploadsAreSniffedCheckedSanitisedAndAtomic() async throws {
+        let g = try gallery { $0.maxSourceBytes = 64 << 10 }
+        let jpeg = try TestImages.jpeg(TestImages.pattern(width: 80, height: 60))
+        func put(_ target: String, _ bytes: [UInt8], origin: String? = nil) async -> ServerResponse {
+            await g.respond(to: Gallery.Request(method: "PUT", target: Substring(target), remote: Self.loopback,
+                                                origin: origin, host: "127.0.0.1:8080", contentLength: bytes.count),
+                            body: Self.body(stride(from: 0, to: bytes.count, by: 1000).map { Array(bytes[$0..<min($0 + 1000, bytes.count)]) }))
+        }
+        let ok = await put("/_/upload/new%20one.PNG", jpeg, origin: "http://127.0.0.1:8080")
+        #expect(ok.status == 201, "\(Self.text(ok))")
+        #expect(Self.text(ok).contains("\"name\":\"new one.jpg\""), "the extension follows the content")
+        #expect(FileManager.default.fileExists(atPath: fixture.root + "/new one.jpg"))
+        #expect(await put("/_/upload/new%20one.jpg", jpeg).status == 201)
+        #expect(FileManager.default.fileExists(atPath: fixture.root + "/new one-1.jpg"), "an upload never replaces a file")
+        let traversal = await put("/_/upload/..%2F..%2Fescape.jpg", jpeg)
+        #expect(traversal.status == 201 && Self.text(traversal).contains("\"name\":\"escape.jpg\""), "an encoded / is no separator")
+        #expect(!FileManager.default.fileExists(atPath: fixture.root + "/../escape.jpg"))
+        #expect(await put("/_/upload/../x.jpg", jpeg).status == 403)
+        #expect(await put("/_/upload/text.jpg", Array("just some text, not an image".utf8)).status == 415)
+        #expect(await put("/_/upload/big.jpg", [UInt8](repeating: 0xFF, count: 70 << 10)).status == 413)
+        #expect(await put("/_/upload/cut.jpg", Array(jpeg.prefix(40))).status == 422)
+        #expect(await put("/_/upload/cross.jpg", jpeg, origin: "http://evil.example").status == 403)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.root).filter { $0.hasPrefix(".upload-") }
+        #expect(leftovers.isEmpty, "failed uploads leave no temporary file: \(leftovers)")
+        #expect(GalleryUpload.sanitise("../a\u{0}b\u{202E}c.webp", format: .webp) == "abc.webp")
+        #expect(GalleryUpload.sanitise("photo", format: .jpeg) == "photo.jpg")
+        #expect(GalleryUpload.sanitise(".hidden.JPEG", format: .jpeg) == "hidden.jpeg")
+        #expect(GalleryUpload.sanitise("a.png", format: .heif) == "a.heic")
+        #expect(GalleryUpload.sanitise("...", format: .gif) == "upload.gif")
+    }
+
+    @Test func theInspectorShowsTheHeaderThePlanAndTheTelemetryOfItsImage() async throws {
+        let g = try gallery()
+        let page = Self.text(await get(g, "/_/inspect/tall.jpg"))
+        #expect(page.contains("<th>displayed size</th><td>400 × 300</td>"))
+        #expect(page.contains("(from EXIF)"))
+        #expect(page.contains("id=\"prev\"") && !page.contains("id=\"next\""), "tall.jpg is the last image")
+        let url = try #require(Self.attributes("data-url", in: page).first)
+        let image = await g.service.respond(to: Substring(url))
+        #expect(image.status == 200)
+        let etag = try #require(image.headers.first { $0.0 == "ETag" }?.1)
+        let telemetry = await get(g, "/_/telemetry/" + etag.replacingOccurrences(of: "\"", with: ""))
+        #expect(telemetry.status == 200)
+        let json = try JSONSerialization.jsonObject(with: Data(telemetry.body)) as? [String: Any] ?? [:]
+        #expect(json["origin"] as? String == "decoded")
+        #expect((json["predictedPeakBytes"] as? Int ?? 0) > 0)
+        #expect(json["encodedBytes"] as? Int == image.body.count)
+        let stats = try JSONSerialization.jsonObject(with: Data(await get(g, "/_/stats").body)) as? [String: Any] ?? [:]
+        #expect(stats["budgetBytes"] as? Int == 256 << 20)
+        #expect(stats["decodes"] as? Int == 1)
+        #expect(await get(g, "/_/telemetry/0000").status == 404)
+    }
+
+    @Test func aServerWithoutTheGalleryHasNoPages() async throws {
+        let service = try fixture.service()
+        let server = try ImageServer(service: service)
+        #expect(server.gallery == nil)
+    }
+}

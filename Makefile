@@ -28,10 +28,11 @@ build: deps
 build-server: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product shrink
 
-# The image server on $(SERVE_BIND) over $(SERVE_ROOT), signing off (it warns): try
+# The image server on $(SERVE_BIND) over $(SERVE_ROOT), signing off (it warns), with the gallery at /_/browse/: try
 #   curl -o t.jpg http://$(SERVE_BIND)/insecure/rs:fit:300:300/plain/local:///jpeg/…
 serve: build-server
-	$(BIN) serve --bind $(SERVE_BIND) --root $(SERVE_ROOT) --budget $(SERVE_BUDGET)
+	@echo "gallery: open http://$(SERVE_BIND)/_/browse/ (loopback only)"
+	$(BIN) serve --bind $(SERVE_BIND) --root $(SERVE_ROOT) --budget $(SERVE_BUDGET) --gallery
 
 # The main job: what the default photo would cost decoded naively versus what Shrink held.
 run: build
@@ -55,6 +56,7 @@ test: build
 	scripts/check-inputs
 	scripts/check-progressive
 	scripts/check-colour
+	SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery
 	scripts/fuzz 3
 	scripts/check-sanitizers
 

@@ -193,7 +193,8 @@ package struct Gallery: Sendable {
         let directory = try index.local.directory(folder)
         let max = service.configuration.maxSourceBytes
         if let length = request.contentLength, length > max { throw RequestError(413, "the upload is larger than \(max) bytes") }
-        let writer = GalleryUpload(directory: directory, maxBytes: max, limits: service.configuration.limits)
+        let writer = GalleryUpload(directory: directory, maxBytes: max, limits: service.configuration.limits,
+                                   budget: service.pipeline.ledger.decodeBudget)
         let stored = try await writer.store(name: name, body: body)
         let tile = index.tile(folder: folder, raw: Array(stored.utf8))
         return ServerResponse(status: 201, headers: [("Content-Type", "application/json")],

@@ -10,7 +10,7 @@ enum GalleryAssets {
     body { margin: 0; font: 15px/1.4 system-ui, sans-serif; background: var(--bg); color: var(--fg); }
     header { display: flex; gap: 1rem; align-items: baseline; justify-content: space-between; padding: .6rem 1rem; border-bottom: 1px solid var(--tile); }
     header .brand { font-weight: 600; color: var(--fg); text-decoration: none; }
-    .live { color: var(--muted); font-variant-numeric: tabular-nums; font-size: .85rem; }
+    .live { color: var(--muted); font-variant-numeric: tabular-nums; font-size: .85rem; flex: 0 0 auto; width: min(34em, 62vw); text-align: right; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     main { padding: 0 1rem 2rem; }
     a { color: var(--accent); }
     .crumbs, .step, .pages, .summary { margin: .8rem 0; }

@@ -120,7 +120,7 @@ package struct GalleryPages: Sendable {
     private func head(title: String) -> String {
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + "<meta name=\"color-scheme\" content=\"light dark\"><title>\(HTML.escape(title)) · Shrink</title>"
-            + "<link rel=\"stylesheet\" href=\"/_/gallery.css\"><script src=\"/_/gallery.js\" defer></script></head>\n<body>\n"
+            + "<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/_/gallery.css\"><script src=\"/_/gallery.js\" defer></script></head>\n<body>\n"
             + "<header><a class=\"brand\" href=\"/_/browse/\">Shrink gallery</a><span id=\"live\" class=\"live\" aria-live=\"polite\"></span></header>\n<main>\n"
     }
 

@@ -8,7 +8,7 @@ import ShrinkServerURL
 
 /// Writes one uploaded file into a gallery folder: streamed to a hidden temporary file beside its target
 /// (`O_EXCL`, mode 0644) with the byte cap counted as it arrives, sniffed (a format Shrink reads), its header
-/// checked against the limits, then renamed into place under a sanitised, unused name — so a reader never sees
+/// checked against the limits and its cheapest plan against the decode budget, then linked into place under a sanitised, unused name — so a reader never sees
 /// half a file and a failed upload leaves nothing behind.
 ///
 /// Memory: one chunk of the body at a time.
@@ -16,6 +16,9 @@ struct GalleryUpload {
     let directory: String
     let maxBytes: Int
     let limits: ImageLimits
+    /// The pipeline's decode budget: a file whose cheapest plan for the largest gallery tile does not fit is
+    /// refused (the server could never show it).
+    let budget: Int
 
     /// `name` made safe for a file name: the last path component only, no control or separator characters, no
     /// leading dot or space, at most 200 bytes, `upload` when nothing is left; its extension made to match
@@ -81,9 +84,11 @@ struct GalleryUpload {
             throw RequestError(415, named.map { "\($0) is not a format Shrink reads" } ?? "not an image: the first bytes are no format Shrink reads")
         }
         do {
-            _ = try ImageSource(path: temporary, limits: limits)
+            let source = try ImageSource(path: temporary, limits: limits)
+            let largest = GalleryPages.widths.max() ?? 960
+            _ = try source.plan(.box(Size(width: largest, height: largest), fit: .inside), within: budget)
         } catch {
-            throw RequestError(error.code == .limitExceeded ? 413 : 422,
+            throw RequestError(error.code == .limitExceeded || error.code == .memoryBudgetExceeded ? 413 : 422,
                                "not accepted: " + error.message.replacingOccurrences(of: temporary, with: name))
         }
         let clean = Self.sanitise(name, format: format)

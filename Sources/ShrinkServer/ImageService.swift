@@ -25,8 +25,8 @@ package final class ImageService: Sendable {
     private struct State {
         var draining = false
     }
-    /// Requests in flight; trims the heap once the server is idle.
-    private let trimmer = IdleTrimmer()
+    /// Requests in flight (image and gallery requests); trims the heap once the server is idle.
+    let trimmer = IdleTrimmer()
     /// Recent responses' telemetry by ETag (the gallery's inspector reads it).
     package let telemetry = TelemetryLog()
 
@@ -120,6 +120,7 @@ package final class ImageService: Sendable {
         if negotiated { headers.append(("Vary", "Accept")) }
         if let inm = ifNoneMatch, EntityTag.matches(inm, etag) {
             metrics.cacheHit("http304")
+            telemetry.recordNotModified(etag: etag)
             headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
             return ServerResponse(status: 304, headers: headers)
         }

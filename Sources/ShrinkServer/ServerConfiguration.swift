@@ -86,7 +86,11 @@ package struct ServerConfiguration: Sendable {
             quality = v
         }
         if let w = environment["SHRINK_AUTO_WEBP"] { autoWebP = ["1", "true", "yes"].contains(w.lowercased()) }
-        if let t = environment["SHRINK_GALLERY_TOKEN"], !t.isEmpty { galleryToken = t }
+        if let t = environment["SHRINK_GALLERY_TOKEN"], !t.isEmpty {
+            // Guessed over the network at request speed otherwise.
+            guard t.utf8.count >= 16 else { throw ConfigurationError("SHRINK_GALLERY_TOKEN must be at least 16 characters") }
+            galleryToken = t
+        }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
         }

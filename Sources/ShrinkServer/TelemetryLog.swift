@@ -9,9 +9,11 @@ package final class TelemetryLog: Sendable {
     package struct Entry: Sendable {
         /// The response that decoded (or, until one did, the first one seen).
         package var made: ImageTelemetry
-        /// Where the latest response came from: `decoded`, `coalesced`, `memoryCache`, `diskCache`.
+        /// Where the latest response came from: `decoded`, `coalesced`, `memoryCache`, `diskCache`, `http304`.
         package var latestOrigin: String
         package var responses: Int
+        /// Of those, 304s answered from `If-None-Match`.
+        package var notModified = 0
     }
 
     package let capacity: Int
@@ -44,6 +46,17 @@ package final class TelemetryLog: Sendable {
                 s.head = (s.head + 1) % capacity
             }
             s.entries[key] = Entry(made: telemetry, latestOrigin: origin, responses: 1)
+        }
+    }
+
+    /// Records a 304 for `etag` (no work was done): counted on its record, when one is kept.
+    package func recordNotModified(etag: String) {
+        state.withLock { s in
+            guard var e = s.entries[Self.bare(etag)] else { return }
+            e.latestOrigin = "http304"
+            e.responses += 1
+            e.notModified += 1
+            s.entries[Self.bare(etag)] = e
         }
     }
 

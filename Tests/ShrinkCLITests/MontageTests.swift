@@ -18,11 +18,11 @@ import ShrinkTestSupport
         return (dir, paths)
     }
 
-    @Test func sheetLayoutCellsAndABadPhoto() throws {
+    @Test func sheetLayoutCellsAndABadPhoto() async throws {
         let (dir, paths) = try photos(9)
         try FileOutput.write(Array("not an image".utf8), to: dir + "/p04.jpg")   // replaces one photo
         let sheet = dir + "/sheet.jpg"
-        let r = try cli.shrink(["montage", dir, "--cell", "64", "--columns", "4", "--gap", "4", "--background", "ff0000",
+        let r = try await cli.shrink(["montage", dir, "--cell", "64", "--columns", "4", "--gap", "4", "--background", "ff0000",
                                 "-o", sheet, "--json"])
         #expect(r.status == 1, "a bad photo makes the exit status 1")
         let lines = r.out.split(separator: "\n")
@@ -40,17 +40,17 @@ import ShrinkTestSupport
         _ = paths
     }
 
-    @Test func helpAndUsageErrors() throws {
-        let help = try cli.shrink("montage", "--help")
+    @Test func helpAndUsageErrors() async throws {
+        let help = try await cli.shrink("montage", "--help")
         #expect(help.status == 0 && help.out.contains("--cell") && help.out.contains("--budget"))
-        #expect(try cli.shrink("montage", "x.jpg", "--cell", "2").status == 2)
-        #expect(try cli.shrink("montage", "x.jpg", "-o", "sheet.png").status == 2)
-        #expect(try cli.shrink("montage", "x.jpg", "--budget", "lots").status == 2)
+        #expect(try await cli.shrink("montage", "x.jpg", "--cell", "2").status == 2)
+        #expect(try await cli.shrink("montage", "x.jpg", "-o", "sheet.png").status == 2)
+        #expect(try await cli.shrink("montage", "x.jpg", "--budget", "lots").status == 2)
     }
 
-    @Test func aBudgetBelowOneImageFailsEachPhotoClearly() throws {
+    @Test func aBudgetBelowOneImageFailsEachPhotoClearly() async throws {
         let (dir, _) = try photos(2)
-        let r = try cli.shrink(["montage", dir, "--budget", "1K", "-o", dir + "/s.jpg", "--json"])
+        let r = try await cli.shrink(["montage", dir, "--budget", "1K", "-o", dir + "/s.jpg", "--json"])
         #expect(r.status == 1)
         #expect(r.out.split(separator: "\n").filter { $0.contains("decode budget") }.count == 2)
     }
@@ -99,17 +99,17 @@ import ShrinkTestSupport
         #expect(killed >= 1, "at least one writer was killed mid-run")
         // Every entry left behind is whole: a full run serves from the cache and draws the same sheet as a
         // run without one.
-        let cached = try await cli.shrinkAsync(args + ["-o", out + "/cached.jpg"])
+        let cached = try await cli.shrink(args + ["-o", out + "/cached.jpg"])
         #expect(cached.status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty, "temporary files of killed writers are removed")
-        let plain = try await cli.shrinkAsync(["montage", dir, "--cell", "400", "--columns", "4", "-o", out + "/plain.jpg"])
+        let plain = try await cli.shrink(["montage", dir, "--cell", "400", "--columns", "4", "-o", out + "/plain.jpg"])
         #expect(plain.status == 0)
         let a = try ImageSource(path: out + "/cached.jpg").decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         let b = try ImageSource(path: out + "/plain.jpg").decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         #expect(a.size == b.size)
         if a.size == b.size { #expect(PixelOps.psnr(a, b) > 35) }
-        let lines = try await cli.shrinkAsync(args + ["-o", out + "/again.jpg"]).out.split(separator: "\n")
+        let lines = try await cli.shrink(args + ["-o", out + "/again.jpg"]).out.split(separator: "\n")
         // Prefetched cells reach the visible request through the memory cache, so count the disk's hits.
         #expect(lines.filter { $0.contains("\"origin\":\"decoded\"") }.isEmpty, "after a whole run every cell is cached")
         #expect(lines.last?.contains("\"diskCacheHits\":24") == true, "\(lines.last ?? "")")

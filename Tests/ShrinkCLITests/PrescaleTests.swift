@@ -8,15 +8,8 @@ import ShrinkTestSupport
     let cli = CLITests()
 
     /// `djpeg -scale 1/n -ppm` of `path`, as rgb8.
-    func djpeg(_ path: String, scale n: Int) throws -> PixelBuffer {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
-        p.arguments = ["-scale", "1/\(n)", "-ppm", path]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        p.waitUntilExit()
+    func djpeg(_ path: String, scale n: Int) async throws -> PixelBuffer {
+        let data = try await ChildProcess.bytes("/usr/bin/djpeg", ["-scale", "1/\(n)", "-ppm", path])
         // P6\n<w> <h>\n255\n<pixels>
         var fields: [Int] = [], i = 2, current = 0, inNumber = false
         while fields.count < 3 {
@@ -30,7 +23,7 @@ import ShrinkTestSupport
         return PixelBuffer(format: .rgb8, size: size, bytes: Array(data[i ..< i + size.width * size.height * 3]))
     }
 
-    @Test func prescaleMatchesDjpegScaleAndAppliesOrientation() throws {
+    @Test func prescaleMatchesDjpegScaleAndAppliesOrientation() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg") else {
             print("skipped: djpeg (libjpeg-turbo-progs) is not installed")
             return
@@ -38,24 +31,24 @@ import ShrinkTestSupport
         let w = try cli.workspace()   // photo.jpg: 300×200, 4:2:0, EXIF orientation 6
         for n in [2, 4, 8] {
             let out = w.dir + "/p\(n).png"
-            let r = try cli.shrink("thumbnail", w.photo, "--prescale", "1/\(n)", "-o", out, "--json")
+            let r = try await cli.shrink("thumbnail", w.photo, "--prescale", "1/\(n)", "-o", out, "--json")
             #expect(r.status == 0)
             #expect(r.out.contains("\"prescale\":\"1/\(n)\""))
             let ours = try ImageSource(path: out).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-            let reference = PixelOps.exifTranspose(try djpeg(w.photo, scale: n), orientation: 6)
+            let reference = PixelOps.exifTranspose(try await djpeg(w.photo, scale: n), orientation: 6)
             #expect(ours.size == reference.size)
             #expect(ours.size == Size(width: (200 + n - 1) / n, height: (300 + n - 1) / n))
             if ours.size == reference.size { #expect(PixelOps.maxDifference(ours, reference) <= 2) }
         }
     }
 
-    @Test func prescaleErrors() throws {
+    @Test func prescaleErrors() async throws {
         let w = try cli.workspace()
-        #expect(try cli.shrink("thumbnail", w.photo, "--prescale", "1/8", "--size", "100").status == 2)
-        #expect(try cli.shrink("thumbnail", w.photo, "--prescale", "1/3").status == 2)
+        #expect(try await cli.shrink("thumbnail", w.photo, "--prescale", "1/8", "--size", "100").status == 2)
+        #expect(try await cli.shrink("thumbnail", w.photo, "--prescale", "1/3").status == 2)
         let png = w.dir + "/a.png"
-        #expect(try cli.shrink("thumbnail", w.photo, "-o", png).status == 0)
-        let r = try cli.shrink("thumbnail", png, "--prescale", "1/2", "-o", w.dir + "/b.png")
+        #expect(try await cli.shrink("thumbnail", w.photo, "-o", png).status == 0)
+        let r = try await cli.shrink("thumbnail", png, "--prescale", "1/2", "-o", w.dir + "/b.png")
         #expect(r.status == 1)
         #expect(r.err.contains("cannot scale by 1/2"))
     }

@@ -12,7 +12,7 @@ import ShrinkTestSupport
 
     /// The peak RSS (MiB) `shrink thumbnail` reports for `count` copies of `file` on one worker.
     func peak(_ file: String, count: Int, dir: String) async throws -> Double {
-        let r = try await cli.shrinkAsync(["thumbnail"] + Array(repeating: file, count: count) + ["--size", "400", "--jobs", "1", "-o", dir + "/"])
+        let r = try await cli.shrink(["thumbnail"] + Array(repeating: file, count: count) + ["--size", "400", "--jobs", "1", "-o", dir + "/"])
         #expect(r.status == 0, "\(r.err)")
         let text = r.out + r.err
         guard let match = text.firstMatch(of: /peak resident memory of the whole process: ([0-9.]+) (KiB|MiB|GiB)/),

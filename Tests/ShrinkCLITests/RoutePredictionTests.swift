@@ -60,7 +60,7 @@ import ShrinkTestSupport
         ]
     }
 
-    @Test func predictionCoversWhatEveryRouteHolds() throws {
+    @Test func predictionCoversWhatEveryRouteHolds() async throws {
         let dir = NSTemporaryDirectory() + "shrink-routes-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -106,7 +106,7 @@ import ShrinkTestSupport
         for (i, c) in all.enumerated() {
             let input = "\(dir)/\(i)"
             try FileOutput.write(c.bytes, to: input)
-            let r = try cli.shrink(["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"] + c.options,
+            let r = try await cli.shrink(["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"] + c.options,
                                    environment: Self.tunables)
             #expect(r.status == 0, "\(c.name): \(r.err)")
             let line = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] ?? [:]

@@ -1,6 +1,7 @@
 import Foundation
 import Shrink
 import ShrinkServerURL
+import Synchronization
 
 /// `shrink serve --gallery`: pages for people under `/_/` — browse a folder of the local root as a grid of
 /// thumbnails, inspect one image (its header, its plan, what serving it cost), watch the server's budget and
@@ -56,6 +57,8 @@ package struct Gallery: Sendable {
 
     /// Answers a request under `/_/`; `body` is read only by uploads and the login form.
     package func respond<Body: AsyncSequence>(to request: Request, body: Body) async -> ServerResponse where Body.Element == [UInt8] {
+        service.trimmer.enter()
+        defer { service.trimmer.leave() }
         var response = await route(request, body: body)
         response.headers += Self.securityHeaders
         if !response.headers.contains(where: { $0.0 == "Cache-Control" }) { response.headers.append(("Cache-Control", "no-store")) }
@@ -80,10 +83,12 @@ package struct Gallery: Sendable {
         default:
             break
         }
-        switch access.decide(remote: request.remote, authorization: request.authorization, cookieHeader: request.cookie) {
+        switch access.decide(remote: request.remote, host: request.host, authorization: request.authorization, cookieHeader: request.cookie) {
         case .allowed: break
         case .notLoopback:
             return .text(403, "the gallery is served to loopback clients only; set SHRINK_GALLERY_TOKEN to open it to others")
+        case .foreignHost:
+            return .text(421, "without SHRINK_GALLERY_TOKEN the gallery answers only requests for localhost, 127.0.0.1 or [::1]")
         case .loginRequired:
             return request.method == "GET" && !path.hasPrefix("/_/stats") && !path.hasPrefix("/_/telemetry")
                 ? html(401, pages.login(failed: false)) : .text(401, "log in at /_/login or send Authorization: Bearer TOKEN")
@@ -95,7 +100,7 @@ package struct Gallery: Sendable {
             case "GET" where path.hasPrefix("/_/browse/") || path == "/_/browse":
                 return try browse(decoded(path.dropFirst("/_/browse".count)), query: query)
             case "GET" where path.hasPrefix("/_/inspect/"):
-                return try inspect(decoded(path.dropFirst("/_/inspect".count)))
+                return try await inspect(decoded(path.dropFirst("/_/inspect".count)))
             case "GET" where path == "/_/stats":
                 return json(stats())
             case "GET" where path.hasPrefix("/_/telemetry/"):
@@ -122,7 +127,7 @@ package struct Gallery: Sendable {
         return html(200, pages.folder(folder, listing: listing, tiles: tiles, page: page, pages: pageCount))
     }
 
-    private func inspect(_ path: String) throws(RequestError) -> ServerResponse {
+    private func inspect(_ path: String) async throws(RequestError) -> ServerResponse {
         guard let slash = path.lastIndex(of: "/") else { throw RequestError(404, "no such image") }
         let folder = path[..<slash].isEmpty ? "/" : String(path[..<slash])
         let name = Array(path[path.index(after: slash)...].utf8)
@@ -134,12 +139,40 @@ package struct Gallery: Sendable {
             return (folder.hasSuffix("/") ? folder : folder + "/") + String(decoding: listing.images[i], as: UTF8.self)
         }
         var plan: ThumbnailPlan?
+        var measured: GalleryPages.Measurement?
         if let p = tile.path, let file = try? index.local.resolve("local://" + p),
            let source = try? ImageSource(path: file, limits: service.configuration.limits) {
             plan = try? source.plan(.box(Size(width: 640, height: 640), fit: .inside))
+            measured = await Self.measure(file, limits: service.configuration.limits, budget: service.pipeline.ledger.decodeBudget)
         }
-        return html(200, pages.inspector(tile, folder: folder, plan: plan,
+        return html(200, pages.inspector(tile, folder: folder, plan: plan, measurement: measured,
                                          previous: neighbour(position - 1), next: neighbour(position + 1)))
+    }
+
+    private static let measuring = Mutex(false)
+
+    /// Decodes the 640 px tile of `file` once more, on a thread of its own (never the cooperative pool), with
+    /// the heap sampled between strips: the peak it really held beside the prediction. Process-wide: decodes
+    /// running at the same moment add to it. nil when the decode fails, its plan exceeds `budget`, or another
+    /// inspector page is measuring (one at a time).
+    static func measure(_ file: String, limits: ImageLimits, budget: Int) async -> GalleryPages.Measurement? {
+        // One at a time: inspector pages cannot pile up decodes outside the pipeline's budget.
+        guard measuring.withLock({ busy in busy ? false : { busy = true; return true }() }) else { return nil }
+        defer { measuring.withLock { $0 = false } }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let result: GalleryPages.Measurement? = {
+                    guard let source = try? ImageSource(path: file, limits: limits),
+                          let plan = try? source.plan(.box(Size(width: 640, height: 640), fit: .inside), within: budget) else { return nil }
+                    let monitor = DecodeMonitor()
+                    guard let image = try? source.image(plan.plan, options: plan.options, monitor: monitor) else { return nil }
+                    monitor.notePeak()
+                    return GalleryPages.Measurement(predictedPeakBytes: image.predictedPeakBytes, measuredPeakBytes: monitor.peakBytes,
+                                                    decodePath: image.decodePath?.name ?? "—", pixelFormat: "\(image.pixels.format)")
+                }()
+                continuation.resume(returning: result)
+            }
+        }
     }
 
     // MARK: - Data
@@ -167,7 +200,7 @@ package struct Gallery: Sendable {
         }
         let fields: [String] = [
             "\"origin\":" + HTML.jsonString(t.coalesced ? "coalesced" : t.origin.rawValue),
-            "\"latestOrigin\":" + HTML.jsonString(e.latestOrigin), "\"responses\":\(e.responses)",
+            "\"latestOrigin\":" + HTML.jsonString(e.latestOrigin), "\"responses\":\(e.responses)", "\"notModified\":\(e.notModified)",
             "\"decodePath\":" + (t.decodePath.map { HTML.jsonString($0.name) } ?? "null"),
             "\"decoder\":" + (t.decoder.map { HTML.jsonString($0) } ?? "null"),
             "\"pixelFormat\":" + (t.pixelFormat.map { HTML.jsonString("\($0)") } ?? "null"),
@@ -195,7 +228,7 @@ package struct Gallery: Sendable {
         if let length = request.contentLength, length > max { throw RequestError(413, "the upload is larger than \(max) bytes") }
         let writer = GalleryUpload(directory: directory, maxBytes: max, limits: service.configuration.limits,
                                    budget: service.pipeline.ledger.decodeBudget)
-        let stored = try await writer.store(name: name, body: body)
+        let stored = try await writer.store(name: name, body: body, expectedBytes: request.contentLength)
         let tile = index.tile(folder: folder, raw: Array(stored.utf8))
         return ServerResponse(status: 201, headers: [("Content-Type", "application/json")],
                               body: Array(("{\"name\":" + HTML.jsonString(stored) + ",\"tile\":" + HTML.jsonString(pages.tile(tile, eager: true)) + "}").utf8))
@@ -230,8 +263,14 @@ package struct Gallery: Sendable {
 
     // MARK: - Helpers
 
+    /// The percent-decoded path; 400 for `.` or `..` segments (a browser would have collapsed them, so the URL
+    /// was not made by a page) and 404 for hidden (`.name`) folders and files.
     private func decoded(_ path: Substring) throws(RequestError) -> String {
         guard let text = String(path).removingPercentEncoding else { throw RequestError(400, "malformed percent-escape in the path") }
+        for segment in text.split(separator: "/") {
+            if segment == "." || segment == ".." { throw RequestError(400, "no . or .. segments in gallery paths") }
+            if segment.hasPrefix(".") { throw RequestError(404, "hidden files and folders are not shown") }
+        }
         return text
     }
 

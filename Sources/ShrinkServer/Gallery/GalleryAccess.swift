@@ -14,6 +14,9 @@ package struct GalleryAccess: Sendable {
         case loginRequired
         /// No token is configured and the client is not on loopback (403).
         case notLoopback
+        /// No token is configured and the `Host` header names no loopback host: a DNS-rebinding page (its own
+        /// name resolved to 127.0.0.1) or a reverse proxy on this machine forwarding other clients (421).
+        case foreignHost
     }
 
     /// The name of the session cookie.
@@ -31,10 +34,12 @@ package struct GalleryAccess: Sendable {
     /// True when a token is configured.
     package var requiresToken: Bool { token != nil }
 
-    /// The decision for a client at `remote` (nil when unknown) sending `authorization` and `cookieHeader`.
-    package func decide(remote: IPAddress?, authorization: String?, cookieHeader: String?) -> Decision {
+    /// The decision for a client at `remote` (nil when unknown) sending `host` (the `Host` header or the
+    /// request target's authority), `authorization` and `cookieHeader`.
+    package func decide(remote: IPAddress?, host: String?, authorization: String?, cookieHeader: String?) -> Decision {
         guard let token, let cookie else {
-            return remote.map(Self.isLoopback) == true ? .allowed : .notLoopback
+            guard remote.map(Self.isLoopback) == true else { return .notLoopback }
+            return Self.isLoopbackHost(host) ? .allowed : .foreignHost
         }
         if let authorization, authorization.hasPrefix("Bearer "),
            SigningKeys.constantTimeEqual(Array(authorization.dropFirst("Bearer ".count).utf8), token) {
@@ -54,6 +59,19 @@ package struct GalleryAccess: Sendable {
     package func login(with candidate: String) -> String? {
         guard let token, let cookie, SigningKeys.constantTimeEqual(Array(candidate.utf8), token) else { return nil }
         return "\(Self.cookieName)=\(String(decoding: cookie, as: UTF8.self)); Path=/_/; HttpOnly; SameSite=Strict"
+    }
+
+    /// `localhost`, a loopback IPv4 address or `[::1]`, with or without a port.
+    static func isLoopbackHost(_ host: String?) -> Bool {
+        guard var h = host?.lowercased(), !h.isEmpty else { return false }
+        if h.hasPrefix("[") {
+            guard let end = h.firstIndex(of: "]") else { return false }
+            h = String(h[h.index(after: h.startIndex)..<end])
+        } else if let colon = h.lastIndex(of: ":") {
+            h = String(h[..<colon])
+        }
+        if h == "localhost" || h.hasSuffix(".localhost") { return true }
+        return IPAddress(h).map(isLoopback) ?? false
     }
 
     /// 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104.

@@ -126,7 +126,7 @@ enum GalleryAssets {
           row("decode ms", t.decodeMs.toFixed(1));
           row("encode ms", t.encodeMs.toFixed(1));
           row("queue ms", t.queueMs.toFixed(1));
-          row("latest response from", t.latestOrigin);
+          row("latest response from", t.latestOrigin + " (" + t.responses + " responses, " + t.notModified + " of them 304)");
           table.dataset.ready = "1";
         }).catch(function (err) { row("error", String(err)); });
       }

@@ -50,7 +50,8 @@ package final class GalleryIndex: Sendable {
             let full = directory + "/" + String(decoding: raw, as: UTF8.self)
             guard String(validating: raw, as: UTF8.self) != nil else {
                 // Not UTF-8: stat through the raw bytes.
-                if Self.isRegularFile(directory: directory, raw: raw) { listing.images.append(raw) }
+                if CodecRegistry.standard.format(forPath: String(decoding: raw, as: UTF8.self)) != nil,
+                   Self.isRegularFile(directory: directory, raw: raw) { listing.images.append(raw) }
                 continue
             }
             guard stat(full, &st) == 0 else { continue }

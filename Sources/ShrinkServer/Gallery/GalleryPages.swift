@@ -14,6 +14,15 @@ package struct GalleryPages: Sendable {
 
     let keys: SigningKeys
 
+    /// The inspector's decode of the 640 px tile, made again alone for the page: what was predicted from the
+    /// header and what the heap really grew by.
+    package struct Measurement: Sendable {
+        package var predictedPeakBytes: Int
+        package var measuredPeakBytes: Int
+        package var decodePath: String
+        package var pixelFormat: String
+    }
+
     /// A signed image URL for the file at `path` (under the root) fitted into `size` × `size`.
     package func imageURL(_ path: String, fit size: Int) -> String {
         let signed = SignedPath.path(options: "rs:fit:\(size):\(size)", source: "local://" + path, ext: nil, base64: false)
@@ -70,7 +79,8 @@ package struct GalleryPages: Sendable {
     /// The inspector of `tile` (in `folder`), with links to the previous and next image: the header's facts and
     /// the plan for the 640 px tile from the server, and what serving it cost (response headers and telemetry)
     /// filled in by the script from the image's own response.
-    package func inspector(_ t: GalleryTile, folder: String, plan: ThumbnailPlan?, previous: String?, next: String?) -> String {
+    package func inspector(_ t: GalleryTile, folder: String, plan: ThumbnailPlan?, measurement: Measurement?,
+                           previous: String?, next: String?) -> String {
         var html = head(title: t.name)
         html += "<nav class=\"crumbs\">" + crumbs(folder) + " <span class=\"here\">\(HTML.escape(t.name))</span></nav>\n"
         html += "<nav class=\"step\">"
@@ -96,11 +106,19 @@ package struct GalleryPages: Sendable {
             rows.append(("warnings", info.warnings.isEmpty ? "none" : info.warnings.joined(separator: "; ")))
             html += "<section><h2>Source</h2>" + table(rows, id: "source") + "</section>"
             if let plan {
-                html += "<section><h2>Plan for the 640 px tile</h2>" + table([
+                var rows = [
                     ("output size", "\(plan.outputSize.width) × \(plan.outputSize.height)"),
                     ("DCT scale", plan.prescaleText), ("decoded size", "\(plan.decodedSize.width) × \(plan.decodedSize.height)"),
                     ("resamples", plan.resamples ? "yes" : "no"),
-                ], id: "plan") + "</section>"
+                ]
+                if let m = measurement {
+                    rows += [("decode path", m.decodePath), ("pixel format", m.pixelFormat),
+                             ("predicted peak bytes", String(m.predictedPeakBytes)),
+                             ("measured peak bytes", String(m.measuredPeakBytes))]
+                }
+                html += "<section><h2>Plan for the 640 px tile</h2>" + table(rows, id: "plan")
+                    + "<p class=\"note\">Measured: the heap's growth while this page decoded the tile again, sampled between strips "
+                    + "(process-wide: other decodes at the same moment add to it).</p></section>"
             }
             html += "<section><h2>What serving it cost</h2><p class=\"note\">From this image's response: its headers and "
                 + "the server's telemetry for its ETag.</p><table id=\"cost\" data-url=\"\(HTML.escape(url))\"><tbody></tbody></table></section>"

@@ -45,7 +45,9 @@ struct GalleryUpload {
 
     /// Streams `body` into the folder as `name`; returns the final name (the sanitised one, numbered `-1`, `-2`…
     /// when taken: an upload never replaces a file).
-    func store<Body: AsyncSequence>(name: String, body: Body) async throws(RequestError) -> String where Body.Element == [UInt8] {
+    /// `expectedBytes` is the request's `Content-Length`: a body that ends short of it was cut off (400).
+    func store<Body: AsyncSequence>(name: String, body: Body, expectedBytes: Int? = nil) async throws(RequestError) -> String
+        where Body.Element == [UInt8] {
         let temporary = directory + "/.upload-\(UInt64.random(in: 0...UInt64.max)).part"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RequestError(500, "cannot write into the folder: \(String(cString: strerror(errno)))") }
@@ -79,6 +81,9 @@ struct GalleryUpload {
         }
         close(fd)
         guard total > 0 else { throw RequestError(400, "the upload is empty") }
+        if let expectedBytes, total != expectedBytes {
+            throw RequestError(400, "the upload was cut short: \(total) of \(expectedBytes) bytes")
+        }
         guard let format = head.withUnsafeBytes({ CodecRegistry.standard.codec(sniffing: $0)?.format }) else {
             let named = head.withUnsafeBytes { ImageFormat(sniffing: $0) }
             throw RequestError(415, named.map { "\($0) is not a format Shrink reads" } ?? "not an image: the first bytes are no format Shrink reads")

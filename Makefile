@@ -57,7 +57,7 @@ test: build
 	scripts/check-progressive
 	scripts/check-colour
 	SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery
-	scripts/fuzz 3
+	scripts/fuzz 2
 	scripts/check-sanitizers
 
 # An app depending on Shrink and Hummingbird builds and runs (CI runs it after `make test`).

@@ -95,6 +95,9 @@ package struct ImageServer: Sendable {
     package func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
             responder: responder(),
+            // Idle keep-alive connections and stalled request bodies (an upload or login that stopped sending)
+            // close after the idle timeout; a response being made is never cut.
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)

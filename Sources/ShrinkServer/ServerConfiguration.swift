@@ -55,6 +55,10 @@ package struct ServerConfiguration: Sendable {
     package var connectTimeout: Duration = .seconds(3)
     package var firstByteTimeout: Duration = .seconds(10)
     package var downloadTimeout: Duration = .seconds(30)
+    /// A connection with no traffic for this long closes (an idle keep-alive connection, a request body that
+    /// stalled), never while its response is being made. 75 s by default (longer than nginx's 60 s upstream
+    /// keepalive, so a proxy never writes into a connection being closed).
+    package var idleTimeout: Duration = .seconds(75)
     /// Serve the gallery pages under `/_/` (`--gallery`). Off by default.
     package var gallery = false
     /// The gallery's token (`SHRINK_GALLERY_TOKEN`): with it every gallery client needs it; without it, only

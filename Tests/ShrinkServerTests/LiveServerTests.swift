@@ -94,6 +94,32 @@ import Testing
         }
     }
 
+    /// An idle keep-alive connection and a request whose body stalls both close after the idle timeout.
+    @Test func idleConnectionsAndStalledBodiesClose() async throws {
+        let service = try Self.configured(fixture) { $0.idleTimeout = .milliseconds(500) }
+        try await Self.withServer(service) { port in
+            let closedWithin = { (fd: Int32) async throws -> Bool in
+                try await withCheckedThrowingContinuation { c in
+                    Thread.detachNewThread {
+                        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+                        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                        var buf = [UInt8](repeating: 0, count: 4096)
+                        var n = 0
+                        repeat { n = recv(fd, &buf, buf.count, 0) } while n > 0
+                        c.resume(returning: n == 0)   // 0: the server closed it; -1: still open after 5 s
+                    }
+                }
+            }
+            let idle = try RawHTTP.connect(port: port)
+            defer { close(idle) }
+            #expect(try await closedWithin(idle), "an idle connection closes")
+            let stalled = try RawHTTP.connect(port: port)
+            defer { close(stalled) }
+            RawHTTP.send(stalled, "PUT /_/upload/x.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n0123456789")
+            #expect(try await closedWithin(stalled), "a request whose body stalls closes")
+        }
+    }
+
     @Test func aClientThatLeavesCancelsItsDecode() async throws {
         let gate = DispatchSemaphore(value: 0)
         fixture.hold.withLock { $0 = gate }

@@ -14,7 +14,7 @@ DEFAULT_INPUT = /usr/share/wallpapers/FallenLeaf/contents/images/2560x1600.jpg
 INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 
-.PHONY: run test build build-server serve deps bench bench-serve soak-serve quality clean fuzz check-dependents
+.PHONY: run test build build-server serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-dependents
 
 FUZZ_SECONDS ?= 600
 
@@ -71,6 +71,11 @@ fuzz: deps
 # shrink serve against thumbor 7.8 under wrk (loopback only); needs the server build.
 bench-serve: build-server
 	scripts/bench-serve
+
+# Three nodes behind Debian's nginx (deploy/nginx/shrink.conf) on 127.0.0.1: load, a node killed and restarted,
+# a thundering herd; prints one JSON line (docs/SCALING.md). About 2 minutes after the server build; CI runs it.
+cluster-test: build-server
+	scripts/cluster
 
 # 30 minutes of c=16 over mixed formats: resident memory and descriptors must not grow (see the script).
 soak-serve: build-server

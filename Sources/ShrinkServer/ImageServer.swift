@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 import Shrink
@@ -67,12 +68,17 @@ package struct ImageServer: Sendable {
                 let requestID = request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) } ?? UInt64.random(in: 0...UInt64.max).description
                 // Waiting for a decode, a client that disconnects cancels the wait, and with it the image task
                 // (its decode stops unless another request waits for the same image). Hummingbird closes the
-                // connection after a response watched this way; answers made at once keep it alive.
+                // connection after a response watched this way, so that response says `Connection: close`
+                // (a keep-alive client such as nginx's upstream pool must not send its next request down a
+                // connection that is closing); answers made at once keep the connection alive.
+                let watched = NIOLockedValueBox(false)
                 var r = await service.respond(to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
                                               requestID: requestID) { work in
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in await work() }
+                    watched.withLockedValue { $0 = true }
+                    return try await request.body.consumeWithCancellationOnInboundClose { _ in await work() }
                 }
                 r.headers.append(("X-Request-Id", requestID))
+                if watched.withLockedValue({ $0 }) { r.headers.append(("Connection", "close")) }
                 response = r
             }
             return Self.hummingbirdResponse(response, head: request.method == .head)

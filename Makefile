@@ -74,7 +74,9 @@ bench-serve: build-server
 
 # Three nodes behind Debian's nginx (deploy/nginx/shrink.conf) on 127.0.0.1: load, a node killed and restarted,
 # a thundering herd; prints one JSON line (docs/SCALING.md). About 2 minutes after the server build; CI runs it.
+# First the deployment files are checked against the binary (scripts/check-deploy).
 cluster-test: build-server
+	scripts/check-deploy
 	scripts/cluster
 
 # 30 minutes of c=16 over mixed formats: resident memory and descriptors must not grow (see the script).

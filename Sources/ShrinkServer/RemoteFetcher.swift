@@ -130,7 +130,7 @@ package final class RemoteFetcher: Sendable {
                         } else if ai.pointee.ai_family == AF_INET6, let sa = ai.pointee.ai_addr {
                             sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { var a = $0.pointee.sin6_addr; inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count)) }
                         }
-                        if let ip = IPAddress(String(cString: buf)) { out.append(ip) }
+                        if let ip = IPAddress(String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) { out.append(ip) }
                         p = ai.pointee.ai_next
                     }
                     freeaddrinfo(list)

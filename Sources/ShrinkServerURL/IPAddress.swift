@@ -38,7 +38,7 @@ package enum IPAddress: Sendable, CustomStringConvertible {
             var addr = in6_addr()
             withUnsafeMutableBytes(of: &addr) { $0.copyBytes(from: b) }
             inet_ntop(AF_INET6, &addr, &buf, socklen_t(buf.count))
-            return String(cString: buf)
+            return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }

@@ -1,3 +1,0 @@
-import ShrinkFuzzSupport
-
-FuzzDriver.run(InfoHarness.fuzz)

@@ -44,7 +44,10 @@ run: build
 # run the debug build, server included, that `--build-tests` makes).
 # (No debug info in the test build: it is not read here, and it costs time in every clean build. The index store
 # stays: test discovery on Linux reads it.)
+# The fuzz harnesses' sanitizer build (.build-fuzz/, a scratch path of its own) starts in the background beside the
+# debug build, filling the cores the debug build leaves idle; `scripts/fuzz 2` later waits for it (SwiftPM's lock).
 test: build
+	@mkdir -p .build-fuzz && (scripts/fuzz --sweep > .build-fuzz/prebuild.log 2>&1 &)
 	$(SWIFT) build --build-tests -debug-info-format none
 	SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel
 	scripts/check-quality

@@ -28,14 +28,23 @@ public enum Corpus {
         }
     }
 
-    /// The corpus directory, or nil when it is absent (a user's fresh clone).
+    /// The corpus directory, or nil when it is absent (a user's fresh clone): `SHRINK_CORPUS` when set (a
+    /// directory without a MANIFEST.tsv, such as `SHRINK_CORPUS=none`, runs the tests as a clone without the
+    /// corpus would), else ../shared/corpus beside the project root.
     public static let root: String? = {
+        if let chosen = getenv("SHRINK_CORPUS") {
+            let path = String(cString: chosen)
+            return access(path + "/MANIFEST.tsv", R_OK) == 0 ? path : nil
+        }
         // …/Sources/ShrinkTestSupport/Corpus.swift → project root → ../shared/corpus
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
         let path = parts.joined(separator: "/") + "/../shared/corpus"
         return access(path + "/MANIFEST.tsv", R_OK) == 0 ? path : nil
     }()
+
+    /// Whether the corpus is here (corpus tests carry the `.needsCorpus` trait, which reads it).
+    public static var isPresent: Bool { root != nil }
 
     /// The project root (where Package.swift is).
     public static let projectRoot: String = {

@@ -111,11 +111,8 @@ import ShrinkTestSupport
         #expect(try d.startDecoding().readAll().count == 6 * 4 * 3)
     }
 
-    @Test func corpusPixelsMatchPillow() throws {
-        guard Corpus.root != nil else {
-            print("GIFDecoderTests: ../shared/corpus is absent; Pillow comparisons skipped")
-            return
-        }
+    @Test(.needsCorpus)
+    func corpusPixelsMatchPillow() throws {
         func decode(_ path: String) throws -> (Size, PixelFormat, [UInt8]) {
             let d = try GIFDecoder(bytes: try ImageBytes(mapping: Corpus.path(path)), path: path)
             return (d.info.size, d.outputFormat, try d.startDecoding().readAll())
@@ -144,11 +141,8 @@ import ShrinkTestSupport
         #expect(regular == interlaced && regular.count == 36 * 28 * 3)
     }
 
-    @Test func corpusFrameCountsAndLoopCounts() throws {
-        guard Corpus.root != nil else {
-            print("GIFDecoderTests: ../shared/corpus is absent; frame counts skipped")
-            return
-        }
+    @Test(.needsCorpus)
+    func corpusFrameCountsAndLoopCounts() throws {
         // Pillow's n_frames and info["loop"]; for several NETSCAPE2.0 extensions the last one counts (libvips).
         for (path, frames, loop) in [("gif/wuffs/gifplayer-muybridge.gif", 380, 0), ("gif/libvips/cogs.gif", 5, 32760),
                                      ("gif/sharp/animated-loop-3.gif", 10, 2), ("gif/wuffs/multiple-loop-counts.gif", 4, 40),

@@ -9,11 +9,8 @@ import ShrinkTestSupport
 @Suite struct AVIFDecodeTests {
     static func source(_ file: String) throws(ImageError) -> ImageSource { try ImageSource(path: Corpus.path("avif/" + file)) }
 
-    @Test func singleImagesDecodeThroughDav1d() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func singleImagesDecodeThroughDav1d() throws {
         let fox = try Self.source("av1-avif/fox.profile0.8bpc.yuv420.avif")
         #expect(fox.info.format == .avif && fox.info.size == Size(width: 1204, height: 800))
         #expect(fox.info.features.first?.hasPrefix("AV1 (dav1d ") == true, "\(fox.info.features)")
@@ -38,11 +35,8 @@ import ShrinkTestSupport
         #expect(star.size == Size(width: 159, height: 159))
     }
 
-    @Test func transformsGridsAndAlpha() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func transformsGridsAndAlpha() throws {
         // irot 270 on 1024x722: portrait, once.
         let rotated = try Self.source("av1-avif/kimono.rotate90.avif")
         #expect(rotated.info.displayedSize == Size(width: 722, height: 1024))
@@ -66,21 +60,15 @@ import ShrinkTestSupport
         #expect(alphas.count > 1 && alphas.contains(255), "\(alphas.sorted().prefix(8))")
     }
 
-    @Test func colourFromTheSequenceHeaderWhenTheContainerHasNone() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func colourFromTheSequenceHeaderWhenTheContainerHasNone() throws {
         // No colr box: the AV1 sequence header says BT.709, limited range.
         let tomsk = try Self.source("av1-avif/Tomsk_with_thumbnails.avif")
         #expect(tomsk.info.features.contains("nclx 1/13/1/limited"), "\(tomsk.info.features)")
     }
 
-    @Test func brokenFilesAreTypedErrors() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func brokenFilesAreTypedErrors() throws {
         for (file, code) in [("mp4parse/no-av1C.avif", ImageError.Code.corruptData), ("mp4parse/no-ispe.avif", .corruptData),
                              ("mp4parse/no-pitm.avif", .corruptData), ("mp4parse/ipma-invalid-property-index.avif", .corruptData),
                              ("mp4parse/imir-missing-essential.avif", .corruptData),

@@ -21,11 +21,8 @@ import ShrinkTestSupport
         try bytes.withUnsafeBytes { raw in Result { () throws(ImageError) in try HEIFContainer(bytes: raw, path: name) } }.get()
     }
 
-    @Test func corpusFilesParseAsLibheifDescribesThem() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func corpusFilesParseAsLibheifDescribesThem() throws {
         let rows = Corpus.entries.filter { ($0.format == "heif" || $0.format == "avif") && $0.features.contains("primary=") }
         #expect(rows.count > 50)
         var checked = 0
@@ -85,11 +82,8 @@ import ShrinkTestSupport
         #expect(others > 30)
     }
 
-    @Test func hevcItemsSplitIntoNALUnitsAfterTheirParameterSets() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func hevcItemsSplitIntoNALUnitsAfterTheirParameterSets() throws {
         var tiles = 0
         for row in Corpus.entries where row.format == "heif" && row.expected.hasPrefix("decodes") {
             guard let bytes = Corpus.readBytes(Corpus.path(row.path)), let c = try? Self.parse(bytes, name: row.path) else { continue }

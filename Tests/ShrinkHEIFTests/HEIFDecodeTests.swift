@@ -7,11 +7,8 @@ import ShrinkTestSupport
 /// own that must not be applied again) comes out 3024×4032 portrait on every path; a clean aperture is applied;
 /// alpha comes from the auxiliary image.
 @Suite struct HEIFDecodeTests {
-    @Test func iPhonePhotoIsPortraitOnEveryPath() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func iPhonePhotoIsPortraitOnEveryPath() throws {
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
         #expect(source.info.format == .heif && source.info.size == Size(width: 4032, height: 3024))
         #expect(source.info.orientation == .right && source.info.displayedSize == Size(width: 3024, height: 4032))
@@ -30,11 +27,8 @@ import ShrinkTestSupport
         #expect(ExifReader(tiff: exif.withUnsafeBytes { $0 }).orientation == .up)
     }
 
-    @Test func theThmbImageStandsInWhenAskedAndLargeEnough() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func theThmbImageStandsInWhenAskedAndLargeEnough() throws {
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
         #expect(source.info.embeddedThumbnail == Size(width: 320, height: 240))
         let fast = ThumbnailOptions(mode: .fast, pixelFormat: .exactly(.rgb8))
@@ -53,11 +47,8 @@ import ShrinkTestSupport
         #expect(hundred.size == Size(width: 100, height: 67) && hundred.decodePath == .wholeImage)
     }
 
-    @Test func aCropDecodesOnlyTheTilesItTouches() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func aCropDecodesOnlyTheTilesItTouches() throws {
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
         // Displayed (portrait) 1500,1500 300x300 is stored (irot 270) 1500..1800 across, 1224..1524 down: tiles
         // 2...3 of 8 across and 2...2 of 6 down, 1024x512 pixels from 1024,1024.
@@ -77,11 +68,8 @@ import ShrinkTestSupport
         #expect(same, "the crop differs from the whole image cut")
     }
 
-    @Test func cleanApertureAndAlpha() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func cleanApertureAndAlpha() throws {
         // 452×462 coded, a clap keeping 451×461 (Pillow with libheif shows the same).
         let rainbow = try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic"))
         #expect(rainbow.info.size == Size(width: 451, height: 461))
@@ -93,11 +81,8 @@ import ShrinkTestSupport
         #expect(values.contains(0) && values.contains(255))       // transparent and opaque parts
     }
 
-    @Test func damagedAndUnsupportedFilesAreTypedErrors() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func damagedAndUnsupportedFilesAreTypedErrors() throws {
         let bytes = try #require(Corpus.readBytes(Corpus.path("heic/libheif/example.heic")))
         for n in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 23)) {
             do throws(ImageError) {

@@ -22,11 +22,8 @@ import ShrinkTestSupport
         }
     }
 
-    @Test func gridTilesAgreeWithTheEmbeddedThumbnail() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func gridTilesAgreeWithTheEmbeddedThumbnail() throws {
         let path = Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC")
         let bytes = try #require(Corpus.readBytes(path))
         try bytes.withUnsafeBytes { raw in

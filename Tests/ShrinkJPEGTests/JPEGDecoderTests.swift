@@ -118,11 +118,8 @@ import ShrinkTestSupport
         #expect(throws: ImageError.self) { _ = try decoder([0xFF, 0xD8, 0xFF]) }
     }
 
-    @Test func corpusHeadersMatchTheManifest() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func corpusHeadersMatchTheManifest() throws {
         var checked = 0
         for entry in Corpus.entries where entry.format == "jpeg" {
             guard let sizes = entry.decodedSizes else { continue }

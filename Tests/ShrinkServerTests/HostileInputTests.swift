@@ -8,8 +8,9 @@ import Testing
 /// The regression files and the corpus `corrupt/` folder through the server: an image or a 4xx with a
 /// message, never a crash or a 5xx.
 @Suite struct HostileInputTests {
-    @Test func corruptAndRegressionFilesGetAnImageOrA4xx() async throws {
-        let corpus = try #require(Corpus.root, "the shared corpus must be present (../shared/corpus)")
+    @Test(.needsCorpus)
+    func corruptAndRegressionFilesGetAnImageOrA4xx() async throws {
+        let corpus = try #require(Corpus.root)
         let shared = (corpus as NSString).deletingLastPathComponent
         var c = ServerConfiguration()
         c.localRoot = shared

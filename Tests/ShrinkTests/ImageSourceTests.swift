@@ -117,11 +117,8 @@ import Glibc
         #expect(try ImageSource(bytes: progressive).info.isProgressive)
     }
 
-    @Test func corpusCMYKConvertsToRGB() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func corpusCMYKConvertsToRGB() throws {
         for entry in Corpus.entries where entry.format == "jpeg" && entry.expected.hasPrefix("decodes")
             && (entry.features.contains("CMYK") || entry.features.contains("YCCK")) {
             let source = try ImageSource(path: Corpus.path(entry.path))
@@ -131,11 +128,8 @@ import Glibc
         }
     }
 
-    @Test func everyDecodableCorpusJPEGThumbnails() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func everyDecodableCorpusJPEGThumbnails() throws {
         var count = 0
         for entry in Corpus.entries where entry.format == "jpeg" && !entry.path.hasPrefix("corrupt/") {
             guard let sizes = entry.decodedSizes else { continue }

@@ -32,12 +32,8 @@ import ShrinkTestSupport
         #expect(PixelOps.psnr(cover.pixels, uprightCover.pixels) > 33, "cover, orientation \(n)")
     }
 
-    @Test(arguments: ["Landscape", "Portrait"])
+    @Test(.needsCorpus, arguments: ["Landscape", "Portrait"])
     func corpusPhotosAllDisplayTheSame(_ kind: String) throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
         let upright = try ImageSource(path: Corpus.path("orientation/recurser/\(kind)_1.jpg")).thumbnail(maxPixelSize: 150)
         for n in 0...8 {
             let source = try ImageSource(path: Corpus.path("orientation/recurser/\(kind)_\(n).jpg"))

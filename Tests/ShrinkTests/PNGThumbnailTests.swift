@@ -40,11 +40,8 @@ import ShrinkTestSupport
         #expect(back.pixels.bytes.allSatisfy { $0 >= 250 })
     }
 
-    @Test func interlacedAndNonInterlacedTwinsGiveTheSameThumbnail() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func interlacedAndNonInterlacedTwinsGiveTheSameThumbnail() throws {
         var pairs = 0
         for entry in Corpus.entries where entry.path.hasPrefix("png/pngsuite/basi") && entry.expected.hasPrefix("decodes") {
             let twin = "png/pngsuite/basn" + entry.path.dropFirst("png/pngsuite/basi".count)
@@ -65,11 +62,8 @@ import ShrinkTestSupport
         #expect(pairs >= 15)
     }
 
-    @Test func interlacedWorkingMemoryIsPredictedAndBudgeted() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func interlacedWorkingMemoryIsPredictedAndBudgeted() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basi6a16.png"))   // 32×32 RGBA, 16-bit, Adam7
         #expect(source.decoderWorkingBytes == 32 * 32 * 8)                            // the whole image, full size
         let plan = try source.plan(.maxPixelSize(8))
@@ -86,11 +80,8 @@ import ShrinkTestSupport
         #expect(try source.decode(options: .init(memoryBudget: 8192)).size == Size(width: 32, height: 32))
     }
 
-    @Test func exifAfterTheImageDataIsFoundOnce() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func exifAfterTheImageDataIsFoundOnce() throws {
         // libpng's pngtest.png stores eXIf (orientation 5) after IDAT.
         let source = try ImageSource(path: Corpus.path("png/libpng/pngtest.png"))
         #expect(source.info.orientation == .leftMirrored && source.info.displayedSize == Size(width: 69, height: 91))
@@ -100,11 +91,8 @@ import ShrinkTestSupport
         #expect(exif.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .up)     // the pixels are upright now
     }
 
-    @Test func highPrecisionKeepsSixteenBits() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func highPrecisionKeepsSixteenBits() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basn6a16.png"))
         let full = try source.decode(options: .init(pixelFormat: .highPrecision))
         #expect(full.pixels.format == .rgba16 && full.pixels.byteCount == 32 * 32 * 8)
@@ -124,11 +112,8 @@ import ShrinkTestSupport
         #expect(again.pixels.bytes == full.pixels.bytes)
     }
 
-    @Test func sixteenBitSourcesComeOutEightBit() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func sixteenBitSourcesComeOutEightBit() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basn6a16.png"))
         #expect(source.info.bitsPerComponent == 16 && source.info.hasAlpha)
         let full = try source.decode()

@@ -28,11 +28,8 @@ import ShrinkTestSupport
         #expect(decodedMask.pixels.bytes == expected)
     }
 
-    @Test func grayWithAlphaIsHeldAsGrayAlpha8() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func grayWithAlphaIsHeldAsGrayAlpha8() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basn4a08.png"))      // gray + alpha, 8-bit
         let image = try source.decode()
         #expect(image.pixels.format == .grayAlpha8 && image.pixels.byteCount == 32 * 32 * 2)
@@ -102,11 +99,8 @@ import ShrinkTestSupport
 @Suite struct PlanarCorpusTests {
     /// Every decodable YCbCr JPEG in the corpus: the planar path agrees with the RGB path converted to yuv420
     /// (whatever the subsampling, restart markers, progressive or arithmetic coding).
-    @Test func planarPathAgreesWithTheRGBPathOnTheCorpus() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func planarPathAgreesWithTheRGBPathOnTheCorpus() throws {
         var checked = 0
         var worst = (99.0, "")
         for entry in Corpus.entries where entry.format == "jpeg" && entry.expected.hasPrefix("decodes") && !entry.path.hasPrefix("corrupt/") {

@@ -88,11 +88,8 @@ import ShrinkTestSupport
         #expect(try s.thumbnail(maxPixelSize: 100, options: .init(memoryBudget: route.workingBytes)).size == Size(width: 100, height: 80))
     }
 
-    @Test func animationDecodesItsFirstFrame() throws {
-        guard Corpus.root != nil else {
-            print("skipped: ../shared/corpus is absent")
-            return
-        }
+    @Test(.needsCorpus)
+    func animationDecodesItsFirstFrame() throws {
         let s = try ImageSource(path: Corpus.path("webp/sdwebimage/TestImageAnimated.webp"))
         #expect(s.info.frameCount == 8 && s.info.loopCount == 0 && s.info.features.contains("ANIM"))
         let image = try s.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))

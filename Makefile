@@ -42,13 +42,13 @@ run: build
 
 # Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`; the server's tests
 # run the debug build, server included, that `--build-tests` makes).
-# (No debug info and no index store in the test build: neither is read here — every test is a Swift Testing test,
-# found at run time — and together they cost about a minute of a clean build.)
+# (No debug info in the test build: it is not read here, and it costs time in every clean build. The index store
+# stays: test discovery on Linux reads it.)
 # The fuzz harnesses' sanitizer build (.build-fuzz/, a scratch path of its own) starts in the background beside the
 # debug build, filling the cores the debug build leaves idle; `scripts/fuzz 2` later waits for it (SwiftPM's lock).
 test: build
 	@mkdir -p .build-fuzz && (scripts/fuzz --sweep > .build-fuzz/prebuild.log 2>&1 &)
-	$(SWIFT) build --build-tests -debug-info-format none --disable-index-store
+	$(SWIFT) build --build-tests -debug-info-format none
 	SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel
 	scripts/check-quality
 	scripts/check-png

@@ -124,13 +124,12 @@ package final class RemoteFetcher: Sendable {
                 if getaddrinfo(host, nil, &hints, &list) == 0 {
                     var p = list
                     while let ai = p {
-                        var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+                        // The address's bytes straight from the sockaddr (no text round trip).
                         if ai.pointee.ai_family == AF_INET, let sa = ai.pointee.ai_addr {
-                            sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { var a = $0.pointee.sin_addr; inet_ntop(AF_INET, &a, &buf, socklen_t(buf.count)) }
+                            out.append(sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { IPAddress($0.pointee.sin_addr) })
                         } else if ai.pointee.ai_family == AF_INET6, let sa = ai.pointee.ai_addr {
-                            sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { var a = $0.pointee.sin6_addr; inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count)) }
+                            out.append(sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { IPAddress($0.pointee.sin6_addr) })
                         }
-                        if let ip = IPAddress(String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) { out.append(ip) }
                         p = ai.pointee.ai_next
                     }
                     freeaddrinfo(list)

@@ -18,16 +18,26 @@ package enum IPAddress: Sendable, CustomStringConvertible {
         if let pct = s.firstIndex(of: "%") { s = String(s[..<pct]) }   // a zone index names an interface
         var v4 = in_addr()
         if inet_pton(AF_INET, s, &v4) == 1 {
-            let b = withUnsafeBytes(of: v4) { Array($0) }
-            self = .v4((b[0], b[1], b[2], b[3]))
+            self.init(v4)
             return
         }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, s, &v6) == 1 {
-            self = .v6(withUnsafeBytes(of: v6) { Array($0) })
+            self.init(v6)
             return
         }
         return nil
+    }
+
+    /// The address in `in_addr` (network byte order), as `getaddrinfo` and `inet_pton` give it.
+    package init(_ address: in_addr) {
+        let b = withUnsafeBytes(of: address) { Array($0) }
+        self = .v4((b[0], b[1], b[2], b[3]))
+    }
+
+    /// The address in `in6_addr`, as `getaddrinfo` and `inet_pton` give it.
+    package init(_ address: in6_addr) {
+        self = .v6(withUnsafeBytes(of: address) { Array($0) })
     }
 
     package var description: String {

@@ -32,14 +32,15 @@ public enum Corpus {
     /// directory without a MANIFEST.tsv, such as `SHRINK_CORPUS=none`, runs the tests as a clone without the
     /// corpus would), else ../shared/corpus beside the project root.
     public static let root: String? = {
+        let path: String
         if let chosen = getenv("SHRINK_CORPUS") {
-            let path = String(cString: chosen)
-            return access(path + "/MANIFEST.tsv", R_OK) == 0 ? path : nil
+            path = String(cString: chosen)
+        } else {
+            // …/Sources/ShrinkTestSupport/Corpus.swift → project root → ../shared/corpus
+            var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+            parts.removeLast(3)
+            path = parts.joined(separator: "/") + "/../shared/corpus"
         }
-        // …/Sources/ShrinkTestSupport/Corpus.swift → project root → ../shared/corpus
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        let path = parts.joined(separator: "/") + "/../shared/corpus"
         return access(path + "/MANIFEST.tsv", R_OK) == 0 ? path : nil
     }()
 

@@ -1,13 +1,17 @@
 import ShrinkCore
 
-/// The first stage of the resampler: converts each incoming row of 8- or 16-bit samples to floats on the
-/// 0–255 scale (premultiplying colour by alpha when the last channel is alpha, so transparent pixels add
-/// no colour and edges get no dark fringes), and for large reductions averages `factorX × factorY` blocks
-/// so that the Lanczos stage after it convolves a few taps instead of tens.
+/// The first stage of the resampler: for large reductions it averages `factorX × factorY` blocks of the
+/// incoming 8- or 16-bit rows so that the Lanczos stage after it convolves a few taps instead of tens, and it
+/// hands that stage float rows on the 0–255 scale, colour premultiplied by alpha when the last channel is alpha
+/// (transparent pixels add no colour, edges get no dark fringes).
 ///
-/// Memory: a converted row of the input width and, when shrinking, one row of block sums of
-/// `ceil(width / factorX)` pixels — all floats. Edge blocks that overhang the image average only the
-/// pixels that exist.
+/// Block sums are integers taken straight from the input row: 8-bit samples (premultiplied: `colour × alpha`)
+/// sum in `UInt32`, 16-bit ones (and 8-bit blocks too large for 32 bits) in `UInt64`, so a block costs one
+/// multiply-add per sample and no float conversion until the block closes.
+///
+/// Memory: one row of block sums (`ceil(width / factorX) × channels`, 4 or 8 bytes each, only when shrinking)
+/// and the float output row of the same width (see ``predictedBytes(inputWidth:format:factorX:factorY:)``).
+/// Edge blocks that overhang the image average only the pixels that exist.
 struct BoxShrink {
     let factorX: Int
     let factorY: Int
@@ -18,8 +22,10 @@ struct BoxShrink {
     let premultiplies: Bool
     let outputWidth: Int
     let outputHeight: Int
-    private var converted: [Float]
-    private var sums: [Float]
+    /// Block sums in 32 bits (8-bit samples, blocks small enough), else empty.
+    private var sums8: [UInt32]
+    /// Block sums in 64 bits (16-bit samples or very large blocks), else empty.
+    private var wideSums: [UInt64]
     private var rowsInBlock = 0
     /// The float row of the most recently completed block (`outputWidth × channels` samples, then padding).
     private(set) var output: [Float]
@@ -35,22 +41,65 @@ struct BoxShrink {
         outputWidth = (inputWidth + factorX - 1) / factorX
         outputHeight = (inputHeight + factorY - 1) / factorY
         let shrinks = factorX > 1 || factorY > 1
-        converted = shrinks ? [Float](repeating: 0, count: inputWidth * channels) : []
-        sums = shrinks ? [Float](repeating: 0, count: outputWidth * channels) : []
+        let wide = Self.needsWideSums(format: format, factorX: factorX, factorY: factorY)
+        sums8 = shrinks && !wide ? [UInt32](repeating: 0, count: outputWidth * channels) : []
+        wideSums = shrinks && wide ? [UInt64](repeating: 0, count: outputWidth * channels) : []
         // Padded by 4 so the resampler may load a 4-lane vector at the last pixel.
-        output = [Float](repeating: 0, count: outputWidth * channels + 4)
+        output = [Float](repeating: 0, count: outputWidth * channels + Self.padding)
     }
+
+    /// Floats after the last output sample.
+    static let padding = 4
+
+    /// True when a block's sums may pass `UInt32.max`: 16-bit samples, or 8-bit blocks of more than 66,051
+    /// premultiplied (255 × 255) samples.
+    static func needsWideSums(format: PixelFormat, factorX: Int, factorY: Int) -> Bool {
+        let largest = format == .rgba8 ? 255 * 255 : 255
+        let (samples, overflow) = factorX.multipliedReportingOverflow(by: factorY)
+        return format == .rgba16 || overflow || samples > Int(UInt32.max) / largest
+    }
+
+    /// Bytes a box stage over rows `inputWidth` wide holds: the sums (when shrinking) and the float output row.
+    static func predictedBytes(inputWidth: Int, format: PixelFormat, factorX: Int, factorY: Int) -> Int {
+        let width = (inputWidth + factorX - 1) / factorX * format.channels
+        let sumBytes = factorX > 1 || factorY > 1
+            ? width * (needsWideSums(format: format, factorX: factorX, factorY: factorY) ? 8 : 4) : 0
+        return sumBytes + (width + padding) * 4
+    }
+
+    /// Bytes this stage holds.
+    var workingBytes: Int { sums8.count * 4 + wideSums.count * 8 + output.count * 4 }
 
     /// Adds input row `y`; returns the completed output row index when this row closes a block.
     /// `accumulate` false skips the work (the block is not needed) but still tracks block boundaries.
     mutating func add(row: UnsafeRawPointer, y: Int, accumulate: Bool) -> Int? {
         if factorX == 1 && factorY == 1 {
-            if accumulate { convert(row, into: &output) }
+            if accumulate {
+                let (n, c, wide, premultiplies) = (inputWidth * channels, channels, sixteenBit, premultiplies)
+                output.withUnsafeMutableBufferPointer {
+                    Self.convert(row, count: n, channels: c, sixteenBit: wide, premultiplies: premultiplies, into: $0.baseAddress!)
+                }
+            }
             return y
         }
         if accumulate {
-            convert(row, into: &converted)
-            addConverted()
+            let (c, fx, w, ow) = (channels, factorX, inputWidth, outputWidth)
+            if sixteenBit {
+                wideSums.withUnsafeMutableBufferPointer {
+                    Self.sumWide(row.assumingMemoryBound(to: UInt16.self), width: w, factor: fx, blocks: ow, channels: c,
+                                 premultiplies: premultiplies, into: $0.baseAddress!)
+                }
+            } else if !wideSums.isEmpty {
+                wideSums.withUnsafeMutableBufferPointer {
+                    Self.sumWide(row.assumingMemoryBound(to: UInt8.self), width: w, factor: fx, blocks: ow, channels: c,
+                                 premultiplies: premultiplies, into: $0.baseAddress!)
+                }
+            } else {
+                sums8.withUnsafeMutableBufferPointer {
+                    Self.sum8(row.assumingMemoryBound(to: UInt8.self), width: w, factor: fx, blocks: ow, channels: c,
+                              premultiplies: premultiplies, into: $0.baseAddress!)
+                }
+            }
         }
         rowsInBlock += 1
         let closes = rowsInBlock == factorY || y == inputHeight - 1
@@ -62,59 +111,117 @@ struct BoxShrink {
     }
 
     /// One row to floats on the 0–255 scale, colour premultiplied by alpha when there is alpha.
-    private func convert(_ row: UnsafeRawPointer, into out: inout [Float]) {
-        let n = inputWidth * channels, c = channels
-        out.withUnsafeMutableBufferPointer { out in
-            if sixteenBit {
-                let p = row.assumingMemoryBound(to: UInt16.self)
-                for i in 0..<n { out[i] = Float(p[i]) * (1 / 257) }
-            } else {
-                let p = row.assumingMemoryBound(to: UInt8.self)
-                for i in 0..<n { out[i] = Float(p[i]) }
-            }
-            guard premultiplies else { return }
-            var i = 0
-            while i < n {
-                let a = out[i + c - 1] * (1 / 255)
-                for k in 0..<(c - 1) { out[i + k] *= a }
-                i += c
-            }
+    private static func convert(_ row: UnsafeRawPointer, count n: Int, channels c: Int, sixteenBit: Bool,
+                                premultiplies: Bool, into out: UnsafeMutablePointer<Float>) {
+        if sixteenBit {
+            let p = row.assumingMemoryBound(to: UInt16.self)
+            for i in 0..<n { out[i] = Float(p[i]) * (1 / 257) }
+        } else {
+            let p = row.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<n { out[i] = Float(p[i]) }
+        }
+        guard premultiplies else { return }
+        var i = 0
+        while i < n {
+            let a = out[i + c - 1] * (1 / 255)
+            for k in 0..<(c - 1) { out[i + k] *= a }
+            i += c
         }
     }
 
-    private mutating func addConverted() {
-        let c = channels, fx = factorX, w = inputWidth
-        converted.withUnsafeBufferPointer { row in
-            sums.withUnsafeMutableBufferPointer { sums in
-                for bx in 0..<outputWidth {
-                    let x0 = bx * fx, x1 = min(x0 + fx, w)
-                    for ch in 0..<c {
-                        var s: Float = 0
-                        var p = x0 * c + ch
-                        for _ in x0..<x1 {
-                            s += row[p]
-                            p += c
-                        }
-                        sums[bx * c + ch] += s
-                    }
+    /// Adds one 8-bit row into `sums` (`blocks × channels`): per block of `factor` pixels, the sum of each
+    /// channel, colour times alpha when `premultiplies` (at most 255 × 255 per sample, so a `UInt32` holds
+    /// 66,000 samples of a block).
+    private static func sum8(_ p: UnsafePointer<UInt8>, width w: Int, factor fx: Int, blocks: Int, channels c: Int,
+                             premultiplies: Bool, into sums: UnsafeMutablePointer<UInt32>) {
+        switch (c, premultiplies) {
+        case (4, true):
+            for bx in 0..<blocks {
+                var acc = SIMD4<UInt32>()
+                var q = UnsafeRawPointer(p + bx * fx * 4)
+                for _ in 0..<(min(bx * fx + fx, w) - bx * fx) {
+                    let pixel = SIMD4<UInt32>(truncatingIfNeeded: q.loadUnaligned(as: SIMD4<UInt8>.self))
+                    acc &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
+                    q += 4
+                }
+                let s = UnsafeMutableRawPointer(sums + bx * 4)
+                s.storeBytes(of: s.loadUnaligned(as: SIMD4<UInt32>.self) &+ acc, as: SIMD4<UInt32>.self)
+            }
+        case (3, _):
+            for bx in 0..<blocks {
+                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                var q = p + bx * fx * 3
+                for _ in 0..<(min(bx * fx + fx, w) - bx * fx) {
+                    r &+= UInt32(q[0]); g &+= UInt32(q[1]); b &+= UInt32(q[2])
+                    q += 3
+                }
+                sums[bx * 3] &+= r; sums[bx * 3 + 1] &+= g; sums[bx * 3 + 2] &+= b
+            }
+        case (1, _):
+            for bx in 0..<blocks {
+                var s: UInt32 = 0
+                for x in (bx * fx)..<min(bx * fx + fx, w) { s &+= UInt32(p[x]) }
+                sums[bx] &+= s
+            }
+        default:
+            for bx in 0..<blocks {
+                for x in (bx * fx)..<min(bx * fx + fx, w) {
+                    let q = p + x * c
+                    let a = premultiplies ? UInt32(q[c - 1]) : 1
+                    for k in 0..<c { sums[bx * c + k] &+= UInt32(q[k]) &* (premultiplies && k < c - 1 ? a : 1) }
                 }
             }
         }
     }
 
+    /// Adds one row of 8- or 16-bit samples into 64-bit `sums`, as ``sum8(_:width:factor:blocks:channels:premultiplies:into:)``
+    /// does (colour × alpha is below 2³², so a `UInt64` holds any block).
+    private static func sumWide<Sample: FixedWidthInteger>(_ p: UnsafePointer<Sample>, width w: Int, factor fx: Int, blocks: Int,
+                                                           channels c: Int, premultiplies: Bool, into sums: UnsafeMutablePointer<UInt64>) {
+        for bx in 0..<blocks {
+            for x in (bx * fx)..<min(bx * fx + fx, w) {
+                let q = p + x * c
+                let a = premultiplies ? UInt64(q[c - 1]) : 1
+                for k in 0..<c { sums[bx * c + k] &+= UInt64(q[k]) &* (premultiplies && k < c - 1 ? a : 1) }
+            }
+        }
+    }
+
+    /// Turns the block sums into the float output row (0–255, colour premultiplied) and clears them.
     private mutating func finishBlock(rows: Int) {
-        let c = channels, fx = factorX, w = inputWidth
-        sums.withUnsafeMutableBufferPointer { sums in
-            output.withUnsafeMutableBufferPointer { out in
-                for bx in 0..<outputWidth {
-                    let cols = min(bx * fx + fx, w) - bx * fx
-                    let inv = 1 / Float(cols * rows)
+        let c = channels, fx = factorX, w = inputWidth, blocks = outputWidth
+        // Sample scale: 8-bit sums are already 0–255; 16-bit ones are 257 × that. Premultiplied colour carries
+        // one more factor of alpha's maximum (255 or 65535).
+        let unit: Float = sixteenBit ? 257 : 1
+        let colourUnit: Float = premultiplies ? unit * (sixteenBit ? 65535 : 255) : unit
+        let colourChannels = premultiplies ? c - 1 : c
+        output.withUnsafeMutableBufferPointer { out in
+            func finish<Sum: FixedWidthInteger>(_ sums: UnsafeMutableBufferPointer<Sum>) {
+                var start = 0
+                if c == 4, Sum.self == UInt32.self {
+                    // Whole blocks four lanes at a time (every block but perhaps the last has fx columns).
+                    let full = w / fx
+                    let n = Float(fx * rows)
+                    let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(with: 1 / (n * unit), where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
+                    let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out.baseAddress!)
+                    for bx in 0..<full {
+                        let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
+                        o.storeBytes(of: SIMD4<Float>(v) * scale, toByteOffset: bx * 16, as: SIMD4<Float>.self)
+                        raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: bx * 16, as: SIMD4<UInt32>.self)
+                    }
+                    start = full
+                }
+                for bx in start..<blocks {
+                    let n = Float((min(bx * fx + fx, w) - bx * fx) * rows)
+                    let colour = 1 / (n * colourUnit), plain = 1 / (n * unit)
                     for ch in 0..<c {
-                        out[bx * c + ch] = sums[bx * c + ch] * inv
+                        out[bx * c + ch] = Float(sums[bx * c + ch]) * (ch < colourChannels ? colour : plain)
                         sums[bx * c + ch] = 0
                     }
                 }
             }
+            if wideSums.isEmpty { sums8.withUnsafeMutableBufferPointer { finish($0) } }
+            else { wideSums.withUnsafeMutableBufferPointer { finish($0) } }
         }
     }
 }

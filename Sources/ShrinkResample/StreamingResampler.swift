@@ -69,7 +69,7 @@ public final class StreamingResampler {
 
     /// Bytes a resampler from `inputSize` to `outputSize` over `region` would hold, predicted without
     /// building it: the ring of float rows (taps × output width), the float input rows and, when a box
-    /// pre-shrink runs, its sums; and the filter weights of both axes (per output sample: a start, a count
+    /// pre-shrink runs, its integer sums; and the filter weights of both axes (per output sample: a start, a count
     /// and one float per tap).
     public static func predictedBytes(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil) -> Int {
         let region = region ?? Rect(inputSize)
@@ -80,10 +80,10 @@ public final class StreamingResampler {
         let scaleY = region.height / Double(fy) / Double(outputSize.height)
         let tapsX = Int((3 * max(scaleX, 1)).rounded(.up)) * 2 + 1
         let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
-        let boxWidth = (inputSize.width + fx - 1) / fx
-        let floats = taps * outputSize.width * c + 2 * outputSize.width * c + boxWidth * c + (fx * fy > 1 ? inputSize.width * c : 0)
+        let floats = taps * outputSize.width * c + 2 * outputSize.width * c
+        let box = BoxShrink.predictedBytes(inputWidth: inputSize.width, format: format, factorX: fx, factorY: fy)
         let weights = outputSize.width * (16 + 4 * ((tapsX + 7) / 8 * 8)) + outputSize.height * (16 + 4 * ((taps + 7) / 8 * 8))
-        return floats * 4 + weights
+        return floats * 4 + box + weights
     }
 
     /// True once every output row has been emitted.
@@ -91,7 +91,7 @@ public final class StreamingResampler {
 
     /// Bytes of working memory this resampler holds (ring, accumulators, weight tables).
     public var workingBytes: Int {
-        (ring.count + accumulator.count + box.output.count + (box.factorX * box.factorY > 1 ? box.inputWidth + box.outputWidth : 0) * channels) * 4
+        (ring.count + accumulator.count) * 4 + box.workingBytes
             + outputRow.count
             + (horizontal.weights.count + vertical.weights.count) * 4
             + (horizontal.start.count + vertical.start.count) * 16

@@ -115,6 +115,22 @@ import Glibc
         }
     }
 
+    /// Box blocks whose premultiplied sums pass 32 bits (800 px to 1: blocks of 266 × 266 pixels, colour × alpha
+    /// up to 65,025 each) are summed in 64 bits: a flat colour stays exactly that colour, in 8 and 16 bits.
+    @Test(arguments: [PixelFormat.rgba8, .rgba16])
+    func hugeBlocksDoNotOverflow(_ format: PixelFormat) {
+        let n = 800
+        let pixel: [UInt8] = format == .rgba16 ? [200, 200, 100, 100, 50, 50, 255, 255] : [200, 100, 50, 255]
+        let row = [[UInt8]](repeating: pixel, count: n).flatMap { $0 }
+        let bytes = [[UInt8]](repeating: row, count: n).flatMap { $0 }
+        let r = StreamingResampler(inputSize: Size(width: n, height: n), format: format, outputSize: Size(width: 1, height: 1))
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { src in
+            r.consume(src.baseAddress!, bytesPerRow: n * format.bytesPerPixel, count: n) { _, row in out = Array(row) }
+        }
+        #expect(out == [200, 100, 50, 255])
+    }
+
     @Test func regionSelectsACentreCrop() {
         // A left half of 50 and right half of 250: resampling only the right half gives 250 everywhere.
         let w = 100, h = 10

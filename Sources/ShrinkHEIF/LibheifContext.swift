@@ -9,57 +9,62 @@ final class LibheifContext {
     let handle: OpaquePointer
 
     /// Parses `bytes`, which must outlive this object. libheif refuses images wider or taller than `maxSide`.
-    /// Fails with `.corruptData` naming `path` with libheif's message when the file does not parse.
+    /// Fails with `.corruptData` naming `path` with libheif's message when the file does not parse, and with
+    /// `.unsupportedFeature` when libheif cannot be loaded (it is loaded on first use, not linked).
     init(_ bytes: UnsafeRawBufferPointer, maxSide: Int, path: String) throws(ImageError) {
-        guard let context = heif_context_alloc() else { throw ImageError(.outOfMemory, "\(path): libheif context") }
+        guard shrink_heif_load() == 0 else {
+            throw ImageError(.unsupportedFeature, "\(path): this image needs libheif (Debian: libheif1), which did not load: "
+                             + String(cString: shrink_heif_load_error()))
+        }
+        guard let context = shrink_heif_context_alloc() else { throw ImageError(.outOfMemory, "\(path): libheif context") }
         self.context = context
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
+        shrink_heif_context_set_maximum_image_size_limit(context, Int32(clamping: maxSide))
         var handle: OpaquePointer?
-        var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
-        if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
+        var error = shrink_heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
+        if error.code == heif_error_Ok { error = shrink_heif_context_get_primary_image_handle(context, &handle) }
         guard error.code == heif_error_Ok, let handle else {
-            heif_context_free(context)
+            shrink_heif_context_free(context)
             throw Self.imageError(error, path: path)
         }
         self.handle = handle
     }
 
     deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
+        shrink_heif_image_handle_release(handle)
+        shrink_heif_context_free(context)
     }
 
     /// The primary image as displayed (libheif applies `clap`, `irot` and `imir`).
-    var size: Size { Size(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle))) }
-    var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
+    var size: Size { Size(width: Int(shrink_heif_image_handle_get_width(handle)), height: Int(shrink_heif_image_handle_get_height(handle))) }
+    var hasAlpha: Bool { shrink_heif_image_handle_has_alpha_channel(handle) != 0 }
     /// The ICC profile libheif finds for the primary image (`colr` prof/rICC), or nil.
     var iccProfile: [UInt8]? {
-        let type = heif_image_handle_get_color_profile_type(handle)
+        let type = shrink_heif_image_handle_get_color_profile_type(handle)
         guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
-        let count = heif_image_handle_get_raw_color_profile_size(handle)
+        let count = shrink_heif_image_handle_get_raw_color_profile_size(handle)
         guard count > 0, count <= 64 << 20 else { return nil }
         var profile = [UInt8](repeating: 0, count: count)
-        let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+        let error = profile.withUnsafeMutableBytes { shrink_heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
         return error.code == heif_error_Ok ? profile : nil
     }
-    var bitDepth: Int { max(8, Int(heif_image_handle_get_luma_bits_per_pixel(handle))) }
+    var bitDepth: Int { max(8, Int(shrink_heif_image_handle_get_luma_bits_per_pixel(handle))) }
 
     /// Decodes the primary image to interleaved 8-bit RGB (RGBA with `alpha`) with the decoder named
     /// `decoder` (libheif's id: `libde265` or `dav1d`; never left to libheif's choice, which could be aom).
-    /// The caller releases the image with `heif_image_release`. Holds the coded image's YUV planes while it
+    /// The caller releases the image with `shrink_heif_image_release`. Holds the coded image's YUV planes while it
     /// converts, then the RGB(A) image.
     func decode(alpha: Bool, decoder: String, path: String) throws(ImageError) -> OpaquePointer {
-        guard let options = heif_decoding_options_alloc() else { throw ImageError(.outOfMemory, "\(path): libheif options") }
-        defer { heif_decoding_options_free(options) }
+        guard let options = shrink_heif_decoding_options_alloc() else { throw ImageError(.outOfMemory, "\(path): libheif options") }
+        defer { shrink_heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
         var image: OpaquePointer?
         let error = decoder.withCString { id in
             options.pointee.decoder_id = id
-            return heif_decode_image(handle, &image, heif_colorspace_RGB,
+            return shrink_heif_decode_image(handle, &image, heif_colorspace_RGB,
                                      alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
         }
         guard error.code == heif_error_Ok, let image else {
-            if let image { heif_image_release(image) }
+            if let image { shrink_heif_image_release(image) }
             throw Self.imageError(error, path: path)
         }
         return image

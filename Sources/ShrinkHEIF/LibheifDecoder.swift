@@ -61,7 +61,7 @@ public struct LibheifDecoder: ImageDecoding {
     }
 
     /// "libheif 1.15.1 (dav1d)": the library and the decoder it was told to use, as telemetry and info name them.
-    static func decoderName(_ decoderID: String) -> String { "libheif \(String(cString: heif_get_version())) (\(decoderID))" }
+    static func decoderName(_ decoderID: String) -> String { "libheif \(String(cString: shrink_heif_get_version())) (\(decoderID))" }
 
     public func metadata() throws(ImageError) -> ImageMetadata {
         ImageMetadata(iccProfile: icc, exif: exif.map { Array(bytes.bytes[$0]) })

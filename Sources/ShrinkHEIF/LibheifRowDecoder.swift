@@ -20,18 +20,18 @@ final class LibheifRowDecoder: RowDecoding {
         self.format = format
         self.path = path
         var stride: Int32 = 0
-        let width = heif_image_get_width(image, heif_channel_interleaved)
-        let height = heif_image_get_height(image, heif_channel_interleaved)
-        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+        let width = shrink_heif_image_get_width(image, heif_channel_interleaved)
+        let height = shrink_heif_image_get_height(image, heif_channel_interleaved)
+        guard let plane = shrink_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               Int(width) == size.width, Int(height) == size.height, Int(stride) >= size.width * format.bytesPerPixel else {
-            heif_image_release(image)
+            shrink_heif_image_release(image)
             throw ImageError(.corruptData, "\(path): libheif decoded \(width)x\(height), not the \(size) its header gives")
         }
         pixels = plane
         self.stride = Int(stride)
     }
 
-    deinit { if let image { heif_image_release(image) } }
+    deinit { if let image { shrink_heif_image_release(image) } }
 
     func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
                   maxRows: Int) throws(ImageError) -> Int {
@@ -45,7 +45,7 @@ final class LibheifRowDecoder: RowDecoding {
     }
 
     func finish() throws(ImageError) {
-        if let image { heif_image_release(image) }
+        if let image { shrink_heif_image_release(image) }
         image = nil
     }
 }

@@ -51,9 +51,10 @@ let package = Package(
                        providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d", pkgConfig: "dav1d",
                        providers: [.apt(["libdav1d-dev"])]),
-        // libheif, only for derived images (iden, iovl) the tile path does not decode.
-        .systemLibrary(name: "CShrinkHeif", path: "Sources/ShrinkHEIF/CShrinkHeif", pkgConfig: "libheif",
-                       providers: [.apt(["libheif-dev"])]),
+        // libheif, only for derived images (iden, iovl) the tile path does not decode: loaded with dlopen on
+        // first use (linked, it would load libheif, x265 and aom into every process, ~7 ms at each start).
+        // Building needs its header (Debian: libheif-dev); running needs libheif1 only for such images.
+        .target(name: "CShrinkHeif", path: "Sources/ShrinkHEIF/CShrinkHeif"),
         .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
                 exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
@@ -91,7 +92,10 @@ let package = Package(
         .testTarget(name: "ShrinkHEIFTests", dependencies: ["ShrinkHEIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkCLITests", dependencies: ["Shrink", "ShrinkJPEG", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkCLITests", dependencies: [
+            "Shrink", "ShrinkJPEG", "ShrinkTestSupport", "ShrinkCLI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "ShrinkServerTests", dependencies: [
             "ShrinkServer", "ShrinkServerURL", "ShrinkTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Testing
+@testable import ShrinkCLI
+
+/// `shrink thumbnail`'s own argument parser (``ThumbnailCommand/fastParse(_:)``) against ArgumentParser's: where
+/// the fast one accepts arguments, every property of the command (option groups included) must come out the
+/// same; where it declines, ArgumentParser decides (and writes the errors).
+@Suite struct ThumbnailParsingTests {
+    /// Every stored property of a parsed command, as text (a property the parser left unset shows as
+    /// ArgumentParser's definition, not a value, so a property the fast parser forgets fails here).
+    static func properties(_ command: ThumbnailCommand) -> [String] {
+        Mirror(reflecting: command).children.map { "\($0.label ?? "?") = \(String(describing: $0.value))" }
+    }
+
+    static let accepted: [[String]] = [
+        ["photo.jpg"],
+        ["photo.jpg", "--size", "400", "-o", "thumb.jpg"],
+        ["a.jpg", "b.png", "--size=300x200", "--fit", "cover", "-o", "out/", "--jobs", "2", "--json"],
+        ["photo.jpg", "--prescale", "1/8", "-o", "eighth.png", "--png-filter", "adaptive", "--compression", "9", "--depth", "16"],
+        ["-", "--size", "256", "--mode", "fast", "--no-embedded-thumbnail", "--quality", "70", "--subsampling", "444",
+         "--progressive", "--keep-exif", "--strip-icc", "--upscale", "--strict", "--max-pixels", "1000000",
+         "--max-input-bytes", "5000000", "--max-scans", "20", "--memory-budget", "1000000", "--colour", "keep"],
+        ["x.heic", "--format", "webp", "--lossless", "--embedded-thumbnail", "--pixel-format", "rgba16", "--color", "display-p3"],
+    ]
+
+    @Test(arguments: accepted)
+    func fastParseAgreesWithArgumentParser(_ arguments: [String]) throws {
+        let fast = try #require(ThumbnailCommand.fastParse(arguments), "the fast parser declined \(arguments)")
+        let reference = try ThumbnailCommand.parse(arguments)
+        #expect(Self.properties(fast) == Self.properties(reference))
+        #expect(Self.properties(fast).count >= 22)
+    }
+
+    /// Unknown, repeated or malformed options, `--`, and arguments `validate()` refuses go to ArgumentParser.
+    @Test(arguments: [
+        ["photo.jpg", "--size"], ["photo.jpg", "--size", "0"], ["photo.jpg", "--size", "400", "--size", "300"],
+        ["photo.jpg", "--quality", "0"], ["photo.jpg", "--bogus"], ["--", "-weird.jpg"], ["photo.jpg", "-vo", "x.jpg"],
+        ["photo.jpg", "--json=yes"], [], ["a.jpg", "b.jpg", "-o", "one.jpg"], ["photo.jpg", "--fit", "stretch"],
+    ])
+    func fastParseDeclinesWhatItDoesNotKnow(_ arguments: [String]) {
+        #expect(ThumbnailCommand.fastParse(arguments) == nil)
+    }
+}

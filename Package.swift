@@ -47,8 +47,9 @@ let package = Package(
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
         // HEIC and AVIF: Shrink's container parser, HEVC tiles through libde265, AV1 through dav1d.
-        .systemLibrary(name: "CShrinkDE265", path: "Sources/ShrinkHEIF/CShrinkDE265", pkgConfig: "libde265",
-                       providers: [.apt(["libde265-dev"])]),
+        // libde265, loaded with dlopen on first use (linked, every process mapped it and ran its start-up code).
+        // Building needs its header (Debian: libde265-dev); running needs libde265-0 only for HEIC files.
+        .target(name: "CShrinkDE265", path: "Sources/ShrinkHEIF/CShrinkDE265"),
         .systemLibrary(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d", pkgConfig: "dav1d",
                        providers: [.apt(["libdav1d-dev"])]),
         // libheif, only for derived images (iden, iovl) the tile path does not decode: loaded with dlopen on

@@ -7,61 +7,66 @@ import ShrinkCore
 final class HEVCDecoder {
     private let context: UnsafeMutableRawPointer
     /// `libde265` and its version.
-    static let name = "libde265 " + String(cString: de265_get_version())
+    static let name = "libde265 " + String(cString: shrink_de265_get_version())
     private let path: String
 
+    /// Fails with `.unsupportedFeature` when libde265 cannot be loaded (it is loaded on first use, not linked).
     init(path: String) throws(ImageError) {
-        guard let context = de265_new_decoder() else { throw ImageError(.outOfMemory, "\(path): cannot create an HEVC decoder") }
+        guard shrink_de265_load() == 0 else {
+            throw ImageError(.unsupportedFeature, "\(path): HEVC-coded images need libde265 (Debian: libde265-0), which did not load: "
+                             + String(cString: shrink_de265_load_error()))
+        }
+        guard let context = shrink_de265_new_decoder() else { throw ImageError(.outOfMemory, "\(path): cannot create an HEVC decoder") }
         self.context = context
         self.path = path
-        de265_set_verbosity(0)
+        shrink_de265_set_verbosity(0)
     }
 
-    deinit { de265_free_decoder(context) }
+    deinit { shrink_de265_free_decoder(context) }
 
     /// Decodes one picture from `parameterSets` then `units` (NAL units without length prefixes). Fails with
     /// `.corruptData` when libde265 reports an error or yields no picture.
     func decode(parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer], depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError) -> HEIFPicture {
-        defer { de265_reset(context) }
+        defer { shrink_de265_reset(context) }
         for unit in parameterSets + units where unit.count > 0 {
-            let status = de265_push_NAL(context, unit.baseAddress, Int32(clamping: unit.count), 0, nil)
-            guard de265_isOK(status) != 0 else { throw error(status, "reading the coded data") }
+            let status = shrink_de265_push_NAL(context, unit.baseAddress, Int32(clamping: unit.count), 0, nil)
+            guard shrink_de265_isOK(status) != 0 else { throw error(status, "reading the coded data") }
         }
-        _ = de265_flush_data(context)
+        _ = shrink_de265_flush_data(context)
         var more: Int32 = 1
         var steps = 0
         while more != 0 {
             steps += 1
             guard steps < 1_000_000 else { throw ImageError(.corruptData, "\(path): HEVC decoding does not end") }
-            let status = de265_decode(context, &more)
-            if status != DE265_OK && status != DE265_ERROR_WAITING_FOR_INPUT_DATA && de265_isOK(status) == 0 {
+            let status = shrink_de265_decode(context, &more)
+            if status != DE265_OK && status != DE265_ERROR_WAITING_FOR_INPUT_DATA && shrink_de265_isOK(status) == 0 {
                 throw error(status, "decoding a tile")
             }
-            if let image = de265_get_next_picture(context) { return copy(image, depth: depth) }
+            if let image = shrink_de265_get_next_picture(context) { return copy(image, depth: depth) }
             if status == DE265_ERROR_WAITING_FOR_INPUT_DATA { break }
         }
-        if let image = de265_get_next_picture(context) { return copy(image, depth: depth) }
+        if let image = shrink_de265_get_next_picture(context) { return copy(image, depth: depth) }
         throw ImageError(.corruptData, "\(path): the HEVC data holds no complete picture")
     }
 
     private func copy(_ image: OpaquePointer, depth: HEIFSampleDepth) -> HEIFPicture {
-        let planes = de265_get_chroma_format(image) == de265_chroma_mono ? 1 : 3
+        let planes = shrink_de265_get_chroma_format(image) == de265_chroma_mono ? 1 : 3
         var sizes: [Size] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
         for c in 0..<planes {
-            let w = Int(de265_get_image_width(image, Int32(c))), h = Int(de265_get_image_height(image, Int32(c)))
+            let w = Int(shrink_de265_get_image_width(image, Int32(c))), h = Int(shrink_de265_get_image_height(image, Int32(c)))
             var stride: Int32 = 0
-            guard w > 0, h > 0, let base = de265_get_image_plane(image, Int32(c), &stride) else { continue }
+            guard w > 0, h > 0, let base = shrink_de265_get_image_plane(image, Int32(c), &stride) else { continue }
             sizes.append(Size(width: w, height: h))
             bases.append(UnsafeRawPointer(base))
             strides.append(Int(stride))
         }
-        return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: Int(de265_get_bits_per_pixel(image, 0)),
-                           depth: depth, fullRange: de265_get_image_full_range_flag(image) != 0,
-                           matrix: Int(de265_get_image_matrix_coefficients(image)))
+        return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: Int(shrink_de265_get_bits_per_pixel(image, 0)),
+                           depth: depth, fullRange: shrink_de265_get_image_full_range_flag(image) != 0,
+                           matrix: Int(shrink_de265_get_image_matrix_coefficients(image)))
     }
 
     private func error(_ status: de265_error, _ during: String) -> ImageError {
-        let text = de265_get_error_text(status).map { String(cString: $0) } ?? "error \(status.rawValue)"
+        let text = shrink_de265_get_error_text(status).map { String(cString: $0) } ?? "error \(status.rawValue)"
         return ImageError(.corruptData, "\(path): HEVC \(text) (\(during))")
     }
 }

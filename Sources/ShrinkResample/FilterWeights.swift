@@ -34,12 +34,12 @@ struct FilterWeights {
         var start = [Int](repeating: 0, count: outputCount)
         var count = [Int](repeating: 0, count: outputCount)
         var weights = [Float](repeating: 0, count: outputCount * stride)
+        var w = [Double](repeating: 0, count: taps)      // one window's weights, reused
         for i in 0..<outputCount {
             let center = from + (Double(i) + 0.5) * scale
             let lo = max(Int(center - support + 0.5), 0)
             let hi = min(Int(center + support + 0.5), inputCount)
             var n = min(max(hi - lo, 1), taps)
-            var w = [Double](repeating: 0, count: n)
             var total = 0.0
             for k in 0..<n {
                 w[k] = Self.lanczos3((Double(lo + k) - center + 0.5) / filterScale)
@@ -48,7 +48,7 @@ struct FilterWeights {
             if total == 0 {
                 // Degenerate window (cannot happen for sane geometry): take the nearest sample.
                 n = 1
-                w = [1]
+                w[0] = 1
                 total = 1
             }
             start[i] = min(lo, inputCount - 1)
@@ -67,10 +67,13 @@ struct FilterWeights {
         zip(start, count).map { $0 + $1 - 1 }.max() ?? 0
     }
 
+    /// The Lanczos-3 kernel `3 sin(πx) sin(πx/3) / (πx)²` with one `sin` per tap: with `t = πx/3`,
+    /// `sin(πx) = sin(3t) = sin t (3 − 4 sin² t)`.
     static func lanczos3(_ x: Double) -> Double {
         if x == 0 { return 1 }
         guard x > -3, x < 3 else { return 0 }
-        let px = Double.pi * x
-        return 3 * sin(px) * sin(px / 3) / (px * px)
+        let t = Double.pi * x / 3
+        let s = sin(t)
+        return s * (3 - 4 * s * s) * s / (3 * t * t)
     }
 }

@@ -1,1 +1,0 @@
-#include <libde265/de265.h>

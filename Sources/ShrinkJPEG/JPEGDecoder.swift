@@ -211,13 +211,23 @@ public struct JPEGDecoder: ImageDecoding {
         return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
     }
 
-    /// The route for `request`: the DC-first decoder at 1/8 when the file allows it; Y, Cb, Cr planes when
+    /// The route for `request`: the DC-first decoder at 1/8 when the file allows it (its DC values straight as
+    /// planes when planes are wanted); Y, Cb, Cr planes when
     /// they are wanted and the sampling allows them; libjpeg rows otherwise — with its whole-image coefficient
     /// buffer for progressive and multi-scan files, and only the window's columns and rows when one is given.
     public func route(_ request: RouteRequest) -> DecodeRoute {
         let d = request.scaleDenominator
         let size = scaledSize(denominator: d)
         let state = stateBytes(scaleDenominator: d)
+        if d == 8, let dc = dcFirst, request.wantsPlanes && decodesToPlanes {
+            // Planes wanted: the DC values are the planes (4:2:0 chroma already at half size); no AC scan is read.
+            let bytes = bytes
+            return DecodeRoute(path: .dcFirst, output: .planes, decodedSize: size, workingBytes: dc.dcPlanesWorkingBytes,
+                               stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping),
+                               decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
+                .planes(JPEGDCPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
+            }
+        }
         if d == 8, let dc = dcFirst {
             let bytes = bytes
             return DecodeRoute(path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,

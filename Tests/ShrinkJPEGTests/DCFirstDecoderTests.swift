@@ -33,6 +33,43 @@ import ShrinkTestSupport
         #expect(decoder.workingBytes(scaleDenominator: 8) < decoder.workingBytes(scaleDenominator: 4) / 10)
     }
 
+    /// Every plane of `decoder`, whole.
+    static func planes(_ decoder: any PlaneDecoding) throws -> [[UInt8]] {
+        var planes = decoder.planeSizes.map { [UInt8](repeating: 0, count: $0.pixelCount) }
+        let sizes = decoder.planeSizes
+        while try decoder.readGroup({ plane, y, row in
+            for x in 0..<sizes[plane].width { planes[plane][y * sizes[plane].width + x] = row[x] }
+        }) {}
+        try decoder.finish()
+        return planes
+    }
+
+    /// Wanting planes at 1/8, the DC-first route hands out the DC values as they are — luma at 1/8, 4:2:0
+    /// chroma at 1/16 — reading no AC scan; libjpeg's planar 1/8 decode of the same bytes (chroma given the
+    /// luma's 1×1 IDCT, its coefficient buffer filled by every scan) gives the same samples.
+    @Test(arguments: [(false, 333, 251), (true, 333, 251), (false, 17, 9), (false, 1000, 8)])
+    func dcPlanesMatchLibjpegPlanes(_ chroma444: Bool, _ width: Int, _ height: Int) throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: 92, chroma444: chroma444,
+                                        progressive: true)
+        let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "generated")
+        let route = decoder.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true))
+        #expect(route.path == .dcFirst && route.output == .planes)
+        guard case .planes(let dc) = try route.start(options: DecodeOptions()) else {
+            Issue.record("the DC-first route gave rows")
+            return
+        }
+        let libjpeg = try decoder.startPlanes(scaleDenominator: 8)
+        #expect(dc.planeSizes == libjpeg.planeSizes)
+        #expect(dc.planeSizes[1].width == (chroma444 ? (width + 7) / 8 : (width + 15) / 16))
+        let ours = try Self.planes(dc), theirs = try Self.planes(libjpeg)
+        for i in 0..<3 {
+            let diff = zip(ours[i], theirs[i]).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(diff == 0, "plane \(i): max difference \(diff) for \(width)x\(height)")
+        }
+        // DC values and one byte per block: no AC scan's data is held or decoded.
+        #expect(route.workingBytes < decoder.workingBytes(scaleDenominator: 8) * 2)
+    }
+
     @Test func grayProgressive() throws {
         let bytes = try TestImages.jpeg(TestImages.grayRamp(width: 200, height: 120), quality: 90, progressive: true)
         let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "gray")

@@ -132,6 +132,47 @@ struct DCFirstDecoder {
         return planes
     }
 
+    /// Each component's plane when only DC values are used: one sample per block of the component (its blocks
+    /// that hold image), so 4:2:0 chroma comes out at half the luma plane's size, as YUV 4:2:0 output wants it.
+    var dcPlaneSizes: [Size] { script.components.map { Size(width: $0.blocksWide, height: $0.blocksHigh) } }
+
+    /// Plane samples per luma sample of the DC planes (1 for luma, 0.5 for 4:2:0 chroma).
+    var dcPlaneFactors: [(x: Double, y: Double)] {
+        script.components.map { (x: Double($0.h) / Double(script.maxH), y: Double($0.v) / Double(script.maxV)) }
+    }
+
+    /// Bytes a DC-only planar decode holds: DC values of every block and one byte per block for the planes.
+    var dcPlanesWorkingBytes: Int { script.components.reduce(0) { $0 + 3 * $1.blocksWide * $1.blocksHigh } }
+
+    /// As ``stateBytes(mapped:)`` for a DC-only planar decode, which reads the DC scans and nothing else.
+    func dcPlanesStateBytes(mapped: Bool) -> Int {
+        guard mapped else { return 64 << 10 }
+        return 64 << 10 + script.scans.filter { $0.ss == 0 }.reduce(0) { $0 + $1.data.count + 8192 }
+    }
+
+    /// Decodes every component's DC plane (``dcPlaneSizes``): the DC scans only; no AC scan is entropy-decoded,
+    /// chroma included. Damage, `strict` and `release` as in ``decodePlanes(bytes:strict:monitor:warnings:release:)``.
+    func decodeDCPlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
+                        release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
+        guard script.endsWithEOI else { throw ImageError(.truncated, "\(path): JPEG data ends before the image does (no EOI marker)") }
+        let comps = script.components
+        let dc = comps.map { UnsafeMutablePointer<Int16>.allocate(capacity: max(1, $0.blocksWide * $0.blocksHigh)) }
+        defer { for p in dc { p.deallocate() } }
+        for (p, c) in zip(dc, comps) { p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh)) }
+        for scan in script.scans where scan.ss == 0 {
+            try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict, warnings: &warnings)
+            release(scan.data)
+            try monitor?.checkpoint(row: 0)
+        }
+        return comps.enumerated().map { i, c in
+            let q0 = Int(script.quantTables[c.quantTable]![0]), values = dc[i], n = c.blocksWide * c.blocksHigh
+            return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+                for k in 0..<n { out[k] = UInt8(clamping: ((Int(values[k]) * q0 + 4) >> 3) + 128) }
+                initialized = n
+            }
+        }
+    }
+
     private func table(_ scan: ScanScript.Scan, dc: Bool, _ k: Int) throws(ImageError) -> HuffmanTable {
         guard let t = scan.tables[(dc ? 0 : 4) + (dc ? scan.dcTables[k] : scan.acTables[k])] else {
             throw ImageError(.corruptData, "\(path): a scan uses an undefined Huffman table")
@@ -142,64 +183,36 @@ struct DCFirstDecoder {
     /// One DC scan (first or refinement), interleaved or not, into the DC values.
     private func decodeDCScan(_ scan: ScanScript.Scan, bytes: UnsafeRawBufferPointer, dc: [UnsafeMutablePointer<Int16>],
                               strict: Bool, warnings: inout [String]) throws(ImageError) {
-        var badCode = false
         var reader = EntropyReader(bytes, data: scan.data, restartInterval: scan.restartInterval)
-        let refine = scan.ah > 0, al = scan.al
         var owners: [HuffmanTable] = []
-        if !refine { for k in scan.components.indices { owners.append(try table(scan, dc: true, k)) } }
+        if scan.ah == 0 { for k in scan.components.indices { owners.append(try table(scan, dc: true, k)) } }
         let comps = script.components
-        // Per block of the scan, in order: which component slot, and where its value goes (nil: padding).
-        // Blocks in scan order: the component slot and where its value goes (padding blocks go to a scratch slot).
-        let members = scan.components.map { (h: comps[$0].h, v: comps[$0].v, wide: comps[$0].blocksWide,
-                                             high: comps[$0].blocksHigh, values: dc[$0]) }
-        let single = members.count == 1
-        let unitsPerMCU = single ? 1 : members.reduce(0) { $0 + $1.h * $1.v }
-        let mcus = single ? members[0].wide * members[0].high : script.mcusWide * script.mcusHigh
-        let slot = UnsafeMutablePointer<Int>.allocate(capacity: unitsPerMCU)
-        defer { slot.deallocate() }
-        var u = 0
-        for (k, m) in members.enumerated() { for _ in 0..<(single ? 1 : m.h * m.v) { slot[u] = k; u += 1 } }
-        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: 1)
-        defer { scratch.deallocate() }
-        let pred = UnsafeMutablePointer<Int>.allocate(capacity: 4)
-        defer { pred.deallocate() }
-        pred.initialize(repeating: 0, count: 4)
-        try withExtendedLifetime(owners) { () throws(ImageError) in
+        // The blocks of one MCU in scan order (a one-component scan's MCU is one block, in raster order):
+        // for each, its component's slot in the scan, its offset in the MCU, and its component's geometry.
+        let single = scan.components.count == 1
+        var layout: [DCScanLayout.Unit] = []
+        for (k, ci) in scan.components.enumerated() {
+            let c = comps[ci]
+            for v in 0..<(single ? 1 : c.v) {
+                for h in 0..<(single ? 1 : c.h) {
+                    layout.append(DCScanLayout.Unit(slot: k, dx: h, dy: v, h: single ? 1 : c.h, v: single ? 1 : c.v,
+                                                    wide: c.blocksWide, high: c.blocksHigh, values: dc[ci]))
+                }
+            }
+        }
+        let mcusWide = single ? comps[scan.components[0]].blocksWide : script.mcusWide
+        let mcusHigh = single ? comps[scan.components[0]].blocksHigh : script.mcusHigh
+        let outcome = try withExtendedLifetime(owners) { () throws(ImageError) -> DCScanLayout.Outcome in
             let codes = owners.map(\.code)
-            let bit = Int16(truncatingIfNeeded: 1 << al)
-            for mcu in 0..<mcus {
-                if try reader.restartIfDue(strict: strict, path: path) { pred.update(repeating: 0, count: 4) }
-                let mx = single ? 0 : mcu % script.mcusWide, my = single ? 0 : mcu / script.mcusWide
-                var unit = 0
-                for k in 0..<members.count {
-                    let m = members[k]
-                    for v in 0..<(single ? 1 : m.v) {
-                        for h in 0..<(single ? 1 : m.h) {
-                            let target: UnsafeMutablePointer<Int16>
-                            if single {
-                                target = m.values + mcu
-                            } else {
-                                let bx = mx * m.h + h, by = my * m.v + v
-                                target = bx < m.wide && by < m.high ? m.values + by * m.wide + bx : scratch
-                            }
-                            if refine {
-                                if reader.bit() != 0 { target.pointee |= bit }
-                            } else if let s = reader.decode(codes[slot[unit]]), s <= 15 {
-                                pred[k] = pred[k] &+ reader.signed(s)
-                                target.pointee = Int16(truncatingIfNeeded: pred[k] << al)
-                            } else if strict {
-                                throw ImageError(.corruptData, "\(path): bad Huffman code in a DC scan")
-                            } else {
-                                badCode = true
-                            }
-                            unit += 1
-                        }
-                    }
+            return try layout.withUnsafeBufferPointer { units throws(ImageError) in
+                try codes.withUnsafeBufferPointer { codes throws(ImageError) in
+                    try DCScanLayout.decode(&reader, units: units, codes: codes, mcusWide: mcusWide, mcusHigh: mcusHigh,
+                                            refine: scan.ah > 0, al: scan.al, strict: strict, path: path)
                 }
             }
         }
         if strict && reader.fakeBitsUsed { throw ImageError(.truncated, "\(path): a DC scan ends early") }
-        if badCode { Self.note("corrupt JPEG data: bad Huffman code in a DC scan", in: &warnings) }
+        if outcome.badCode { Self.note("corrupt JPEG data: bad Huffman code in a DC scan", in: &warnings) }
         if reader.fakeBitsUsed { Self.note("corrupt JPEG data: a DC scan ends early (missing data read as zeros)", in: &warnings) }
     }
 

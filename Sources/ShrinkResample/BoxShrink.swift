@@ -157,6 +157,9 @@ struct BoxShrink {
                 }
                 sums[bx * 3] &+= r; sums[bx * 3 + 1] &+= g; sums[bx * 3 + 2] &+= b
             }
+        case (1, _) where fx == 2:
+            for bx in 0..<(w / 2) { sums[bx] &+= UInt32(p[2 * bx]) &+ UInt32(p[2 * bx + 1]) }
+            if w % 2 == 1 { sums[blocks - 1] &+= UInt32(p[w - 1]) }
         case (1, _):
             for bx in 0..<blocks {
                 var s: UInt32 = 0
@@ -208,6 +211,15 @@ struct BoxShrink {
                         let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
                         o.storeBytes(of: SIMD4<Float>(v) * scale, toByteOffset: bx * 16, as: SIMD4<Float>.self)
                         raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: bx * 16, as: SIMD4<UInt32>.self)
+                    }
+                    start = full
+                } else if c != 4 && colourChannels == c {
+                    // No alpha: one scale for every whole block.
+                    let full = w / fx
+                    let scale = 1 / (Float(fx * rows) * unit)
+                    for i in 0..<(full * c) {
+                        out[i] = Float(sums[i]) * scale
+                        sums[i] = 0
                     }
                     start = full
                 }

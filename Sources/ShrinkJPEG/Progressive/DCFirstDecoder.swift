@@ -167,7 +167,8 @@ struct DCFirstDecoder {
         return comps.enumerated().map { i, c in
             let q0 = Int(script.quantTables[c.quantTable]![0]), values = dc[i], n = c.blocksWide * c.blocksHigh
             return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
-                for k in 0..<n { out[k] = UInt8(clamping: ((Int(values[k]) * q0 + 4) >> 3) + 128) }
+                let base = out.baseAddress!
+                for k in 0..<n { base[k] = UInt8(clamping: ((Int(values[k]) &* q0 &+ 4) >> 3) &+ 128) }
                 initialized = n
             }
         }

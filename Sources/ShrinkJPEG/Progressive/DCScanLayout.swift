@@ -1,8 +1,12 @@
 import ShrinkCore
 
-/// The inner loop of a DC scan (T.81 G.1.2.1 first scans, G.1.2.2 refinements) over a precomputed MCU layout:
-/// per block one Huffman decode and one EXTEND (or one bit), no allocation, no division, no closure. A 24 MP
-/// 4:2:0 photo has 576,000 blocks per DC scan.
+/// The inner loops of a DC scan (T.81 G.1.2.1 first scans, G.1.2.2 refinements), one MCU row at a time: the
+/// row's blocks are decoded in scan order into a small buffer (per block one Huffman decode and one EXTEND,
+/// or one bit; the loop holds only the bit reader, the tables and four predictions), then scattered to
+/// their components' DC values. No allocation per block, no division, no closure. A 24 MP 4:2:0 photo has
+/// 576,000 blocks per DC scan.
+///
+/// Memory: one MCU row of Int16 values (`mcusWide × blocks per MCU`).
 enum DCScanLayout {
     /// One block of the MCU: its component's slot in the scan (Huffman table and prediction), its offset in
     /// the MCU, the component's sampling in this scan (1×1 for one-component scans) and its DC values.
@@ -19,43 +23,92 @@ enum DCScanLayout {
     }
 
     /// Decodes `mcusWide × mcusHigh` MCUs of `units`. Blocks in the MCU padding (past a component's
-    /// blocks) are decoded and dropped. A bad Huffman code is an error when `strict`, else noted and skipped.
-    static func decode(_ reader: inout EntropyReader, units: UnsafeBufferPointer<Unit>, codes: UnsafeBufferPointer<HuffmanCode>,
+    /// blocks) are decoded and dropped. A bad Huffman code is an error when `strict`, else noted and read as 0.
+    static func decode(_ entropy: inout EntropyReader, units: UnsafeBufferPointer<Unit>, codes: UnsafeBufferPointer<HuffmanCode>,
                        mcusWide: Int, mcusHigh: Int, refine: Bool, al: Int, strict: Bool,
                        path: String) throws(ImageError) -> Outcome {
         var outcome = Outcome()
-        var scratch: Int16 = 0
+        let perMCU = units.count
+        let row = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, mcusWide * perMCU))
+        defer { row.deallocate() }
+        let slots = UnsafeMutablePointer<Int>.allocate(capacity: max(1, perMCU))
+        defer { slots.deallocate() }
+        for (u, unit) in units.enumerated() { slots[u] = unit.slot }
         var pred = (0, 0, 0, 0)
-        let bit = Int16(truncatingIfNeeded: 1 << al)
-        try withUnsafeMutablePointer(to: &scratch) { scratch throws(ImageError) in
-            for my in 0..<mcusHigh {
-                for mx in 0..<mcusWide {
-                    if try reader.restartIfDue(strict: strict, path: path) { pred = (0, 0, 0, 0) }
-                    for unit in units {
-                        let bx = mx * unit.h + unit.dx, by = my * unit.v + unit.dy
-                        let target = bx < unit.wide && by < unit.high ? unit.values + (by * unit.wide + bx) : scratch
-                        if refine {
-                            if reader.bits(1) != 0 { target.pointee |= bit }
-                            continue
-                        }
-                        guard let s = reader.decode(codes[unit.slot]), s <= 15 else {
-                            if strict { throw ImageError(.corruptData, "\(path): bad Huffman code in a DC scan") }
-                            outcome.badCode = true
-                            continue
-                        }
-                        let diff = reader.signed(s)
-                        let value: Int
-                        switch unit.slot {
-                        case 0: pred.0 &+= diff; value = pred.0
-                        case 1: pred.1 &+= diff; value = pred.1
-                        case 2: pred.2 &+= diff; value = pred.2
-                        default: pred.3 &+= diff; value = pred.3
-                        }
-                        target.pointee = Int16(truncatingIfNeeded: value << al)
+        for my in 0..<mcusHigh {
+            if refine {
+                try refineRow(&entropy, into: row, mcus: mcusWide, perMCU: perMCU, strict: strict, path: path)
+            } else {
+                outcome.badCode = try firstRow(&entropy, into: row, mcus: mcusWide, perMCU: perMCU, slots: slots, codes: codes,
+                                               al: al, pred: &pred, strict: strict, path: path) || outcome.badCode
+            }
+            // Scatter the row to the components (OR-ing refinement bits in).
+            let bit = Int16(truncatingIfNeeded: 1 << al)
+            for (u, unit) in units.enumerated() {
+                let by = my * unit.v + unit.dy
+                guard by < unit.high else { continue }
+                let line = unit.values + by * unit.wide
+                var bx = unit.dx, i = u
+                for _ in 0..<mcusWide {
+                    if bx < unit.wide {
+                        if refine { if row[i] != 0 { line[bx] |= bit } } else { line[bx] = row[i] }
                     }
+                    bx += unit.h
+                    i += perMCU
                 }
             }
         }
         return outcome
+    }
+
+    /// One MCU row of a first DC scan into `row` (values already shifted by `al`); true when a bad code was
+    /// stepped over.
+    private static func firstRow(_ entropy: inout EntropyReader, into row: UnsafeMutablePointer<Int16>, mcus: Int, perMCU: Int,
+                                 slots: UnsafeMutablePointer<Int>, codes: UnsafeBufferPointer<HuffmanCode>, al: Int,
+                                 pred: inout (Int, Int, Int, Int), strict: Bool, path: String) throws(ImageError) -> Bool {
+        var reader = entropy
+        defer { entropy = reader }
+        var p = pred
+        defer { pred = p }
+        var bad = false
+        var i = 0
+        for _ in 0..<mcus {
+            if try reader.restartIfDue(strict: strict, path: path) { p = (0, 0, 0, 0) }
+            for u in 0..<perMCU {
+                let slot = slots[u]
+                var diff = 0
+                if let s = reader.decode(codes[slot]), s <= 15 {
+                    diff = reader.signed(s)
+                } else {
+                    if strict { throw ImageError(.corruptData, "\(path): bad Huffman code in a DC scan") }
+                    bad = true
+                }
+                let value: Int
+                switch slot {
+                case 0: p.0 &+= diff; value = p.0
+                case 1: p.1 &+= diff; value = p.1
+                case 2: p.2 &+= diff; value = p.2
+                default: p.3 &+= diff; value = p.3
+                }
+                row[i] = Int16(truncatingIfNeeded: value << al)
+                i += 1
+            }
+        }
+        return bad
+    }
+
+    /// One MCU row of a DC refinement scan: one bit per block into `row`.
+    private static func refineRow(_ entropy: inout EntropyReader, into row: UnsafeMutablePointer<Int16>, mcus: Int, perMCU: Int,
+                                  strict: Bool, path: String) throws(ImageError) {
+        var reader = entropy
+        defer { entropy = reader }
+        var i = 0
+        for _ in 0..<mcus {
+            _ = try reader.restartIfDue(strict: strict, path: path)
+            for _ in 0..<perMCU {
+                row[i] = Int16(truncatingIfNeeded: reader.bits(1))
+                i += 1
+            }
+        }
     }
 }

@@ -59,7 +59,7 @@ struct CropCommand: ParsableCommand {
     }
 
     func run() throws {
-        let destination = output ?? ThumbnailCommand.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
+        let destination = output ?? ThumbnailJob.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
         let format = OutputExtensions.encoder(forPath: destination, quality: quality) ?? JPEGEncoder(options: .init(quality: quality))
         let start = Clock.now()
         do {
@@ -86,7 +86,7 @@ struct CropCommand: ParsableCommand {
             let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
                                           options: ThumbnailOptions(strict: decoding.strict, pixelFormat: format.preferredPixels,
                                                                     memoryBudget: decoding.memoryBudget, color: colorArguments.colour))
-            DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
+            DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)
             if json {
@@ -106,7 +106,7 @@ struct CropCommand: ParsableCommand {
                       + "\(image.pixels.format.rawValue), \(Formatting.bytes(image.pixels.byteCount))) in \(ms) ms")
             }
         } catch {
-            Terminal.printError(error.naming(DecodingArguments.name(of: input)).description)
+            Terminal.printError(error.naming(DecodingSettings.name(of: input)).description)
             throw ExitCode.failure
         }
     }

@@ -11,45 +11,30 @@ import Darwin
 /// is allocated, and strict decoding. `-` as an input reads standard input (once, up to --max-input-bytes).
 struct DecodingArguments: ParsableArguments {
     @Option(help: "Refuse images with more pixels than this (checked from the header).")
-    var maxPixels: Int = ImageLimits().maxPixels
+    var maxPixels: Int = DecodingSettings().maxPixels
 
     @Option(help: "Refuse input files larger than this many bytes.")
-    var maxInputBytes: Int = ImageLimits().maxInputBytes
+    var maxInputBytes: Int = DecodingSettings().maxInputBytes
 
     @Option(help: "Refuse JPEGs with more scans than this (a progressive file has about 10; many tiny scans are a CPU bomb).")
-    var maxScans: Int = ImageLimits().maxScans
+    var maxScans: Int = DecodingSettings().maxScans
 
     @Option(help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header.")
-    var memoryBudget: Int = ThumbnailOptions().memoryBudget
+    var memoryBudget: Int = DecodingSettings().memoryBudget
 
     @Flag(help: "Fail on damage a decoder can step over (corrupt JPEG entropy data, a bad PNG checksum, malformed EXIF, a damaged later GIF frame); by default the image is decoded and a warning is printed. A file cut before its image ends is an error either way.")
     var strict = false
 
     func validate() throws {
-        guard memoryBudget > 0, maxPixels > 0, maxInputBytes > 0, maxScans > 0 else {
-            throw ValidationError("--memory-budget, --max-pixels, --max-input-bytes and --max-scans must be positive")
-        }
+        if let problem = settings.problem { throw ValidationError(problem) }
     }
 
-    /// The limits as the library takes them.
-    var limits: ImageLimits { ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans) }
-
-    /// Opens `input`: a file (mapped), or standard input for `-`.
-    func open(_ input: String) throws(ImageError) -> ImageSource {
-        guard input == "-" else { return try ImageSource(path: input, limits: limits) }
-        let name = Self.name(of: input)
-        return try ImageSource(bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
-                               name: name, limits: limits)
+    /// The options' values, as the commands use them.
+    var settings: DecodingSettings {
+        DecodingSettings(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, memoryBudget: memoryBudget,
+                         strict: strict)
     }
 
-    /// What messages call `input`: `<stdin>` for `-`, else the path as given.
-    static func name(of input: String) -> String { input == "-" ? "<stdin>" : input }
-
-    /// Prints each warning as one line on standard error: `shrink: warning: INPUT: TEXT`.
-    static func report(_ warnings: [String], for input: String, to terminal: Terminal? = nil) {
-        for warning in warnings {
-            let line = "shrink: warning: \(input): \(warning)"
-            if let terminal { terminal.err(line) } else { Terminal.write(line + "\n", to: STDERR_FILENO) }
-        }
-    }
+    /// Opens `input` (``DecodingSettings/open(_:)``).
+    func open(_ input: String) throws(ImageError) -> ImageSource { try settings.open(input) }
 }

@@ -39,16 +39,16 @@ struct InfoCommand: ParsableCommand {
                     throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
                 }
                 print(json ? Self.json(source) : Self.table(source))
-                DecodingArguments.report(source.info.warnings, for: DecodingArguments.name(of: path))
+                DecodingSettings.report(source.info.warnings, for: DecodingSettings.name(of: path))
             } catch {
                 failed = true
                 if json {
                     var line = JSONLine()
                     line.add("path", path)
-                    line.add("error", error.naming(DecodingArguments.name(of: path)).description)
+                    line.add("error", error.naming(DecodingSettings.name(of: path)).description)
                     print(line.text)
                 } else {
-                    Terminal.printError(error.naming(DecodingArguments.name(of: path)).description)
+                    Terminal.printError(error.naming(DecodingSettings.name(of: path)).description)
                 }
             }
         }

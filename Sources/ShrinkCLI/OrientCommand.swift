@@ -62,11 +62,11 @@ struct OrientCommand: ParsableCommand {
                 let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
                                                                         memoryBudget: decoding.memoryBudget, color: .keep))
                 try image.write(to: output, as: format)
-                DecodingArguments.report(image.warnings, for: DecodingArguments.name(of: input))
+                DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             }
             print("\(input) orientation \(source.info.orientation.rawValue) -> \(output) \(shown)\(lossless ? " (lossless)" : "")")
         } catch {
-            Terminal.printError(error.naming(DecodingArguments.name(of: input)).description)
+            Terminal.printError(error.naming(DecodingSettings.name(of: input)).description)
             throw ExitCode.failure
         }
     }

@@ -45,28 +45,39 @@ struct ShrinkCommand: ParsableCommand {
 
     /// The subcommand named by the first argument, parsed on its own: ArgumentParser's root parse reflects over
     /// every subcommand's options (and looks for completion requests) before it picks one, about 1.5 ms per
-    /// process; `thumbnail`, the command batches and scripts run most, skips ArgumentParser altogether
-    /// (``ThumbnailCommand/fastParse(_:)``). nil, for the root parse to handle, when the first argument names no
-    /// subcommand, asks for help, a version or a completion script, or when the subcommand's own parse fails
-    /// (so errors and usage read exactly as the root parse writes them).
-    static func fastParse(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard let name = arguments.first else { return nil }
-        let rest = Array(arguments.dropFirst())
+    /// process. nil, for the root parse to handle, when the first argument names no subcommand, asks for help,
+    /// a version or a completion script, or when the subcommand's own parse fails (so errors and usage read
+    /// exactly as the root parse writes them).
+    static func subcommandParse(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let name = arguments.first, !asksForHelp(arguments),
+              let command = subcommands.first(where: { $0.configuration.commandName == name }) else { return nil }
+        return try? command.parse(Array(arguments.dropFirst()))
+    }
+
+    /// `shrink thumbnail …` in the spellings ``ThumbnailJob/fastParse(_:)`` knows, parsed without ArgumentParser
+    /// at all (the command batches and scripts run most: it saves about 5 ms per process); nil otherwise.
+    static func fastThumbnail(_ arguments: [String]) -> ThumbnailJob? {
+        guard arguments.first == ThumbnailCommand.configuration.commandName, !asksForHelp(arguments) else { return nil }
+        return ThumbnailJob.fastParse(Array(arguments.dropFirst()))
+    }
+
+    /// True when `arguments` ask ArgumentParser for help, a version or a completion script.
+    static func asksForHelp(_ arguments: [String]) -> Bool {
         let special: Set<String> = ["-h", "--help", "help", "--version", "--generate-completion-script",
                                     "--experimental-dump-help"]
-        guard !rest.contains(where: { special.contains($0) || $0.hasPrefix("--generate-completion-script=") })
-        else { return nil }
-        if name == ThumbnailCommand.configuration.commandName, let thumbnail = ThumbnailCommand.fastParse(rest) {
-            return thumbnail
-        }
-        guard let command = subcommands.first(where: { $0.configuration.commandName == name }) else { return nil }
-        return try? command.parse(rest)
+        return arguments.dropFirst().contains { special.contains($0) || $0.hasPrefix("--generate-completion-script=") }
     }
 
     /// Exit statuses: 0 success, 1 an input failed, 2 a usage error.
     static func main() {
         do {
-            var command = try fastParse(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let job = fastThumbnail(arguments) {
+                HeapUsage.returnFreeMemory()
+                try job.run()
+                return
+            }
+            var command = try subcommandParse(arguments) ?? parseAsRoot()
             // Parsing thousands of paths leaves a megabyte of freed heap; a batch should not carry it.
             HeapUsage.returnFreeMemory()
             try command.run()

@@ -2,14 +2,13 @@ import ArgumentParser
 import Testing
 @testable import ShrinkCLI
 
-/// `shrink thumbnail`'s own argument parser (``ThumbnailCommand/fastParse(_:)``) against ArgumentParser's: where
-/// the fast one accepts arguments, every property of the command (option groups included) must come out the
-/// same; where it declines, ArgumentParser decides (and writes the errors).
+/// `shrink thumbnail`'s own argument parser (``ThumbnailJob/fastParse(_:)``) against ArgumentParser's: where
+/// the fast one accepts arguments, every setting of the job must come out the same; where it declines,
+/// ArgumentParser decides (and writes the errors).
 @Suite struct ThumbnailParsingTests {
-    /// Every stored property of a parsed command, as text (a property the parser left unset shows as
-    /// ArgumentParser's definition, not a value, so a property the fast parser forgets fails here).
-    static func properties(_ command: ThumbnailCommand) -> [String] {
-        Mirror(reflecting: command).children.map { "\($0.label ?? "?") = \(String(describing: $0.value))" }
+    /// Every stored property of a job, as text.
+    static func properties(_ job: ThumbnailJob) -> [String] {
+        Mirror(reflecting: job).children.map { "\($0.label ?? "?") = \(String(describing: $0.value))" }
     }
 
     static let accepted: [[String]] = [
@@ -25,10 +24,19 @@ import Testing
 
     @Test(arguments: accepted)
     func fastParseAgreesWithArgumentParser(_ arguments: [String]) throws {
-        let fast = try #require(ThumbnailCommand.fastParse(arguments), "the fast parser declined \(arguments)")
-        let reference = try ThumbnailCommand.parse(arguments)
+        let fast = try #require(ThumbnailJob.fastParse(arguments), "the fast parser declined \(arguments)")
+        let reference = try ThumbnailCommand.parse(arguments).job
         #expect(Self.properties(fast) == Self.properties(reference))
-        #expect(Self.properties(fast).count >= 22)
+        #expect(Self.properties(fast).count == 23)
+    }
+
+    /// With no options both parsers give ``ThumbnailJob/defaults``, which ``ThumbnailCommand`` declares as its
+    /// options' defaults.
+    @Test func defaultsAreTheDeclaredOnes() throws {
+        var expected = ThumbnailJob.defaults
+        expected.inputs = ["photo.jpg"]
+        #expect(Self.properties(try ThumbnailCommand.parse(["photo.jpg"]).job) == Self.properties(expected))
+        #expect(ThumbnailJob.defaults.quality == 85 && ThumbnailJob.defaults.pngFilter == .none && ThumbnailJob.defaults.fit == .inside)
     }
 
     /// Unknown, repeated or malformed options, `--`, and arguments `validate()` refuses go to ArgumentParser.
@@ -38,6 +46,6 @@ import Testing
         ["photo.jpg", "--json=yes"], [], ["a.jpg", "b.jpg", "-o", "one.jpg"], ["photo.jpg", "--fit", "stretch"],
     ])
     func fastParseDeclinesWhatItDoesNotKnow(_ arguments: [String]) {
-        #expect(ThumbnailCommand.fastParse(arguments) == nil)
+        #expect(ThumbnailJob.fastParse(arguments) == nil)
     }
 }

@@ -1,0 +1,46 @@
+import Shrink
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The values of the options every command that reads images shares (``DecodingArguments``), as plain
+/// values: the limits checked from each header before anything is allocated, the decode memory budget and
+/// strict decoding.
+struct DecodingSettings: Sendable {
+    var maxPixels = ImageLimits().maxPixels
+    var maxInputBytes = ImageLimits().maxInputBytes
+    var maxScans = ImageLimits().maxScans
+    var memoryBudget = ThumbnailOptions().memoryBudget
+    var strict = false
+
+    /// Why these values cannot be used, or nil.
+    var problem: String? {
+        memoryBudget > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0 ? nil
+            : "--memory-budget, --max-pixels, --max-input-bytes and --max-scans must be positive"
+    }
+
+    /// The limits as the library takes them.
+    var limits: ImageLimits { ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans) }
+
+    /// Opens `input`: a file (mapped), or standard input for `-`.
+    func open(_ input: String) throws(ImageError) -> ImageSource {
+        guard input == "-" else { return try ImageSource(path: input, limits: limits) }
+        let name = Self.name(of: input)
+        return try ImageSource(bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
+                               name: name, limits: limits)
+    }
+
+    /// What messages call `input`: `<stdin>` for `-`, else the path as given.
+    static func name(of input: String) -> String { input == "-" ? "<stdin>" : input }
+
+    /// Prints each warning as one line on standard error: `shrink: warning: INPUT: TEXT`.
+    static func report(_ warnings: [String], for input: String, to terminal: Terminal? = nil) {
+        for warning in warnings {
+            let line = "shrink: warning: \(input): \(warning)"
+            if let terminal { terminal.err(line) } else { Terminal.write(line + "\n", to: STDERR_FILENO) }
+        }
+    }
+}

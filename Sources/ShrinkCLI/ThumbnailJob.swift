@@ -1,0 +1,240 @@
+import ArgumentParser
+import Shrink
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One `shrink thumbnail` run as plain values, whichever parser produced them (``ThumbnailCommand`` through
+/// ArgumentParser, or ``fastParse(_:)``): the memberwise initializer makes both supply every setting.
+struct ThumbnailJob {
+    var inputs: [String]
+    var size: SizeArgument?
+    var prescale: PrescaleArgument?
+    var fit: ThumbnailTarget.Fit
+    var mode: ThumbnailOptions.Mode
+    var embeddedThumbnail: Bool?
+    var pixelFormat: PixelFormatArgument
+    var quality: Int
+    var subsampling: Int
+    var progressive: Bool
+    var format: String
+    var compression: Int
+    var pngFilter: PNGEncoder.Filters
+    var depth: Int?
+    var lossless: Bool
+    var keepExif: Bool
+    var stripIcc: Bool
+    var output: String?
+    var upscale: Bool
+    var decoding: DecodingSettings
+    var colour: ColorPolicy
+    var jobs: Int?
+    var json: Bool
+
+    /// Refuses settings that cannot work together, with the message a user sees (exit status 2).
+    func validate() throws {
+        if let problem = decoding.problem { throw ValidationError(problem) }
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input image") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
+        guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
+        guard Self.writableFormat(named: format) != nil else {
+            throw ValidationError("--format must be one of \(CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions).joined(separator: ", "))")
+        }
+        guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0-9") }
+        if let depth, depth != 8 && depth != 16 { throw ValidationError("--depth must be 8 or 16") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if prescale != nil && size != nil { throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) can be given once") }
+        if let output, let format = CodecRegistry.standard.format(forPath: output), CodecRegistry.standard.encoder(forPath: output) == nil,
+           !FileOutput.isDirectory(output) {
+            throw ValidationError("\(format.name.uppercased()) output is not supported: -o must end in \(OutputExtensions.list), or name a directory")
+        }
+        if lossless {
+            let named = output.flatMap { FileOutput.isDirectory($0) ? nil : CodecRegistry.standard.encoder(forPath: $0)?.format }
+            guard (named ?? Self.writableFormat(named: format)) == .webp else {
+                throw ValidationError("--lossless applies to WebP output (-o x.webp or --format webp)")
+            }
+        }
+        if inputs.count > 1, let output, CodecRegistry.standard.encoder(forPath: output) != nil, !FileOutput.isDirectory(output) {
+            throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
+        }
+    }
+
+    /// Makes every thumbnail; exits 1 (``ExitCode/failure``) at the end when any input failed.
+    func run() throws {
+        let inputs = InputFiles.expand(self.inputs)
+        // Where each output goes, and in which format.
+        let registry = CodecRegistry.standard
+        var singlePath: String?
+        var outputFormat = Self.writableFormat(named: format) ?? .jpeg
+        var directory = "."
+        var suffix = ".thumb"
+        if let output {
+            if inputs.count == 1, !FileOutput.isDirectory(output), let f = registry.encoder(forPath: output)?.format {
+                singlePath = output
+                outputFormat = f
+            } else {
+                directory = output
+                suffix = ""
+                do {
+                    try FileOutput.createDirectory(output)
+                } catch {
+                    Terminal.printError(error.description)
+                    throw ExitCode.failure
+                }
+            }
+        }
+        let encoder = encoder(for: outputFormat)
+        // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
+        // conversion either way; the decoder's own pixels for lossless outputs).
+        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict,
+                                       pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
+                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail,
+                                       color: colour)
+        let decoding = decoding
+        let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
+        let json = json
+        let numbers = singlePath == nil ? Self.outputNumbers(for: inputs) : []
+        let outputDirectory = directory, outputSuffix = suffix, single = singlePath, destinationFormat = outputFormat
+        let terminal = Terminal(total: inputs.count, progress: true)
+        let failures = Failures()
+        let workers = min(inputs.count, jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        // The heap is measured per decode only when decodes do not overlap (it is process-wide).
+        let measures = json && workers == 1
+        WorkerPool.run(count: inputs.count, workers: workers) { i in
+            let input = inputs[i]
+            let destination = single ?? Self.outputPath(for: input, number: numbers[i], directory: outputDirectory,
+                                                        suffix: outputSuffix, format: destinationFormat)
+            let start = Clock.now()
+            var line = JSONLine()
+            line.add("input", input)
+            do {
+                let monitor = measures ? DecodeMonitor() : nil
+                let source = try decoding.open(input)
+                if let monitor {
+                    HeapUsage.returnFreeMemory()       // so heapHighWaterBytes counts little memory held from before
+                    monitor.beginMeasuring()
+                }
+                let image = try source.image(target, options: options, monitor: monitor)
+                try image.write(to: destination, as: encoder)
+                let ms = Clock.milliseconds(since: start)
+                DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input), to: terminal)
+                if json {
+                    line.add("output", destination)
+                    line.add("sourceWidth", source.info.size.width)
+                    line.add("sourceHeight", source.info.size.height)
+                    line.add("orientation", source.info.orientation.rawValue)
+                    line.add("width", image.size.width)
+                    line.add("height", image.size.height)
+                    line.add("prescale", image.plan.prescaleText)
+                    line.add("path", image.decodePath?.name)
+                    line.add("decoder", image.decoder)
+                    line.add("pixelFormat", image.pixels.format.rawValue)
+                    line.add("colour", image.colorConversion?.summary ?? "kept")
+                    line.add("bufferBytes", image.pixels.byteCount)
+                    line.add("predictedPeakBytes", image.predictedPeakBytes)
+                    line.add("measuredPeakBytes", monitor?.peakBytes)
+                    line.add("heapHighWaterBytes", monitor?.systemGrowthBytes)
+                    line.add("warnings", strings: image.warnings)
+                    line.add("milliseconds", ms)
+                    terminal.out(line.text)
+                } else {
+                    let naive = source.info.decodedBytes(as: .rgba8)
+                    let workingBytes = source.route(for: image.plan, format: image.pixels.format, color: options.color).workingBytes
+                    let working = workingBytes > 0 && image.decodePath != .embeddedThumbnail
+                        ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.name ?? "decoder"))" : ""
+                    terminal.out("\(input) \(source.info.displayedSize) -> \(destination) \(image.size) "
+                        + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
+                        + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue))\(working) in \(ms) ms")
+                }
+            } catch let error as ImageError {
+                failures.add()
+                let message = error.naming(DecodingSettings.name(of: input)).description
+                if json {
+                    line.add("error", message)
+                    terminal.out(line.text)
+                } else {
+                    terminal.err("shrink: \(message)")
+                }
+            } catch {
+                failures.add()
+                terminal.err("shrink: \(input): \(error)")
+            }
+            terminal.tick()
+        }
+        if !json {
+            // VmHWM: this process's own high-water mark. getrusage's ru_maxrss survives exec on Linux, so a
+            // shrink started by a large process (a test runner) reported that process's size.
+            var peak = ProcessStatus.read().peakResidentBytes
+            if peak == 0 {
+                var usage = rusage()
+                getrusage(Self.selfUsage, &usage)
+                peak = Int(usage.ru_maxrss) * 1024
+            }
+            terminal.out("\(inputs.count - failures.count) of \(inputs.count) done; peak resident memory of the whole "
+                + "process: \(Formatting.bytes(peak))")
+        }
+        if failures.count > 0 { throw ExitCode.failure }
+    }
+
+    #if canImport(Glibc)
+    static let selfUsage = __rusage_who_t(RUSAGE_SELF.rawValue)
+    #else
+    static let selfUsage = RUSAGE_SELF
+    #endif
+
+    /// `DIR/NAME{suffix}.EXT` for each input `…/NAME.jpg`; inputs that share a name (from different
+    /// folders) get `NAME-2`, `NAME-3`, … in input order, so no output overwrites another.
+    static func outputPaths(for inputs: [String], directory: String, suffix: String, format: ImageFormat) -> [String] {
+        zip(inputs, outputNumbers(for: inputs)).map { outputPath(for: $0, number: $1, directory: directory, suffix: suffix, format: format) }
+    }
+
+    /// For each input, how many inputs up to it share its name (1 for the first): a batch keeps these
+    /// numbers, not the paths, so its memory hardly grows with the number of inputs.
+    static func outputNumbers(for inputs: [String]) -> [Int32] {
+        var seen: [String: Int32] = [:]
+        return inputs.map { input in
+            let n = (seen[outputName(of: input)] ?? 0) + 1
+            seen[outputName(of: input)] = n
+            return n
+        }
+    }
+
+    /// `DIR/NAME{-number}{suffix}.EXT`.
+    static func outputPath(for input: String, number: Int32, directory: String, suffix: String, format: ImageFormat) -> String {
+        let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return "\(dir)/\(outputName(of: input))\(number > 1 ? "-\(number)" : "")\(suffix).\(format.fileExtension)"
+    }
+
+    /// The writable format an extension names (`jpg`, `png`…), or nil.
+    static func writableFormat(named name: String) -> ImageFormat? {
+        CodecRegistry.standard.encoder(forPath: "x." + name)?.format
+    }
+
+    /// The encoder for `format`, configured by the output options.
+    func encoder(for format: ImageFormat) -> any ImageEncoding {
+        switch format {
+        case .webp:
+            return WebPEncoder(options: WebPEncoder.Options(quality: quality, lossless: lossless, keepICCProfile: !stripIcc,
+                                                            keepEXIF: keepExif))
+        case .png:
+            return PNGEncoder(options: PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
+                                                          keepICCProfile: !stripIcc, keepEXIF: keepExif))
+        default:
+            var options = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
+            options.keepEXIF = keepExif
+            options.keepICCProfile = !stripIcc
+            return JPEGEncoder(options: options)
+        }
+    }
+
+    /// The input's file name without its extension (`stdin` for `-`).
+    private static func outputName(of input: String) -> String {
+        var name = input == "-" ? "stdin" : input.split(separator: "/").last.map(String.init) ?? input
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        return name
+    }
+}

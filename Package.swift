@@ -50,8 +50,8 @@ let package = Package(
         // libde265, loaded with dlopen on first use (linked, every process mapped it and ran its start-up code).
         // Building needs its header (Debian: libde265-dev); running needs libde265-0 only for HEIC files.
         .target(name: "CShrinkDE265", path: "Sources/ShrinkHEIF/CShrinkDE265"),
-        .systemLibrary(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d", pkgConfig: "dav1d",
-                       providers: [.apt(["libdav1d-dev"])]),
+        // dav1d, loaded with dlopen on first use too (Debian: libdav1d-dev to build, libdav1d6 for AVIF files).
+        .target(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d"),
         // libheif, only for derived images (iden, iovl) the tile path does not decode: loaded with dlopen on
         // first use (linked, it would load libheif, x265 and aom into every process, ~7 ms at each start).
         // Building needs its header (Debian: libheif-dev); running needs libheif1 only for such images.

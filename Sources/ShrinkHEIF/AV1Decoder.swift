@@ -12,20 +12,24 @@ final class AV1Decoder {
     private let path: String
     private let maxPixels: Int
     /// `dav1d` and its version.
-    static let name = "dav1d " + String(cString: dav1d_version())
+    static let name = "dav1d " + String(cString: shrink_dav1d_version())
 
-    /// A decoder that refuses frames of more than `maxPixels`. Fails with `.outOfMemory` when dav1d cannot
-    /// be opened.
+    /// A decoder that refuses frames of more than `maxPixels`. Fails with `.unsupportedFeature` when dav1d
+    /// cannot be loaded (it is loaded on first use, not linked), `.outOfMemory` when it cannot be opened.
     init(maxPixels: Int, path: String) throws(ImageError) {
+        guard shrink_dav1d_load() == 0 else {
+            throw ImageError(.unsupportedFeature, "\(path): AV1-coded images need dav1d (Debian: libdav1d6), which did not load: "
+                             + String(cString: shrink_dav1d_load_error()))
+        }
         var settings = Dav1dSettings()
-        dav1d_default_settings(&settings)
+        shrink_dav1d_default_settings(&settings)
         settings.n_threads = 1
         settings.max_frame_delay = 1
         settings.frame_size_limit = UInt32(clamping: max(1, maxPixels))
         settings.all_layers = 0                         // the highest spatial layer only, as libavif asks
         settings.logger.callback = nil                  // no messages on stderr: errors come back as codes
         var context: OpaquePointer?
-        guard dav1d_open(&context, &settings) == 0, let context else {
+        guard shrink_dav1d_open(&context, &settings) == 0, let context else {
             throw ImageError(.outOfMemory, "\(path): cannot create an AV1 decoder")
         }
         self.context = context
@@ -38,32 +42,32 @@ final class AV1Decoder {
     /// fragmented, once freed (a batch of 100 12 MP AVIFs on one worker grew from 36 to 72 MiB; 38 after this).
     deinit {
         var c: OpaquePointer? = context
-        dav1d_close(&c)
+        shrink_dav1d_close(&c)
         if maxPixels >= 1 << 20 { HeapUsage.returnFreeMemory() }
     }
 
     /// Decodes one picture from `data` (an item's OBUs). Fails with `.corruptData` when dav1d reports an error
     /// or the data holds no picture.
     func decode(_ data: UnsafeRawBufferPointer, depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError) -> HEIFPicture {
-        defer { dav1d_flush(context) }
+        defer { shrink_dav1d_flush(context) }
         guard let base = data.baseAddress, data.count > 0 else { throw ImageError(.corruptData, "\(path): an AV1 item without data") }
         var input = Dav1dData()
         // The bytes stay ours (they outlive the flush above): nothing for dav1d to free.
-        guard dav1d_data_wrap(&input, base.assumingMemoryBound(to: UInt8.self), data.count, { _, _ in }, nil) == 0 else {
+        guard shrink_dav1d_data_wrap(&input, base.assumingMemoryBound(to: UInt8.self), data.count, { _, _ in }, nil) == 0 else {
             throw ImageError(.outOfMemory, "\(path): cannot hand the AV1 data to dav1d")
         }
-        defer { dav1d_data_unref(&input) }
+        defer { shrink_dav1d_data_unref(&input) }
         var picture = Dav1dPicture()
         var steps = 0
         while true {
             steps += 1
             guard steps < 10_000 else { throw ImageError(.corruptData, "\(path): AV1 decoding does not end") }
             if input.sz > 0 {
-                let sent = dav1d_send_data(context, &input)
+                let sent = shrink_dav1d_send_data(context, &input)
                 if sent == -ERANGE { throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size") }
                 if sent < 0 && sent != -EAGAIN { throw error(sent, "reading the coded data") }
             }
-            let got = dav1d_get_picture(context, &picture)
+            let got = shrink_dav1d_get_picture(context, &picture)
             if got == 0 { break }
             if got == -ERANGE { throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size") }
             if got != -EAGAIN { throw error(got, "decoding a tile") }
@@ -92,13 +96,13 @@ final class AV1Decoder {
         let header = p.seq_hdr?.pointee
         let fullRange = (header?.color_range ?? 1) != 0, matrix = Int(header?.mtrx.rawValue ?? 2)
         guard depth <= 8 || samples == .kept else {
-            defer { dav1d_picture_unref(&p) }
+            defer { shrink_dav1d_picture_unref(&p) }
             return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: depth, depth: samples,
                                fullRange: fullRange, matrix: matrix)
         }
         return HEIFPicture(sizes: sizes, planes: bases.map { $0.assumingMemoryBound(to: UInt8.self) }, strides: strides,
                            bitDepth: depth, sampleBytes: depth > 8 ? 2 : 1, fullRange: fullRange, matrix: matrix,
-                           release: { dav1d_picture_unref(&p) })
+                           release: { shrink_dav1d_picture_unref(&p) })
     }
 
     /// The colour the sequence header among `obus` (the start of an item's data) signals — primaries, transfer,
@@ -120,7 +124,7 @@ final class AV1Decoder {
             guard size <= obus.count - j else { return nil }
             if type == 1 {
                 var sequence = Dav1dSequenceHeader()
-                let parsed = obus[i ..< j + size].withUnsafeBufferPointer { dav1d_parse_sequence_header(&sequence, $0.baseAddress, $0.count) }
+                let parsed = obus[i ..< j + size].withUnsafeBufferPointer { shrink_dav1d_parse_sequence_header(&sequence, $0.baseAddress, $0.count) }
                 guard parsed == 0 else { return nil }
                 return (Int(sequence.pri.rawValue), Int(sequence.trc.rawValue), Int(sequence.mtrx.rawValue), sequence.color_range != 0)
             }

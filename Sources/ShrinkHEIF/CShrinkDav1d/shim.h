@@ -1,1 +1,0 @@
-#include <dav1d/dav1d.h>

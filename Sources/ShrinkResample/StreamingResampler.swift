@@ -162,16 +162,18 @@ public final class StreamingResampler {
                 switch channels {
                 case 1:
                     for x in 0..<outputWidth {
-                        let w = weights + x * taps, p = input + start[x]
-                        if start[x] + taps <= inputCount {
+                        let w = weights + x &* taps, p = input + start[x]
+                        if start[x] &+ taps <= inputCount {
                             var acc = SIMD8<Float>()
                             var k = 0
                             while k < taps {
                                 acc += UnsafeRawPointer(w + k).loadUnaligned(as: SIMD8<Float>.self)
                                     * UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
-                                k += 8
+                                k &+= 8
                             }
-                            out[x] = acc.sum()
+                            // Pairwise: SIMD's sum() adds the lanes one after another, a chain of 7 dependent adds.
+                            let half = acc.lowHalf + acc.highHalf, quarter = half.lowHalf + half.highHalf
+                            out[x] = quarter[0] + quarter[1]
                             continue
                         }
                         var s0: Float = 0, s1: Float = 0

@@ -42,19 +42,27 @@ enum DCScanLayout {
                 outcome.badCode = try firstRow(&entropy, into: row, mcus: mcusWide, perMCU: perMCU, slots: slots, codes: codes,
                                                al: al, pred: &pred, strict: strict, path: path) || outcome.badCode
             }
-            // Scatter the row to the components (OR-ing refinement bits in).
+            // Scatter the row to the components (OR-ing refinement bits in); blocks past a component's width
+            // (MCU padding) are dropped.
             let bit = Int16(truncatingIfNeeded: 1 << al)
             for (u, unit) in units.enumerated() {
                 let by = my * unit.v + unit.dy
-                guard by < unit.high else { continue }
-                let line = unit.values + by * unit.wide
-                var bx = unit.dx, i = u
-                for _ in 0..<mcusWide {
-                    if bx < unit.wide {
-                        if refine { if row[i] != 0 { line[bx] |= bit } } else { line[bx] = row[i] }
+                guard by < unit.high, unit.dx < unit.wide else { continue }
+                let columns = min(mcusWide, (unit.wide - unit.dx + unit.h - 1) / unit.h)
+                var target = unit.values + (by * unit.wide + unit.dx), source = row + u
+                let step = unit.h
+                if refine {
+                    for _ in 0..<columns {
+                        if source.pointee != 0 { target.pointee |= bit }
+                        target += step
+                        source += perMCU
                     }
-                    bx += unit.h
-                    i += perMCU
+                } else {
+                    for _ in 0..<columns {
+                        target.pointee = source.pointee
+                        target += step
+                        source += perMCU
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
-"""Helpers the server scripts share (bench-serve, soak-serve, check-gallery, cluster): a free loopback port, and a
-process tree's CPU time and resident memory read from /proc. Imported from the scripts' own folder."""
-import os, socket
+"""Helpers the scripts share: a free loopback port, a process tree's CPU time and resident memory read from /proc
+(bench-serve, soak-serve, check-gallery, cluster), and one command's own CPU and peak RSS (bench,
+bench-progressive). Imported from the scripts' own folder."""
+import os, socket, subprocess
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -54,3 +55,24 @@ def cpu_seconds(pids):
         except OSError:
             pass
     return total
+
+
+def launcher(root):
+    """scripts/floors/measure.c built into .bench/floors/measure (again when the source is newer)."""
+    source = os.path.join(root, "scripts", "floors", "measure.c")
+    binary = os.path.join(root, ".bench", "floors", "measure")
+    if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+        os.makedirs(os.path.dirname(binary), exist_ok=True)
+        subprocess.run(["cc", "-O2", "-o", binary, source], check=True)
+    return binary
+
+
+def measure(cmd, root):
+    """CPU seconds (user + sys, to the microsecond) and peak RSS in MiB of one run of `cmd`, as wait4 reports them
+    for that process alone (the launcher is small, so the peak does not start from Python's, and its own CPU is
+    not counted). Exits the script when `cmd` fails."""
+    p = subprocess.run([launcher(root)] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{os.path.basename(cmd[0])} failed ({p.returncode}): {' '.join(cmd)}")
+    us, kib = p.stdout.split()
+    return int(us) / 1e6, int(kib) / 1024

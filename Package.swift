@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CShrinkGIF", path: "Sources/ShrinkGIF/CShrinkGIF", pkgConfig: "libgif",
                        providers: [.apt(["libgif-dev"])]),
         .target(name: "CShrinkSystem"),
+        // C: loading a library with dlopen on first use and resolving its functions (the HEIF codecs' C modules).
+        .target(name: "CShrinkLoad"),
         // WebP: libwebp's decoder, encoder and demuxer (the C module lives in the codec's folder).
         .systemLibrary(name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
@@ -49,13 +51,13 @@ let package = Package(
         // HEIC and AVIF: Shrink's container parser, HEVC tiles through libde265, AV1 through dav1d.
         // libde265, loaded with dlopen on first use (linked, every process mapped it and ran its start-up code).
         // Building needs its header (Debian: libde265-dev); running needs libde265-0 only for HEIC files.
-        .target(name: "CShrinkDE265", path: "Sources/ShrinkHEIF/CShrinkDE265"),
+        .target(name: "CShrinkDE265", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkHEIF/CShrinkDE265"),
         // dav1d, loaded with dlopen on first use too (Debian: libdav1d-dev to build, libdav1d6 for AVIF files).
-        .target(name: "CShrinkDav1d", path: "Sources/ShrinkHEIF/CShrinkDav1d"),
+        .target(name: "CShrinkDav1d", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkHEIF/CShrinkDav1d"),
         // libheif, only for derived images (iden, iovl) the tile path does not decode: loaded with dlopen on
         // first use (linked, it would load libheif, x265 and aom into every process, ~7 ms at each start).
         // Building needs its header (Debian: libheif-dev); running needs libheif1 only for such images.
-        .target(name: "CShrinkHeif", path: "Sources/ShrinkHEIF/CShrinkHeif"),
+        .target(name: "CShrinkHeif", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkHEIF/CShrinkHeif"),
         .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
                 exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),

@@ -219,17 +219,16 @@ public struct JPEGDecoder: ImageDecoding {
         let d = request.scaleDenominator
         let size = scaledSize(denominator: d)
         let state = stateBytes(scaleDenominator: d)
-        if d == 8, let dc = dcFirst, request.wantsPlanes && decodesToPlanes {
-            // Planes wanted: the DC values are the planes (4:2:0 chroma already at half size); no AC scan is read.
-            let bytes = bytes
-            return DecodeRoute(path: .dcFirst, output: .planes, decodedSize: size, workingBytes: dc.dcPlanesWorkingBytes,
-                               stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping),
-                               decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
-                .planes(JPEGDCPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
-            }
-        }
         if d == 8, let dc = dcFirst {
             let bytes = bytes
+            if request.wantsPlanes && decodesToPlanes {
+                // Planes wanted: the DC values are the planes (4:2:0 chroma already at half size); no AC scan is read.
+                return DecodeRoute(path: .dcFirst, output: .planes, decodedSize: size, workingBytes: dc.dcPlanesWorkingBytes,
+                                   stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping),
+                                   decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
+                    .planes(JPEGDCPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
+                }
+            }
             return DecodeRoute(path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
                                stateBytes: state, decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
                 .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))

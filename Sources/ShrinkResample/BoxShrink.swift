@@ -86,12 +86,12 @@ struct BoxShrink {
             let (c, fx, w, ow) = (channels, factorX, inputWidth, outputWidth)
             if sixteenBit {
                 wideSums.withUnsafeMutableBufferPointer {
-                    Self.sumWide(row.assumingMemoryBound(to: UInt16.self), width: w, factor: fx, blocks: ow, channels: c,
+                    Self.sumAny(row.assumingMemoryBound(to: UInt16.self), width: w, factor: fx, blocks: ow, channels: c,
                                  premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else if !wideSums.isEmpty {
                 wideSums.withUnsafeMutableBufferPointer {
-                    Self.sumWide(row.assumingMemoryBound(to: UInt8.self), width: w, factor: fx, blocks: ow, channels: c,
+                    Self.sumAny(row.assumingMemoryBound(to: UInt8.self), width: w, factor: fx, blocks: ow, channels: c,
                                  premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else {
@@ -136,15 +136,15 @@ struct BoxShrink {
                              premultiplies: Bool, into sums: UnsafeMutablePointer<UInt32>) {
         switch (c, premultiplies) {
         case (4, true):
+            // (a, a, a, 1) from a broadcast with two bitwise constants (building it lane by lane costs inserts).
+            let colour = SIMD4<UInt32>(UInt32.max, UInt32.max, UInt32.max, 0), one = SIMD4<UInt32>(0, 0, 0, 1)
+            let colour2 = SIMD8<UInt16>(.max, .max, .max, 0, .max, .max, .max, 0), one2 = SIMD8<UInt16>(0, 0, 0, 1, 0, 0, 0, 1)
             for bx in 0..<blocks {
                 var acc = SIMD4<UInt32>()
                 var q = UnsafeRawPointer(p + bx &* fx &* 4)
-                // (a, a, a, 1) from a broadcast with two bitwise constants (building it lane by lane costs inserts).
-                let colour = SIMD4<UInt32>(UInt32.max, UInt32.max, UInt32.max, 0), one = SIMD4<UInt32>(0, 0, 0, 1)
                 var n = min(bx &* fx &+ fx, w) &- bx &* fx
                 if n >= 2 {
                     // Two pixels at a time in 16-bit lanes (colour × alpha ≤ 65,025 fits), widened to add.
-                    let colour2 = SIMD8<UInt16>(.max, .max, .max, 0, .max, .max, .max, 0), one2 = SIMD8<UInt16>(0, 0, 0, 1, 0, 0, 0, 1)
                     var pair = SIMD8<UInt32>()
                     while n >= 2 {
                         let two = SIMD8<UInt16>(truncatingIfNeeded: q.loadUnaligned(as: SIMD8<UInt8>.self))
@@ -182,25 +182,22 @@ struct BoxShrink {
                 sums[bx] &+= s
             }
         default:
-            for bx in 0..<blocks {
-                for x in (bx * fx)..<min(bx * fx + fx, w) {
-                    let q = p + x * c
-                    let a = premultiplies ? UInt32(q[c - 1]) : 1
-                    for k in 0..<c { sums[bx * c + k] &+= UInt32(q[k]) &* (premultiplies && k < c - 1 ? a : 1) }
-                }
-            }
+            sumAny(p, width: w, factor: fx, blocks: blocks, channels: c, premultiplies: premultiplies, into: sums)
         }
     }
 
-    /// Adds one row of 8- or 16-bit samples into 64-bit `sums`, as ``sum8(_:width:factor:blocks:channels:premultiplies:into:)``
-    /// does (colour × alpha is below 2³², so a `UInt64` holds any block).
-    private static func sumWide<Sample: FixedWidthInteger>(_ p: UnsafePointer<Sample>, width w: Int, factor fx: Int, blocks: Int,
-                                                           channels c: Int, premultiplies: Bool, into sums: UnsafeMutablePointer<UInt64>) {
+    /// Adds one row of 8- or 16-bit samples into `sums` as ``sum8(_:width:factor:blocks:channels:premultiplies:into:)``
+    /// does, for any channel count, with no fast path: 16-bit rows and blocks past 32 bits (`UInt64` sums), and
+    /// 8-bit layouts `sum8` has no fast path for (`UInt32`). The caller picks a `Sum` wide enough for a block.
+    private static func sumAny<Sample: FixedWidthInteger, Sum: FixedWidthInteger>(
+        _ p: UnsafePointer<Sample>, width w: Int, factor fx: Int, blocks: Int, channels c: Int, premultiplies: Bool,
+        into sums: UnsafeMutablePointer<Sum>
+    ) {
         for bx in 0..<blocks {
             for x in (bx * fx)..<min(bx * fx + fx, w) {
                 let q = p + x * c
-                let a = premultiplies ? UInt64(q[c - 1]) : 1
-                for k in 0..<c { sums[bx * c + k] &+= UInt64(q[k]) &* (premultiplies && k < c - 1 ? a : 1) }
+                let a = premultiplies ? Sum(q[c - 1]) : 1
+                for k in 0..<c { sums[bx * c + k] &+= Sum(q[k]) &* (premultiplies && k < c - 1 ? a : 1) }
             }
         }
     }

@@ -90,19 +90,10 @@ struct DCFirstDecoder {
     /// Each component's DC values are freed as soon as its plane is made.
     func decodePlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
                       release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
-        // A file cut before its EOI is truncated (libjpeg, Pillow and libvips reject it), whichever scans this
-        // path reads, so a 1/8 decode and a full decode agree.
-        guard script.endsWithEOI else { throw ImageError(.truncated, "\(path): JPEG data ends before the image does (no EOI marker)") }
         let comps = script.components
-        let dc = comps.map { UnsafeMutablePointer<Int16>.allocate(capacity: max(1, $0.blocksWide * $0.blocksHigh)) }
+        let dc = try decodeDCValues(bytes: bytes, strict: strict, monitor: monitor, warnings: &warnings, release: release)
         var freed = [Bool](repeating: false, count: comps.count)
         defer { for (i, p) in dc.enumerated() where !freed[i] { p.deallocate() } }
-        for (p, c) in zip(dc, comps) { p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh)) }
-        for scan in script.scans where scan.ss == 0 {
-            try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict, warnings: &warnings)
-            release(scan.data)
-        }
-        try monitor?.checkpoint(row: 0)
         var planes: [[UInt8]] = []
         let width = size.width, height = size.height
         for (i, c) in comps.enumerated() {
@@ -113,8 +104,7 @@ struct DCFirstDecoder {
                 plane.withUnsafeMutableBufferPointer { out in
                     for by in 0..<min(c.blocksHigh, height) {
                         for bx in 0..<min(c.blocksWide, width) {
-                            let v = ((Int(values[by * c.blocksWide + bx]) * q0 + 4) >> 3) + 128
-                            out[by * width + bx] = UInt8(clamping: v)
+                            out[by * width + bx] = Self.sample(values[by * c.blocksWide + bx], quant: q0)
                         }
                     }
                 }
@@ -154,24 +144,48 @@ struct DCFirstDecoder {
     /// chroma included. Damage, `strict` and `release` as in ``decodePlanes(bytes:strict:monitor:warnings:release:)``.
     func decodeDCPlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
                         release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
-        guard script.endsWithEOI else { throw ImageError(.truncated, "\(path): JPEG data ends before the image does (no EOI marker)") }
-        let comps = script.components
-        let dc = comps.map { UnsafeMutablePointer<Int16>.allocate(capacity: max(1, $0.blocksWide * $0.blocksHigh)) }
+        let dc = try decodeDCValues(bytes: bytes, strict: strict, monitor: monitor, warnings: &warnings, release: release)
         defer { for p in dc { p.deallocate() } }
-        for (p, c) in zip(dc, comps) { p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh)) }
-        for scan in script.scans where scan.ss == 0 {
-            try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict, warnings: &warnings)
-            release(scan.data)
-            try monitor?.checkpoint(row: 0)
-        }
-        return comps.enumerated().map { i, c in
+        return script.components.enumerated().map { i, c in
             let q0 = Int(script.quantTables[c.quantTable]![0]), values = dc[i], n = c.blocksWide * c.blocksHigh
             return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
                 let base = out.baseAddress!
-                for k in 0..<n { base[k] = UInt8(clamping: ((Int(values[k]) &* q0 &+ 4) >> 3) &+ 128) }
+                for k in 0..<n { base[k] = Self.sample(values[k], quant: q0) }
                 initialized = n
             }
         }
+    }
+
+    /// Every component's DC values (2 bytes per block, owned by the caller): all DC scans decoded, each scan's
+    /// bytes released after it and the monitor checked. Fails as the decodes do; nothing is left allocated then.
+    private func decodeDCValues(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor?, warnings: inout [String],
+                                release: (Range<Int>) -> Void) throws(ImageError) -> [UnsafeMutablePointer<Int16>] {
+        // A file cut before its EOI is truncated (libjpeg, Pillow and libvips reject it), whichever scans this
+        // path reads, so a 1/8 decode and a full decode agree.
+        guard script.endsWithEOI else { throw ImageError(.truncated, "\(path): JPEG data ends before the image does (no EOI marker)") }
+        let dc = script.components.map { c in
+            let p = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, c.blocksWide * c.blocksHigh))
+            p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh))
+            return p
+        }
+        do {
+            for scan in script.scans where scan.ss == 0 {
+                try decodeDCScan(scan, bytes: bytes, dc: dc, strict: strict, warnings: &warnings)
+                release(scan.data)
+                try monitor?.checkpoint(row: 0)
+            }
+        } catch {
+            for p in dc { p.deallocate() }
+            throw error
+        }
+        return dc
+    }
+
+    /// A block's sample at 1/8: its DC value dequantised, divided by 8 (rounded) and level-shifted, as libjpeg's
+    /// 1×1 IDCT gives it.
+    @inline(__always)
+    private static func sample(_ dc: Int16, quant q0: Int) -> UInt8 {
+        UInt8(clamping: ((Int(dc) &* q0 &+ 4) >> 3) &+ 128)
     }
 
     private func table(_ scan: ScanScript.Scan, dc: Bool, _ k: Int) throws(ImageError) -> HuffmanTable {

@@ -15,8 +15,8 @@ import ShrinkResample
 /// try thumb.write(to: "thumb.jpg")
 /// ```
 public final class ImageSource: Sendable {
-    /// The file path, or the name given for in-memory bytes; errors name it.
-    public let path: String
+    /// The file's path, or the name given to bytes in memory (`<memory>` by default); errors name it.
+    public let name: String
     /// The encoded bytes.
     public let bytes: ImageBytes
     /// Everything the header says.
@@ -31,7 +31,9 @@ public final class ImageSource: Sendable {
     /// Opens the image file at `path` (mapped read-only). Fails with `.fileNotFound`, `.io`,
     /// `.unsupportedFormat`, `.limitExceeded`, or the codec's header errors.
     public convenience init(path: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard) throws(ImageError) {
-        try self.init(bytes: try ImageBytes(mapping: path), name: path, limits: limits, codecs: codecs)
+        let bytes: ImageBytes
+        do throws(ImageError) { bytes = try ImageBytes(mapping: path) } catch { throw error.naming(path) }
+        try self.init(bytes: bytes, name: path, limits: limits, codecs: codecs)
     }
 
     /// An image from bytes in memory (copied once); `name` is used in error messages.
@@ -43,31 +45,35 @@ public final class ImageSource: Sendable {
     /// An image from bytes already mapped or loaded (by a ``DataLoading``); `name` is used in error messages.
     /// The first codec of `codecs` that recognises the bytes reads them.
     public init(bytes: ImageBytes, name: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard) throws(ImageError) {
-        self.path = name
+        self.name = name
         self.bytes = bytes
         self.limits = limits
-        try limits.check(inputBytes: bytes.count, path: name)
-        guard bytes.count > 0 else { throw ImageError(.unsupportedFormat, "\(name): empty file, not an image") }
+        do throws(ImageError) {
+            try limits.check(inputBytes: bytes.count, path: name)
+        } catch {
+            throw error.naming(name)
+        }
+        guard bytes.count > 0 else { throw ImageError(.unsupportedFormat, "\(name): empty file, not an image", name: name) }
         guard let codec = codecs.codec(sniffing: bytes.bytes) else {
             let readable = codecs.readableFormats.map { $0.name.uppercased() }.joined(separator: ", ")
             if let known = ImageFormat(sniffing: bytes.bytes) {
-                throw ImageError(.unsupportedFormat, "\(name): \(known.name.uppercased()) decoding is not supported (Shrink reads \(readable))")
+                throw ImageError(.unsupportedFormat, "\(name): \(known.name.uppercased()) decoding is not supported (Shrink reads \(readable))", name: name)
             }
-            throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature; Shrink reads \(readable))")
+            throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature; Shrink reads \(readable))", name: name)
         }
         self.codec = codec
         do throws(ImageError) {
             decoder = try codec.open(bytes, name: name, limits: limits)
         } catch {
-            throw bytes.wasTruncatedWhileMapped ? Self.truncatedWhileReading(name) : error
+            throw (bytes.wasTruncatedWhileMapped ? Self.truncatedWhileReading(name) : error).naming(name)
         }
         info = decoder.info
-        if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(name) }
+        if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(name).naming(name) }
     }
 
     /// A source over a decoder already opened on `bytes` (an embedded thumbnail stored as an image of its own).
     init(decoder: any ImageDecoding, bytes: ImageBytes, name: String, limits: ImageLimits, codec: Codec) {
-        self.path = name
+        self.name = name
         self.bytes = bytes
         self.limits = limits
         self.codec = codec
@@ -78,7 +84,7 @@ public final class ImageSource: Sendable {
     /// Fails with `.truncated` when the mapped file was truncated while it was read (the guard in
     /// ``ImageBytes`` turned the missing pages into zeros): whatever was read from it is not the file.
     func checkInput() throws(ImageError) {
-        if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(path) }
+        if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(name) }
     }
 
     /// Runs `body`, which reads the input, and reports `.truncated` instead of its result or its error when
@@ -115,17 +121,17 @@ public final class ImageSource: Sendable {
 
     private func plan(_ target: ThumbnailTarget, crop: Rect?, options: ThumbnailOptions,
                       minimumPrescale: Int) throws(ImageError) -> ThumbnailPlan {
-        try limits.check(info.size, path: path)
+        try limits.check(info.size, path: name)
         var info = self.info
         info.orientation = info.orientation.followed(by: options.rotation)
         let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
                                      scaledSize: decoder.scaledSize(denominator:), crop: crop, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
-        try limits.check(plan.outputSize, path: path, what: "output")
+        try limits.check(plan.outputSize, path: name, what: "output")
         let route = route(for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat), color: options.color)
         guard route.workingBytes <= options.memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(path): decoding needs \(Self.mebibytes(route.workingBytes)) of working memory (\(route.path) route), above the budget of \(Self.mebibytes(options.memoryBudget))")
+                             "\(name): decoding needs \(Self.mebibytes(route.workingBytes)) of working memory (\(route.path) route), above the budget of \(Self.mebibytes(options.memoryBudget))")
         }
         return plan
     }
@@ -155,14 +161,14 @@ public final class ImageSource: Sendable {
         for (minimum, name) in tries {
             guard let next = try? candidate(fast, minimumPrescale: minimum, name) else { continue }
             if next.predictedPeakBytes <= budget {
-                let path = decodePath(for: next.plan, format: next.format) == .dcFirst ? " (DC-first)" : ""
+                let dcFirst = decodePath(for: next.plan, format: next.format) == .dcFirst ? " (DC-first)" : ""
                 return BudgetedPlan(plan: next.plan, options: next.options, format: next.format,
-                                    predictedPeakBytes: next.predictedPeakBytes, fallback: name + path)
+                                    predictedPeakBytes: next.predictedPeakBytes, fallback: name + dcFirst)
             }
             if next.predictedPeakBytes < cheapest.predictedPeakBytes { cheapest = next }
         }
         throw ImageError(.memoryBudgetExceeded,
-                         "\(path): the cheapest plan needs \(Self.mebibytes(cheapest.predictedPeakBytes)), above the decode budget of \(Self.mebibytes(budget))")
+                         "\(self.name): the cheapest plan needs \(Self.mebibytes(cheapest.predictedPeakBytes)), above the decode budget of \(Self.mebibytes(budget))")
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless
@@ -205,7 +211,7 @@ public final class ImageSource: Sendable {
         let transforms = try losslessTransforms()
         let full = info.displayedSize
         guard region.isInside(full) else {
-            throw ImageError(.invalidArgument, "\(path): crop \(region) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
+            throw ImageError(.invalidArgument, "\(name): crop \(region) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
         let stored = info.orientation.storedRect(for: region, storedSize: info.size)
         let (out, kept) = try readingInput { () throws(ImageError) in try transforms.crop(stored, memoryBudget: memoryBudget) }
@@ -215,7 +221,7 @@ public final class ImageSource: Sendable {
 
     private func losslessTransforms() throws(ImageError) -> any LosslessTransforming {
         guard let transforms = decoder.losslessTransforms else {
-            throw ImageError(.unsupportedFormat, "\(path): lossless transforms are not available for \(info.format.name.uppercased()) (JPEG only)")
+            throw ImageError(.unsupportedFormat, "\(name): lossless transforms are not available for \(info.format.name.uppercased()) (JPEG only)")
         }
         return transforms
     }
@@ -254,7 +260,7 @@ public final class ImageSource: Sendable {
             let plan = try plan(target, crop: crop, options: options)
             return try image(plan, options: options, monitor: monitor)
         } catch {
-            throw error.naming(path)
+            throw error.naming(name)
         }
     }
 
@@ -280,11 +286,11 @@ public final class ImageSource: Sendable {
             return source.info.size == stored && plan.outputSize == planned.outputSize
         }
         if let own = decoder.embeddedThumbnail() {
-            let source = ImageSource(decoder: own, bytes: bytes, name: "\(path) (embedded thumbnail)", limits: limits, codec: codec)
+            let source = ImageSource(decoder: own, bytes: bytes, name: "\(name) (embedded thumbnail)", limits: limits, codec: codec)
             return try standsIn(source) ? source : nil
         }
         guard let bytes = decoder.embeddedThumbnailBytes(),
-              let source = try? ImageSource(bytes: ImageBytes(bytes, path: "\(path) (EXIF thumbnail)"), name: "\(path) (EXIF thumbnail)",
+              let source = try? ImageSource(bytes: ImageBytes(bytes, path: "\(name) (EXIF thumbnail)"), name: "\(name) (EXIF thumbnail)",
                                             limits: limits, codecs: CodecRegistry([codec])) else { return nil }
         return try standsIn(source) ? source : nil
     }
@@ -352,14 +358,14 @@ public final class ImageSource: Sendable {
             monitor?.notePeak()
             try checkInput()
             if options.strict, let first = warnings.first {
-                throw ImageError(.corruptData, "\(path): \(first) (strict decoding)")
+                throw ImageError(.corruptData, "\(name): \(first) (strict decoding)")
             }
             if let warning = colour.warning { warnings.append(warning) }     // a profile not applied is no damage
             return DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predicted,
                                 decodePath: route.path, decoder: route.decoder, warnings: warnings, colorConversion: colour.conversion)
         } catch {
             try checkInput()
-            throw error.naming(path)
+            throw error.naming(name)
         }
     }
 

@@ -58,7 +58,7 @@ struct InfoCommand: ParsableCommand {
     static func json(_ source: ImageSource) -> String {
         let info = source.info
         var line = JSONLine()
-        line.add("path", source.path)
+        line.add("path", source.name)
         line.add("format", info.format.name)
         line.add("width", info.size.width)
         line.add("height", info.size.height)
@@ -151,7 +151,7 @@ struct InfoCommand: ParsableCommand {
             "\($0.rawValue) \(Formatting.bytes(info.decodedBytes(as: $0)))"
         }.joined(separator: ", ")))
         let width = rows.map(\.0.count).max() ?? 0
-        return ([source.path] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 })
+        return ([source.name] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 })
             .joined(separator: "\n")
     }
 }

@@ -48,11 +48,23 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// The lower-level error text (a libjpeg message, an errno string), when there is one.
     public var cause: String?
+    /// The file the error is about (its path, or the name given to bytes in memory), when known: set by
+    /// ``naming(_:)``, which every `ImageSource` entry point applies.
+    public var name: String?
 
-    public init(_ code: Code, _ message: String, cause: String? = nil) {
+    /// Makes an error; `message` should say what was wrong in one line and may start with the file's name.
+    public init(_ code: Code, _ message: String, cause: String? = nil, name: String? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
+        self.name = name
+    }
+
+    /// What was wrong without the file's name or path: ``message`` with a leading `NAME: ` removed. For
+    /// clients that must not learn where a server keeps its files (an HTTP error body, say).
+    public var reason: String {
+        guard let name, !name.isEmpty, message.hasPrefix(name + ": ") else { return message }
+        return String(message.dropFirst(name.count + 2))
     }
 
     /// The message with the cause appended, on one line.
@@ -61,9 +73,10 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         return message
     }
 
-    /// The same error with `path` named at the front of the message, unless it already names it.
+    /// The same error with `path` named at the front of the message, unless it already names it, and
+    /// recorded as ``name``.
     public func naming(_ path: String) -> ImageError {
-        if message.hasPrefix(path) { return self }
-        return ImageError(code, "\(path): \(message)", cause: cause)
+        if message.hasPrefix(path) { return ImageError(code, message, cause: cause, name: path) }
+        return ImageError(code, "\(path): \(message)", cause: cause, name: path)
     }
 }

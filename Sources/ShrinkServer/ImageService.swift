@@ -260,15 +260,7 @@ package final class ImageService: Sendable {
         case RemoteFetcher.origin? where error.code != .fileNotFound: return RequestError(502, error.message)
         default: break
         }
-        switch error.code {
-        case .fileNotFound: return RequestError(404, text)
-        case .limitExceeded, .memoryBudgetExceeded: return RequestError(413, text)
-        case .unsupportedFormat, .unsupportedFeature: return RequestError(415, text)
-        case .corruptData, .truncated: return RequestError(422, text)
-        case .invalidArgument: return RequestError(400, text)
-        case .cancelled: return RequestError(499, text)
-        default: return RequestError(500, text)
-        }
+        return RequestError(error.code.httpStatus, text)
     }
 
     static func ms(_ d: Duration) -> String {

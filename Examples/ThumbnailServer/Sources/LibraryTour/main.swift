@@ -1,0 +1,37 @@
+// The README's library snippets, verbatim (scripts/check-examples runs this in a folder holding photo.jpg).
+import Shrink
+
+let source = try ImageSource(path: "photo.jpg")          // maps the file, reads the header only
+// limits are checked from the header: ImageSource(path: upload, limits: ImageLimits(maxPixels: 50_000_000))
+print(source.info.displayedSize)                         // e.g. 3200x7680 after EXIF orientation 6
+print(source.info.decodedBytes(as: .rgba8))              // what a naive decode would hold
+
+let thumb = try source.thumbnail(maxPixelSize: 400)      // long side 400, oriented
+print(thumb.plan.prescale, thumb.pixels.format)          // 8, yuv420: 1.5 B/px, straight from the decoder
+try thumb.write(to: "thumb.jpg")                         // format from the extension; YUV encodes as is
+
+// A region in displayed pixels (after EXIF orientation), at full size or reduced:
+let face = try source.decode(region: Rect(x: 100, y: 200, width: 512, height: 512), to: .maxPixelSize(128))
+
+// Pixel formats by content (the default), for display, or exactly one format:
+let bgra = try source.thumbnail(maxPixelSize: 400, options: ThumbnailOptions(pixelFormat: .displayReady))
+let rgba = try source.thumbnail(maxPixelSize: 400, options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
+
+let square = try source.thumbnail(size: Size(width: 256, height: 256), fit: .cover,
+                                  options: ThumbnailOptions(mode: .fast))
+let jpeg = try square.encoded(as: .jpeg(.init(quality: 80, progressive: true)))
+
+let pipeline = ImagePipeline(configuration: .init(decodeBudget: 256 << 20,      // bytes running decodes may hold
+                                                  diskCache: try DiskCache(directory: "cache/thumbnails")))
+let request = ImageRequest(path: "photo.jpg", target: .box(Size(width: 256, height: 256), fit: .inside))
+let response = try await pipeline.image(for: request)   // identical requests in flight share one decode
+print(response.telemetry.origin, response.telemetry.predictedPeakBytes, response.telemetry.queueWait)
+
+let bytes = try await pipeline.encodedImage(for: request, as: OutputSettings(format: .webp, quality: 75))
+print(bytes.image.mimeType, bytes.image.validator)     // encoded once per coalesced job, inside its budget charge
+
+let task = pipeline.imageTask(with: request)            // a handle: task.priority = .high, task.cancel()
+let prefetcher = ImagePrefetcher(pipeline: pipeline)    // low priority, warms the memory (or disk) cache
+let nextRows: [ImageRequest] = []                       // the requests of the rows about to scroll in
+prefetcher.startPrefetching(with: nextRows)
+print(pipeline.ledger.runningCharge, pipeline.ledger.cachedBytes)   // one ledger of bytes held

@@ -13,8 +13,9 @@ SERVE_BUDGET ?= 256M
 DEFAULT_INPUT = /usr/share/wallpapers/FallenLeaf/contents/images/2560x1600.jpg
 INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
+PREFIX ?= /usr/local
 
-.PHONY: run test build build-server serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-dependents
+.PHONY: run test build build-server install serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-examples
 
 FUZZ_SECONDS ?= 600
 
@@ -28,6 +29,11 @@ build: deps
 build-server: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product shrink
 
+# The CLI with the server under $(PREFIX) (/usr/local by default; DESTDIR for packaging): bin/shrink, its man page
+# (generated from the binary) and bash, zsh and fish completions.
+install: build-server
+	scripts/install $(PREFIX) $(CURDIR)/$(BIN)
+
 # The image server on $(SERVE_BIND) over $(SERVE_ROOT), signing off (it warns), with the gallery at /_/browse/: try
 #   curl -o t.jpg http://$(SERVE_BIND)/insecure/rs:fit:300:300/plain/local:///jpeg/…
 serve: build-server
@@ -40,6 +46,12 @@ run: build
 	$(BIN) info $(INPUT)
 	$(BIN) thumbnail $(INPUT) --size $(SIZE) -o out/thumbnail.jpg
 
+# `make test`'s steps keep their output in $(LOGS) (shown as they run too) for scripts/test-summary, which ends the
+# run with what ran, what was skipped and why, and the corpus files each check read.
+SHELL := /bin/bash
+LOGS = .build/test-output/logs
+logged = set -o pipefail; $(2) 2>&1 | tee $(LOGS)/$(1).log
+
 # Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`; the server's tests
 # run the debug build, server included, that `--build-tests` makes).
 # (No debug info in the test build: it is not read here, and it costs time in every clean build. The index store
@@ -48,24 +60,27 @@ run: build
 # debug build, filling the cores the debug build leaves idle; `scripts/fuzz 2` later waits for it (SwiftPM's lock).
 test: build
 	@mkdir -p .build-fuzz && (scripts/fuzz --sweep > .build-fuzz/prebuild.log 2>&1 &)
+	@rm -rf $(LOGS) && mkdir -p $(LOGS)
 	$(SWIFT) build --build-tests -debug-info-format none
-	SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel
-	scripts/check-quality
-	scripts/check-png
-	scripts/check-regions
-	scripts/check-corrupt
-	scripts/check-agreement
-	scripts/check-formats
-	scripts/check-inputs
-	scripts/check-progressive
-	scripts/check-colour
-	SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery
-	scripts/fuzz 2
-	scripts/check-sanitizers
+	$(call logged,swift-test,SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel)
+	$(call logged,check-quality,scripts/check-quality)
+	$(call logged,check-png,scripts/check-png)
+	$(call logged,check-regions,scripts/check-regions)
+	$(call logged,check-corrupt,scripts/check-corrupt)
+	$(call logged,check-agreement,scripts/check-agreement)
+	$(call logged,check-formats,scripts/check-formats)
+	$(call logged,check-inputs,scripts/check-inputs)
+	$(call logged,check-install,scripts/check-install)
+	$(call logged,check-progressive,scripts/check-progressive)
+	$(call logged,check-colour,scripts/check-colour)
+	$(call logged,check-gallery,SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery)
+	$(call logged,fuzz,scripts/fuzz 2)
+	$(call logged,check-sanitizers,scripts/check-sanitizers)
+	@scripts/test-summary $(LOGS)
 
 # An app depending on Shrink and Hummingbird builds and runs (CI runs it after `make test`).
-check-dependents: deps
-	scripts/check-dependents
+check-examples: deps
+	scripts/check-examples
 
 # A fuzz campaign: every libFuzzer harness for FUZZ_SECONDS (600 by default), after replaying the regressions.
 fuzz: deps
@@ -94,4 +109,4 @@ bench: build
 	scripts/bench-formats
 
 clean:
-	rm -rf .build .build-fuzz .build-dependents out
+	rm -rf .build .build-fuzz .build-examples out

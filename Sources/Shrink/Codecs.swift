@@ -67,7 +67,7 @@ extension CodecRegistry {
     /// Bytes an encode of a `size` result may hold beyond the pixels: a converted copy of the pixels (RGBA
     /// for PNG and WebP, RGB when JPEG flattens alpha), the output (bounded by the raw size for PNG, a
     /// quarter of it for lossy formats at any quality) and 1 MiB of encoder state.
-    static func predictedEncodeBytes(for size: Size, settings: OutputSettings) -> Int {
+    static func predictedEncodeBytes(for size: PixelSize, settings: OutputSettings) -> Int {
         let pixels = size.pixelCount
         let output = settings.format == .png ? pixels * 4 : pixels
         return pixels * 4 + output + (1 << 20)

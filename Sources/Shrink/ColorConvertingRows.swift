@@ -14,7 +14,7 @@ final class ColorConvertingRows: RowDecoding {
         self.transform = transform
     }
 
-    var size: Size { rows.size }
+    var size: PixelSize { rows.size }
     var origin: (x: Int, y: Int) { rows.origin }
     var format: PixelFormat { rows.format }
     var nextRow: Int { rows.nextRow }

@@ -36,7 +36,7 @@ public struct DecodedImage: Sendable {
     }
 
     /// The displayed size.
-    public var size: Size { pixels.size }
+    public var size: PixelSize { pixels.size }
 
     /// The encoded bytes, written by `encoder` (e.g. `.jpeg(.init(quality: 90))`).
     public func encoded(as encoder: some ImageEncoding) throws(ImageError) -> [UInt8] {

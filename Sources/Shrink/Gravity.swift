@@ -1,4 +1,4 @@
-/// Where a cover fit (``ThumbnailTarget/Fit/cover``) or a ``Crop`` keeps its window when it cuts the image:
+/// Where a cover fit (``ThumbnailTarget/Fit/cover``) or a ``ImageRequest/Crop`` keeps its window when it cuts the image:
 /// a point in the displayed image as fractions of its width and height, the window placed so that the point
 /// sits at the same fraction of the window (clamped inside the image). `(0.5, 0.5)`, the centre, by default.
 public struct Gravity: Sendable, Hashable {

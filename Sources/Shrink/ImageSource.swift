@@ -114,12 +114,12 @@ public final class ImageSource: Sendable {
     /// Plans a decode to `target` from the header alone. Fails with `.invalidArgument` for an empty target,
     /// `.limitExceeded` when the source or the output has more than `limits.maxPixels` pixels, `.memoryBudgetExceeded` when the decoder's working memory
     /// exceeds `options.memoryBudget`.
-    public func plan(_ target: ThumbnailTarget, crop: Rect? = nil,
+    public func plan(_ target: ThumbnailTarget, crop: FractionalRect? = nil,
                      options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
         try plan(target, crop: crop, options: options, minimumPrescale: 1)
     }
 
-    private func plan(_ target: ThumbnailTarget, crop: Rect?, options: ThumbnailOptions,
+    private func plan(_ target: ThumbnailTarget, crop: FractionalRect?, options: ThumbnailOptions,
                       minimumPrescale: Int) throws(ImageError) -> ThumbnailPlan {
         try limits.check(info.size, path: name)
         var info = self.info
@@ -141,7 +141,7 @@ public final class ImageSource: Sendable {
     /// takes the DC-first path for a progressive JPEG at 1/8), then each coarser DCT scale (the resampler
     /// enlarges to the target: softer, but shown) — with ``BudgetedPlan/fallback`` saying which. Fails with
     /// `.memoryBudgetExceeded` only when no plan fits (a progressive JPEG's coefficient buffer, say).
-    public func plan(_ target: ThumbnailTarget, crop: Rect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
+    public func plan(_ target: ThumbnailTarget, crop: FractionalRect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
                      within budget: Int) throws(ImageError) -> BudgetedPlan {
         func candidate(_ options: ThumbnailOptions, minimumPrescale: Int, _ fallback: String?) throws(ImageError) -> BudgetedPlan {
             let plan = try plan(target, crop: crop, options: options, minimumPrescale: minimumPrescale)
@@ -179,7 +179,7 @@ public final class ImageSource: Sendable {
 
     /// A thumbnail for a `size` box: `.inside` keeps the aspect ratio within the box, `.cover` fills the box
     /// and crops the centre.
-    public func thumbnail(size: Size, fit: ThumbnailTarget.Fit = .inside,
+    public func thumbnail(size: PixelSize, fit: ThumbnailTarget.Fit = .inside,
                           options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
         try image(.box(size, fit: fit), options: options)
     }
@@ -207,7 +207,7 @@ public final class ImageSource: Sendable {
     /// kept, so the result displays as the region. Returns the bytes and the region actually kept (displayed
     /// pixels). A region that is not finite, under 1×1 or outside the image is `.invalidArgument`; the cost
     /// is checked like ``losslesslyUpright(trim:memoryBudget:)``'s.
-    public func losslessCrop(_ region: Rect, memoryBudget: Int = ThumbnailOptions().memoryBudget) throws(ImageError) -> (bytes: [UInt8], region: Rect) {
+    public func losslessCrop(_ region: FractionalRect, memoryBudget: Int = ThumbnailOptions().memoryBudget) throws(ImageError) -> (bytes: [UInt8], region: FractionalRect) {
         let transforms = try losslessTransforms()
         let full = info.displayedSize
         guard region.isInside(full) else {
@@ -226,23 +226,23 @@ public final class ImageSource: Sendable {
         return transforms
     }
 
-    /// The displayed rectangle of stored rectangle `rect` (the inverse of Orientation.storedRect).
-    private func displayedRect(of rect: Rect) -> Rect {
+    /// The displayed rectangle of stored rectangle `rect` (the inverse of ImageOrientation.storedRect).
+    private func displayedRect(of rect: FractionalRect) -> FractionalRect {
         let o = info.orientation
         let a = o.displayedPosition(x: Int(rect.x), y: Int(rect.y), in: info.size)
         let b = o.displayedPosition(x: Int(rect.x + rect.width) - 1, y: Int(rect.y + rect.height) - 1, in: info.size)
-        return Rect(x: Double(min(a.x, b.x)), y: Double(min(a.y, b.y)), width: Double(abs(a.x - b.x) + 1), height: Double(abs(a.y - b.y) + 1))
+        return FractionalRect(x: Double(min(a.x, b.x)), y: Double(min(a.y, b.y)), width: Double(abs(a.x - b.x) + 1), height: Double(abs(a.y - b.y) + 1))
     }
 
     /// The part of the image inside `region` (displayed pixels), its long side reduced to `maxPixelSize`.
-    public func decode(region: Rect, maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+    public func decode(region: FractionalRect, maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
         try image(.maxPixelSize(maxPixelSize), crop: region, options: options)
     }
 
     /// The part of the image inside `region` (displayed pixels, i.e. after EXIF orientation), at full size
     /// or reduced to `target`. Rows below the region are never decoded; rows above it are decoded but
     /// neither stored nor resampled.
-    public func decode(region: Rect, to target: ThumbnailTarget = .original,
+    public func decode(region: FractionalRect, to target: ThumbnailTarget = .original,
                        options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
         try image(target, crop: region, options: options)
     }
@@ -250,7 +250,7 @@ public final class ImageSource: Sendable {
     /// Decodes to `target` (of the part inside `crop`, displayed pixels, when given): plans from the header,
     /// decodes at the plan's prescale, resamples while rows stream, orients once. A `monitor` can cancel the
     /// decode from another thread (it stops at the next strip, `.cancelled`) and measures its heap.
-    public func image(_ target: ThumbnailTarget, crop: Rect? = nil,
+    public func image(_ target: ThumbnailTarget, crop: FractionalRect? = nil,
                       options: ThumbnailOptions = ThumbnailOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
         do {
             if crop == nil, let thumbnail = try embeddedThumbnail(for: target, options: options) {
@@ -298,7 +298,7 @@ public final class ImageSource: Sendable {
     /// Decodes this (embedded thumbnail) source to `target` as if it were displayed with `orientation`, with
     /// the main image's `metadata`.
     private func image(_ target: ThumbnailTarget, options: ThumbnailOptions, monitor: DecodeMonitor?,
-                       orientation: Orientation, metadata: ImageMetadata) throws(ImageError) -> DecodedImage {
+                       orientation: ImageOrientation, metadata: ImageMetadata) throws(ImageError) -> DecodedImage {
         var oriented = info
         oriented.orientation = orientation
         let plan = try ThumbnailPlan(info: oriented, target: target, options: options, prescales: decoder.scaleDenominators,
@@ -387,7 +387,7 @@ public final class ImageSource: Sendable {
         if info.colorModel.isInk { peak += InkConversion.stateBytes }
         switch route.output {
         case .planes:
-            let chroma = Size(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
+            let chroma = PixelSize(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
             peak += plan.decodedSize.width * 3 * RowRenderer.stripRows
                 + StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: plan.storedOutputSize)
                 + 2 * StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: chroma)
@@ -408,7 +408,7 @@ public final class ImageSource: Sendable {
     /// Under `color`, a profile too steep to convert after the reduction (``ColorManagement/beforeResampling(_:profile:rowFormat:)``)
     /// takes rows, which are converted before the resampler, even where planes would serve.
     public func route(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodeRoute {
-        let window = plan.storedRegion == Rect(info.size) ? nil : plan.decodingWindow
+        let window = plan.storedRegion == FractionalRect(info.size) ? nil : plan.decodingWindow
         let planar = (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
             && !decodesDeepForColour(color)
         return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: planar,
@@ -448,13 +448,13 @@ public final class ImageSource: Sendable {
 
     /// The part of the route's decoded image that `plan` resamples: the plan's block geometry, or the exact
     /// fraction of a scaler that maps the source (or the part of it the route crops) uniformly.
-    private func decodedRegion(of plan: ThumbnailPlan, route: DecodeRoute) -> Rect {
+    private func decodedRegion(of plan: ThumbnailPlan, route: DecodeRoute) -> FractionalRect {
         guard route.geometry == .uniform else { return plan.decodedRegion }
-        let source = route.sourceRect ?? Rect(info.size)
+        let source = route.sourceRect ?? FractionalRect(info.size)
         let sx = Double(route.decodedSize.width) / source.width
         let sy = Double(route.decodedSize.height) / source.height
         let r = plan.storedRegion
-        return Rect(x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
+        return FractionalRect(x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
     }
 
     /// The machinery a decode of `plan` into `format` under `color` runs on (``route(for:format:color:)``'s path).

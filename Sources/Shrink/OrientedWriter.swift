@@ -5,9 +5,9 @@ import ShrinkCore
 struct OrientedWriter {
     let destination: UnsafeMutablePointer<UInt8>
     /// Size of the image being written, before orientation.
-    let storedSize: Size
+    let storedSize: PixelSize
     let channels: Int
-    let orientation: Orientation
+    let orientation: ImageOrientation
 
     /// Writes stored row `y` (`storedSize.width × channels` bytes).
     func write(row: UnsafePointer<UInt8>, y: Int) {

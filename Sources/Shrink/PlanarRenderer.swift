@@ -8,7 +8,7 @@ import ShrinkResample
 /// Memory: the result (1.5 B/px), one decoder row group per plane, and a resampler ring per plane.
 enum PlanarRenderer {
     /// `region` is the part of the decoded luma plane to resample (``ThumbnailPlan/decodedRegion`` by default).
-    static func render(_ plan: ThumbnailPlan, from planes: any PlaneDecoding, region: Rect? = nil,
+    static func render(_ plan: ThumbnailPlan, from planes: any PlaneDecoding, region: FractionalRect? = nil,
                        monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         // Planes of another size come with their own region (a codec that cropped before scaling).
         guard planes.planeSizes[0] == plan.decodedSize || (region != nil && plan.resamples) else {
@@ -16,7 +16,7 @@ enum PlanarRenderer {
         }
         let stored = plan.storedOutputSize
         let layout = PixelFormat.yuv420.planes(for: plan.outputSize)
-        let storedChroma = Size(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
+        let storedChroma = PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
         return try PixelBuffer(format: .yuv420, size: plan.outputSize) { destination throws(ImageError) in
             var sinks: [PlaneSink] = []
             for i in 0..<3 {
@@ -28,7 +28,7 @@ enum PlanarRenderer {
                 let r = region ?? plan.decodedRegion
                 let ex = i == 0 ? 1 : Double(2 * target.width) / Double(stored.width)
                 let ey = i == 0 ? 1 : Double(2 * target.height) / Double(stored.height)
-                let region = Rect(x: r.x * f.x, y: r.y * f.y, width: r.width * f.x * ex, height: r.height * f.y * ey)
+                let region = FractionalRect(x: r.x * f.x, y: r.y * f.y, width: r.width * f.x * ex, height: r.height * f.y * ey)
                 let writer = OrientedWriter(destination: destination.baseAddress! + layout[i].offset, storedSize: target,
                                             channels: 1, orientation: plan.orientation)
                 sinks.append(PlaneSink(source: planes.planeSizes[i], region: region, target: target, writer: writer))
@@ -53,10 +53,10 @@ private struct PlaneSink {
     let rows: Int
     private(set) var copied = 0
 
-    init(source: Size, region: Rect, target: Size, writer: OrientedWriter) {
+    init(source: PixelSize, region: FractionalRect, target: PixelSize, writer: OrientedWriter) {
         self.writer = writer
         rows = target.height
-        let whole = region == Rect(source) || (abs(region.x) < 1e-9 && abs(region.y) < 1e-9
+        let whole = region == FractionalRect(source) || (abs(region.x) < 1e-9 && abs(region.y) < 1e-9
             && abs(region.width - Double(target.width)) < 1e-9 && abs(region.height - Double(target.height)) < 1e-9)
         resampler = whole && source == target ? nil
             : StreamingResampler(inputSize: source, format: .gray8, outputSize: target, region: region)

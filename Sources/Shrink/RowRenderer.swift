@@ -17,10 +17,10 @@ public enum RowRenderer {
     /// part of the decoded image to resample, when it is not ``ThumbnailPlan/decodedRegion`` (a codec whose
     /// scaler maps the source uniformly, see ``DecodeRoute/Geometry``).
     public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding, as output: PixelFormat? = nil,
-                              region explicitRegion: Rect? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
+                              region explicitRegion: FractionalRect? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         // The region in the coordinates of what `rows` produces (it may decode only a window).
         let decodedRegion = explicitRegion ?? plan.decodedRegion
-        let region = Rect(x: decodedRegion.x - Double(rows.origin.x), y: decodedRegion.y - Double(rows.origin.y),
+        let region = FractionalRect(x: decodedRegion.x - Double(rows.origin.x), y: decodedRegion.y - Double(rows.origin.y),
                           width: decodedRegion.width, height: decodedRegion.height)
         let windowed = rows.origin != (0, 0) || rows.size != plan.decodedSize
         guard rows.origin.x + rows.size.width <= plan.decodedSize.width, rows.origin.y + rows.size.height <= plan.decodedSize.height,
@@ -67,7 +67,7 @@ public enum RowRenderer {
 
     /// RGB rows (resampled when the plan says so) converted to YUV planes as they arrive.
     private static func renderYUV(_ plan: ThumbnailPlan, from rows: any RowDecoding, into destination: UnsafeMutablePointer<UInt8>,
-                                  as output: PixelFormat, region: Rect, monitor: DecodeMonitor?) throws(ImageError) {
+                                  as output: PixelFormat, region: FractionalRect, monitor: DecodeMonitor?) throws(ImageError) {
         let sink = YUVRowSink(destination: destination, format: output, displayedSize: plan.outputSize, orientation: plan.orientation)
         if plan.resamples {
             let resampler = StreamingResampler(inputSize: rows.size, format: rows.format,
@@ -103,7 +103,7 @@ public enum RowRenderer {
     /// Reads strips of rows up to and including row `last`, handing each to `body` (strip, stride, count).
     private static func forEachStrip(of rows: any RowDecoding, until last: Int, monitor: DecodeMonitor?,
                                      _ body: (UnsafeRawPointer, Int, Int) -> Void) throws(ImageError) {
-        let stride = rows.format.byteCount(for: Size(width: rows.size.width, height: 1))
+        let stride = rows.format.byteCount(for: PixelSize(width: rows.size.width, height: 1))
         let strip = UnsafeMutableRawPointer.allocate(byteCount: stride * stripRows, alignment: 16)
         defer { strip.deallocate() }
         while rows.nextRow <= last {

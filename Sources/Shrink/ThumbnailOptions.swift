@@ -33,13 +33,13 @@ public struct ThumbnailOptions: Sendable {
     /// output's size, and no profile embedded (`.sRGB`, the default); left alone with the profile kept
     /// (`.keep`); or converted to Display P3 with its profile embedded (`.displayP3`).
     public var color: ColorPolicy
-    /// Where a cover fit keeps its window when it cuts the image (and where a relative ``Crop`` sits).
+    /// Where a cover fit keeps its window when it cuts the image (and where a relative ``ImageRequest/Crop`` sits).
     /// ``Gravity/centre`` by default.
     public var gravity: Gravity
     /// A rotation applied after the EXIF orientation, folded into it so that pixels are still written once
     /// (`.right` turns the displayed image 90° clockwise); targets, regions and crops refer to the rotated
     /// image. Embedded thumbnails are not used when it is not `.up`. `.up` by default.
-    public var rotation: Orientation
+    public var rotation: ImageOrientation
 
     /// Whether the embedded thumbnail may be used under these options.
     public var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
@@ -47,7 +47,7 @@ public struct ThumbnailOptions: Sendable {
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
                 pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30,
                 useEmbeddedThumbnail: Bool? = nil, color: ColorPolicy = .sRGB, gravity: Gravity = .centre,
-                rotation: Orientation = .up) {
+                rotation: ImageOrientation = .up) {
         self.rotation = rotation
         self.gravity = gravity
         self.useEmbeddedThumbnail = useEmbeddedThumbnail

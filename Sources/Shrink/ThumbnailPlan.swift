@@ -4,19 +4,19 @@ import ShrinkCore
 /// the output size, the source region, the decode-time prescale, and what it will cost.
 public struct ThumbnailPlan: Sendable, Equatable {
     /// The stored (unoriented) source size.
-    public let sourceSize: Size
+    public let sourceSize: PixelSize
     /// Orientation applied to the result, exactly once, after reduction.
-    public let orientation: Orientation
+    public let orientation: ImageOrientation
     /// The result's displayed size.
-    public let outputSize: Size
+    public let outputSize: PixelSize
     /// The result's size before orientation (`outputSize` with axes swapped for orientations 5–8).
-    public let storedOutputSize: Size
+    public let storedOutputSize: PixelSize
     /// The part of the stored full-resolution source that is resampled into the output.
-    public let storedRegion: Rect
+    public let storedRegion: FractionalRect
     /// The decoder scales by 1/`prescale` while decoding (1, 2, 4 or 8 for JPEG).
     public let prescale: Int
     /// The decoder's output size at that prescale.
-    public let decodedSize: Size
+    public let decodedSize: PixelSize
     /// True when a resampler runs after the decoder (false when the decoded rows are the output).
     public let resamples: Bool
 
@@ -27,9 +27,9 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// `minimumPrescale` makes the decoder scale by at least that much (when it can), even below the target
     /// resolution: a cheaper plan for a tight memory budget, the resampler then enlarging to the target.
     public init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
-                scaledSize: (Int) -> Size, crop: Rect? = nil, minimumPrescale: Int = 1) throws(ImageError) {
+                scaledSize: (Int) -> PixelSize, crop: FractionalRect? = nil, minimumPrescale: Int = 1) throws(ImageError) {
         let full = info.displayedSize
-        let frame = crop ?? Rect(full)
+        let frame = crop ?? FractionalRect(full)
         if let crop, !crop.isInside(full) {
             throw ImageError(.invalidArgument, "crop \(crop) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
@@ -42,13 +42,13 @@ public struct ThumbnailPlan: Sendable, Equatable {
             throw ImageError(.invalidArgument, "thumbnail size \(largestSide) is above the largest side Shrink produces (\(ThumbnailTarget.maxSide))")
         }
         // Targets apply to the frame (the whole image, or the crop); regions are found in it, then placed.
-        let displayed = Size(width: Int(frame.width), height: Int(frame.height))
-        var out: Size
-        var region: Rect
+        let displayed = PixelSize(width: Int(frame.width), height: Int(frame.height))
+        var out: PixelSize
+        var region: FractionalRect
         switch target {
         case .original:
             out = displayed
-            region = Rect(displayed)
+            region = FractionalRect(displayed)
         case .prescale(let d):
             guard d == 1 || prescales.contains(d) else {
                 let supported = ([1] + prescales.filter { $0 > 1 }).map { "1/\($0)" }.joined(separator: ", ")
@@ -56,18 +56,18 @@ public struct ThumbnailPlan: Sendable, Equatable {
             }
             guard crop == nil else { throw ImageError(.invalidArgument, "an exact prescale applies to the whole image, not a crop") }
             out = info.orientation.storedSize(of: d == 1 ? info.size : scaledSize(d))   // stored ↔ displayed swap both ways
-            region = Rect(displayed)
+            region = FractionalRect(displayed)
         case .maxPixelSize(let n):
             guard n > 0 else { throw ImageError(.invalidArgument, "thumbnail size must be at least 1, not \(n)") }
             let long = max(displayed.width, displayed.height)
             if n >= long && !options.allowUpscaling {
                 out = displayed
             } else if displayed.width >= displayed.height {
-                out = Size(width: n, height: Self.scaled(displayed.height, n, long))
+                out = PixelSize(width: n, height: Self.scaled(displayed.height, n, long))
             } else {
-                out = Size(width: Self.scaled(displayed.width, n, long), height: n)
+                out = PixelSize(width: Self.scaled(displayed.width, n, long), height: n)
             }
-            region = Rect(displayed)
+            region = FractionalRect(displayed)
         case .box(let box, .inside):
             guard box.width > 0, box.height > 0 else {
                 throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
@@ -76,11 +76,11 @@ public struct ThumbnailPlan: Sendable, Equatable {
             if min(sx, sy) >= 1 && !options.allowUpscaling {
                 out = displayed
             } else if sx <= sy {
-                out = Size(width: box.width, height: min(box.height, Self.scaled(displayed.height, box.width, displayed.width)))
+                out = PixelSize(width: box.width, height: min(box.height, Self.scaled(displayed.height, box.width, displayed.width)))
             } else {
-                out = Size(width: min(box.width, Self.scaled(displayed.width, box.height, displayed.height)), height: box.height)
+                out = PixelSize(width: min(box.width, Self.scaled(displayed.width, box.height, displayed.height)), height: box.height)
             }
-            region = Rect(displayed)
+            region = FractionalRect(displayed)
         case .box(let box, .cover):
             guard box.width > 0, box.height > 0 else {
                 throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
@@ -89,14 +89,14 @@ public struct ThumbnailPlan: Sendable, Equatable {
             out = box
             if scale > 1 && !options.allowUpscaling {
                 // Keep the box's aspect ratio at the source's own resolution.
-                out = Size(width: max(1, Int((Double(box.width) / scale).rounded())),
+                out = PixelSize(width: max(1, Int((Double(box.width) / scale).rounded())),
                            height: max(1, Int((Double(box.height) / scale).rounded())))
                 scale = 1
             }
             let w = min(Double(displayed.width), Double(out.width) / scale)
             let h = min(Double(displayed.height), Double(out.height) / scale)
             let g = options.gravity
-            region = Rect(x: g.origin(window: w, in: Double(displayed.width), fraction: g.x),
+            region = FractionalRect(x: g.origin(window: w, in: Double(displayed.width), fraction: g.x),
                           y: g.origin(window: h, in: Double(displayed.height), fraction: g.y), width: w, height: h)
         }
 
@@ -122,29 +122,29 @@ public struct ThumbnailPlan: Sendable, Equatable {
         self.storedRegion = storedRegion
         self.prescale = prescale
         self.decodedSize = prescale == 1 ? info.size : scaledSize(prescale)
-        self.resamples = !(decodedSize == stored && storedRegion == Rect(info.size))
+        self.resamples = !(decodedSize == stored && storedRegion == FractionalRect(info.size))
     }
 
     /// The region in decoded (prescaled) pixels. Decoded pixel `i` covers source pixels `[i·p, (i+1)·p)`
     /// for prescale `p`, so the region is divided by `p` exactly; a partial last block (the decoder rounds
     /// its size up) is then only partly inside, which keeps the geometry exact at the far edges.
-    public var decodedRegion: Rect {
+    public var decodedRegion: FractionalRect {
         let p = Double(prescale)
-        return Rect(x: storedRegion.x / p, y: storedRegion.y / p, width: storedRegion.width / p,
+        return FractionalRect(x: storedRegion.x / p, y: storedRegion.y / p, width: storedRegion.width / p,
                     height: storedRegion.height / p)
     }
 
     /// The part of the decoded (prescaled) image a crop or cover decode needs: the region plus the
     /// resampler's reach around it (3 × the reduction, and a pixel for rounding), clamped to the image.
     /// Decoders that can skip rows and columns decode only this.
-    public var decodingWindow: Rect {
+    public var decodingWindow: FractionalRect {
         let r = decodedRegion
         let mx = (3 * max(r.width / Double(storedOutputSize.width), 1)).rounded(.up) + 2
         let my = (3 * max(r.height / Double(storedOutputSize.height), 1)).rounded(.up) + 2
         let x0 = max(0, (r.x - mx).rounded(.down)), y0 = max(0, (r.y - my).rounded(.down))
         let x1 = min(Double(decodedSize.width), (r.x + r.width + mx).rounded(.up))
         let y1 = min(Double(decodedSize.height), (r.y + r.height + my).rounded(.up))
-        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return FractionalRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// The prescale as a fraction, e.g. `"1/8"`.

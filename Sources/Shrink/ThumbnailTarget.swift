@@ -13,7 +13,7 @@ public enum ThumbnailTarget: Sendable, Hashable {
     /// The long side becomes `n` (like `kCGImageSourceThumbnailMaxPixelSize`).
     case maxPixelSize(Int)
     /// A `width × height` box, filled as `fit` says.
-    case box(Size, fit: Fit)
+    case box(PixelSize, fit: Fit)
     /// Exactly the decoder's own 1/`n` scale (JPEG DCT scaling: 2, 4 or 8; 1 is the full size) with no
     /// resampling, oriented: the fastest thumbnail, and what `djpeg -scale 1/n` produces. Codecs that cannot
     /// scale while decoding accept only 1.

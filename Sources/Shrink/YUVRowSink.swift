@@ -7,7 +7,7 @@ import ShrinkCore
 ///
 /// Memory: one RGB row held for its pair, one luma row and one chroma row of scratch.
 final class YUVRowSink {
-    private let storedSize: Size
+    private let storedSize: PixelSize
     private let lumaWriter: OrientedWriter
     private let chromaWriter: OrientedWriter
     private let nv12: Bool
@@ -21,14 +21,14 @@ final class YUVRowSink {
     private var chroma: [UInt8]
     private var chromaWidth: Int { (storedSize.width + 1) / 2 }
 
-    init(destination: UnsafeMutablePointer<UInt8>, format: PixelFormat, displayedSize: Size, orientation: Orientation,
+    init(destination: UnsafeMutablePointer<UInt8>, format: PixelFormat, displayedSize: PixelSize, orientation: ImageOrientation,
          matrix: PixelConverter.Matrix = .bt601) {
         let stored = orientation.storedSize(of: displayedSize)
         storedSize = stored
         nv12 = format == .nv12
         self.matrix = matrix
         let planes = format.planes(for: displayedSize)
-        let storedChroma = Size(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
+        let storedChroma = PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
         lumaWriter = OrientedWriter(destination: destination, storedSize: stored, channels: 1, orientation: orientation)
         chromaWriter = OrientedWriter(destination: destination + planes[1].offset, storedSize: storedChroma,
                                       channels: nv12 ? 2 : 1, orientation: orientation)

@@ -114,13 +114,13 @@ struct CropCommand: ParsableCommand {
 
 /// `--rect X,Y,W,H` in whole pixels.
 struct RectArgument: ExpressibleByArgument, Sendable {
-    let rect: Rect
+    let rect: FractionalRect
     let text: String
 
     init?(argument: String) {
         let parts = argument.split(separator: ",").map { Int($0.filter { $0 != " " }) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0 else { return nil }
-        rect = Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
+        rect = FractionalRect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
         text = "\(x),\(y),\(w),\(h)"
     }
 }

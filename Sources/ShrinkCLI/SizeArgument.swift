@@ -4,7 +4,7 @@ import Shrink
 /// `--size N` (long side) or `--size WxH` (a box).
 struct SizeArgument: ExpressibleByArgument, Sendable {
     let long: Int?
-    let box: Size?
+    let box: PixelSize?
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
@@ -16,7 +16,7 @@ struct SizeArgument: ExpressibleByArgument, Sendable {
         case 2:
             guard let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
             long = nil
-            box = Size(width: w, height: h)
+            box = PixelSize(width: w, height: h)
         default:
             return nil
         }

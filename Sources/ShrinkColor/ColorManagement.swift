@@ -112,7 +112,7 @@ public enum ColorManagement {
     /// YUV pixels (full-range BT.601, as Shrink holds them) transformed in place, two rows at a time: the pair as
     /// RGB (each chroma sample shared by its 2×2 block), transformed, then luma per pixel and chroma from the
     /// block's average written back. Holds two RGB rows.
-    static func transformPlanar(_ base: UnsafeMutablePointer<UInt8>, format: PixelFormat, size: Size, _ transform: ColorTransform) {
+    static func transformPlanar(_ base: UnsafeMutablePointer<UInt8>, format: PixelFormat, size: PixelSize, _ transform: ColorTransform) {
         let w = size.width, h = size.height, planes = format.planes(for: size), nv12 = format == .nv12
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: max(w, 1) * 6)
         defer { rows.deallocate() }
@@ -148,7 +148,7 @@ public enum ColorManagement {
 
     /// The memory a conversion of `count` pixels of `format` adds to the image itself: nothing for the formats
     /// transformed in place (YUV included), else an rgb8 or rgba8 copy and the converted-back result.
-    public static func extraBytes(for format: PixelFormat, size: Size) -> Int {
+    public static func extraBytes(for format: PixelFormat, size: PixelSize) -> Int {
         guard !transformsInPlace(format), !format.isPlanar, format != .alpha8 else { return 0 }
         return (format.hasAlpha ? PixelFormat.rgba8 : .rgb8).byteCount(for: size) + format.byteCount(for: size)
     }

@@ -25,7 +25,7 @@ public struct DecodeRoute: Sendable {
     /// Rows or planes.
     public let output: Output
     /// The size of the whole image at this route's scale.
-    public let decodedSize: Size
+    public let decodedSize: PixelSize
     /// Memory that grows with the image, held for the whole decode: a coefficient buffer, an interlaced
     /// grid, a scaled frame or a full-size lossless image. 0 when rows stream.
     public let workingBytes: Int
@@ -36,14 +36,14 @@ public struct DecodeRoute: Sendable {
     public let geometry: Geometry
     /// With `.uniform` geometry, the part of the stored image the decoded rows span (a codec that crops
     /// before scaling); nil for the whole image.
-    public let sourceRect: Rect?
+    public let sourceRect: FractionalRect?
     /// The library that decodes, with its version when the library says (`libjpeg-turbo`, `dav1d 1.0.0`), as
     /// telemetry reports it; nil when the codec does not name one.
     public let decoder: String?
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
-    public init(path: DecodePath, output: Output, decodedSize: Size, workingBytes: Int, stateBytes: Int,
-                geometry: Geometry = .blocks, sourceRect: Rect? = nil, decoder: String? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
+    public init(path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
+                geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
         self.path = path
         self.output = output
         self.decodedSize = decodedSize

@@ -16,7 +16,7 @@ public struct ExifReader: Sendable {
     public private(set) var problem: String?
 
     /// The orientation to apply: `.up` when the tag is absent or invalid.
-    public var orientation: Orientation { Orientation(exifValue: orientationValue ?? 1) }
+    public var orientation: ImageOrientation { ImageOrientation(exifValue: orientationValue ?? 1) }
 
     /// Parses `tiff`. Only IFD0 and IFD1 are read, so a cyclic IFD chain cannot loop. The orientation is
     /// read whatever integer type the writer stored it as (SHORT is the standard; BYTE, SSHORT, LONG and

@@ -9,7 +9,7 @@ public protocol ImageDecoding: Sendable {
     /// The decode-time scale denominators supported for this image (`[1]` when it cannot scale while decoding).
     var scaleDenominators: [Int] { get }
     /// The size of a decode at 1/`denominator`.
-    func scaledSize(denominator: Int) -> Size
+    func scaledSize(denominator: Int) -> PixelSize
     /// The 8-bit format results are delivered in (gray8, rgb8 or rgba8) when no other is asked for; rows
     /// may be richer (16-bit) and are converted after reduction.
     var outputFormat: PixelFormat { get }

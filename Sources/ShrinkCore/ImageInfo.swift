@@ -3,9 +3,9 @@ public struct ImageInfo: Sendable, Equatable {
     /// The container format.
     public var format: ImageFormat
     /// The stored size (before orientation).
-    public var size: Size
+    public var size: PixelSize
     /// The EXIF orientation; `.up` when absent or invalid.
-    public var orientation: Orientation
+    public var orientation: ImageOrientation
     /// The colour model of the stored samples.
     public var colorModel: ColorModel
     /// Bits per stored sample (8 for baseline JPEG).
@@ -24,7 +24,7 @@ public struct ImageInfo: Sendable, Equatable {
     /// nil when it has a profile, says sRGB, or says nothing.
     public var codedColor: CodedColor?
     /// The size of the thumbnail embedded in the EXIF block, when there is one and it can be read.
-    public var embeddedThumbnail: Size?
+    public var embeddedThumbnail: PixelSize?
     /// Format-specific features the header declares, e.g. PNG chunks (`PLTE`, `tRNS`, `gAMA`, `sRGB`,
     /// `iCCP`, `cHRM`, `eXIf`) or JPEG coding (`arithmetic`, `restart markers`).
     public var features: [String]
@@ -36,10 +36,10 @@ public struct ImageInfo: Sendable, Equatable {
     /// block, stray bytes between markers), one line each without the file name; empty for a clean file.
     public var warnings: [String]
 
-    public init(format: ImageFormat, size: Size, orientation: Orientation = .up, colorModel: ColorModel,
+    public init(format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
                 bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-                codedColor: CodedColor? = nil, embeddedThumbnail: Size? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
+                codedColor: CodedColor? = nil, embeddedThumbnail: PixelSize? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
                 warnings: [String] = []) {
         self.frameCount = frameCount
         self.loopCount = loopCount
@@ -60,7 +60,7 @@ public struct ImageInfo: Sendable, Equatable {
     }
 
     /// The size as displayed, after orientation.
-    public var displayedSize: Size { orientation.displayedSize(of: size) }
+    public var displayedSize: PixelSize { orientation.displayedSize(of: size) }
 
     /// Exact bytes the full displayed image would take decoded in `format`.
     public func decodedBytes(as format: PixelFormat) -> Int { format.byteCount(for: displayedSize) }

@@ -28,7 +28,7 @@ public struct ImageLimits: Sendable, Equatable {
     }
 
     /// Fails with `.limitExceeded` naming `path` when an image of `size` has more than ``maxPixels`` pixels.
-    public func check(_ size: Size, path: String, what: String = "image") throws(ImageError) {
+    public func check(_ size: PixelSize, path: String, what: String = "image") throws(ImageError) {
         guard size.width > 0, size.height > 0 else {
             throw ImageError(.corruptData, "\(path): \(what) has an empty size \(size)")
         }

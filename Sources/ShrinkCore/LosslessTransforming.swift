@@ -5,7 +5,7 @@ public protocol LosslessTransforming: Sendable {
     /// The image made upright: `orientation` undone on the coded data, the orientation tag then set to 1.
     /// With `trim`, edge blocks that cannot be moved exactly are dropped; without it they fail with
     /// `.unsupportedFeature`.
-    func upright(from orientation: Orientation, trim: Bool, memoryBudget: Int) throws(ImageError) -> [UInt8]
+    func upright(from orientation: ImageOrientation, trim: Bool, memoryBudget: Int) throws(ImageError) -> [UInt8]
     /// The smallest rectangle of whole coded blocks that contains `stored` (stored pixels), cut out.
-    func crop(_ stored: Rect, memoryBudget: Int) throws(ImageError) -> (bytes: [UInt8], kept: Rect)
+    func crop(_ stored: FractionalRect, memoryBudget: Int) throws(ImageError) -> (bytes: [UInt8], kept: FractionalRect)
 }

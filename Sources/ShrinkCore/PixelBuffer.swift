@@ -7,7 +7,7 @@ public struct PixelBuffer: Sendable {
     /// The layout of ``bytes``.
     public let format: PixelFormat
     /// Width and height in pixels.
-    public let size: Size
+    public let size: PixelSize
     /// The pixel bytes, `bytesPerRow × height` of them.
     public var bytes: [UInt8]
 
@@ -20,7 +20,7 @@ public struct PixelBuffer: Sendable {
     public var byteCount: Int { bytes.count }
 
     /// Wraps existing pixels; `bytes.count` must equal `format.byteCount(for: size)`.
-    public init(format: PixelFormat, size: Size, bytes: [UInt8]) {
+    public init(format: PixelFormat, size: PixelSize, bytes: [UInt8]) {
         precondition(bytes.count == format.byteCount(for: size), "pixel byte count does not match size and format")
         self.format = format
         self.size = size
@@ -29,7 +29,7 @@ public struct PixelBuffer: Sendable {
 
     /// Allocates an image whose every byte is written by `fill` (it receives the uninitialised storage).
     /// When `fill` throws, the storage is dropped and the error rethrown.
-    public init(format: PixelFormat, size: Size,
+    public init(format: PixelFormat, size: PixelSize,
                 fill: (UnsafeMutableBufferPointer<UInt8>) throws(ImageError) -> Void) throws(ImageError) {
         let count = format.byteCount(for: size)
         var failure: ImageError?

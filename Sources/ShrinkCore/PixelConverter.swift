@@ -40,7 +40,7 @@ public enum PixelConverter {
 
     /// Converts an image of `size` in `from` at `source` into `destination`, which holds
     /// `format.byteCount(for: size)` bytes (every byte is written).
-    public static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: Size, into destination: UnsafeMutablePointer<UInt8>,
+    public static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: PixelSize, into destination: UnsafeMutablePointer<UInt8>,
                                as format: PixelFormat, matrix: Matrix = .bt601) {
         if from == format {
             destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: format.byteCount(for: size))
@@ -64,7 +64,7 @@ public enum PixelConverter {
     // MARK: YUV → RGB
 
     /// yuv420 ↔ nv12: the same luma, chroma planes interleaved or split.
-    static func swapChromaLayout(_ src: UnsafePointer<UInt8>, from: PixelFormat, size: Size, to dst: UnsafeMutablePointer<UInt8>) {
+    static func swapChromaLayout(_ src: UnsafePointer<UInt8>, from: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>) {
         let planes = PixelFormat.yuv420.planes(for: size)
         dst.update(from: src, count: planes[0].byteCount)
         let n = planes[1].byteCount, base = planes[1].offset
@@ -80,7 +80,7 @@ public enum PixelConverter {
     }
 
     /// Planar YUV to any interleaved format; rgba8 and rgb8 are written directly, others through RGBA8 rows.
-    static func fromYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: Size, to dst: UnsafeMutablePointer<UInt8>,
+    static func fromYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>,
                         as target: PixelFormat, matrix: Matrix) {
         let w = size.width, h = size.height, planes = format.planes(for: size)
         let y0 = src.assumingMemoryBound(to: UInt8.self)
@@ -115,7 +115,7 @@ public enum PixelConverter {
 
     /// The throughput path: two luma rows per chroma row, each chroma sample's colour offsets computed once
     /// for its 2×2 pixels, each pixel stored as one 32-bit word.
-    static func yuvToRGBA(_ base: UnsafePointer<UInt8>, planes: [PixelFormat.Plane], nv12: Bool, size: Size,
+    static func yuvToRGBA(_ base: UnsafePointer<UInt8>, planes: [PixelFormat.Plane], nv12: Bool, size: PixelSize,
                           into dst: UnsafeMutablePointer<UInt8>, matrix: Matrix) {
         let w = size.width, h = size.height, k = matrix.coefficients
         let step = nv12 ? 2 : 1
@@ -223,7 +223,7 @@ public enum PixelConverter {
 
     /// Any interleaved format to planar YUV: luma per pixel, chroma from the 2×2 average (edge blocks
     /// average the pixels that exist).
-    static func toYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: Size, to dst: UnsafeMutablePointer<UInt8>,
+    static func toYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>,
                       as target: PixelFormat, matrix: Matrix) {
         let w = size.width, h = size.height, planes = target.planes(for: size)
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: max(w, 1) * 8)

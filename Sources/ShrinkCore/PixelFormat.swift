@@ -69,7 +69,7 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// The planes of an image of `size`, in buffer order (one plane for interleaved formats).
-    public func planes(for size: Size) -> [Plane] {
+    public func planes(for size: PixelSize) -> [Plane] {
         let w = size.width, h = size.height
         let cw = (w + 1) / 2, ch = (h + 1) / 2
         switch self {
@@ -86,7 +86,7 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// Exact bytes of an image of `size` in this format: yuv420 and nv12 are `w·h + 2·⌈w/2⌉·⌈h/2⌉`.
-    public func byteCount(for size: Size) -> Int {
+    public func byteCount(for size: PixelSize) -> Int {
         planes(for: size).reduce(0) { $0 + $1.byteCount }
     }
 

@@ -2,7 +2,7 @@
 /// top to bottom. Chroma planes keep the file's subsampling.
 public protocol PlaneDecoding: AnyObject {
     /// Each plane's size at the decode scale (Y, Cb, Cr).
-    var planeSizes: [Size] { get }
+    var planeSizes: [PixelSize] { get }
     /// Plane samples per luma sample, across and down (1 for luma, 0.5 for 4:2:0 chroma).
     var factors: [(x: Double, y: Double)] { get }
     /// The next row of each plane.

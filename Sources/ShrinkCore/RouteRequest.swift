@@ -9,9 +9,9 @@ public struct RouteRequest: Sendable, Equatable {
     public var wantsSixteenBit: Bool
     /// The part of the scaled image the result needs, or nil for all of it: a codec that can skip rows and
     /// columns decodes only this.
-    public var window: Rect?
+    public var window: FractionalRect?
 
-    public init(scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: Rect? = nil) {
+    public init(scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: FractionalRect? = nil) {
         self.scaleDenominator = scaleDenominator
         self.wantsPlanes = wantsPlanes
         self.wantsSixteenBit = wantsSixteenBit

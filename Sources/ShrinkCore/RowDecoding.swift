@@ -5,7 +5,7 @@
 public protocol RowDecoding: AnyObject {
     /// The size of the image being produced (after any decode-time prescale; a window's size when the
     /// decoder produces only part of the image).
-    var size: Size { get }
+    var size: PixelSize { get }
     /// Where row 0, column 0 of what this decoder produces sits in the whole (prescaled) image: (0, 0)
     /// unless it decodes a window.
     var origin: (x: Int, y: Int) { get }

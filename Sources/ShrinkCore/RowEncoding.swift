@@ -2,7 +2,7 @@
 /// The file appears only when ``finish()`` succeeds.
 public protocol RowEncoding: AnyObject {
     /// The image size.
-    var size: Size { get }
+    var size: PixelSize { get }
     /// Writes `count` rows (`bytesPerRow` apart) in the format the writer was started with.
     func write(rows: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(ImageError)
     /// Completes the file (every row must have been written).

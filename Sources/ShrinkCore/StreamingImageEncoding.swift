@@ -3,5 +3,5 @@
 public protocol StreamingImageEncoding: ImageEncoding {
     /// Starts writing a `size` image of `format` rows (rgb8 or gray8) to `path`. Memory: the encoder's state
     /// and a few rows, whatever the height.
-    func startWriting(to path: String, size: Size, format: PixelFormat) throws(ImageError) -> any RowEncoding
+    func startWriting(to path: String, size: PixelSize, format: PixelFormat) throws(ImageError) -> any RowEncoding
 }

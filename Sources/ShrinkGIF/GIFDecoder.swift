@@ -61,9 +61,9 @@ public struct GIFDecoder: ImageDecoding {
     /// GIF decodes at full size only.
     public var scaleDenominators: [Int] { [1] }
 
-    public func scaledSize(denominator: Int) -> Size {
+    public func scaledSize(denominator: Int) -> PixelSize {
         let d = max(1, denominator)
-        return Size(width: (info.size.width + d - 1) / d, height: (info.size.height + d - 1) / d)
+        return PixelSize(width: (info.size.width + d - 1) / d, height: (info.size.height + d - 1) / d)
     }
 
     /// rgba8 when the first frame has a transparent index, else rgb8: rows and results alike.

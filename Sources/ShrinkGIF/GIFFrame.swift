@@ -9,7 +9,7 @@ public struct GIFFrame: Sendable, Equatable {
     /// Row of the frame's top edge on the logical screen.
     public let top: Int
     /// The frame's size (never empty: an empty first frame is refused).
-    public let size: Size
+    public let size: PixelSize
     /// Rows are stored in the four interlace passes (0, 4, 2, 1 mod 8) rather than top to bottom.
     public let isInterlaced: Bool
     /// The bytes of the colour table the frame uses (its local table, else the global one): 3 bytes per entry,
@@ -23,7 +23,7 @@ public struct GIFFrame: Sendable, Equatable {
     /// no room for a code table: see ``GIFRowDecoder``).
     public let lzwMinimumCodeSize: Int
 
-    public init(left: Int, top: Int, size: Size, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,
+    public init(left: Int, top: Int, size: PixelSize, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,
                 dataOffset: Int, lzwMinimumCodeSize: Int) {
         self.left = left
         self.top = top

@@ -17,7 +17,7 @@ import ShrinkCore
 /// (the file ending in a later frame, stray bytes) is in the image's warnings; with `DecodeOptions.strict` the
 /// decode refuses to start instead (`.truncated` when the file is cut, else `.corruptData`).
 final class GIFRowDecoder: RowDecoding {
-    let size: Size
+    let size: PixelSize
     let format: PixelFormat
     private(set) var nextRow = 0
 

@@ -17,7 +17,7 @@ public struct GIFStructure: Sendable {
     /// "87a" or "89a".
     public let version: String
     /// The logical screen as declared (either side may be 0).
-    public let screen: Size
+    public let screen: PixelSize
     /// The background colour index the screen descriptor names (Pillow does not paint with it for the first
     /// frame, and neither does Shrink: outside the frame is index 0, or the transparent index).
     public let backgroundIndex: Int
@@ -26,7 +26,7 @@ public struct GIFStructure: Sendable {
     /// The first frame.
     public let firstFrame: GIFFrame
     /// The image as shown: the logical screen grown to hold the first frame (Pillow's and libvips' size).
-    public let canvas: Size
+    public let canvas: PixelSize
     /// Image descriptors found (counting stops at ``maxWalkSteps``).
     public let frameCount: Int
     /// The loop count of the last NETSCAPE2.0 (or ANIMEXTS1.0) application extension (0 = forever), when there is one.
@@ -64,7 +64,7 @@ public struct GIFStructure: Sendable {
             throw ImageError(.corruptData, "\(path): unknown GIF version \"GIF\(version.filter { $0.isASCII && !$0.isWhitespace })\"")
         }
         guard n >= 13 else { throw ImageError(.truncated, "\(path): the GIF header ends after \(n) of 13 bytes") }
-        let screen = Size(width: u16(6), height: u16(8))
+        let screen = PixelSize(width: u16(6), height: u16(8))
         if screen.width > 0 && screen.height > 0 {
             try limits.check(screen, path: path, what: "GIF logical screen")
         }
@@ -168,7 +168,7 @@ public struct GIFStructure: Sendable {
                     break walk
                 }
                 let packed = b[p + 9]
-                let left = u16(p + 1), top = u16(p + 3), size = Size(width: u16(p + 5), height: u16(p + 7))
+                let left = u16(p + 1), top = u16(p + 3), size = PixelSize(width: u16(p + 5), height: u16(p + 7))
                 p += 10
                 var local: Range<Int>?
                 if packed & 0x80 != 0 {
@@ -217,7 +217,7 @@ public struct GIFStructure: Sendable {
         guard first.size.width > 0, first.size.height > 0 else {
             throw ImageError(.corruptData, "\(path): the first GIF frame is empty (\(first.size))")
         }
-        let canvas = Size(width: max(screen.width, first.left + first.size.width),
+        let canvas = PixelSize(width: max(screen.width, first.left + first.size.width),
                           height: max(screen.height, first.top + first.size.height))
         try limits.check(canvas, path: path, what: canvas == screen ? "GIF logical screen" : "GIF canvas (the screen grown to hold the first frame)")
 

@@ -84,12 +84,12 @@ final class AV1Decoder {
         let planes = layout == DAV1D_PIXEL_LAYOUT_I400 ? 1 : 3
         let (sx, sy) = layout == DAV1D_PIXEL_LAYOUT_I420 ? (1, 1) : layout == DAV1D_PIXEL_LAYOUT_I422 ? (1, 0) : (0, 0)
         let depth = Int(p.p.bpc)
-        var sizes: [Size] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
+        var sizes: [PixelSize] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
         for c in 0..<planes {
             let w = c == 0 ? Int(p.p.w) : (Int(p.p.w) + sx) >> sx
             let h = c == 0 ? Int(p.p.h) : (Int(p.p.h) + sy) >> sy
             guard w > 0, h > 0, let base = c == 0 ? p.data.0 : c == 1 ? p.data.1 : p.data.2 else { continue }
-            sizes.append(Size(width: w, height: h))
+            sizes.append(PixelSize(width: w, height: h))
             bases.append(UnsafeRawPointer(base))
             strides.append(Int(c == 0 ? p.stride.0 : p.stride.1))
         }

@@ -18,7 +18,7 @@ final class HEIFBands {
     /// Chroma subsampling across and down (2 for 4:2:0, 1 for 4:4:4).
     let subsampling: (x: Int, y: Int)
     /// Each plane's size over the whole coded image (before the clean aperture).
-    let planeSizes: [Size]
+    let planeSizes: [PixelSize]
     /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]` (see ``row(_:_:)``).
     private(set) var bandStart: [Int]
     private(set) var bandRows: [Int]
@@ -64,7 +64,7 @@ final class HEIFBands {
         case 2: (2, 1)
         default: (1, 1)
         }
-        let chroma = Size(width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
+        let chroma = PixelSize(width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
                           height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         planeSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
         bandBase = planeSizes.map { _ in nil }
@@ -176,7 +176,7 @@ final class HEIFBands {
         for extent in container.items[id]?.extents ?? [] { bytes.releaseResidentPages(in: extent) }
         guard picture.sizes.first.map({ $0.width >= image.tileSize.width && $0.height >= image.tileSize.height }) == true
                 || image.tiles.count == 1 else {
-            throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(id) decodes to \(picture.sizes.first ?? Size(width: 0, height: 0)), not \(image.tileSize)")
+            throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(id) decodes to \(picture.sizes.first ?? PixelSize(width: 0, height: 0)), not \(image.tileSize)")
         }
         return picture
     }

@@ -264,14 +264,14 @@ public struct HEIFContainer: Sendable {
     }
 
     /// Item `id`'s `ispe` size, when it has one.
-    public func size(of id: Int) -> Size? {
-        for case .size(let w, let h) in properties(of: id) { return Size(width: w, height: h) }
+    public func size(of id: Int) -> PixelSize? {
+        for case .size(let w, let h) in properties(of: id) { return PixelSize(width: w, height: h) }
         return nil
     }
 
     /// How item `id` is displayed: its `irot` and `imir` properties composed in association order, as an EXIF
     /// orientation (EXIF orientation inside HEIF files is ignored, as the format says: iPhone photos carry both).
-    public func orientation(of id: Int) -> Orientation {
+    public func orientation(of id: Int) -> ImageOrientation {
         // 2×2 integer matrices mapping stored to displayed coordinates (y down); later properties apply last.
         var m = (1, 0, 0, 1)
         func apply(_ t: (Int, Int, Int, Int)) { m = (t.0 * m.0 + t.1 * m.2, t.0 * m.1 + t.1 * m.3, t.2 * m.0 + t.3 * m.2, t.2 * m.1 + t.3 * m.3) }
@@ -310,13 +310,13 @@ public struct HEIFContainer: Sendable {
 
     /// Item `id`'s clean aperture (`clap`) in stored pixels: the rectangle of `size` it keeps, centred on the
     /// image's centre plus the offsets; nil when it has none or the fractions make no sense.
-    public func cleanAperture(of id: Int, size: Size) -> Rect? {
+    public func cleanAperture(of id: Int, size: PixelSize) -> FractionalRect? {
         for case .cleanAperture(let w, let h, let dx, let dy) in properties(of: id) {
             guard w.denominator > 0, h.denominator > 0, dx.denominator > 0, dy.denominator > 0 else { return nil }
             let width = w.value, height = h.value
             let x = (Double(size.width) - 1) / 2 + dx.value - (width - 1) / 2
             let y = (Double(size.height) - 1) / 2 + dy.value - (height - 1) / 2
-            let rect = Rect(x: x.rounded(), y: y.rounded(), width: width.rounded(), height: height.rounded())
+            let rect = FractionalRect(x: x.rounded(), y: y.rounded(), width: width.rounded(), height: height.rounded())
             return rect.isInside(size) ? rect : nil
         }
         return nil

@@ -89,7 +89,7 @@ public struct HEIFDecoder: ImageDecoding {
     /// Tiles decode at full size.
     public var scaleDenominators: [Int] { [1] }
 
-    public func scaledSize(denominator: Int) -> Size { info.size }
+    public func scaledSize(denominator: Int) -> PixelSize { info.size }
 
     public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .rgb8 }
 
@@ -141,9 +141,9 @@ public struct HEIFDecoder: ImageDecoding {
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha, keepDepth: deep) }
         let (bytes, container, image, name) = (bytes, container, image, path)
         let part = window.coversAll(of: image) ? nil
-            : Rect(x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width), height: Double(window.height))
+            : FractionalRect(x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width), height: Double(window.height))
         return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
-                           decodedSize: Size(width: window.width, height: window.height), workingBytes: working,
+                           decodedSize: PixelSize(width: window.width, height: window.height), workingBytes: working,
                            stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
                            decoder: image.coding.decoderName) { _, monitor throws(ImageError) in
             let bands = try HEIFBands(image: image, window: window, keepDepth: deep, container: container, bytes: bytes, path: name,

@@ -12,10 +12,10 @@ struct HEIFImage: Sendable {
     let columns: Int
     let rows: Int
     /// Each tile's coded size (`ispe`), and the image's size (the grid's output, or the single item's)…
-    let tileSize: Size
-    let codedSize: Size
+    let tileSize: PixelSize
+    let codedSize: PixelSize
     /// …and what is shown of it: the clean aperture (`clap`), at `origin` of the coded image.
-    let size: Size
+    let size: PixelSize
     let origin: (x: Int, y: Int)
     /// Each tile's coding and decoder configuration, parsed once (every tile shares the first one's codec,
     /// chroma format and depth).
@@ -23,7 +23,7 @@ struct HEIFImage: Sendable {
     /// The first tile's.
     var coding: HEIFCoding { codings[0] }
     /// How the image is displayed (`irot`/`imir`).
-    let orientation: Orientation
+    let orientation: ImageOrientation
     /// `nclx` from the primary item or its first tile, else (AV1) the colour of the first tile's sequence header.
     let nclx: (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)?
     /// The ICC profile's place in the file, when present.
@@ -96,7 +96,7 @@ struct HEIFImage: Sendable {
             guard ids.count == grid.rows * grid.columns, let first = ids.first, let tile = c.size(of: first) else {
                 throw ImageError(.corruptData, "\(path): HEIF grid of \(grid.rows)x\(grid.columns) has \(ids.count) tiles")
             }
-            let size = Size(width: grid.outputWidth, height: grid.outputHeight)
+            let size = PixelSize(width: grid.outputWidth, height: grid.outputHeight)
             try limits.check(size, path: path)
             try limits.check(tile, path: path, what: "tile")
             guard tile.width * grid.columns >= size.width, tile.height * grid.rows >= size.height,
@@ -120,7 +120,7 @@ struct HEIFImage: Sendable {
             throw ImageError(.unsupportedFeature, "\(path): HEIF primary item type '\(primary.type)' is not decoded yet")
         }
         if let kept = c.cleanAperture(of: id, size: codedSize) {
-            size = Size(width: Int(kept.width), height: Int(kept.height))
+            size = PixelSize(width: Int(kept.width), height: Int(kept.height))
             origin = (Int(kept.x), Int(kept.y))
         } else {
             size = codedSize
@@ -171,7 +171,7 @@ struct HEIFImage: Sendable {
 
     /// A grid's `layout` over other `tiles` (its tiles' alpha images), without alpha, orientation or colour.
     private init(tiles: [Int], codings: [HEIFCoding],
-                 layout: (columns: Int, rows: Int, tileSize: Size, codedSize: Size, size: Size, origin: (x: Int, y: Int))) {
+                 layout: (columns: Int, rows: Int, tileSize: PixelSize, codedSize: PixelSize, size: PixelSize, origin: (x: Int, y: Int))) {
         self.tiles = tiles
         item = tiles[0]
         (columns, rows, tileSize, codedSize, size, origin) = layout

@@ -7,7 +7,7 @@ import ShrinkCore
 /// (1.5 samples a pixel for 4:2:0).
 public final class HEIFPicture {
     /// Plane sizes (Y, Cb, Cr; one plane for monochrome).
-    public let sizes: [Size]
+    public let sizes: [PixelSize]
     /// Each plane's first row, and the bytes from one row to the next.
     let planes: [UnsafePointer<UInt8>]
     let strides: [Int]
@@ -22,7 +22,7 @@ public final class HEIFPicture {
     private let release: () -> Void
 
     /// Planes that stay where the decoder put them; `release` gives them back.
-    init(sizes: [Size], planes: [UnsafePointer<UInt8>], strides: [Int], bitDepth: Int, sampleBytes: Int, fullRange: Bool,
+    init(sizes: [PixelSize], planes: [UnsafePointer<UInt8>], strides: [Int], bitDepth: Int, sampleBytes: Int, fullRange: Bool,
          matrix: Int, release: @escaping () -> Void) {
         self.sizes = sizes
         self.sampleBytes = sampleBytes
@@ -36,7 +36,7 @@ public final class HEIFPicture {
 
     /// A copy of planes at `bases` (`strides` apart; 16-bit words in native order when `bitDepth` > 8), kept
     /// at 16 bits or rounded to 8 as `depth` says.
-    convenience init(copying bases: [UnsafeRawPointer], strides: [Int], sizes: [Size], bitDepth: Int, depth: HEIFSampleDepth,
+    convenience init(copying bases: [UnsafeRawPointer], strides: [Int], sizes: [PixelSize], bitDepth: Int, depth: HEIFSampleDepth,
                      fullRange: Bool, matrix: Int) {
         let sampleBytes = depth == .kept && bitDepth > 8 ? 2 : 1
         var full = fullRange

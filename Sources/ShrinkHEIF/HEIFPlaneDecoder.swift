@@ -4,7 +4,7 @@ import ShrinkCore
 /// full range of Shrink's yuv420 when the file codes limited range (BT.601 matrices only: the planes are
 /// handed out as they are). Costs a band and one row.
 final class HEIFPlaneDecoder: PlaneDecoding {
-    let planeSizes: [Size]
+    let planeSizes: [PixelSize]
     let factors: [(x: Double, y: Double)]
     private(set) var nextRows: [Int]
     let warnings: [String] = []
@@ -13,8 +13,8 @@ final class HEIFPlaneDecoder: PlaneDecoding {
 
     init(bands: HEIFBands) {
         self.bands = bands
-        let size = Size(width: bands.window.width, height: bands.window.height), s = bands.subsampling
-        let chroma = Size(width: (size.width + s.x - 1) / s.x, height: (size.height + s.y - 1) / s.y)
+        let size = PixelSize(width: bands.window.width, height: bands.window.height), s = bands.subsampling
+        let chroma = PixelSize(width: (size.width + s.x - 1) / s.x, height: (size.height + s.y - 1) / s.y)
         planeSizes = [size, chroma, chroma]
         let fx = 1 / Double(bands.subsampling.x), fy = 1 / Double(bands.subsampling.y)
         factors = [(1, 1), (fx, fy), (fx, fy)]

@@ -5,7 +5,7 @@ import ShrinkCore
 /// rows, converted at full precision, from bands that keep a deeper image's samples. Costs a band; rows are
 /// converted as they are read.
 final class HEIFRowDecoder: RowDecoding {
-    let size: Size
+    let size: PixelSize
     let format: PixelFormat
     private(set) var nextRow = 0
     private var bands: HEIFBands?
@@ -17,7 +17,7 @@ final class HEIFRowDecoder: RowDecoding {
     init(bands: HEIFBands, alpha: HEIFBands? = nil, path: String) {
         self.bands = bands
         self.alpha = alpha
-        size = Size(width: bands.window.width, height: bands.window.height)
+        size = PixelSize(width: bands.window.width, height: bands.window.height)
         format = bands.sampleBytes == 2 ? .rgba16 : alpha != nil ? .rgba8 : bands.planeCount == 1 ? .gray8 : .rgb8
         self.path = path
     }

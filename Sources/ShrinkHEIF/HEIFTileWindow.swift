@@ -11,7 +11,7 @@ struct HEIFTileWindow: Sendable, Equatable {
 
     /// The tiles of `image` that `window` (in the image's pixels: clean aperture, stored orientation) touches,
     /// and the region they cover; every tile and the whole clean aperture without a window.
-    init(_ image: HEIFImage, window: Rect? = nil) {
+    init(_ image: HEIFImage, window: FractionalRect? = nil) {
         let ox = image.origin.x, oy = image.origin.y, tile = image.tileSize
         guard let window, image.isGrid, tile.width > 0, tile.height > 0 else {
             (columns, rows) = (0..<image.columns, 0..<image.rows)

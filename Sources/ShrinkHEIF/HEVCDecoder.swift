@@ -51,12 +51,12 @@ final class HEVCDecoder {
 
     private func copy(_ image: OpaquePointer, depth: HEIFSampleDepth) -> HEIFPicture {
         let planes = shrink_de265_get_chroma_format(image) == de265_chroma_mono ? 1 : 3
-        var sizes: [Size] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
+        var sizes: [PixelSize] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
         for c in 0..<planes {
             let w = Int(shrink_de265_get_image_width(image, Int32(c))), h = Int(shrink_de265_get_image_height(image, Int32(c)))
             var stride: Int32 = 0
             guard w > 0, h > 0, let base = shrink_de265_get_image_plane(image, Int32(c), &stride) else { continue }
-            sizes.append(Size(width: w, height: h))
+            sizes.append(PixelSize(width: w, height: h))
             bases.append(UnsafeRawPointer(base))
             strides.append(Int(stride))
         }

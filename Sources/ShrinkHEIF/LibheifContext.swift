@@ -35,7 +35,7 @@ final class LibheifContext {
     }
 
     /// The primary image as displayed (libheif applies `clap`, `irot` and `imir`).
-    var size: Size { Size(width: Int(shrink_heif_image_handle_get_width(handle)), height: Int(shrink_heif_image_handle_get_height(handle))) }
+    var size: PixelSize { PixelSize(width: Int(shrink_heif_image_handle_get_width(handle)), height: Int(shrink_heif_image_handle_get_height(handle))) }
     var hasAlpha: Bool { shrink_heif_image_handle_has_alpha_channel(handle) != 0 }
     /// The ICC profile libheif finds for the primary image (`colr` prof/rICC), or nil.
     var iccProfile: [UInt8]? {

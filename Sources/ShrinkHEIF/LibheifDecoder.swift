@@ -70,7 +70,7 @@ public struct LibheifDecoder: ImageDecoding {
     /// libheif decodes at full size only.
     public var scaleDenominators: [Int] { [1] }
 
-    public func scaledSize(denominator: Int) -> Size { info.size }
+    public func scaledSize(denominator: Int) -> PixelSize { info.size }
 
     public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
 

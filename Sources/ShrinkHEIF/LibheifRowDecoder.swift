@@ -4,7 +4,7 @@ import ShrinkCore
 /// The rows of an image libheif decoded whole (``LibheifContext/decode(alpha:decoder:path:)``): interleaved
 /// rgb8 or rgba8, copied out a row at a time. Holds libheif's RGB(A) image (3 or 4 B/px) until finished.
 final class LibheifRowDecoder: RowDecoding {
-    let size: Size
+    let size: PixelSize
     let format: PixelFormat
     private(set) var nextRow = 0
     private var image: OpaquePointer?
@@ -14,7 +14,7 @@ final class LibheifRowDecoder: RowDecoding {
 
     /// Takes `image` (released when finished). Fails with `.corruptData` when its plane is not `size` as
     /// `format`.
-    init(image: OpaquePointer, size: Size, format: PixelFormat, path: String) throws(ImageError) {
+    init(image: OpaquePointer, size: PixelSize, format: PixelFormat, path: String) throws(ImageError) {
         self.image = image
         self.size = size
         self.format = format

@@ -64,9 +64,9 @@ public struct JPEGDecoder: ImageDecoding {
         restartInterval = Int(header.restart_interval)
 
         let markers = JPEGMarkers(scanning: bytes.bytes)
-        var orientation = Orientation.up
+        var orientation = ImageOrientation.up
         var exifBytes = 0
-        var thumbnail: Size?
+        var thumbnail: PixelSize?
         if let range = markers.exifRange {
             exifBytes = range.count
             let tiff = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
@@ -88,7 +88,7 @@ public struct JPEGDecoder: ImageDecoding {
         }
         info = ImageInfo(
             format: .jpeg,
-            size: Size(width: Int(header.width), height: Int(header.height)),
+            size: PixelSize(width: Int(header.width), height: Int(header.height)),
             orientation: orientation,
             colorModel: model,
             bitsPerComponent: Int(header.precision),
@@ -125,8 +125,8 @@ public struct JPEGDecoder: ImageDecoding {
     public var outputFormat: PixelFormat { info.colorModel == .gray ? .gray8 : .rgb8 }
 
     /// The size libjpeg produces at 1/`denominator` (it rounds up, so no axis reaches 0).
-    public func scaledSize(denominator: Int) -> Size {
-        Size(width: (info.size.width + denominator - 1) / denominator,
+    public func scaledSize(denominator: Int) -> PixelSize {
+        PixelSize(width: (info.size.width + denominator - 1) / denominator,
              height: (info.size.height + denominator - 1) / denominator)
     }
 
@@ -140,7 +140,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Bytes of DCT coefficients for an image of `size` sampled like this file: 64 coefficients of 2 bytes per
     /// block of every component, blocks rounded up to whole MCUs (what libjpeg's virtual arrays hold).
-    public func coefficientBytes(of size: Size) -> Int {
+    public func coefficientBytes(of size: PixelSize) -> Int {
         let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
         var total = 0
         for (h, v) in zip(samplingH, samplingV) {
@@ -156,7 +156,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// Bytes a lossless transform holds at its peak, from the header: TurboJPEG reads every coefficient of
     /// the source, then builds the destination's (the crop's, or the whole image again for a rotation or
     /// flip), and writes an output about the input's size.
-    public func transformBytes(_ operation: JPEGTransform.Operation, cropSize: Size? = nil) -> Int {
+    public func transformBytes(_ operation: JPEGTransform.Operation, cropSize: PixelSize? = nil) -> Int {
         let source = coefficientBytes(of: info.size)
         let destination = cropSize.map(coefficientBytes(of:)) ?? (operation == .none ? 0 : source)
         return source + destination + bytes.count
@@ -174,7 +174,7 @@ public struct JPEGDecoder: ImageDecoding {
         guard scans <= limits.maxScans else {
             throw ImageError.tooManyScans(path: path, limit: limits.maxScans)
         }
-        let needed = transformBytes(operation, cropSize: crop.map { Size(width: $0.width, height: $0.height) })
+        let needed = transformBytes(operation, cropSize: crop.map { PixelSize(width: $0.width, height: $0.height) })
         guard needed <= memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
                              "\(path): a lossless transform needs \(needed >> 20) MiB for the DCT coefficients, above the budget of \(memoryBudget >> 20) MiB")
@@ -276,7 +276,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// Starts a row decode at 1/`scaleDenominator`: with a `window`, only the columns of it (widened to iMCU
     /// boundaries) are produced and the rows above it are skipped (jpeg_crop_scanline, jpeg_skip_scanlines).
     public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
-                          window: Rect? = nil) throws(ImageError) -> JPEGRowDecoder {
+                          window: FractionalRect? = nil) throws(ImageError) -> JPEGRowDecoder {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }

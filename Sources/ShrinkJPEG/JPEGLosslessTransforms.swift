@@ -6,7 +6,7 @@ import ShrinkCore
 struct JPEGLosslessTransforms: LosslessTransforming {
     let decoder: JPEGDecoder
 
-    func upright(from orientation: Orientation, trim: Bool, memoryBudget: Int) throws(ImageError) -> [UInt8] {
+    func upright(from orientation: ImageOrientation, trim: Bool, memoryBudget: Int) throws(ImageError) -> [UInt8] {
         guard let operation = JPEGTransform.Operation(undoing: orientation) else {
             return JPEGTransform.settingOrientationUp(Array(decoder.bytes.bytes))
         }
@@ -14,13 +14,13 @@ struct JPEGLosslessTransforms: LosslessTransforming {
     }
 
     /// `stored` widened outwards to iMCU boundaries (crops start on their multiples) and cut out.
-    func crop(_ stored: Rect, memoryBudget: Int) throws(ImageError) -> (bytes: [UInt8], kept: Rect) {
+    func crop(_ stored: FractionalRect, memoryBudget: Int) throws(ImageError) -> (bytes: [UInt8], kept: FractionalRect) {
         let size = decoder.info.size
         let (mw, mh) = decoder.iMCUSize
         let x0 = Int(stored.x) / mw * mw, y0 = Int(stored.y) / mh * mh
         let x1 = min(size.width, Int((stored.x + stored.width).rounded(.up)))
         let y1 = min(size.height, Int((stored.y + stored.height).rounded(.up)))
         let out = try decoder.transformed(.none, crop: (x0, y0, x1 - x0, y1 - y0), memoryBudget: memoryBudget)
-        return (out, Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0)))
+        return (out, FractionalRect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0)))
     }
 }

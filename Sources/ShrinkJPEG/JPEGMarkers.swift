@@ -15,7 +15,7 @@ struct JPEGMarkers {
     /// The ICC payload ranges with their sequence numbers (1-based, as stored) and the chunk count each declares.
     var iccChunks: [(sequence: Int, count: Int, range: Range<Int>)] = []
     /// The SOF frame size, when a frame header was reached.
-    var frameSize: Size?
+    var frameSize: PixelSize?
 
     init(scanning bytes: UnsafeRawBufferPointer) {
         let n = bytes.count
@@ -46,7 +46,7 @@ struct JPEGMarkers {
                 if body.count >= 5 {
                     let h = Int(bytes[body.lowerBound + 1]) << 8 | Int(bytes[body.lowerBound + 2])
                     let w = Int(bytes[body.lowerBound + 3]) << 8 | Int(bytes[body.lowerBound + 4])
-                    frameSize = Size(width: w, height: h)
+                    frameSize = PixelSize(width: w, height: h)
                 }
             default:
                 break

@@ -9,7 +9,7 @@ import ShrinkCore
 /// pages are released behind the decoder as for row decoding.
 public final class JPEGPlaneDecoder: PlaneDecoding {
     /// Each plane's size at the decode scale.
-    public let planeSizes: [Size]
+    public let planeSizes: [PixelSize]
     /// Plane samples per luma sample, across and down (1 for luma, 0.5 for 4:2:0 chroma).
     public let factors: [(x: Double, y: Double)]
     /// Rows of each plane one group holds.
@@ -38,7 +38,7 @@ public final class JPEGPlaneDecoder: PlaneDecoding {
             decoder = nil
             throw error
         }
-        planeSizes = (0..<3).map { Size(width: Int(widths[$0]), height: Int(heights[$0])) }
+        planeSizes = (0..<3).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) }
         rowsPerGroup = rows.map(Int.init)
         factors = (0..<3).map { (fx[$0], fy[$0]) }
     }

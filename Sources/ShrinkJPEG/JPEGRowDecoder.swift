@@ -8,7 +8,7 @@ import ShrinkCore
 /// (``DecodeOptions/inkConverter``; inverted when the file has an Adobe marker, as browsers read it). Pages of
 /// a mapped input are released behind the decoder.
 public final class JPEGRowDecoder: RowDecoding {
-    public let size: Size
+    public let size: PixelSize
     public let format: PixelFormat
     public private(set) var nextRow = 0
     public let origin: (x: Int, y: Int)
@@ -24,7 +24,7 @@ public final class JPEGRowDecoder: RowDecoding {
     private var cmykStrip: [UInt8] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
-         inkInverted: Bool, window: Rect? = nil, maxScans: Int) throws(ImageError) {
+         inkInverted: Bool, window: FractionalRect? = nil, maxScans: Int) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
@@ -57,10 +57,10 @@ public final class JPEGRowDecoder: RowDecoding {
                 decoder = nil
                 throw error
             }
-            size = Size(width: Int(width), height: Int(h) - top)
+            size = PixelSize(width: Int(width), height: Int(h) - top)
             origin = (Int(x), top)
         } else {
-            size = Size(width: Int(w), height: Int(h))
+            size = PixelSize(width: Int(w), height: Int(h))
             origin = (0, 0)
         }
         let expected = gray ? 1 : cmyk ? 4 : 3

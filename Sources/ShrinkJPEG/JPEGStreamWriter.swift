@@ -17,7 +17,7 @@ public final class JPEGStreamWriter: RowEncoding {
     /// The file being written.
     public let path: String
     /// The image size.
-    public let size: Size
+    public let size: PixelSize
     /// gray8 or rgb8.
     public let format: PixelFormat
     /// Rows written so far.
@@ -28,7 +28,7 @@ public final class JPEGStreamWriter: RowEncoding {
 
     /// Starts a `size` JPEG of `format` (gray8 or rgb8) rows at `quality`, 4:2:0 unless `chroma444`.
     /// Fails with `.invalidArgument` for other formats or sizes, `.io` when the file cannot be created.
-    public init(path: String, size: Size, format: PixelFormat = .rgb8, quality: Int = 85,
+    public init(path: String, size: PixelSize, format: PixelFormat = .rgb8, quality: Int = 85,
                 chroma444: Bool = false) throws(ImageError) {
         guard format == .rgb8 || format == .gray8 else {
             throw ImageError(.invalidArgument, "\(path): JPEG rows must be rgb8 or gray8, not \(format)")

@@ -12,7 +12,7 @@ public enum JPEGTransform {
         case flipHorizontal = 1, flipVertical, transpose, transverse, rotate90, rotate180, rotate270
 
         /// The operation that displays an image stored with `orientation` upright; nil for `.up`.
-        public init?(undoing orientation: Orientation) {
+        public init?(undoing orientation: ImageOrientation) {
             switch orientation {
             case .up: return nil
             case .upMirrored: self = .flipHorizontal

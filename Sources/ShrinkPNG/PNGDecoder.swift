@@ -37,7 +37,7 @@ public struct PNGDecoder: ImageDecoding {
         var ihdr = spng_ihdr()
         let status = spng_get_ihdr(ctx, &ihdr)
         guard status == 0 else { throw ImageError.png(status, path: path, during: "reading the header") }
-        let size = Size(width: Int(ihdr.width), height: Int(ihdr.height))
+        let size = PixelSize(width: Int(ihdr.width), height: Int(ihdr.height))
         try limits.check(size, path: path)
         colorType = Int(ihdr.color_type)
         isInterlaced = ihdr.interlace_method != 0
@@ -61,7 +61,7 @@ public struct PNGDecoder: ImageDecoding {
             found.insert("iCCP")
             iccBytes = iccp.profile_len
         }
-        var orientation = Orientation.up
+        var orientation = ImageOrientation.up
         var exifBytes = 0
         var trailing: Range<Int>?
         var exifReader: ExifReader?
@@ -129,8 +129,8 @@ public struct PNGDecoder: ImageDecoding {
     /// decode at full size and stream.
     public var scaleDenominators: [Int] { isInterlaced ? Array(1...64) : [1] }
 
-    public func scaledSize(denominator: Int) -> Size {
-        Size(width: (info.size.width + denominator - 1) / denominator,
+    public func scaledSize(denominator: Int) -> PixelSize {
+        PixelSize(width: (info.size.width + denominator - 1) / denominator,
              height: (info.size.height + denominator - 1) / denominator)
     }
 
@@ -152,7 +152,7 @@ public struct PNGDecoder: ImageDecoding {
     /// (``PNGStream/dropStep`` plus a 64 KiB fault-around block).
     public func stateBytes(scaleDenominator: Int) -> Int {
         let input = bytes.isPageAlignedMapping ? PNGStream.dropStep + 64 << 10 : 0
-        return 64 << 10 + 4 * rowFormat.byteCount(for: Size(width: info.size.width, height: 1)) + input
+        return 64 << 10 + 4 * rowFormat.byteCount(for: PixelSize(width: info.size.width, height: 1)) + input
     }
 
     /// The layout decoded rows come in: gray8 for 8-bit-or-less gray without transparency, rgb8 for opaque

@@ -8,7 +8,7 @@ import ShrinkCore
 /// at 1/d is summed pass by pass into a grid of the reduced size (2 or 4 bytes per sample), then handed
 /// out as box-averaged rows with alpha un-premultiplied.
 final class PNGRowDecoder: RowDecoding {
-    let size: Size
+    let size: PixelSize
     let format: PixelFormat
     private(set) var nextRow = 0
 
@@ -49,7 +49,7 @@ final class PNGRowDecoder: RowDecoding {
                   maxRows: Int) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: ctx != nil, path: decoder.path)
         guard count > 0, let ctx else { return 0 }
-        let rowBytes = format.byteCount(for: Size(width: size.width, height: 1))
+        let rowBytes = format.byteCount(for: PixelSize(width: size.width, height: 1))
         if decoder.isInterlaced {
             held.withUnsafeBytes { src in
                 for i in 0..<count {
@@ -97,7 +97,7 @@ final class PNGRowDecoder: RowDecoding {
     private func accumulatePasses(_ ctx: OpaquePointer) throws(ImageError) {
         let full = decoder.info.size
         let c = format.channels
-        let rowBytes = format.byteCount(for: Size(width: full.width, height: 1))
+        let rowBytes = format.byteCount(for: PixelSize(width: full.width, height: 1))
         var row = [UInt8](repeating: 0, count: rowBytes)
         let narrow = PNGDecoder.sumIsNarrow(format, d)
         var sums16 = narrow ? [UInt16](repeating: 0, count: size.pixelCount * c) : []
@@ -191,7 +191,7 @@ final class PNGRowDecoder: RowDecoding {
 
     /// Box averages of the sums; alpha un-premultiplied (fully transparent cells get colour 0).
     private static func average<S: BinaryInteger, O: FixedWidthInteger>(
-        _ sums: UnsafePointer<S>, into out: UnsafeMutablePointer<O>, grid: Size, full: Size, channels c: Int,
+        _ sums: UnsafePointer<S>, into out: UnsafeMutablePointer<O>, grid: PixelSize, full: PixelSize, channels c: Int,
         alpha: Bool, d: Int, maximum: Int
     ) {
         for gy in 0..<grid.height {

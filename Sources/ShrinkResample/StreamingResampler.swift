@@ -11,8 +11,8 @@ import ShrinkCore
 /// resampled, which is how centre crops (fit `cover`) are made without a full-size intermediate.
 ///
 /// ```swift
-/// let r = StreamingResampler(inputSize: Size(width: 960, height: 400), format: .rgb8,
-///                            outputSize: Size(width: 400, height: 167))
+/// let r = StreamingResampler(inputSize: PixelSize(width: 960, height: 400), format: .rgb8,
+///                            outputSize: PixelSize(width: 400, height: 167))
 /// r.consume(rows, bytesPerRow: 960 * 3, count: 16) { y, row in /* store output row y */ }
 /// ```
 public final class StreamingResampler {
@@ -20,13 +20,13 @@ public final class StreamingResampler {
     /// factor to the Lanczos stage.
     public static let boxGap = 3.0
 
-    public let inputSize: Size
+    public let inputSize: PixelSize
     /// The layout of input rows; output rows have the same channels, 8 bits each.
     public let format: PixelFormat
     public let channels: Int
     /// Output rows carry 16-bit samples (host order, 0–65535) instead of 8-bit ones.
     public let sixteenBitOutput: Bool
-    public let outputSize: Size
+    public let outputSize: PixelSize
     /// The next input row ``consume(_:bytesPerRow:count:emit:)`` expects.
     public private(set) var nextInputRow = 0
     /// The next output row to be emitted; equals `outputSize.height` when done.
@@ -43,7 +43,7 @@ public final class StreamingResampler {
     private var outputRow: [UInt8]
 
     /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
-    public init(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil, sixteenBitOutput: Bool = false) {
+    public init(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil, sixteenBitOutput: Bool = false) {
         precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
         precondition([.gray8, .rgb8, .rgba8, .rgba16].contains(format), "unsupported resampler input \(format)")
         self.inputSize = inputSize
@@ -51,7 +51,7 @@ public final class StreamingResampler {
         self.channels = format.channels
         self.sixteenBitOutput = sixteenBitOutput
         self.outputSize = outputSize
-        let region = region ?? Rect(inputSize)
+        let region = region ?? FractionalRect(inputSize)
         let factorX = max(1, Int(region.width / Double(outputSize.width) / Self.boxGap))
         let factorY = max(1, Int(region.height / Double(outputSize.height) / Self.boxGap))
         box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
@@ -71,8 +71,8 @@ public final class StreamingResampler {
     /// building it: the ring of float rows (taps × output width), the float input rows and, when a box
     /// pre-shrink runs, its integer sums; and the filter weights of both axes (per output sample: a start, a count
     /// and one float per tap).
-    public static func predictedBytes(inputSize: Size, format: PixelFormat, outputSize: Size, region: Rect? = nil) -> Int {
-        let region = region ?? Rect(inputSize)
+    public static func predictedBytes(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil) -> Int {
+        let region = region ?? FractionalRect(inputSize)
         let c = format.channels
         let fx = max(1, Int(region.width / Double(outputSize.width) / boxGap))
         let fy = max(1, Int(region.height / Double(outputSize.height) / boxGap))

@@ -10,7 +10,7 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var dpr = 1.0
     package var enlarge = false
     package var gravity: Gravity = .centre
-    package var crop: Crop?
+    package var crop: ImageRequest.Crop?
     package var rotation = 0
     package var background: RGBColor?
     /// 1–100; nil for the server's default.
@@ -39,17 +39,17 @@ package struct ProcessingOptions: Sendable, Hashable {
         switch resizingType {
         case .force: throw RequestError(400, "rs:force (stretching) is not supported: Shrink keeps aspect ratios; use fit or fill")
         case .auto: throw RequestError(400, "rs:auto is not supported yet; use fit or fill")
-        case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0: target = .box(Size(width: w, height: h), fit: .cover)
+        case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0: target = .box(PixelSize(width: w, height: h), fit: .cover)
         default:
             switch (w, h) {
             case (0, 0): target = .original
-            case (_, 0): target = .box(Size(width: w, height: ThumbnailTarget.maxSide), fit: .inside)
-            case (0, _): target = .box(Size(width: ThumbnailTarget.maxSide, height: h), fit: .inside)
-            default: target = .box(Size(width: w, height: h), fit: .inside)
+            case (_, 0): target = .box(PixelSize(width: w, height: ThumbnailTarget.maxSide), fit: .inside)
+            case (0, _): target = .box(PixelSize(width: ThumbnailTarget.maxSide, height: h), fit: .inside)
+            default: target = .box(PixelSize(width: w, height: h), fit: .inside)
             }
         }
         var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: gravity)
-        options.rotation = Orientation(clockwiseRotation: rotation) ?? .up
+        options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
         return ImageRequest(loader: loader, target: target, options: options, limits: limits, crop: crop)
     }
 }

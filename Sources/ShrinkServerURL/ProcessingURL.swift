@@ -174,7 +174,7 @@ package struct ProcessingURL: Sendable {
             let w = try double(0, "width", 0...Double(ProcessingOptions.maxSide * 8)) ?? 0
             let h = try double(1, "height", 0...Double(ProcessingOptions.maxSide * 8)) ?? 0
             let g = args.count > 2 ? try gravity(Array(args[2...]), option: name) : o.gravity
-            o.crop = Crop(width: w, height: h, gravity: g)
+            o.crop = ImageRequest.Crop(width: w, height: h, gravity: g)
         case "ar", "auto_rotate":
             try needArgs(1...1)
             if try bool(0) == false {

@@ -78,7 +78,7 @@ public enum PixelOps {
     }
 
     /// An image of `size` whose pixel (x, y) is source pixel `source(x, y)`.
-    private static func remap(_ p: PixelBuffer, to size: Size, _ source: (Int, Int) -> (Int, Int)) -> PixelBuffer {
+    private static func remap(_ p: PixelBuffer, to size: PixelSize, _ source: (Int, Int) -> (Int, Int)) -> PixelBuffer {
         let c = p.format.channels
         var out = [UInt8](repeating: 0, count: size.width * size.height * c)
         for y in 0..<size.height {
@@ -94,7 +94,7 @@ public enum PixelOps {
 extension RowDecoding {
     /// Every remaining row, tightly packed, read in strips of `strip` rows (tests only).
     public func readAll(strip: Int = 7) throws(ImageError) -> [UInt8] {
-        let stride = format.byteCount(for: Size(width: size.width, height: 1))
+        let stride = format.byteCount(for: PixelSize(width: size.width, height: 1))
         var out = [UInt8](repeating: 0, count: stride * size.height)
         var failure: ImageError?
         out.withUnsafeMutableBytes { raw in

@@ -8,7 +8,7 @@ public struct TestHEIF {
     public struct CodedItem {
         public let type: String
         public let config: [UInt8]
-        public let size: Size
+        public let size: PixelSize
         public let data: [UInt8]
     }
 

@@ -20,7 +20,7 @@ public enum TestImages {
                 bytes[i + 2] = UInt8(min(255, b))
             }
         }
-        return PixelBuffer(format: .rgb8, size: Size(width: width, height: height), bytes: bytes)
+        return PixelBuffer(format: .rgb8, size: PixelSize(width: width, height: height), bytes: bytes)
     }
 
     /// A gray ramp (gray8), every sample ≥ 40.
@@ -29,7 +29,7 @@ public enum TestImages {
         for y in 0..<height {
             for x in 0..<width { bytes[y * width + x] = UInt8(40 + (x * 150 / max(width, 1) + y * 60 / max(height, 1)) % 200) }
         }
-        return PixelBuffer(format: .gray8, size: Size(width: width, height: height), bytes: bytes)
+        return PixelBuffer(format: .gray8, size: PixelSize(width: width, height: height), bytes: bytes)
     }
 
     /// `pixels` as JPEG (4:4:4 by default so colour edges survive), with an `APP1 Exif` segment carrying

@@ -6,7 +6,7 @@ import ShrinkCore
 /// loop counts, and where the EXIF and ICC chunks are. Costs one small index (freed before `init` returns).
 struct WebPContainer {
     /// The canvas size (the image size for a still file).
-    let canvas: Size
+    let canvas: PixelSize
     /// Where the first frame's coded data (ALPH + VP8, or VP8L) sits in the file.
     let frameData: Range<Int>
     /// The first frame's rectangle on the canvas.
@@ -61,7 +61,7 @@ struct WebPContainer {
         guard state == WEBP_DEMUX_DONE else {
             throw ImageError(.truncated, "\(path): the WebP file ends before its last chunk")
         }
-        let canvas = Size(width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
+        let canvas = PixelSize(width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
         guard canvas.width > 0, canvas.height > 0 else { throw ImageError(.corruptData, "\(path): WebP canvas is empty") }
         try limits.check(canvas, path: path)
         self.canvas = canvas

@@ -6,7 +6,7 @@ struct WebPCrop: Equatable {
 
     /// The smallest crop with even left and top that covers `window` (pixels of the frame scaled to `scaled`)
     /// in a frame of `size`, or nil when that is the whole frame.
-    init?(covering window: Rect, scaled: Size, of size: Size) {
+    init?(covering window: FractionalRect, scaled: PixelSize, of size: PixelSize) {
         let sx = Double(size.width) / Double(scaled.width), sy = Double(size.height) / Double(scaled.height)
         let x0 = max(0, Int((window.x * sx).rounded(.down))) & ~1
         let y0 = max(0, Int((window.y * sy).rounded(.down))) & ~1
@@ -17,5 +17,5 @@ struct WebPCrop: Equatable {
     }
 
     /// The crop as a rectangle.
-    var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+    var rect: FractionalRect { FractionalRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 }

@@ -25,7 +25,7 @@ public struct WebPDecoder: ImageDecoding {
         self.path = path
         let container = try WebPContainer(bytes: bytes.bytes, path: path, limits: limits)
         self.container = container
-        var orientation = Orientation.up
+        var orientation = ImageOrientation.up
         var warnings: [String] = []
         if let range = container.exifRange {
             let exif = ExifReader(tiff: Self.tiff(in: UnsafeRawBufferPointer(rebasing: bytes.bytes[range])))
@@ -58,8 +58,8 @@ public struct WebPDecoder: ImageDecoding {
     public var scaleDenominators: [Int] { container.frameCoversCanvas ? Array(1...64) : [1] }
 
     /// The size libwebp's scaler is asked for at 1/`denominator`: each side divided and rounded, at least 1.
-    public func scaledSize(denominator d: Int) -> Size {
-        Size(width: max(1, (info.size.width + d / 2) / d), height: max(1, (info.size.height + d / 2) / d))
+    public func scaledSize(denominator d: Int) -> PixelSize {
+        PixelSize(width: max(1, (info.size.width + d / 2) / d), height: max(1, (info.size.height + d / 2) / d))
     }
 
     public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
@@ -76,12 +76,12 @@ public struct WebPDecoder: ImageDecoding {
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
         let canvas = scaledSize(denominator: d)
         let frameRect = container.frameRect
-        let coded = Size(width: frameRect.width, height: frameRect.height)
+        let coded = PixelSize(width: frameRect.width, height: frameRect.height)
         // A window (a crop or a cover fit) of a frame that fills the canvas: libwebp emits only that part,
         // scaled by the same factor (its rows above are decoded, not kept).
         let crop = container.frameCoversCanvas ? request.window.flatMap { WebPCrop(covering: $0, scaled: canvas, of: coded) } : nil
-        let frameSize: Size = if let crop {
-            Size(width: max(1, Int((Double(crop.width) * Double(canvas.width) / Double(coded.width)).rounded())),
+        let frameSize: PixelSize = if let crop {
+            PixelSize(width: max(1, Int((Double(crop.width) * Double(canvas.width) / Double(coded.width)).rounded())),
                  height: max(1, Int((Double(crop.height) * Double(canvas.height) / Double(coded.height)).rounded())))
         } else {
             container.frameCoversCanvas ? canvas : coded

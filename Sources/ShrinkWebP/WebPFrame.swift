@@ -14,7 +14,7 @@ final class WebPFrame {
         case rgb, rgba, yuv, yuva
     }
 
-    let size: Size
+    let size: PixelSize
     let mode: Mode
     /// The pixels: rows (`size.width × channels` apart) or the Y plane followed by U and V.
     let buffer: UnsafeMutableRawPointer
@@ -26,7 +26,7 @@ final class WebPFrame {
     /// `monitor` may cancel. Fails with the typed error for libwebp's status (`.corruptData`, `.truncated`,
     /// `.unsupportedFeature`).
     /// With `crop` (stored pixels, left and top even), libwebp emits only that rectangle, scaled to `size`.
-    init(bytes: ImageBytes, range: Range<Int>, codedSize: Size, crop: WebPCrop?, size: Size, mode: Mode, fast: Bool,
+    init(bytes: ImageBytes, range: Range<Int>, codedSize: PixelSize, crop: WebPCrop?, size: PixelSize, mode: Mode, fast: Bool,
          monitor: DecodeMonitor?, path: String) throws(ImageError) {
         self.size = size
         self.mode = mode
@@ -47,7 +47,7 @@ final class WebPFrame {
             config.pointee.options.crop_width = Int32(crop.width)
             config.pointee.options.crop_height = Int32(crop.height)
         }
-        if size != (crop.map { Size(width: $0.width, height: $0.height) } ?? codedSize) {
+        if size != (crop.map { PixelSize(width: $0.width, height: $0.height) } ?? codedSize) {
             config.pointee.options.use_scaling = 1
             config.pointee.options.scaled_width = Int32(size.width)
             config.pointee.options.scaled_height = Int32(size.height)
@@ -80,7 +80,7 @@ final class WebPFrame {
     static let step = 256 << 10
 
     /// Points libwebp's output at `buffer`: interleaved rows, or Y, U, V (and A) planes one after another.
-    private static func attach(_ buffer: UnsafeMutableRawPointer, size: Size, mode: Mode, byteCount: Int, to output: inout WebPDecBuffer) {
+    private static func attach(_ buffer: UnsafeMutableRawPointer, size: PixelSize, mode: Mode, byteCount: Int, to output: inout WebPDecBuffer) {
         let p = buffer.assumingMemoryBound(to: UInt8.self)
         output.is_external_memory = 1
         switch mode {
@@ -112,7 +112,7 @@ final class WebPFrame {
     deinit { buffer.deallocate() }
 
     /// Bytes of a frame of `size` in `mode`.
-    static func byteCount(of size: Size, mode: Mode) -> Int {
+    static func byteCount(of size: PixelSize, mode: Mode) -> Int {
         switch mode {
         case .rgb: size.pixelCount * 3
         case .rgba: size.pixelCount * 4
@@ -122,7 +122,7 @@ final class WebPFrame {
     }
 
     /// The luma plane's bytes and the chroma planes' size (half, rounded up).
-    static func planeLayout(_ size: Size) -> (lumaBytes: Int, chroma: Size) {
-        (size.pixelCount, Size(width: (size.width + 1) / 2, height: (size.height + 1) / 2))
+    static func planeLayout(_ size: PixelSize) -> (lumaBytes: Int, chroma: PixelSize) {
+        (size.pixelCount, PixelSize(width: (size.width + 1) / 2, height: (size.height + 1) / 2))
     }
 }

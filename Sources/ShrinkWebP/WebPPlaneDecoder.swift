@@ -4,7 +4,7 @@ import ShrinkCore
 /// handed out 16 luma rows and 8 chroma rows at a time and widened from VP8's limited range to the full range
 /// of Shrink's yuv420 (``VideoRange``). Costs the frame (``WebPFrame``, released by ``finish()``) and one row.
 final class WebPPlaneDecoder: PlaneDecoding {
-    let planeSizes: [Size]
+    let planeSizes: [PixelSize]
     let factors: [(x: Double, y: Double)] = [(1, 1), (0.5, 0.5), (0.5, 0.5)]
     private(set) var nextRows = [0, 0, 0]
     let warnings: [String] = []

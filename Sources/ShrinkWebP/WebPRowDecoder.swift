@@ -5,7 +5,7 @@ import ShrinkCore
 /// decoder composes it). A YUVA frame is converted to RGBA row by row (VP8's BT.601 limited range, chroma
 /// shared by 2×2 pixels). Costs the frame (``WebPFrame``), released by ``finish()``.
 final class WebPRowDecoder: RowDecoding {
-    let size: Size
+    let size: PixelSize
     let format: PixelFormat
     private(set) var nextRow = 0
     private var frame: WebPFrame?
@@ -13,7 +13,7 @@ final class WebPRowDecoder: RowDecoding {
     private let path: String
 
     /// Rows of `size` (rgb8 for an RGB frame, rgba8 otherwise), the frame's top-left at `origin`.
-    init(frame: WebPFrame, canvas size: Size, at origin: (x: Int, y: Int), path: String) {
+    init(frame: WebPFrame, canvas size: PixelSize, at origin: (x: Int, y: Int), path: String) {
         self.frame = frame
         self.size = size
         self.frameOrigin = origin

@@ -75,7 +75,7 @@ import ShrinkTestSupport
         #expect(object?["milliseconds"] is Int)
         #expect((object?["predictedPeakBytes"] as? Int ?? 0) >= 67 * 100 * 3)
         let written = try ImageSourceProbe.pngSize(out)
-        #expect(written == Size(width: 67, height: 100))
+        #expect(written == PixelSize(width: 67, height: 100))
         // ...a 4:2:0 JPEG output takes YUV planes, and explicit formats cost exactly w·h·bpp.
         for (args, format, bytes) in [([] as [String], "yuv420", 67 * 100 + 2 * 34 * 50), (["--pixel-format", "rgba8"], "rgba8", 4 * 67 * 100),
                                       (["--pixel-format", "gray8"], "gray8", 67 * 100), (["--pixel-format", "yuv420"], "yuv420", 10100)] {
@@ -149,8 +149,8 @@ import ShrinkTestSupport
         let out = w.dir + "/thumbs"
         let r = try await shrink("thumbnail", w.photo, w.dir + "/other/photo.jpg", "--size", "32", "-o", out, "--format", "png", "--json")
         #expect(r.status == 0, "\(r.err)")
-        #expect(try ImageSourceProbe.pngSize(out + "/photo.png") == Size(width: 21, height: 32))     // 300×200, orientation 6
-        #expect(try ImageSourceProbe.pngSize(out + "/photo-2.png") == Size(width: 32, height: 11))
+        #expect(try ImageSourceProbe.pngSize(out + "/photo.png") == PixelSize(width: 21, height: 32))     // 300×200, orientation 6
+        #expect(try ImageSourceProbe.pngSize(out + "/photo-2.png") == PixelSize(width: 32, height: 11))
     }
 
     @Test func cropTakesDisplayedCoordinates() async throws {
@@ -159,7 +159,7 @@ import ShrinkTestSupport
         #expect(r.status == 0, "\(r.err)")
         let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
         #expect(object?["width"] as? Int == 50 && object?["height"] as? Int == 50 && object?["rect"] as? String == "150,250,50,50")
-        #expect(try ImageSourceProbe.pngSize(w.dir + "/c.png") == Size(width: 50, height: 50))
+        #expect(try ImageSourceProbe.pngSize(w.dir + "/c.png") == PixelSize(width: 50, height: 50))
         let outside = try await shrink("crop", w.photo, "--rect", "150,250,60,50", "-o", w.dir + "/d.png")
         #expect(outside.status == 1 && outside.err.contains("outside") && outside.err.split(separator: "\n").count == 1)
         #expect(try await shrink("crop", w.photo, "--rect", "1,2,3").status == 2)
@@ -245,9 +245,9 @@ import ShrinkTestSupport
 
 /// Reads a PNG's IHDR size (the CLI writes PNGs; Shrink does not decode PNG yet).
 enum ImageSourceProbe {
-    static func pngSize(_ path: String) throws -> Size? {
+    static func pngSize(_ path: String) throws -> PixelSize? {
         guard let b = Corpus.readBytes(path), b.count >= 24, b[12..<16].elementsEqual("IHDR".utf8) else { return nil }
         func u32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
-        return Size(width: u32(16), height: u32(20))
+        return PixelSize(width: u32(16), height: u32(20))
     }
 }

@@ -31,7 +31,7 @@ import ShrinkTestSupport
         #expect(lines.first { $0.contains("\"error\"") }?.contains("p04.jpg") == true)
         #expect(lines.last?.contains("\"photos\":9") == true && lines.last?.contains("\"failed\":1") == true)
         let image = try ImageSource(path: sheet).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-        #expect(image.size == Size(width: 4 * 64 + 5 * 4, height: 3 * 64 + 4 * 4))
+        #expect(image.size == PixelSize(width: 4 * 64 + 5 * 4, height: 3 * 64 + 4 * 4))
         // Cell 0 shows the photo (its top-left is the pattern's yellow block); cell 4 (the bad photo) is background.
         let photoPixel = Array(image.pixel(x: 4 + 8, y: 4 + (64 - 43) / 2 + 4))
         #expect(photoPixel[0] > 200 && photoPixel[1] > 200 && photoPixel[2] < 120)

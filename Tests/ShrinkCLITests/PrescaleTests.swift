@@ -19,7 +19,7 @@ import ShrinkTestSupport
             }
             i += 1
         }
-        let size = Size(width: fields[0], height: fields[1])
+        let size = PixelSize(width: fields[0], height: fields[1])
         return PixelBuffer(format: .rgb8, size: size, bytes: Array(data[i ..< i + size.width * size.height * 3]))
     }
 
@@ -37,7 +37,7 @@ import ShrinkTestSupport
             let ours = try ImageSource(path: out).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
             let reference = PixelOps.exifTranspose(try await djpeg(w.photo, scale: n), orientation: 6)
             #expect(ours.size == reference.size)
-            #expect(ours.size == Size(width: (200 + n - 1) / n, height: (300 + n - 1) / n))
+            #expect(ours.size == PixelSize(width: (200 + n - 1) / n, height: (300 + n - 1) / n))
             if ours.size == reference.size { #expect(PixelOps.maxDifference(ours, reference) <= 2) }
         }
     }

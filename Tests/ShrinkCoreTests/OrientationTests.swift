@@ -2,22 +2,22 @@ import Testing
 import ShrinkCore
 
 @Suite struct OrientationTests {
-    @Test(arguments: Orientation.allCases)
-    func storedRectIsTheInverseOfDisplayedPosition(_ o: Orientation) {
-        let stored = Size(width: 7, height: 4)
+    @Test(arguments: ImageOrientation.allCases)
+    func storedRectIsTheInverseOfDisplayedPosition(_ o: ImageOrientation) {
+        let stored = PixelSize(width: 7, height: 4)
         // Every displayed single-pixel rect maps back to the stored pixel that displays there.
         for y in 0..<stored.height {
             for x in 0..<stored.width {
                 let d = o.displayedPosition(x: x, y: y, in: stored)
-                let r = o.storedRect(for: Rect(x: Double(d.x), y: Double(d.y), width: 1, height: 1), storedSize: stored)
-                #expect(r == Rect(x: Double(x), y: Double(y), width: 1, height: 1))
+                let r = o.storedRect(for: FractionalRect(x: Double(d.x), y: Double(d.y), width: 1, height: 1), storedSize: stored)
+                #expect(r == FractionalRect(x: Double(x), y: Double(y), width: 1, height: 1))
             }
         }
     }
 
-    @Test(arguments: Orientation.allCases)
-    func displayedPositionsAreAPermutation(_ o: Orientation) {
-        let stored = Size(width: 5, height: 3)
+    @Test(arguments: ImageOrientation.allCases)
+    func displayedPositionsAreAPermutation(_ o: ImageOrientation) {
+        let stored = PixelSize(width: 5, height: 3)
         let displayed = o.displayedSize(of: stored)
         var seen = Set<Int>()
         for y in 0..<stored.height {
@@ -31,18 +31,18 @@ import ShrinkCore
     }
 
     @Test func knownCorners() {
-        let s = Size(width: 4, height: 2)
+        let s = PixelSize(width: 4, height: 2)
         // 6 = rotate 90° clockwise: the stored top-left lands top-right.
-        #expect(Orientation.right.displayedPosition(x: 0, y: 0, in: s) == (1, 0))
+        #expect(ImageOrientation.right.displayedPosition(x: 0, y: 0, in: s) == (1, 0))
         // 8 = rotate 90° counter-clockwise: the stored top-left lands bottom-left.
-        #expect(Orientation.left.displayedPosition(x: 0, y: 0, in: s) == (0, 3))
-        #expect(Orientation.down.displayedPosition(x: 0, y: 0, in: s) == (3, 1))
+        #expect(ImageOrientation.left.displayedPosition(x: 0, y: 0, in: s) == (0, 3))
+        #expect(ImageOrientation.down.displayedPosition(x: 0, y: 0, in: s) == (3, 1))
     }
 
     @Test func invalidValuesMeanUp() {
-        #expect(Orientation(exifValue: 0) == .up)
-        #expect(Orientation(exifValue: 9) == .up)
-        #expect(Orientation(exifValue: 6) == .right)
-        #expect(Orientation.right.displayedSize(of: Size(width: 10, height: 3)) == Size(width: 3, height: 10))
+        #expect(ImageOrientation(exifValue: 0) == .up)
+        #expect(ImageOrientation(exifValue: 9) == .up)
+        #expect(ImageOrientation(exifValue: 6) == .right)
+        #expect(ImageOrientation.right.displayedSize(of: PixelSize(width: 10, height: 3)) == PixelSize(width: 3, height: 10))
     }
 }

@@ -4,7 +4,7 @@ import ShrinkTestSupport
 
 @Suite struct PixelConverterTests {
     @Test func planesAreLaidOutExactly() {
-        let s = Size(width: 5, height: 3)
+        let s = PixelSize(width: 5, height: 3)
         #expect(PixelFormat.yuv420.planes(for: s).map(\.offset) == [0, 15, 21])
         #expect(PixelFormat.yuv420.planes(for: s).map(\.byteCount) == [15, 6, 6])
         #expect(PixelFormat.nv12.planes(for: s).map(\.byteCount) == [15, 12])
@@ -17,7 +17,7 @@ import ShrinkTestSupport
         // Flat colours (no chroma blending across blocks) come back within rounding.
         let colours: [[UInt8]] = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255], [0, 0, 0], [128, 64, 200]]
         for c in colours {
-            let rgb = PixelBuffer(format: .rgb8, size: Size(width: 4, height: 4), bytes: Array([[UInt8]](repeating: c, count: 16).joined()))
+            let rgb = PixelBuffer(format: .rgb8, size: PixelSize(width: 4, height: 4), bytes: Array([[UInt8]](repeating: c, count: 16).joined()))
             for planar in [PixelFormat.yuv420, .nv12] {
                 let yuv = PixelConverter.convert(rgb, to: planar, matrix: matrix)
                 #expect(yuv.byteCount == 16 + 2 * 4)
@@ -26,7 +26,7 @@ import ShrinkTestSupport
             }
         }
         // JPEG's full-range BT.601: white is Y 255, Cb = Cr = 128; red is Y 76, Cr 255.
-        let red = PixelConverter.convert(PixelBuffer(format: .rgb8, size: Size(width: 2, height: 2),
+        let red = PixelConverter.convert(PixelBuffer(format: .rgb8, size: PixelSize(width: 2, height: 2),
                                                      bytes: [UInt8](repeating: 0, count: 12).enumerated().map { $0.offset % 3 == 0 ? 255 : 0 }),
                                          to: .yuv420)
         if matrix == .bt601 { #expect(red.bytes == [76, 76, 76, 76, 85, 255]) }
@@ -48,7 +48,7 @@ import ShrinkTestSupport
     }
 
     @Test func interleavedConversions() {
-        let rgba = PixelBuffer(format: .rgba8, size: Size(width: 2, height: 1), bytes: [200, 100, 50, 128, 10, 20, 30, 0])
+        let rgba = PixelBuffer(format: .rgba8, size: PixelSize(width: 2, height: 1), bytes: [200, 100, 50, 128, 10, 20, 30, 0])
         #expect(PixelConverter.convert(rgba, to: .bgra8).bytes == [50, 100, 200, 128, 30, 20, 10, 0])
         #expect(PixelConverter.convert(rgba, to: .rgba8Premultiplied).bytes == [100, 50, 25, 128, 0, 0, 0, 0])
         #expect(PixelConverter.convert(rgba, to: .bgra8Premultiplied).bytes == [25, 50, 100, 128, 0, 0, 0, 0])
@@ -60,7 +60,7 @@ import ShrinkTestSupport
         let premultiplied = PixelConverter.convert(rgba, to: .rgba8Premultiplied)
         // Back to straight: the half-transparent pixel within rounding; the transparent one has no colour left.
         #expect(PixelConverter.convert(premultiplied, to: .rgba8).bytes == [199, 100, 50, 128, 0, 0, 0, 0])   // 200·128/255 → 100 → 199
-        let gray = PixelBuffer(format: .gray8, size: Size(width: 2, height: 1), bytes: [7, 250])
+        let gray = PixelBuffer(format: .gray8, size: PixelSize(width: 2, height: 1), bytes: [7, 250])
         #expect(PixelConverter.convert(gray, to: .rgba8).bytes == [7, 7, 7, 255, 250, 250, 250, 255])
         #expect(PixelConverter.convert(gray, to: .grayAlpha8).bytes == [7, 255, 250, 255])
     }

@@ -3,19 +3,19 @@ import ShrinkCore
 
 @Suite struct PixelFormatTests {
     @Test func byteCountsAreExact() {
-        let odd = Size(width: 7, height: 5)
+        let odd = PixelSize(width: 7, height: 5)
         #expect(PixelFormat.gray8.byteCount(for: odd) == 35)
         #expect(PixelFormat.rgb8.byteCount(for: odd) == 105)
         #expect(PixelFormat.rgba8.byteCount(for: odd) == 140)
         #expect(PixelFormat.rgba16.byteCount(for: odd) == 280)
         #expect(PixelFormat.yuv420.byteCount(for: odd) == 35 + 2 * 4 * 3)
-        #expect(PixelFormat.yuv420.byteCount(for: Size(width: 1718, height: 2048)) == 1718 * 2048 * 3 / 2)
+        #expect(PixelFormat.yuv420.byteCount(for: PixelSize(width: 1718, height: 2048)) == 1718 * 2048 * 3 / 2)
         // The README's example: a 1718×2048 image is 13.4 MiB... as RGBA8 it is 14 073 856 bytes.
-        #expect(PixelFormat.rgba8.byteCount(for: Size(width: 1718, height: 2048)) == 14_073_856)
+        #expect(PixelFormat.rgba8.byteCount(for: PixelSize(width: 1718, height: 2048)) == 14_073_856)
     }
 
     @Test func pixelBufferAllocatesExactly() throws {
-        let buffer = try PixelBuffer(format: .rgb8, size: Size(width: 3, height: 2)) { (b: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+        let buffer = try PixelBuffer(format: .rgb8, size: PixelSize(width: 3, height: 2)) { (b: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
             for i in 0..<b.count { b[i] = UInt8(i) }
         }
         #expect(buffer.byteCount == 18)
@@ -24,7 +24,7 @@ import ShrinkCore
 
     @Test func failedFillThrows() {
         #expect(throws: ImageError.self) {
-            _ = try PixelBuffer(format: .gray8, size: Size(width: 2, height: 2)) { (_: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+            _ = try PixelBuffer(format: .gray8, size: PixelSize(width: 2, height: 2)) { (_: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
                 throw ImageError(.corruptData, "x")
             }
         }

@@ -32,7 +32,7 @@ import ShrinkTestSupport
         let frame = TestGIF.Frame(width: 20, height: 10, indices: TestGIF.pattern(width: 20, height: 10))
         let bytes = TestGIF.file(width: 20, height: 10, palette: TestGIF.palette16, frames: [frame, frame, frame], loopCount: 3)
         let d = try decoder(bytes)
-        #expect(d.info.format == .gif && d.info.size == Size(width: 20, height: 10))
+        #expect(d.info.format == .gif && d.info.size == PixelSize(width: 20, height: 10))
         #expect(d.info.colorModel == .palette && d.info.bitsPerComponent == 8 && !d.info.hasAlpha && !d.info.isProgressive)
         #expect(d.info.frameCount == 3 && d.info.loopCount == 3)
         #expect(d.info.features == ["animated", "NETSCAPE2.0"] && d.info.warnings.isEmpty)
@@ -51,7 +51,7 @@ import ShrinkTestSupport
         let bytes = TestGIF.file(width: 33, height: 21, palette: TestGIF.palette16,
                                  frames: [TestGIF.Frame(width: 33, height: 21, indices: first), second])
         let rows = try decoder(bytes).startDecoding()
-        #expect(rows.size == Size(width: 33, height: 21) && rows.format == .rgb8)
+        #expect(rows.size == PixelSize(width: 33, height: 21) && rows.format == .rgb8)
         #expect(try rows.readAll(strip: 5) == expand(first, TestGIF.palette16))
         let again = try decoder(bytes).startDecoding()
         let out = UnsafeMutableRawPointer.allocate(byteCount: 33 * 3 * 3, alignment: 16)
@@ -96,7 +96,7 @@ import ShrinkTestSupport
         for transparent in [nil, 7] as [Int?] {
             let frame = TestGIF.Frame(left: 4, top: 1, width: 3, height: 2, indices: indices, transparent: transparent)
             let d = try decoder(TestGIF.file(width: 9, height: 5, palette: TestGIF.palette16, frames: [frame], background: 3))
-            #expect(d.info.size == Size(width: 9, height: 5) && d.info.hasAlpha == (transparent != nil))
+            #expect(d.info.size == PixelSize(width: 9, height: 5) && d.info.hasAlpha == (transparent != nil))
             #expect(d.outputFormat == (transparent == nil ? .rgb8 : .rgba8))
             var canvas = [UInt8](repeating: UInt8(transparent ?? 0), count: 45)
             for y in 0..<2 { for x in 0..<3 { canvas[(1 + y) * 9 + 4 + x] = indices[y * 3 + x] } }
@@ -107,13 +107,13 @@ import ShrinkTestSupport
     @Test func frameBeyondTheScreenGrowsTheCanvasAsPillowDoes() throws {
         let frame = TestGIF.Frame(left: 2, top: 1, width: 4, height: 3, indices: TestGIF.pattern(width: 4, height: 3))
         let d = try decoder(TestGIF.file(width: 3, height: 2, palette: TestGIF.palette16, frames: [frame]))
-        #expect(d.info.size == Size(width: 6, height: 4))
+        #expect(d.info.size == PixelSize(width: 6, height: 4))
         #expect(try d.startDecoding().readAll().count == 6 * 4 * 3)
     }
 
     @Test(.needsCorpus)
     func corpusPixelsMatchPillow() throws {
-        func decode(_ path: String) throws -> (Size, PixelFormat, [UInt8]) {
+        func decode(_ path: String) throws -> (PixelSize, PixelFormat, [UInt8]) {
             let d = try GIFDecoder(bytes: try ImageBytes(mapping: Corpus.path(path)), path: path)
             return (d.info.size, d.outputFormat, try d.startDecoding().readAll())
         }
@@ -121,14 +121,14 @@ import ShrinkTestSupport
         let (_, f1, transparent) = try decode("gif/gif-test-suite/transparent.gif")
         #expect(f1 == .rgba8 && transparent == [255, 0, 0, 0, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255])
         let (s2, _, background) = try decode("gif/wuffs/background-color.gif")   // 2x1 frame on a 4x1 screen, background index 3
-        #expect(s2 == Size(width: 4, height: 1) && background == [128, 0, 0, 128, 0, 193, 128, 0, 0, 128, 0, 0])
+        #expect(s2 == PixelSize(width: 4, height: 1) && background == [128, 0, 0, 128, 0, 193, 128, 0, 0, 128, 0, 0])
         let (s3, _, outside) = try decode("gif/gif-test-suite/image-outside-bg.gif")   // 2x2 frame at (2, 2) of a 2x2 screen
-        #expect(s3 == Size(width: 4, height: 4))
+        #expect(s3 == PixelSize(width: 4, height: 4))
         let red: [UInt8] = [255, 0, 0], black: [UInt8] = [0, 0, 0]
         let expected: [UInt8] = (0..<16).flatMap { (i: Int) -> [UInt8] in i / 4 >= 2 && i % 4 >= 2 ? red : black }
         #expect(outside == expected)
         let (s4, _, harvesters) = try decode("gif/wuffs/harvesters.gif")
-        func rgb(_ p: [UInt8], _ size: Size, _ x: Int, _ y: Int, _ c: Int = 3) -> [UInt8] {
+        func rgb(_ p: [UInt8], _ size: PixelSize, _ x: Int, _ y: Int, _ c: Int = 3) -> [UInt8] {
             Array(p[(y * size.width + x) * c ..< (y * size.width + x) * c + c])
         }
         #expect(rgb(harvesters, s4, 0, 0) == [1, 0, 1] && rgb(harvesters, s4, 600, 400) == [52, 42, 20]
@@ -175,7 +175,7 @@ import ShrinkTestSupport
         // Under a raised limit a large canvas is fine; the missing data is then a clean error.
         let d = try decoder(TestGIF.header(width: 20000, height: 20000, rest: TestGIF.image(width: 20000, height: 20000, data: [0x4C]) + [0x3B]),
                             limits: ImageLimits(maxPixels: 400_000_000))
-        #expect(d.info.size == Size(width: 20000, height: 20000))
+        #expect(d.info.size == PixelSize(width: 20000, height: 20000))
         let row = UnsafeMutableRawPointer.allocate(byteCount: 20000 * 3, alignment: 16)
         defer { row.deallocate() }
         #expect([.truncated, .corruptData].contains(code {
@@ -222,7 +222,7 @@ import ShrinkTestSupport
         // Through ImageSource: a thumbnail with the warning; strict fails.
         let source = try ImageSource(bytes: cut, name: "cut.gif")
         let image = try source.thumbnail(maxPixelSize: 15)
-        #expect(image.size == Size(width: 15, height: 10) && image.warnings == d.info.warnings)
+        #expect(image.size == PixelSize(width: 15, height: 10) && image.warnings == d.info.warnings)
         #expect(code { _ = try source.thumbnail(maxPixelSize: 15, options: ThumbnailOptions(strict: true)) } == .truncated)
     }
 
@@ -290,7 +290,7 @@ import ShrinkTestSupport
         let source = try ImageSource(bytes: bytes, name: "t.gif")
         #expect(source.codec.format == .gif && source.info.hasAlpha)
         let thumb = try source.thumbnail(maxPixelSize: 32)
-        #expect(thumb.size == Size(width: 32, height: 24) && thumb.pixels.format == .rgba8 && thumb.decodePath == .firstFrameRows)
+        #expect(thumb.size == PixelSize(width: 32, height: 24) && thumb.pixels.format == .rgba8 && thumb.decodePath == .firstFrameRows)
         let full = try source.decode()
         #expect(full.pixels.bytes == expand(indices, TestGIF.palette16, transparent: 3))
         #expect(Codec.gif.capabilities.animation && Codec.gif.makeEncoder == nil)

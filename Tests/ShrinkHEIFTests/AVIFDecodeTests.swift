@@ -12,18 +12,18 @@ import ShrinkTestSupport
     @Test(.needsCorpus)
     func singleImagesDecodeThroughDav1d() throws {
         let fox = try Self.source("av1-avif/fox.profile0.8bpc.yuv420.avif")
-        #expect(fox.info.format == .avif && fox.info.size == Size(width: 1204, height: 800))
+        #expect(fox.info.format == .avif && fox.info.size == PixelSize(width: 1204, height: 800))
         #expect(fox.info.features.first?.hasPrefix("AV1 (dav1d ") == true, "\(fox.info.features)")
         let small = try fox.thumbnail(maxPixelSize: 300)
-        #expect(small.size == Size(width: 300, height: 199) && small.decoder?.hasPrefix("dav1d ") == true)
+        #expect(small.size == PixelSize(width: 300, height: 199) && small.decoder?.hasPrefix("dav1d ") == true)
         #expect(small.decodePath == .wholeImage && small.pixels.format == .yuv420)
         // Planes (limited range widened) and RGB rows (converted with BT.601 from nclx 1/13/6) agree.
         let rows = try fox.thumbnail(maxPixelSize: 300, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(PixelConverter.convert(small.pixels, to: .rgb8), rows.pixels) > 35)
         // 10-bit 4:4:4 at odd sizes, 12-bit 4:2:2, 10-bit monochrome: shifted to 8 bits, every row delivered.
-        for (file, size) in [("av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", Size(width: 1203, height: 799)),
-                             ("av1-avif/fox.profile2.12bpc.yuv422.avif", Size(width: 1204, height: 800)),
-                             ("av1-avif/fox.profile0.10bpc.yuv420.monochrome.avif", Size(width: 1204, height: 800))] {
+        for (file, size) in [("av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", PixelSize(width: 1203, height: 799)),
+                             ("av1-avif/fox.profile2.12bpc.yuv422.avif", PixelSize(width: 1204, height: 800)),
+                             ("av1-avif/fox.profile0.10bpc.yuv420.monochrome.avif", PixelSize(width: 1204, height: 800))] {
             let full = try Self.source(file).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
             #expect(full.size == size, "\(file)")
             // Against the 8-bit 4:2:0 encoding of the same fox: the same picture.
@@ -32,15 +32,15 @@ import ShrinkTestSupport
         }
         // An odd-sized 4:2:0 image hands out its last chroma row (it once stopped one row short).
         let star = try Self.source("link-u/star-8bpc.avifs").decode()
-        #expect(star.size == Size(width: 159, height: 159))
+        #expect(star.size == PixelSize(width: 159, height: 159))
     }
 
     @Test(.needsCorpus)
     func transformsGridsAndAlpha() throws {
         // irot 270 on 1024x722: portrait, once.
         let rotated = try Self.source("av1-avif/kimono.rotate90.avif")
-        #expect(rotated.info.displayedSize == Size(width: 722, height: 1024))
-        #expect(try rotated.thumbnail(maxPixelSize: 256).size == Size(width: 181, height: 256))
+        #expect(rotated.info.displayedSize == PixelSize(width: 722, height: 1024))
+        #expect(try rotated.thumbnail(maxPixelSize: 256).size == PixelSize(width: 181, height: 256))
         // The same kimono stored mirrored (imir): both display the original picture.
         let mirror = try Self.source("av1-avif/kimono.mirror-horizontal.avif")
         let a = try rotated.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
@@ -49,9 +49,9 @@ import ShrinkTestSupport
         if a.size == b.size { #expect(PixelOps.psnr(a, b) > 30) }
         // A 5x4 grid of 1280x720 AV1 tiles, a row of tiles at a time.
         let grid = try Self.source("av1-avif/Summer_in_Tomsk_720p_5x4_grid.avif")
-        #expect(grid.info.size == Size(width: 6400, height: 2880) && grid.info.features.contains { $0.hasPrefix("grid 5x4") })
+        #expect(grid.info.size == PixelSize(width: 6400, height: 2880) && grid.info.features.contains { $0.hasPrefix("grid 5x4") })
         let thumb = try grid.thumbnail(maxPixelSize: 400)
-        #expect(thumb.size == Size(width: 400, height: 180) && thumb.decodePath == DecodePath("tileRows"))
+        #expect(thumb.size == PixelSize(width: 400, height: 180) && thumb.decodePath == DecodePath("tileRows"))
         // Alpha per tile of a colour grid (libavif's color_grid_alpha_nogrid): transparent and opaque pixels.
         let alphaGrid = try Self.source("libavif/color_grid_alpha_nogrid.avif")
         #expect(alphaGrid.info.hasAlpha)

@@ -29,8 +29,8 @@ import ShrinkTestSupport
 
     @Test func idenIsDecodedByLibheifWithLibde265Upright() throws {
         let source = try ImageSource(bytes: try Self.rotatedIden(), name: "iden.heic")
-        #expect(source.info.format == .heif && source.info.size == Size(width: 426, height: 640))
-        #expect(source.info.orientation == .up && source.info.displayedSize == Size(width: 426, height: 640))
+        #expect(source.info.format == .heif && source.info.size == PixelSize(width: 426, height: 640))
+        #expect(source.info.orientation == .up && source.info.displayedSize == PixelSize(width: 426, height: 640))
         let decoded = try source.decode(options: Self.rgb8)
         #expect(decoded.decodePath == .libheifWhole && decoded.decoder?.hasSuffix("(libde265)") == true, "\(decoded.decoder ?? "nil")")
         // The same picture as the tile path's decode of the coded item, turned once.
@@ -39,7 +39,7 @@ import ShrinkTestSupport
         #expect(turned.size == decoded.pixels.size)
         if turned.size == decoded.pixels.size { #expect(PixelOps.psnr(turned, decoded.pixels) > 40) }
         let thumb = try source.thumbnail(maxPixelSize: 200)
-        #expect(thumb.size == Size(width: 133, height: 200), "\(thumb.size)")
+        #expect(thumb.size == PixelSize(width: 133, height: 200), "\(thumb.size)")
         // The derived item's ICC profile is kept.
         #expect(try source.decoder.metadata().iccProfile?.count == 672 && source.info.iccProfileBytes == 672)
     }
@@ -49,7 +49,7 @@ import ShrinkTestSupport
         let (w, h) = (tile.size.width, tile.size.height)
         let bytes = TestHEIF.overlay(twice: tile, majorBrand: "avif", gap: 16, fill: [65535, 0, 0, 65535])
         let source = try ImageSource(bytes: bytes, name: "overlay.avif")
-        #expect(source.info.format == .avif && source.info.size == Size(width: 2 * w + 16, height: h + 8))
+        #expect(source.info.format == .avif && source.info.size == PixelSize(width: 2 * w + 16, height: h + 8))
         let decoded = try source.decode(options: Self.rgb8)
         #expect(decoded.decoder?.hasSuffix("(dav1d)") == true, "\(decoded.decoder ?? "nil")")
         let p = decoded.pixels

@@ -132,7 +132,7 @@ import ShrinkTestSupport
         #expect(c.majorBrand == "heic" && c.compatibleBrands == ["mif1", "heic"] && c.primaryID == 1)
         let item = try #require(c.items[1])
         #expect(item.type == "hvc1" && item.dataCount == 4)
-        #expect(c.size(of: 1) == Size(width: 640, height: 480))
+        #expect(c.size(of: 1) == PixelSize(width: 640, height: 480))
         #expect(c.properties(of: 1) == [.size(width: 640, height: 480), .rotation(90)])
         #expect(item.properties.map(\.essential) == [true, false])
     }

@@ -10,18 +10,18 @@ import ShrinkTestSupport
     @Test(.needsCorpus)
     func iPhonePhotoIsPortraitOnEveryPath() throws {
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
-        #expect(source.info.format == .heif && source.info.size == Size(width: 4032, height: 3024))
-        #expect(source.info.orientation == .right && source.info.displayedSize == Size(width: 3024, height: 4032))
+        #expect(source.info.format == .heif && source.info.size == PixelSize(width: 4032, height: 3024))
+        #expect(source.info.orientation == .right && source.info.displayedSize == PixelSize(width: 3024, height: 4032))
         let small = try source.thumbnail(maxPixelSize: 256)
-        #expect(small.size == Size(width: 192, height: 256) && small.decodePath == DecodePath("tileRows"))
+        #expect(small.size == PixelSize(width: 192, height: 256) && small.decodePath == DecodePath("tileRows"))
         #expect(small.pixels.format == .yuv420)
         // The planes and the rows routes agree (matrix and range handled the same way).
         let viaRows = try source.thumbnail(maxPixelSize: 256, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(viaRows.size == small.size)
         #expect(PixelOps.psnr(PixelConverter.convert(small.pixels, to: .rgb8), viaRows.pixels) > 30)
         // A region in displayed (portrait) pixels.
-        let crop = try source.decode(region: Rect(x: 100, y: 3000, width: 800, height: 600), to: .maxPixelSize(200))
-        #expect(crop.size == Size(width: 200, height: 150))
+        let crop = try source.decode(region: FractionalRect(x: 100, y: 3000, width: 800, height: 600), to: .maxPixelSize(200))
+        #expect(crop.size == PixelSize(width: 200, height: 150))
         // EXIF travels with the result, its orientation reset: it is never applied on top of irot.
         let exif = try #require(small.metadata.exif)
         #expect(ExifReader(tiff: exif.withUnsafeBytes { $0 }).orientation == .up)
@@ -30,10 +30,10 @@ import ShrinkTestSupport
     @Test(.needsCorpus)
     func theThmbImageStandsInWhenAskedAndLargeEnough() throws {
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
-        #expect(source.info.embeddedThumbnail == Size(width: 320, height: 240))
+        #expect(source.info.embeddedThumbnail == PixelSize(width: 320, height: 240))
         let fast = ThumbnailOptions(mode: .fast, pixelFormat: .exactly(.rgb8))
         let thumb = try source.thumbnail(maxPixelSize: 150, options: fast)
-        #expect(thumb.decodePath == .embeddedThumbnail && thumb.size == Size(width: 113, height: 150))   // portrait: irot applied
+        #expect(thumb.decodePath == .embeddedThumbnail && thumb.size == PixelSize(width: 113, height: 150))   // portrait: irot applied
         let tiles = try source.thumbnail(maxPixelSize: 150, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(tiles.decodePath == DecodePath("tileRows") && tiles.size == thumb.size)    // quality mode: the photo
         if tiles.size == thumb.size { #expect(PixelOps.psnr(tiles.pixels, thumb.pixels) > 25) }   // the same scene, softer
@@ -44,7 +44,7 @@ import ShrinkTestSupport
         // A thumbnail whose aspect rounds to another output size is not used: 320x212 for 1280x854 gives 100x66.
         let example = try ImageSource(path: Corpus.path("heic/libheif/example.heic"))
         let hundred = try example.thumbnail(maxPixelSize: 100, options: fast)
-        #expect(hundred.size == Size(width: 100, height: 67) && hundred.decodePath == .wholeImage)
+        #expect(hundred.size == PixelSize(width: 100, height: 67) && hundred.decodePath == .wholeImage)
     }
 
     @Test(.needsCorpus)
@@ -52,15 +52,15 @@ import ShrinkTestSupport
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
         // Displayed (portrait) 1500,1500 300x300 is stored (irot 270) 1500..1800 across, 1224..1524 down: tiles
         // 2...3 of 8 across and 2...2 of 6 down, 1024x512 pixels from 1024,1024.
-        let region = Rect(x: 1500, y: 1500, width: 300, height: 300)
+        let region = FractionalRect(x: 1500, y: 1500, width: 300, height: 300)
         let plan = try source.plan(.original, crop: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         let route = source.route(for: plan, format: .rgb8)
-        #expect(route.sourceRect == Rect(x: 1024, y: 1024, width: 1024, height: 512), "\(String(describing: route.sourceRect))")
-        #expect(route.decodedSize == Size(width: 1024, height: 512))
+        #expect(route.sourceRect == FractionalRect(x: 1024, y: 1024, width: 1024, height: 512), "\(String(describing: route.sourceRect))")
+        #expect(route.decodedSize == PixelSize(width: 1024, height: 512))
         // The same pixels as the whole image decoded and cut.
         let crop = try source.decode(region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         let whole = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-        #expect(crop.size == Size(width: 300, height: 300))
+        #expect(crop.size == PixelSize(width: 300, height: 300))
         var same = true
         for y in 0..<300 where same {
             for x in 0..<300 where Array(crop.pixel(x: x, y: y)) != Array(whole.pixel(x: 1500 + x, y: 1500 + y)) { same = false; break }
@@ -72,8 +72,8 @@ import ShrinkTestSupport
     func cleanApertureAndAlpha() throws {
         // 452×462 coded, a clap keeping 451×461 (Pillow with libheif shows the same).
         let rainbow = try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic"))
-        #expect(rainbow.info.size == Size(width: 451, height: 461))
-        #expect(try rainbow.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size == Size(width: 451, height: 461))
+        #expect(rainbow.info.size == PixelSize(width: 451, height: 461))
+        #expect(try rainbow.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size == PixelSize(width: 451, height: 461))
         let alpha = try ImageSource(path: Corpus.path("heic/libheif/with-alpha-512x512.heic"))
         #expect(alpha.info.hasAlpha)
         let image = try alpha.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))

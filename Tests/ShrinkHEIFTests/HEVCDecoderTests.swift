@@ -36,7 +36,7 @@ import ShrinkTestSupport
             var luma = [UInt8](repeating: 0, count: w * h)
             for (k, id) in tiles.enumerated() {
                 let tile = try Self.picture(c, id, raw, decoder, path: path)
-                #expect(tile.sizes == [Size(width: 512, height: 512), Size(width: 256, height: 256), Size(width: 256, height: 256)])
+                #expect(tile.sizes == [PixelSize(width: 512, height: 512), PixelSize(width: 256, height: 256), PixelSize(width: 256, height: 256)])
                 let (tx, ty) = ((k % grid.columns) * 512, (k / grid.columns) * 512)
                 for row in 0..<512 where ty + row < h {
                     let n = min(512, w - tx)

@@ -11,7 +11,7 @@ import ShrinkTestSupport
     @Test func headerOfGeneratedFiles() throws {
         let rgb = TestImages.pattern(width: 100, height: 60)
         let d420 = try decoder(try TestImages.jpeg(rgb, chroma444: false))
-        #expect(d420.info.size == Size(width: 100, height: 60))
+        #expect(d420.info.size == PixelSize(width: 100, height: 60))
         #expect(d420.info.colorModel == .yCbCr)
         #expect(d420.info.chromaSubsampling == .s420)
         #expect(!d420.info.isProgressive)
@@ -32,8 +32,8 @@ import ShrinkTestSupport
         let thumb = try TestImages.jpeg(TestImages.pattern(width: 16, height: 12))
         let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), orientation: 6, thumbnail: thumb))
         #expect(d.info.orientation == .right)
-        #expect(d.info.displayedSize == Size(width: 48, height: 64))
-        #expect(d.info.embeddedThumbnail == Size(width: 16, height: 12))
+        #expect(d.info.displayedSize == PixelSize(width: 48, height: 64))
+        #expect(d.info.embeddedThumbnail == PixelSize(width: 16, height: 12))
         #expect(d.info.exifBytes > thumb.count)
     }
 
@@ -47,7 +47,7 @@ import ShrinkTestSupport
     @Test func rowsComeStrictlyTopToBottom() throws {
         let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 40, height: 30)))
         let rows = try d.startRows(scaleDenominator: 2)
-        #expect(rows.size == Size(width: 20, height: 15))
+        #expect(rows.size == PixelSize(width: 20, height: 15))
         var strip = [UInt8](repeating: 0, count: 20 * 3 * 4)
         let n = try strip.withUnsafeMutableBytes { try rows.readRows(startingAt: 0, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 4) }
         #expect(n > 0 && rows.nextRow == n)
@@ -68,7 +68,7 @@ import ShrinkTestSupport
         let dec = try decoder(try TestImages.jpeg(TestImages.pattern(width: 101, height: 37)))
         let rows = try dec.startRows(scaleDenominator: d)
         #expect(rows.size == dec.scaledSize(denominator: d))
-        #expect(rows.size == Size(width: (101 + d - 1) / d, height: (37 + d - 1) / d))
+        #expect(rows.size == PixelSize(width: (101 + d - 1) / d, height: (37 + d - 1) / d))
     }
 
     @Test func memoryLimitIsEnforcedInsideLibjpeg() throws {
@@ -124,8 +124,8 @@ import ShrinkTestSupport
         for entry in Corpus.entries where entry.format == "jpeg" {
             guard let sizes = entry.decodedSizes else { continue }
             let d = try JPEGDecoder(bytes: try ImageBytes(mapping: Corpus.path(entry.path)), path: entry.path)
-            #expect(d.info.size == Size(width: sizes.stored.0, height: sizes.stored.1), "\(entry.path)")
-            #expect(d.info.displayedSize == Size(width: sizes.displayed.0, height: sizes.displayed.1), "\(entry.path)")
+            #expect(d.info.size == PixelSize(width: sizes.stored.0, height: sizes.stored.1), "\(entry.path)")
+            #expect(d.info.displayedSize == PixelSize(width: sizes.displayed.0, height: sizes.displayed.1), "\(entry.path)")
             checked += 1
         }
         #expect(checked > 250)

@@ -27,7 +27,7 @@ import ShrinkTestSupport
         var bytes = [UInt8](repeating: 0, count: 32 * 16 * 4)
         for y in 0..<16 { for x in 16..<32 { let i = (y * 32 + x) * 4; bytes[i] = 255; bytes[i + 3] = 255 } }
         let jpeg = try JPEGEncoder(options: .init(quality: 95, chroma444: true))
-            .encode(PixelBuffer(format: .rgba8, size: Size(width: 32, height: 16), bytes: bytes))
+            .encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 32, height: 16), bytes: bytes))
         let out = try JPEGDecoder(bytes: ImageBytes(jpeg), path: "a.jpg").startRows(scaleDenominator: 1).readAll()
         #expect(out[8 * 96 + 4 * 3] > 245 && out[8 * 96 + 4 * 3 + 1] > 245)        // white
         #expect(out[8 * 96 + 28 * 3] > 240 && out[8 * 96 + 28 * 3 + 1] < 15)       // red

@@ -9,9 +9,9 @@ import ShrinkTestSupport
     }
 
     @Test func headerOfEncodedFiles() throws {
-        let rgba = PixelBuffer(format: .rgba8, size: Size(width: 5, height: 3), bytes: (0..<60).map { UInt8($0 * 4) })
+        let rgba = PixelBuffer(format: .rgba8, size: PixelSize(width: 5, height: 3), bytes: (0..<60).map { UInt8($0 * 4) })
         let d = try decoder(try PNGEncoder().encode(rgba))
-        #expect(d.info.size == Size(width: 5, height: 3))
+        #expect(d.info.size == PixelSize(width: 5, height: 3))
         #expect(d.info.colorModel == .rgba && d.info.hasAlpha && d.info.bitsPerComponent == 8)
         #expect(!d.isInterlaced && d.scaleDenominators == [1])
         #expect(d.rowFormat == .rgba8 && d.outputFormat == .rgba8)
@@ -46,14 +46,14 @@ import ShrinkTestSupport
         }
         // Under a raised limit the header is fine, and the missing data is a clean error.
         let d = try decoder(TestPNG.file(width: 3000, height: 3000), limits: ImageLimits(maxPixels: 10_000_000))
-        #expect(d.info.size == Size(width: 3000, height: 3000))
+        #expect(d.info.size == PixelSize(width: 3000, height: 3000))
     }
 
     @Test func chunkLimitsAreEnforced() throws {
         let text = TestPNG.chunk("tEXt", Array("Comment\0".utf8) + [UInt8](repeating: 65, count: 5000))
         var bytes = try PNGEncoder().encode(TestImages.pattern(width: 4, height: 4))
         bytes.insert(contentsOf: text, at: 33)          // after the signature and IHDR
-        #expect(try decoder(bytes).info.size == Size(width: 4, height: 4))
+        #expect(try decoder(bytes).info.size == PixelSize(width: 4, height: 4))
         do {
             let d = try decoder(bytes, limits: ImageLimits(maxChunkBytes: 1000))
             let rows = try d.startDecoding(scaleDenominator: 1, options: DecodeOptions())

@@ -8,7 +8,7 @@ import Glibc
 
 @Suite struct StreamingResamplerTests {
     /// Feeds `input` in strips of `strip` rows and collects the output, checking rows come once, in order.
-    func run(_ input: PixelBuffer, to size: Size, region: Rect? = nil, strip: Int = 5) -> PixelBuffer {
+    func run(_ input: PixelBuffer, to size: PixelSize, region: FractionalRect? = nil, strip: Int = 5) -> PixelBuffer {
         let c = input.format.channels
         let r = StreamingResampler(inputSize: input.size, format: input.format, outputSize: size, region: region)
         var out = [UInt8](repeating: 0, count: size.width * size.height * c)
@@ -30,7 +30,7 @@ import Glibc
     }
 
     /// A direct, non-streaming Lanczos-3 (Pillow's weights) over the whole image in Double precision.
-    func reference(_ input: PixelBuffer, to size: Size) -> PixelBuffer {
+    func reference(_ input: PixelBuffer, to size: PixelSize) -> PixelBuffer {
         func weights(_ inCount: Int, _ outCount: Int) -> [(Int, [Double])] {
             let scale = Double(inCount) / Double(outCount), fs = max(scale, 1), support = 3 * fs
             return (0..<outCount).map { i in
@@ -65,10 +65,10 @@ import Glibc
         return PixelBuffer(format: input.format, size: size, bytes: out)
     }
 
-    @Test(arguments: [(Size(width: 40, height: 30), Size(width: 17, height: 13)),
-                      (Size(width: 33, height: 50), Size(width: 15, height: 21)),
-                      (Size(width: 20, height: 20), Size(width: 31, height: 9))])
-    func matchesDirectLanczos(_ from: Size, _ to: Size) {
+    @Test(arguments: [(PixelSize(width: 40, height: 30), PixelSize(width: 17, height: 13)),
+                      (PixelSize(width: 33, height: 50), PixelSize(width: 15, height: 21)),
+                      (PixelSize(width: 20, height: 20), PixelSize(width: 31, height: 9))])
+    func matchesDirectLanczos(_ from: PixelSize, _ to: PixelSize) {
         let input = TestImages.pattern(width: from.width, height: from.height)
         let ours = run(input, to: to)
         let ref = reference(input, to: to)
@@ -77,11 +77,11 @@ import Glibc
 
     /// One channel (gray, and each YUV plane) convolves whole 8-lane windows where the row has the floats and
     /// tap by tap at the right edge: both must match the direct convolution.
-    @Test(arguments: [(Size(width: 40, height: 30), Size(width: 17, height: 13)),
-                      (Size(width: 200, height: 150), Size(width: 71, height: 55)),
-                      (Size(width: 97, height: 61), Size(width: 40, height: 23)),
-                      (Size(width: 20, height: 20), Size(width: 31, height: 9))])
-    func matchesDirectLanczosOnOneChannel(_ from: Size, _ to: Size) {
+    @Test(arguments: [(PixelSize(width: 40, height: 30), PixelSize(width: 17, height: 13)),
+                      (PixelSize(width: 200, height: 150), PixelSize(width: 71, height: 55)),
+                      (PixelSize(width: 97, height: 61), PixelSize(width: 40, height: 23)),
+                      (PixelSize(width: 20, height: 20), PixelSize(width: 31, height: 9))])
+    func matchesDirectLanczosOnOneChannel(_ from: PixelSize, _ to: PixelSize) {
         let colour = TestImages.pattern(width: from.width, height: from.height)
         let c = colour.format.channels
         let input = PixelBuffer(format: .gray8, size: from, bytes: (0..<from.width * from.height).map { colour.bytes[$0 * c + 1] })
@@ -94,9 +94,9 @@ import Glibc
 
     @Test(arguments: [1, 2, 3, 7, 64, 100, 255, 256, 300])
     func constantStaysConstantWithNoBlackEdges(_ n: Int) {
-        let input = PixelBuffer(format: .rgb8, size: Size(width: 301, height: 257),
+        let input = PixelBuffer(format: .rgb8, size: PixelSize(width: 301, height: 257),
                                 bytes: [UInt8](repeating: 200, count: 301 * 257 * 3))
-        let size = Size(width: n, height: max(1, n * 257 / 301))
+        let size = PixelSize(width: n, height: max(1, n * 257 / 301))
         let out = run(input, to: size, strip: 16)
         #expect(out.bytes.allSatisfy { $0 == 200 }, "\(n): every sample must stay 200")
     }
@@ -107,8 +107,8 @@ import Glibc
         let w = 1000, h = 20
         var bytes = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { bytes[y * w + x] = UInt8(x * 255 / (w - 1)) } }
-        let out = run(PixelBuffer(format: .gray8, size: Size(width: w, height: h), bytes: bytes),
-                      to: Size(width: 10, height: 1))
+        let out = run(PixelBuffer(format: .gray8, size: PixelSize(width: w, height: h), bytes: bytes),
+                      to: PixelSize(width: 10, height: 1))
         for x in 1..<9 {
             let expected = (Double(x) + 0.5) * 100 * 255 / 999
             #expect(abs(Double(out.bytes[x]) - expected) <= 2, "pixel \(x): \(out.bytes[x]) vs \(expected)")
@@ -123,7 +123,7 @@ import Glibc
         let pixel: [UInt8] = format == .rgba16 ? [200, 200, 100, 100, 50, 50, 255, 255] : [200, 100, 50, 255]
         let row = [[UInt8]](repeating: pixel, count: n).flatMap { $0 }
         let bytes = [[UInt8]](repeating: row, count: n).flatMap { $0 }
-        let r = StreamingResampler(inputSize: Size(width: n, height: n), format: format, outputSize: Size(width: 1, height: 1))
+        let r = StreamingResampler(inputSize: PixelSize(width: n, height: n), format: format, outputSize: PixelSize(width: 1, height: 1))
         var out: [UInt8] = []
         bytes.withUnsafeBytes { src in
             r.consume(src.baseAddress!, bytesPerRow: n * format.bytesPerPixel, count: n) { _, row in out = Array(row) }
@@ -136,12 +136,12 @@ import Glibc
         let w = 100, h = 10
         var bytes = [UInt8](repeating: 50, count: w * h)
         for y in 0..<h { for x in 50..<w { bytes[y * w + x] = 250 } }
-        let input = PixelBuffer(format: .gray8, size: Size(width: w, height: h), bytes: bytes)
-        let out = run(input, to: Size(width: 10, height: 5), region: Rect(x: 60, y: 0, width: 40, height: 10))
+        let input = PixelBuffer(format: .gray8, size: PixelSize(width: w, height: h), bytes: bytes)
+        let out = run(input, to: PixelSize(width: 10, height: 5), region: FractionalRect(x: 60, y: 0, width: 40, height: 10))
         #expect(out.bytes.allSatisfy { $0 == 250 })
-        let r = StreamingResampler(inputSize: Size(width: 10, height: 1000), format: .gray8,
-                                   outputSize: Size(width: 10, height: 10),
-                                   region: Rect(x: 0, y: 0, width: 10, height: 100))
+        let r = StreamingResampler(inputSize: PixelSize(width: 10, height: 1000), format: .gray8,
+                                   outputSize: PixelSize(width: 10, height: 10),
+                                   region: FractionalRect(x: 0, y: 0, width: 10, height: 100))
         // Only the top 100 rows plus the filter's reach (3 × the 10× reduction) are needed.
         #expect(r.lastInputRowNeeded >= 99 && r.lastInputRowNeeded <= 130)
     }
@@ -150,10 +150,10 @@ import Glibc
 @Suite struct ResamplerMemoryTests {
     @Test func workingMemoryDoesNotGrowWithInputHeight() {
         // O(width × taps): a 100× taller input of the same width needs the same working memory.
-        let short = StreamingResampler(inputSize: Size(width: 1280, height: 600), format: .rgb8,
-                                       outputSize: Size(width: 400, height: 188))
-        let tall = StreamingResampler(inputSize: Size(width: 1280, height: 60_000), format: .rgb8,
-                                      outputSize: Size(width: 400, height: 188))
+        let short = StreamingResampler(inputSize: PixelSize(width: 1280, height: 600), format: .rgb8,
+                                       outputSize: PixelSize(width: 400, height: 188))
+        let tall = StreamingResampler(inputSize: PixelSize(width: 1280, height: 60_000), format: .rgb8,
+                                      outputSize: PixelSize(width: 400, height: 188))
         #expect(tall.workingBytes < short.workingBytes + 188 * 16 * 100)
         // And it is a few rows of the output width, not an image.
         #expect(short.workingBytes < 1_280 * 3 * 4 * 24)

@@ -56,7 +56,7 @@ import Testing
         let (r, finishedAt) = try await inFlight.value
         #expect(finishedAt > killedAt, "the request was still in flight when SIGTERM arrived")
         #expect(r.status == 200)
-        #expect(try imageSize(r.body) == Size(width: 2400, height: 1600))
+        #expect(try imageSize(r.body) == PixelSize(width: 2400, height: 1600))
         try await waitUntil { !process.isRunning }
         #expect(process.terminationStatus == 0)
         #expect(throws: (any Error).self) { _ = try RawHTTP.connect(port: port) }

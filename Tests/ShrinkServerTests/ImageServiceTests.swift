@@ -14,7 +14,7 @@ import Testing
         let r = await service.respond(to: "/insecure/rs:fit:100:100/plain/local:///a.jpg")
         #expect(r.status == 200)
         #expect(r.header("Content-Type") == "image/jpeg")
-        #expect(try imageSize(r.body) == Size(width: 100, height: 75))
+        #expect(try imageSize(r.body) == PixelSize(width: 100, height: 75))
         #expect(r.header("ETag")?.hasPrefix("\"") == true)
         #expect(r.header("Cache-Control") == "public, max-age=3600")
         #expect(r.header("Vary") == nil)
@@ -26,15 +26,15 @@ import Testing
         let service = try fixture.service()
         let cover = await service.respond(to: "/insecure/rs:fill:50:50/g:we/plain/local:///a.jpg@png")
         #expect(cover.status == 200 && cover.header("Content-Type") == "image/png")
-        #expect(try imageSize(cover.body) == Size(width: 50, height: 50))
+        #expect(try imageSize(cover.body) == PixelSize(width: 50, height: 50))
         let rotated = await service.respond(to: "/insecure/w:40/rot:90/plain/local:///a.jpg@webp")
         #expect(rotated.status == 200 && rotated.header("Content-Type") == "image/webp")
-        #expect(try imageSize(rotated.body) == Size(width: 40, height: 53))
+        #expect(try imageSize(rotated.body) == PixelSize(width: 40, height: 53))
         // EXIF orientation 6 on a 300x400 stored image displays 400x300; rot:90 turns it to 300x400.
         let oriented = await service.respond(to: "/insecure/rot:90/plain/local:///tall.jpg")
-        #expect(try imageSize(oriented.body) == Size(width: 300, height: 400))
+        #expect(try imageSize(oriented.body) == PixelSize(width: 300, height: 400))
         let cropped = await service.respond(to: "/insecure/c:200:100:nowe/plain/local:///a.jpg")
-        #expect(try imageSize(cropped.body) == Size(width: 200, height: 100))
+        #expect(try imageSize(cropped.body) == PixelSize(width: 200, height: 100))
     }
 
     @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {

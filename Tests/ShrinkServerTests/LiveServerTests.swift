@@ -42,7 +42,7 @@ import Testing
             let path = "/rs:fit:40:40/plain/local:///a.jpg@png"
             let ok = try await RawHTTP.get(port: port, "/" + keys.sign(path) + path)
             #expect(ok.status == 200 && ok.headers["content-type"] == "image/png")
-            #expect(try imageSize(ok.body) == Size(width: 40, height: 30))
+            #expect(try imageSize(ok.body) == PixelSize(width: 40, height: 30))
             #expect(ok.headers["x-request-id"] != nil && ok.headers["server-timing"] != nil)
             // The same path with the triple slash collapsed is another path: its signature does not match.
             let collapsed = try await RawHTTP.get(port: port, "/" + keys.sign(path) + "/rs:fit:40:40/plain/local:/a.jpg@png")
@@ -90,7 +90,7 @@ import Testing
             #expect(responses[0].headers["x-shrink-origin"] == "memoryCache" && responses[0].body == first.body)
             #expect(responses[3].headers["x-shrink-origin"] == "decoded" && responses[3].headers["connection"] == "close")
             #expect(responses.prefix(3).allSatisfy { $0.headers["connection"] == nil })
-            #expect(try imageSize(responses[3].body) == Size(width: 31, height: 23))
+            #expect(try imageSize(responses[3].body) == PixelSize(width: 31, height: 23))
             #expect(closed, "a response that waited for a decode closes its connection")
         }
     }

@@ -32,11 +32,11 @@ import Testing
         let o = url.options
         #expect(o.width == 100 && o.height == 50 && o.dpr == 2 && o.enlarge)
         #expect(o.gravity == Gravity(x: 0.25, y: 0.75))
-        #expect(o.crop == Crop(width: 0.5, height: 0.5, gravity: .north))
+        #expect(o.crop == ImageRequest.Crop(width: 0.5, height: 0.5, gravity: .north))
         #expect(o.rotation == 270 && o.quality == 55 && o.format == .webp && o.cacheBuster == "7" && o.fast)
         #expect(o.background == RGBColor(red: 255, green: 0, blue: 0))
         let request = try o.imageRequest(loader: FileLoader(path: "/x.jpg"), limits: ImageLimits())
-        #expect(request.target == .box(Size(width: 200, height: 100), fit: .inside))
+        #expect(request.target == .box(PixelSize(width: 200, height: 100), fit: .inside))
         #expect(request.options.rotation == .left && request.options.allowUpscaling && request.options.mode == .fast)
     }
 
@@ -44,10 +44,10 @@ import Testing
         func target(_ path: Substring) throws -> ThumbnailTarget {
             try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()).target
         }
-        #expect(try target("/s/rs:fill:300:200/plain/local:///x") == .box(Size(width: 300, height: 200), fit: .cover))
-        #expect(try target("/s/rs:fill-down:300:200/plain/local:///x") == .box(Size(width: 300, height: 200), fit: .cover))
-        #expect(try target("/s/rs:fill:300:0/plain/local:///x") == .box(Size(width: 300, height: ThumbnailTarget.maxSide), fit: .inside))
-        #expect(try target("/s/h:80/plain/local:///x") == .box(Size(width: ThumbnailTarget.maxSide, height: 80), fit: .inside))
+        #expect(try target("/s/rs:fill:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .cover))
+        #expect(try target("/s/rs:fill-down:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .cover))
+        #expect(try target("/s/rs:fill:300:0/plain/local:///x") == .box(PixelSize(width: 300, height: ThumbnailTarget.maxSide), fit: .inside))
+        #expect(try target("/s/h:80/plain/local:///x") == .box(PixelSize(width: ThumbnailTarget.maxSide, height: 80), fit: .inside))
         #expect(try target("/s/q:80/plain/local:///x") == .original)
     }
 

@@ -43,7 +43,7 @@ import Glibc
         let service = try service(origin: origin)
         let r = await get(service, "http://127.0.0.1:\(origin.port)/photo.jpg")
         #expect(r.status == 200)
-        #expect(try imageSize(r.body) == Size(width: 64, height: 48))
+        #expect(try imageSize(r.body) == PixelSize(width: 64, height: 48))
         // Identical URLs are one identity: a second request is a cache hit, no second fetch.
         #expect(await get(service, "http://127.0.0.1:\(origin.port)/photo.jpg").status == 200)
         #expect(origin.hits == 1)

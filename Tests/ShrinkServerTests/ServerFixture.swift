@@ -45,6 +45,6 @@ final class ServerFixture: @unchecked Sendable {
 }
 
 /// The pixel size of an encoded response body.
-func imageSize(_ body: [UInt8]) throws -> Size {
+func imageSize(_ body: [UInt8]) throws -> PixelSize {
     try ImageSource(bytes: ImageBytes(body), name: "response").info.displayedSize
 }

@@ -23,7 +23,7 @@ import ShrinkTestSupport
 
     /// A 64×48 PNG of one colour, tagged with `profile`.
     static func flat(_ rgb: [Int], profile: [UInt8]?) throws -> [UInt8] {
-        let pixels = PixelBuffer(format: .rgb8, size: Size(width: 64, height: 48), bytes: Array((0..<64 * 48).map { _ in rgb.map(UInt8.init) }.joined()))
+        let pixels = PixelBuffer(format: .rgb8, size: PixelSize(width: 64, height: 48), bytes: Array((0..<64 * 48).map { _ in rgb.map(UInt8.init) }.joined()))
         return try PNGEncoder().encode(pixels, metadata: ImageMetadata(iccProfile: profile))
     }
 
@@ -142,7 +142,7 @@ import ShrinkTestSupport
         let source = try ImageSource(path: path)
         #expect(source.info.colorModel == .ycck)
         let image = try source.thumbnail(maxPixelSize: 500, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
-        #expect(image.size == Size(width: 500, height: 333))
+        #expect(image.size == PixelSize(width: 500, height: 333))
         #expect(image.colorConversion?.from == "U.S. Web Coated (SWOP) v2" && image.colorConversion?.to == "sRGB")
         #expect(image.colorConversion?.converted == true && image.metadata.iccProfile == nil && image.warnings.isEmpty)
         // Not inverted: pixel by pixel, the profile's rendering is near the profile-less one and far from its
@@ -251,7 +251,7 @@ import ShrinkTestSupport
         for (file, warning) in expected {
             let source = try ImageSource(path: Corpus.path("jpeg/jpeg-decoder-icc/\(file)"))
             #expect(source.info.warnings.contains { $0.contains(warning) }, "\(file): \(source.info.warnings)")
-            #expect(try source.thumbnail(maxPixelSize: 8).size == Size(width: 1, height: 1))
+            #expect(try source.thumbnail(maxPixelSize: 8).size == PixelSize(width: 1, height: 1))
         }
         // Chunks out of order are no damage; a well-formed multi-segment profile neither.
         #expect(try ImageSource(path: Corpus.path("jpeg/jpeg-decoder-icc/icc_chunk_order.jpeg")).info.warnings.isEmpty)

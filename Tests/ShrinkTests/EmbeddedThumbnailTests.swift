@@ -5,7 +5,7 @@ import ShrinkTestSupport
 /// The EXIF thumbnail fast path: used in fast mode when big enough and of the same shape, oriented.
 @Suite struct EmbeddedThumbnailTests {
     /// An 800×600 pattern whose EXIF carries a solid blue 160×120 thumbnail (so the path taken shows).
-    static func photo(orientation: Int = 1, thumbnail: Size = Size(width: 160, height: 120)) throws -> ImageSource {
+    static func photo(orientation: Int = 1, thumbnail: PixelSize = PixelSize(width: 160, height: 120)) throws -> ImageSource {
         var blue = [UInt8](repeating: 0, count: thumbnail.pixelCount * 3)
         for i in stride(from: 0, to: blue.count, by: 3) { blue[i] = 20; blue[i + 1] = 40; blue[i + 2] = 230 }
         let thumb = try TestImages.jpeg(PixelBuffer(format: .rgb8, size: thumbnail, bytes: blue), quality: 90)
@@ -23,7 +23,7 @@ import ShrinkTestSupport
         let source = try Self.photo()
         let fast = try source.thumbnail(maxPixelSize: 100, options: ThumbnailOptions(mode: .fast))
         #expect(fast.decodePath == .embeddedThumbnail)
-        #expect(fast.size == Size(width: 100, height: 75))
+        #expect(fast.size == PixelSize(width: 100, height: 75))
         #expect(Self.isBlue(fast))
         let quality = try source.thumbnail(maxPixelSize: 100)
         #expect(quality.decodePath != .embeddedThumbnail)
@@ -36,7 +36,7 @@ import ShrinkTestSupport
         let source = try Self.photo(orientation: 6)
         let image = try source.thumbnail(maxPixelSize: 100, options: ThumbnailOptions(mode: .fast))
         #expect(image.decodePath == .embeddedThumbnail)
-        #expect(image.size == Size(width: 75, height: 100))
+        #expect(image.size == PixelSize(width: 75, height: 100))
         #expect(image.plan.orientation == .right)
     }
 
@@ -45,7 +45,7 @@ import ShrinkTestSupport
         let big = try source.thumbnail(maxPixelSize: 200, options: ThumbnailOptions(mode: .fast))
         #expect(big.decodePath != .embeddedThumbnail)
         #expect(!Self.isBlue(big))
-        let squat = try Self.photo(thumbnail: Size(width: 160, height: 100))
+        let squat = try Self.photo(thumbnail: PixelSize(width: 160, height: 100))
         let other = try squat.thumbnail(maxPixelSize: 100, options: ThumbnailOptions(mode: .fast))
         #expect(other.decodePath != .embeddedThumbnail)
     }

@@ -85,7 +85,7 @@ import ShrinkTestSupport
         let sof = try #require((0..<bytes.count - 9).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes[sof + 5] = 0xEA; bytes[sof + 6] = 0x60; bytes[sof + 7] = 0xEA; bytes[sof + 8] = 0x60
         let source = try ImageSource(bytes: bytes, name: "bomb.jpg")
-        #expect(source.info.size == Size(width: 60000, height: 60000))
+        #expect(source.info.size == PixelSize(width: 60000, height: 60000))
         for target in [ThumbnailTarget.maxPixelSize(100), .original] {
             do {
                 _ = try source.image(target)

@@ -24,13 +24,13 @@ import Glibc
         let a = try ImageSource(path: path).thumbnail(maxPixelSize: 77)
         let b = try ImageSource(bytes: bytes).thumbnail(maxPixelSize: 77)
         #expect(a.pixels.bytes == b.pixels.bytes)
-        #expect(a.size == Size(width: 51, height: 77))
+        #expect(a.size == PixelSize(width: 51, height: 77))
         #expect(try ImageSource(path: path).fileBytes == bytes.count)
     }
 
     @Test func infoCostsAreForTheDisplayedImage() throws {
         let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 30, height: 20), orientation: 6))
-        #expect(source.info.displayedSize == Size(width: 20, height: 30))
+        #expect(source.info.displayedSize == PixelSize(width: 20, height: 30))
         #expect(source.info.decodedBytes(as: .rgba8) == 2400)
         #expect(source.info.decodedBytes(as: .yuv420) == 600 + 2 * 10 * 15)
     }
@@ -98,7 +98,7 @@ import Glibc
             #expect(error.description.contains("prog.jpg"))
         }
         let ok = try source.thumbnail(maxPixelSize: 50, options: .init(memoryBudget: source.decoderWorkingBytes + 200_000))
-        #expect(ok.size == Size(width: 50, height: 38))
+        #expect(ok.size == PixelSize(width: 50, height: 38))
     }
 
     @Test func encodersRoundTrip() throws {

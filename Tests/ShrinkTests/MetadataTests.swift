@@ -35,13 +35,13 @@ import ShrinkTestSupport
     @Test func keptEXIFSaysUpright() throws {
         let source = try ImageSource(bytes: try jpegWithMetadata())
         let thumb = try source.thumbnail(maxPixelSize: 20, options: ThumbnailOptions(color: .keep))
-        #expect(thumb.size == Size(width: 15, height: 20))
+        #expect(thumb.size == PixelSize(width: 15, height: 20))
         var options = JPEGEncoder.Options()
         options.keepEXIF = true
         let out = try ImageSource(bytes: try thumb.encoded(as: .jpeg(options)))
         #expect(out.info.exifBytes > 0)
         #expect(out.info.orientation == .up)
-        #expect(out.info.size == Size(width: 15, height: 20))
+        #expect(out.info.size == PixelSize(width: 15, height: 20))
         let png = try ImageSource(bytes: try thumb.encoded(as: .png(.init(keepEXIF: true))))
         #expect(png.info.exifBytes > 0 && png.info.orientation == .up)
         let stripped = try ImageSource(bytes: try thumb.encoded(as: .png(.init(keepICCProfile: false))))

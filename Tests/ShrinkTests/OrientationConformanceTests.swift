@@ -25,10 +25,10 @@ import ShrinkTestSupport
                                       name: "upright.jpg").thumbnail(maxPixelSize: 60)
         #expect(thumb.size == upright.size)
         #expect(PixelOps.psnr(thumb.pixels, upright.pixels) > 35, "orientation \(n)")
-        let cover = try source.thumbnail(size: Size(width: 30, height: 50), fit: .cover)
+        let cover = try source.thumbnail(size: PixelSize(width: 30, height: 50), fit: .cover)
         let uprightCover = try ImageSource(bytes: try TestImages.jpeg(PixelOps.exifTranspose(big, orientation: n), quality: 95),
-                                           name: "upright.jpg").thumbnail(size: Size(width: 30, height: 50), fit: .cover)
-        #expect(cover.size == Size(width: 30, height: 50))
+                                           name: "upright.jpg").thumbnail(size: PixelSize(width: 30, height: 50), fit: .cover)
+        #expect(cover.size == PixelSize(width: 30, height: 50))
         #expect(PixelOps.psnr(cover.pixels, uprightCover.pixels) > 33, "cover, orientation \(n)")
     }
 

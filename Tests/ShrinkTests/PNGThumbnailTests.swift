@@ -5,7 +5,7 @@ import ShrinkTestSupport
 @Suite struct PNGThumbnailTests {
     @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8])
     func fullDecodeRoundTripsExactly(_ format: PixelFormat) throws {
-        let size = Size(width: 23, height: 17)
+        let size = PixelSize(width: 23, height: 17)
         let pixels = PixelBuffer(format: format, size: size, bytes: (0..<format.byteCount(for: size)).map { UInt8(($0 * 37) % 251) })
         let source = try ImageSource(bytes: try PNGEncoder().encode(pixels), name: "x.png")
         let decoded = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(format)))
@@ -19,7 +19,7 @@ import ShrinkTestSupport
         let w = 64, h = 8
         var bytes = [UInt8](repeating: 0, count: w * h * 4)
         for y in 0..<h { for x in (w / 2)..<w { for k in 0..<4 { bytes[(y * w + x) * 4 + k] = 255 } } }
-        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: w, height: h), bytes: bytes)))
+        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: w, height: h), bytes: bytes)))
         let thumb = try source.thumbnail(maxPixelSize: 16)
         #expect(thumb.pixels.format == .rgba8)
         var partial = 0
@@ -34,7 +34,7 @@ import ShrinkTestSupport
     @Test func pngWithAlphaBecomesJPEGOnWhite() throws {
         var bytes = [UInt8](repeating: 0, count: 16 * 16 * 4)
         for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i + 2] = 255; bytes[i + 3] = 0 }   // transparent blue
-        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: 16, height: 16), bytes: bytes)))
+        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 16), bytes: bytes)))
         let jpeg = try source.decode().encoded(as: .jpeg(.init(quality: 95)))
         let back = try ImageSource(bytes: jpeg).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(back.pixels.bytes.allSatisfy { $0 >= 250 })
@@ -77,16 +77,16 @@ import ShrinkTestSupport
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
         }
-        #expect(try source.decode(options: .init(memoryBudget: 8192)).size == Size(width: 32, height: 32))
+        #expect(try source.decode(options: .init(memoryBudget: 8192)).size == PixelSize(width: 32, height: 32))
     }
 
     @Test(.needsCorpus)
     func exifAfterTheImageDataIsFoundOnce() throws {
         // libpng's pngtest.png stores eXIf (orientation 5) after IDAT.
         let source = try ImageSource(path: Corpus.path("png/libpng/pngtest.png"))
-        #expect(source.info.orientation == .leftMirrored && source.info.displayedSize == Size(width: 69, height: 91))
+        #expect(source.info.orientation == .leftMirrored && source.info.displayedSize == PixelSize(width: 69, height: 91))
         let image = try source.thumbnail(maxPixelSize: 30)
-        #expect(image.size == Size(width: 23, height: 30))
+        #expect(image.size == PixelSize(width: 23, height: 30))
         let exif = try #require(image.metadata.exif)
         #expect(exif.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .up)     // the pixels are upright now
     }
@@ -119,6 +119,6 @@ import ShrinkTestSupport
         let full = try source.decode()
         #expect(full.pixels.format == .rgba8)
         let thumb = try source.thumbnail(maxPixelSize: 8)
-        #expect(thumb.size == Size(width: 8, height: 8) && thumb.pixels.format == .rgba8)
+        #expect(thumb.size == PixelSize(width: 8, height: 8) && thumb.pixels.format == .rgba8)
     }
 }

@@ -14,14 +14,14 @@ import ShrinkTestSupport
         #expect(gray.pixels.format == .gray8 && gray.pixels.byteCount == 30 * 20)
         var rgba = [UInt8](repeating: 200, count: 20 * 10 * 4)
         rgba[3] = 0
-        let png = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: 20, height: 10), bytes: rgba))
+        let png = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 20, height: 10), bytes: rgba))
         #expect(try ImageSource(bytes: png).thumbnail(maxPixelSize: 10).pixels.format == .rgba8)
         #expect(try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 50, options: .init(pixelFormat: .displayReady))
             .pixels.format == .bgra8Premultiplied)
         // An alpha-only mask (black wherever it shows) is held as alpha8, exactly.
         var mask = [UInt8](repeating: 0, count: 16 * 8 * 4)
         for i in 0..<(16 * 8) { mask[i * 4 + 3] = UInt8(i * 2) }
-        let maskPNG = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: Size(width: 16, height: 8), bytes: mask))
+        let maskPNG = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 8), bytes: mask))
         let decodedMask = try ImageSource(bytes: maskPNG).decode()
         #expect(decodedMask.pixels.format == .alpha8)
         let expected: [UInt8] = (0..<128).map { (i: Int) -> UInt8 in UInt8(i * 2) }
@@ -42,7 +42,7 @@ import ShrinkTestSupport
         let image = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 77, options: .init(pixelFormat: .exactly(format)))
         #expect(image.pixels.format == format)
         #expect(image.pixels.byteCount == format.byteCount(for: image.size))
-        #expect(image.size == Size(width: 77, height: 51))
+        #expect(image.size == PixelSize(width: 77, height: 51))
     }
 
     @Test func peakIsPredictedFromTheHeader() throws {
@@ -84,7 +84,7 @@ import ShrinkTestSupport
         for bytes in [Self.photo420, Self.photo444] {
             let withOrientation = Array(bytes[0..<2]) + TestImages.exifSegment(orientation: orientation, thumbnail: nil) + Array(bytes[2...])
             let source = try ImageSource(bytes: withOrientation)
-            for target in [ThumbnailTarget.original, .maxPixelSize(100), .box(Size(width: 40, height: 60), fit: .cover)] {
+            for target in [ThumbnailTarget.original, .maxPixelSize(100), .box(PixelSize(width: 40, height: 60), fit: .cover)] {
                 // Colours as decoded: a profile applied after the reduction would amplify the paths' rounding (one
                 // corpus file's test profile turns each dark level into 15).
                 let planar = try source.image(target, options: .init(pixelFormat: .exactly(.yuv420), color: .keep))

@@ -73,13 +73,13 @@ import ShrinkTestSupport
             let source = try ImageSource(path: Self.path(name), limits: limits)
             Self.expectError(.limitExceeded, naming: name, "upright") { _ = try source.losslesslyUpright() }
             Self.expectError(.limitExceeded, naming: name, "crop") {
-                _ = try source.losslessCrop(Rect(x: 0, y: 0, width: 16, height: 16))
+                _ = try source.losslessCrop(FractionalRect(x: 0, y: 0, width: 16, height: 16))
             }
         }
         let roomy = try ImageSource(path: Self.path(name), limits: ImageLimits(maxPixels: 500_000_000))
         Self.expectError(.memoryBudgetExceeded, naming: name, "upright, roomy limits") { _ = try roomy.losslesslyUpright() }
         Self.expectError(.memoryBudgetExceeded, naming: name, "crop, roomy limits") {
-            _ = try roomy.losslessCrop(Rect(x: 0, y: 0, width: 16, height: 16), memoryBudget: 64 << 20)
+            _ = try roomy.losslessCrop(FractionalRect(x: 0, y: 0, width: 16, height: 16), memoryBudget: 64 << 20)
         }
     }
 
@@ -92,7 +92,7 @@ import ShrinkTestSupport
             Self.expectError(.limitExceeded, naming: Self.scanBomb, "\(target)") { _ = try source.image(target) }
         }
         Self.expectError(.limitExceeded, naming: Self.scanBomb, "lossless crop") {
-            _ = try source.losslessCrop(Rect(x: 0, y: 0, width: 16, height: 16))
+            _ = try source.losslessCrop(FractionalRect(x: 0, y: 0, width: 16, height: 16))
         }
         do {
             _ = try source.image(.maxPixelSize(64))
@@ -105,9 +105,9 @@ import ShrinkTestSupport
     @Test func hostileArgumentsAreInvalidArguments() throws {
         let bytes = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), chroma444: false)
         let source = try ImageSource(bytes: bytes, name: "args.jpg")
-        let rects = [Rect(x: .nan, y: 0, width: 8, height: 8), Rect(x: 0, y: 0, width: .infinity, height: 8),
-                     Rect(x: 1e300, y: 0, width: 8, height: 8), Rect(x: -.infinity, y: .nan, width: .nan, height: 1),
-                     Rect(x: 0, y: 0, width: 1e-300, height: 1e300)]
+        let rects = [FractionalRect(x: .nan, y: 0, width: 8, height: 8), FractionalRect(x: 0, y: 0, width: .infinity, height: 8),
+                     FractionalRect(x: 1e300, y: 0, width: 8, height: 8), FractionalRect(x: -.infinity, y: .nan, width: .nan, height: 1),
+                     FractionalRect(x: 0, y: 0, width: 1e-300, height: 1e300)]
         for rect in rects {
             Self.expectError(.invalidArgument, naming: "args.jpg", "region \(rect)") {
                 _ = try source.decode(region: rect, to: .maxPixelSize(16))
@@ -115,8 +115,8 @@ import ShrinkTestSupport
             Self.expectError(.invalidArgument, naming: "args.jpg", "lossless crop \(rect)") { _ = try source.losslessCrop(rect) }
         }
         let upscaling = ThumbnailOptions(allowUpscaling: true)
-        for target in [ThumbnailTarget.maxPixelSize(Int.max), .box(Size(width: Int.max, height: 1), fit: .cover),
-                       .box(Size(width: 1, height: Int.max), fit: .inside), .maxPixelSize(Int.min), .prescale(Int.max)] {
+        for target in [ThumbnailTarget.maxPixelSize(Int.max), .box(PixelSize(width: Int.max, height: 1), fit: .cover),
+                       .box(PixelSize(width: 1, height: Int.max), fit: .inside), .maxPixelSize(Int.min), .prescale(Int.max)] {
             do {
                 _ = try source.image(target, options: upscaling)
                 Issue.record("\(target) decoded")

@@ -4,13 +4,13 @@ import ShrinkTestSupport
 
 /// A decoder of a synthetic gradient that records every row request.
 final class RecordingDecoder: RowDecoding {
-    let size: Size
+    let size: PixelSize
     let format = PixelFormat.gray8
     private(set) var nextRow = 0
     private(set) var requests: [Int] = []
     private(set) var finished = false
 
-    init(size: Size) { self.size = size }
+    init(size: PixelSize) { self.size = size }
 
     func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int) throws(ImageError) -> Int {
         requests.append(row)
@@ -28,15 +28,15 @@ final class RecordingDecoder: RowDecoding {
 }
 
 @Suite struct RowOrderTests {
-    func plan(_ size: Size, _ target: ThumbnailTarget) throws -> ThumbnailPlan {
+    func plan(_ size: PixelSize, _ target: ThumbnailTarget) throws -> ThumbnailPlan {
         let info = ImageInfo(format: .jpeg, size: size, colorModel: .gray)
         return try ThumbnailPlan(info: info, target: target, options: ThumbnailOptions(), prescales: [1]) { _ in size }
     }
 
-    @Test(arguments: [ThumbnailTarget.maxPixelSize(37), .original, .box(Size(width: 50, height: 50), fit: .cover),
-                      .box(Size(width: 50, height: 10), fit: .cover)])
+    @Test(arguments: [ThumbnailTarget.maxPixelSize(37), .original, .box(PixelSize(width: 50, height: 50), fit: .cover),
+                      .box(PixelSize(width: 50, height: 10), fit: .cover)])
     func rowsAreRequestedStrictlyTopToBottom(_ target: ThumbnailTarget) throws {
-        let size = Size(width: 120, height: 400)
+        let size = PixelSize(width: 120, height: 400)
         let decoder = RecordingDecoder(size: size)
         let p = try plan(size, target)
         let image = try RowRenderer.render(p, from: decoder)
@@ -51,9 +51,9 @@ final class RecordingDecoder: RowDecoding {
 
     @Test func decodingStopsAfterTheLastNeededRow() throws {
         // A wide cover crop of a tall image needs only the middle rows: the decoder is never asked past them.
-        let size = Size(width: 100, height: 1000)
+        let size = PixelSize(width: 100, height: 1000)
         let decoder = RecordingDecoder(size: size)
-        let p = try plan(size, .box(Size(width: 100, height: 10), fit: .cover))
+        let p = try plan(size, .box(PixelSize(width: 100, height: 10), fit: .cover))
         _ = try RowRenderer.render(p, from: decoder)
         #expect(decoder.nextRow < 560)
         #expect(decoder.finished)

@@ -21,16 +21,16 @@ import ShrinkTestSupport
         let image = try Self.source.thumbnail(maxPixelSize: n)
         let long = min(n, 640)
         let short = max(1, Int((427.0 * Double(long) / 640).rounded()))
-        #expect(image.size == Size(width: long, height: short), "n=\(n)")
+        #expect(image.size == PixelSize(width: long, height: short), "n=\(n)")
         // Opaque colour is held as yuv420 by default: w·h + 2·⌈w/2⌉·⌈h/2⌉ bytes.
         #expect(image.pixels.format == .yuv420)
         #expect(image.pixels.byteCount == long * short + 2 * ((long + 1) / 2) * ((short + 1) / 2))
         if long >= 3 && short >= 3 { expectNoBlackEdges(image, "n=\(n)") }
     }
 
-    @Test(arguments: [Size(width: 100, height: 100), Size(width: 300, height: 50), Size(width: 33, height: 200),
-                      Size(width: 1, height: 1), Size(width: 640, height: 427), Size(width: 17, height: 3)])
-    func boxesGiveExactSizes(_ box: Size) throws {
+    @Test(arguments: [PixelSize(width: 100, height: 100), PixelSize(width: 300, height: 50), PixelSize(width: 33, height: 200),
+                      PixelSize(width: 1, height: 1), PixelSize(width: 640, height: 427), PixelSize(width: 17, height: 3)])
+    func boxesGiveExactSizes(_ box: PixelSize) throws {
         let inside = try Self.source.thumbnail(size: box, fit: .inside)
         #expect(inside.size.width <= box.width && inside.size.height <= box.height)
         #expect(inside.size.width == box.width || inside.size.height == box.height, "\(box) inside: \(inside.size)")
@@ -47,7 +47,7 @@ import ShrinkTestSupport
         // quarter is cut, so the top-left pixel shows the blue quadrant.
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
         let full = try Self.source.thumbnail(maxPixelSize: 320, options: rgb)
-        let cover = try Self.source.thumbnail(size: Size(width: 100, height: 300), fit: .cover, options: rgb)
+        let cover = try Self.source.thumbnail(size: PixelSize(width: 100, height: 300), fit: .cover, options: rgb)
         #expect(Array(full.pixels.pixel(x: 2, y: 2))[2] < 100)             // yellow: low blue
         #expect(Array(cover.pixels.pixel(x: 2, y: 2))[2] > 100)            // the blue quadrant
     }
@@ -60,14 +60,14 @@ import ShrinkTestSupport
         #expect(try big.plan(.maxPixelSize(400), options: .init(mode: .fast)).prescale == 4)   // 500 ≥ 400
         #expect(try big.plan(.original).prescale == 1)
         let fast = try big.thumbnail(maxPixelSize: 400, options: .init(mode: .fast))
-        #expect(fast.size == Size(width: 400, height: 200))
+        #expect(fast.size == PixelSize(width: 400, height: 200))
     }
 
     @Test func upscalingIsOptIn() throws {
         let small = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 40, height: 20)), name: "s.jpg")
-        #expect(try small.thumbnail(maxPixelSize: 100).size == Size(width: 40, height: 20))
-        #expect(try small.thumbnail(maxPixelSize: 100, options: .init(allowUpscaling: true)).size == Size(width: 100, height: 50))
-        #expect(try small.thumbnail(size: Size(width: 80, height: 80), fit: .cover).size == Size(width: 20, height: 20))
+        #expect(try small.thumbnail(maxPixelSize: 100).size == PixelSize(width: 40, height: 20))
+        #expect(try small.thumbnail(maxPixelSize: 100, options: .init(allowUpscaling: true)).size == PixelSize(width: 100, height: 50))
+        #expect(try small.thumbnail(size: PixelSize(width: 80, height: 80), fit: .cover).size == PixelSize(width: 20, height: 20))
     }
 
     @Test func grayStaysGray() throws {
@@ -78,7 +78,7 @@ import ShrinkTestSupport
     }
 
     @Test func emptyTargetsAreInvalid() {
-        for target in [ThumbnailTarget.maxPixelSize(0), .box(Size(width: 0, height: 5), fit: .inside)] {
+        for target in [ThumbnailTarget.maxPixelSize(0), .box(PixelSize(width: 0, height: 5), fit: .inside)] {
             do {
                 _ = try Self.source.image(target)
                 Issue.record("\(target) must fail")

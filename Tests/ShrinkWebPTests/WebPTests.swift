@@ -33,7 +33,7 @@ import ShrinkTestSupport
         #expect(PixelOps.psnr(rows.pixels, original) > 30)
         // Scaled while decoding: a 40-pixel thumbnail decodes at 1/4 (80×60), never at full size.
         let thumb = try s.thumbnail(maxPixelSize: 40)
-        #expect(thumb.plan.prescale == 4 && thumb.size == Size(width: 40, height: 30))
+        #expect(thumb.plan.prescale == 4 && thumb.size == PixelSize(width: 40, height: 30))
     }
 
     @Test func alphaEdgesHaveNoHalo() throws {
@@ -46,7 +46,7 @@ import ShrinkTestSupport
                 if x < 203 { rgba[i + 3] = 255 } else { rgba[i] = 255; rgba[i + 1] = 255; rgba[i + 2] = 255 }
             }
         }
-        let image = PixelBuffer(format: .rgba8, size: Size(width: 400, height: 400), bytes: rgba)
+        let image = PixelBuffer(format: .rgba8, size: PixelSize(width: 400, height: 400), bytes: rgba)
         let s = try source(try WebPEncoder(options: .init(quality: 95, exact: true)).encode(image))
         #expect(s.info.hasAlpha && s.info.features.contains("ALPH"))
         let thumb = try s.thumbnail(maxPixelSize: 50, options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
@@ -65,11 +65,11 @@ import ShrinkTestSupport
         let webp = try WebPEncoder(options: .init(keepEXIF: true)).encode(TestImages.pattern(width: 64, height: 48),
                                                                           metadata: ImageMetadata(iccProfile: icc, exif: exif))
         let s = try source(webp)
-        #expect(s.info.orientation == .right && s.info.displayedSize == Size(width: 48, height: 64))
+        #expect(s.info.orientation == .right && s.info.displayedSize == PixelSize(width: 48, height: 64))
         #expect(s.info.iccProfileBytes == 300 && s.info.features.contains("EXIF"))
         #expect(try s.decoder.metadata().iccProfile == icc)
         let thumb = try s.thumbnail(maxPixelSize: 32)
-        #expect(thumb.size == Size(width: 24, height: 32))
+        #expect(thumb.size == PixelSize(width: 24, height: 32))
         #expect(ExifReader(tiff: thumb.metadata.exif!.withUnsafeBytes { $0 }).orientation == .up)
     }
 
@@ -85,7 +85,7 @@ import ShrinkTestSupport
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
         }
-        #expect(try s.thumbnail(maxPixelSize: 100, options: .init(memoryBudget: route.workingBytes)).size == Size(width: 100, height: 80))
+        #expect(try s.thumbnail(maxPixelSize: 100, options: .init(memoryBudget: route.workingBytes)).size == PixelSize(width: 100, height: 80))
     }
 
     @Test(.needsCorpus)
@@ -129,20 +129,20 @@ import ShrinkTestSupport
         let s = try source(try WebPEncoder(options: .init(quality: 90)).encode(TestImages.pattern(width: 400, height: 300)))
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
         let full = try s.decode(options: rgb).pixels
-        let region = Rect(x: 37, y: 21, width: 200, height: 150)
+        let region = FractionalRect(x: 37, y: 21, width: 200, height: 150)
         let plan = try s.plan(.original, crop: region, options: rgb)
         let route = s.route(for: plan, format: .rgb8)
         // The region plus the resampler's reach, left and top snapped to even pixels.
         let kept = try #require(route.sourceRect)
         #expect(kept.x <= 37 && kept.y <= 21 && kept.x + kept.width >= 237 && kept.y + kept.height >= 171)
         #expect(Int(kept.x) % 2 == 0 && Int(kept.y) % 2 == 0 && kept.width * kept.height < 260 * 200)
-        #expect(route.decodedSize == Size(width: Int(kept.width), height: Int(kept.height)))
+        #expect(route.decodedSize == PixelSize(width: Int(kept.width), height: Int(kept.height)))
         let cut = try s.decode(region: region, options: rgb)
         var expected: [UInt8] = []
         for y in 21..<171 { expected += full.bytes[(y * 400 + 37) * 3..<(y * 400 + 237) * 3] }
         #expect(cut.pixels.bytes == expected)
         let small = try s.decode(region: region, to: .maxPixelSize(40), options: rgb)
-        #expect(small.size == Size(width: 40, height: 30) && small.plan.prescale == 2)
+        #expect(small.size == PixelSize(width: 40, height: 30) && small.plan.prescale == 2)
         #expect(s.route(for: small.plan, format: .rgb8).sourceRect != nil)
     }
 

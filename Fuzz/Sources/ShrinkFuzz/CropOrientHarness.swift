@@ -8,9 +8,9 @@ import ShrinkFuzzSupport
 enum CropOrientHarness {
     /// Targets for the region: ordinary ones, and sizes no caller should pass.
     static let targets: [ThumbnailTarget] = [
-        .original, .maxPixelSize(64), .maxPixelSize(300), .box(Size(width: 100, height: 40), fit: .cover),
-        .box(Size(width: 50, height: 500), fit: .inside), .prescale(2), .maxPixelSize(0), .maxPixelSize(-1),
-        .maxPixelSize(Int.max), .box(Size(width: Int.max, height: 1), fit: .cover), .box(Size(width: 1, height: Int.min), fit: .inside),
+        .original, .maxPixelSize(64), .maxPixelSize(300), .box(PixelSize(width: 100, height: 40), fit: .cover),
+        .box(PixelSize(width: 50, height: 500), fit: .inside), .prescale(2), .maxPixelSize(0), .maxPixelSize(-1),
+        .maxPixelSize(Int.max), .box(PixelSize(width: Int.max, height: 1), fit: .cover), .box(PixelSize(width: 1, height: Int.min), fit: .inside),
     ]
 
     static func fuzz(_ bytes: [UInt8]) {

@@ -12,12 +12,12 @@ enum FuzzRegion {
     ]
 
     /// The rectangle for an image of `size`.
-    static func draw(_ input: inout FuzzInput, in size: Size) -> Rect {
+    static func draw(_ input: inout FuzzInput, in size: PixelSize) -> FractionalRect {
         let x = coordinate(&input, extent: Double(size.width)) { $0 }
         let y = coordinate(&input, extent: Double(size.height)) { $0 }
         let width = coordinate(&input, extent: Double(size.width)) { (Double(size.width) - x) * (1 - $0 / Double(size.width)) }
         let height = coordinate(&input, extent: Double(size.height)) { (Double(size.height) - y) * (1 - $0 / Double(size.height)) }
-        return Rect(x: x, y: y, width: width, height: height)
+        return FractionalRect(x: x, y: y, width: width, height: height)
     }
 
     /// One coordinate: a selector byte, then a 16-bit value read as a fraction of `extent` (passed through

@@ -6,7 +6,7 @@ import Shrink
 /// chromaticities) made into an equivalent profile (``CodedColorProfiles``). Whatever lcms2 makes of the
 /// bytes, the pixels keep their format and size, and a profile it cannot use is a warning.
 enum ICCProfileHarness {
-    static let image = PixelBuffer(format: .rgba16, size: Size(width: 7, height: 5),
+    static let image = PixelBuffer(format: .rgba16, size: PixelSize(width: 7, height: 5),
                                    bytes: (0..<7 * 5 * 8).map { UInt8(truncatingIfNeeded: $0 &* 37) })
 
     static func fuzz(_ bytes: [UInt8]) {

@@ -15,7 +15,7 @@ enum InfoHarness {
         if let metadata = try? source.decoder.metadata() {
             _ = metadata.orientedUpright
         }
-        for target in [ThumbnailTarget.maxPixelSize(256), .prescale(8), .box(Size(width: 64, height: 64), fit: .cover)] {
+        for target in [ThumbnailTarget.maxPixelSize(256), .prescale(8), .box(PixelSize(width: 64, height: 64), fit: .cover)] {
             guard let plan = try? source.plan(target) else { continue }
             _ = (plan.decodedRegion, plan.decodingWindow)
             for format in [PixelFormat.yuv420, .rgba8] {

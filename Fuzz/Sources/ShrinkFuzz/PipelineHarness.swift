@@ -38,7 +38,7 @@ enum PipelineHarness {
         let loader = MemoryLoader(bytes: input.image, serial: inputs, loadsImmediately: flags & 32 == 0)
         let requests = (0 ... Int(requestFlags % 3)).map { _ in
             ImageRequest(loader: loader, target: thumbnail.target, options: thumbnail.options, limits: FuzzLimits.image,
-                         priority: input.pick(Priority.allCases), cachePolicy: CachePolicy(rawValue: Int(input.byte() & 15)))
+                         priority: input.pick(ImageRequest.Priority.allCases), cachePolicy: CachePolicy(rawValue: Int(input.byte() & 15)))
         }
         var pipeline = ImagePipeline(configuration: configuration)
         run(requests, on: pipeline, flags: requestFlags)

@@ -9,7 +9,7 @@ enum ProgressiveDCHarness {
         (.prescale(8), ThumbnailOptions(memoryBudget: FuzzLimits.memoryBudget)),
         (.prescale(8), ThumbnailOptions(strict: false, pixelFormat: .exactly(.rgba8), memoryBudget: FuzzLimits.memoryBudget)),
         (.maxPixelSize(16), ThumbnailOptions(mode: .fast, memoryBudget: FuzzLimits.memoryBudget)),
-        (.box(Size(width: 24, height: 24), fit: .cover), ThumbnailOptions(strict: false, memoryBudget: FuzzLimits.memoryBudget)),
+        (.box(PixelSize(width: 24, height: 24), fit: .cover), ThumbnailOptions(strict: false, memoryBudget: FuzzLimits.memoryBudget)),
     ]
 
     static func fuzz(_ bytes: [UInt8]) {

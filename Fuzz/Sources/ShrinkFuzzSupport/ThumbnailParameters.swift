@@ -19,8 +19,8 @@ public struct ThumbnailParameters {
         let width = (Int(input.uint16()) + 256) % 513, height = (Int(input.uint16()) + 256) % 513
         switch input.byte() % 5 {
         case 0, 1: target = .maxPixelSize(width)
-        case 2: target = .box(Size(width: width, height: height), fit: .inside)
-        case 3: target = .box(Size(width: width, height: height), fit: .cover)
+        case 2: target = .box(PixelSize(width: width, height: height), fit: .inside)
+        case 3: target = .box(PixelSize(width: width, height: height), fit: .cover)
         default: target = .prescale(input.pick([1, 2, 4, 8, 3]))
         }
     }

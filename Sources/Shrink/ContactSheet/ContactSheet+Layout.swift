@@ -26,9 +26,9 @@ extension ContactSheet {
         public func rows(count: Int) -> Int { (count + columns - 1) / columns }
 
         /// The sheet's size for `count` photos (as many columns as photos when there are fewer).
-        public func sheetSize(count: Int) -> Size {
+        public func sheetSize(count: Int) -> PixelSize {
             let c = min(columns, max(1, count)), r = max(1, rows(count: count))
-            return Size(width: c * cell + (c + 1) * gap, height: r * cell + (r + 1) * gap)
+            return PixelSize(width: c * cell + (c + 1) * gap, height: r * cell + (r + 1) * gap)
         }
     }
 }

@@ -35,13 +35,13 @@ public struct ContactSheet: Sendable {
         /// The photo's path.
         public let path: String
         /// The thumbnail's size and telemetry, or why the photo could not be shown (its cell stays empty).
-        public let result: Result<(size: Size, telemetry: ImageTelemetry), ImageError>
+        public let result: Result<(size: PixelSize, telemetry: ImageTelemetry), ImageError>
     }
 
     /// What a sheet cost.
     public struct Summary: Sendable {
         /// The sheet's size in pixels.
-        public let size: Size
+        public let size: PixelSize
         /// Photos shown and photos that failed.
         public let shown: Int
         public let failed: Int
@@ -68,7 +68,7 @@ public struct ContactSheet: Sendable {
         let writer = try encoder.startWriting(to: output, size: size, format: .rgb8)
         let rows = layout.rows(count: paths.count)
         // Requests are made a row at a time: nothing per photo is held beyond the rows in flight.
-        let target = ThumbnailTarget.box(Size(width: layout.cell, height: layout.cell), fit: .inside)
+        let target = ThumbnailTarget.box(PixelSize(width: layout.cell, height: layout.cell), fit: .inside)
         func requestsOfRow(_ r: Int) -> [ImageRequest] {
             guard r < rows else { return [] }
             return paths[r * layout.columns ..< min(paths.count, (r + 1) * layout.columns)].map {

@@ -7,13 +7,13 @@ public struct EncodedImage: Sendable {
     /// The format written.
     public let format: ImageFormat
     /// The pixel size of the image in ``bytes``.
-    public let size: Size
+    public let size: PixelSize
     /// A strong validator of ``bytes``: the first 32 hex digits of their SHA-256 (equal bytes, equal
     /// validator; an ETag can be built on it).
     public let validator: String
 
     /// Wraps encoded `bytes`; the validator is computed from them (SHA-256, about 1 ms per 300 KB).
-    public init(bytes: [UInt8], format: ImageFormat, size: Size) {
+    public init(bytes: [UInt8], format: ImageFormat, size: PixelSize) {
         self.bytes = bytes
         self.format = format
         self.size = size

@@ -27,7 +27,7 @@ final class DecodeScheduler: @unchecked Sendable {
     private struct Work {
         let id: Int
         let charge: Int
-        var priority: Priority
+        var priority: ImageRequest.Priority
         let sequence: Int
         let submitted: ContinuousClock.Instant
         let isDecode: Bool
@@ -62,7 +62,7 @@ final class DecodeScheduler: @unchecked Sendable {
     /// Queues `run` with `charge` bytes at `priority`; `run` is called on a scheduler thread with the time
     /// it waited. `isDecode` is false for other blocking steps (reading a header), which are not counted as
     /// decodes. Fails with `.memoryBudgetExceeded` when `charge` exceeds the whole budget.
-    func submit(charge: Int, priority: Priority, name: String, isDecode: Bool = true,
+    func submit(charge: Int, priority: ImageRequest.Priority, name: String, isDecode: Bool = true,
                 run: @escaping @Sendable (Duration) -> Void) throws(ImageError) -> Int {
         guard charge <= budget else {
             throw ImageError(.memoryBudgetExceeded,
@@ -104,7 +104,7 @@ final class DecodeScheduler: @unchecked Sendable {
     }
 
     /// Changes the priority of queued work `id` (no effect once started).
-    func setPriority(_ priority: Priority, for id: Int) {
+    func setPriority(_ priority: ImageRequest.Priority, for id: Int) {
         lock()
         if let i = queue.firstIndex(where: { $0.id == id }) { queue[i].priority = priority }
         unlock()

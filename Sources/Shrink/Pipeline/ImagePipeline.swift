@@ -225,7 +225,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The displayed size of an encoded result, from its header; nil when it does not read.
-    private static func storedSize(_ data: [UInt8]) -> Size? {
+    private static func storedSize(_ data: [UInt8]) -> PixelSize? {
         (try? ImageSource(bytes: ImageBytes(data), name: "disk cache entry"))?.info.displayedSize
     }
 
@@ -421,7 +421,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.
-    private static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> Rect? {
+    private static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> FractionalRect? {
         guard let crop = request.crop else { return request.region }
         guard request.region == nil else {
             throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")

@@ -25,10 +25,10 @@ public final class ImagePrefetcher: Sendable {
     /// Where results go. `.memoryCache` by default.
     public let destination: Destination
     /// The priority prefetches run at. `.low` by default.
-    public let priority: Priority
+    public let priority: ImageRequest.Priority
     private let tasks = Mutex<[CacheKey: ImageTask]>([:])
 
-    public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: Priority = .low) {
+    public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline
         self.destination = destination
         self.priority = priority

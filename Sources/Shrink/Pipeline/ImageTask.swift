@@ -12,7 +12,7 @@ public final class ImageTask: Sendable {
         var result: Result<PipelineOutput, ImageError>?
         var waiting: [CheckedContinuation<Result<PipelineOutput, ImageError>, Never>] = []
         var observers: [@Sendable () -> Void] = []
-        var priority: Priority
+        var priority: ImageRequest.Priority
     }
 
     private let state: Mutex<State>
@@ -26,7 +26,7 @@ public final class ImageTask: Sendable {
 
     /// The priority of the decode this task waits for (the highest of the tasks sharing it). Setting it
     /// reorders the decode while it is queued; once started it has no effect.
-    public var priority: Priority {
+    public var priority: ImageRequest.Priority {
         get { state.withLock { $0.priority } }
         set {
             state.withLock { $0.priority = newValue }

@@ -11,7 +11,7 @@ final class PipelineJob: @unchecked Sendable {
     let monitor: DecodeMonitor
     var tasks: [ImageTask] = []
     /// The highest priority of the waiting tasks.
-    var priority: Priority
+    var priority: ImageRequest.Priority
     /// Set once the decode is queued.
     var schedulerID: Int?
 

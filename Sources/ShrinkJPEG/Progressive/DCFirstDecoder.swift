@@ -20,7 +20,7 @@ struct DCFirstDecoder {
     /// Per component: 1 (DC only) or 2 (2×2 IDCT).
     let dctScale: [Int]
     /// The output size: the image at 1/8, rounded up.
-    let size: Size
+    let size: PixelSize
 
     /// Reads the scan script of `bytes`; fails when it is not a progressive Huffman JPEG this path serves
     /// (``unsupportedReason`` then says why).
@@ -34,7 +34,7 @@ struct DCFirstDecoder {
             while s < 8 && script.maxH % (c.h * s * 2) == 0 && script.maxV % (c.v * s * 2) == 0 { s *= 2 }
             return s
         }
-        size = Size(width: (script.width + 7) / 8, height: (script.height + 7) / 8)
+        size = PixelSize(width: (script.width + 7) / 8, height: (script.height + 7) / 8)
         if let reason = unsupportedReason { throw ImageError(.unsupportedFeature, "\(path): \(reason)") }
     }
 
@@ -124,7 +124,7 @@ struct DCFirstDecoder {
 
     /// Each component's plane when only DC values are used: one sample per block of the component (its blocks
     /// that hold image), so 4:2:0 chroma comes out at half the luma plane's size, as YUV 4:2:0 output wants it.
-    var dcPlaneSizes: [Size] { script.components.map { Size(width: $0.blocksWide, height: $0.blocksHigh) } }
+    var dcPlaneSizes: [PixelSize] { script.components.map { PixelSize(width: $0.blocksWide, height: $0.blocksHigh) } }
 
     /// Plane samples per luma sample of the DC planes (1 for luma, 0.5 for 4:2:0 chroma).
     var dcPlaneFactors: [(x: Double, y: Double)] {

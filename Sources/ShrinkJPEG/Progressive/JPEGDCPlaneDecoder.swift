@@ -7,7 +7,7 @@ import ShrinkCore
 ///
 /// Memory: the DC values (2 bytes per block) while decoding, then the planes (1 byte per block).
 final class JPEGDCPlaneDecoder: PlaneDecoding {
-    let planeSizes: [Size]
+    let planeSizes: [PixelSize]
     let factors: [(x: Double, y: Double)]
     private(set) var nextRows: [Int]
     private(set) var warnings: [String] = []

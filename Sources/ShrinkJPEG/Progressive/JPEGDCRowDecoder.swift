@@ -6,7 +6,7 @@ import ShrinkCore
 ///
 /// Memory: the decoder's DC values while decoding, then the planes (1 or 3 bytes per output pixel).
 public final class JPEGDCRowDecoder: RowDecoding {
-    public let size: Size
+    public let size: PixelSize
     public let format: PixelFormat
     public private(set) var nextRow = 0
 

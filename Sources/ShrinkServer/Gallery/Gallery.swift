@@ -142,7 +142,7 @@ package struct Gallery: Sendable {
         var measured: GalleryPages.Measurement?
         if let p = tile.path, let file = try? index.local.resolve("local://" + p),
            let source = try? ImageSource(path: file, limits: service.configuration.limits) {
-            plan = try? source.plan(.box(Size(width: 640, height: 640), fit: .inside))
+            plan = try? source.plan(.box(PixelSize(width: 640, height: 640), fit: .inside))
             measured = await Self.measure(file, limits: service.configuration.limits, budget: service.pipeline.ledger.decodeBudget)
         }
         return html(200, pages.inspector(tile, folder: folder, plan: plan, measurement: measured,
@@ -163,7 +163,7 @@ package struct Gallery: Sendable {
             Thread.detachNewThread {
                 let result: GalleryPages.Measurement? = {
                     guard let source = try? ImageSource(path: file, limits: limits),
-                          let plan = try? source.plan(.box(Size(width: 640, height: 640), fit: .inside), within: budget) else { return nil }
+                          let plan = try? source.plan(.box(PixelSize(width: 640, height: 640), fit: .inside), within: budget) else { return nil }
                     let monitor = DecodeMonitor()
                     guard let image = try? source.image(plan.plan, options: plan.options, monitor: monitor) else { return nil }
                     monitor.notePeak()

@@ -91,7 +91,7 @@ struct GalleryUpload {
         do {
             let source = try ImageSource(path: temporary, limits: limits)
             let largest = GalleryPages.widths.max() ?? 960
-            _ = try source.plan(.box(Size(width: largest, height: largest), fit: .inside), within: budget)
+            _ = try source.plan(.box(PixelSize(width: largest, height: largest), fit: .inside), within: budget)
         } catch {
             throw RequestError(error.code == .limitExceeded || error.code == .memoryBudgetExceeded ? 413 : 422,
                                "not accepted: " + error.message.replacingOccurrences(of: temporary, with: name))

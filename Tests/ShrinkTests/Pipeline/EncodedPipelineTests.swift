@@ -17,9 +17,9 @@ import ShrinkTestSupport
         for (format, mime) in [(ImageFormat.jpeg, "image/jpeg"), (.png, "image/png"), (.webp, "image/webp")] {
             let r = try await pipeline.encodedImage(for: Self.request("a"), as: OutputSettings(format: format, quality: 70))
             #expect(r.image.format == format && r.image.mimeType == mime)
-            #expect(r.image.size == Size(width: 80, height: 60))
+            #expect(r.image.size == PixelSize(width: 80, height: 60))
             let decoded = try ImageSource(bytes: ImageBytes(r.image.bytes), name: "out")
-            #expect(decoded.info.format == format && decoded.info.displayedSize == Size(width: 80, height: 60))
+            #expect(decoded.info.format == format && decoded.info.displayedSize == PixelSize(width: 80, height: 60))
             #expect(r.image.validator.count == 32)
             #expect(r.telemetry.encodedBytes == r.image.bytes.count && r.telemetry.origin == .decoded)
         }
@@ -72,7 +72,7 @@ import ShrinkTestSupport
         let hit = try await second.encodedImage(for: ImageRequest(loader: loader, target: .maxPixelSize(80)), as: output)
         #expect(hit.telemetry.origin == .diskCache)
         #expect(hit.image.bytes == made.image.bytes && hit.image.validator == made.image.validator)
-        #expect(hit.image.size == Size(width: 80, height: 60))
+        #expect(hit.image.size == PixelSize(width: 80, height: 60))
         #expect(loader.loads.count == 0 && second.ledger.decodesStarted == 0)
     }
 
@@ -86,7 +86,7 @@ import ShrinkTestSupport
         #expect(try loader.identity() == same.identity())
         #expect(try loader.identity() != BytesLoader(bytes: ImageBytes(Array(Self.jpeg.dropLast())), name: "x").identity())
         let r = try await ImagePipeline().image(for: ImageRequest(loader: loader, target: .maxPixelSize(40)))
-        #expect(r.image.size == Size(width: 40, height: 30))
+        #expect(r.image.size == PixelSize(width: 40, height: 30))
     }
 
     @Test func cacheKeysAreTypedFieldsWithoutTypeNames() throws {
@@ -95,7 +95,7 @@ import ShrinkTestSupport
         #expect(!a.string.contains("Shrink") && !a.string.contains("ThumbnailTarget"))
         #expect(a.digest.count == 64)
         var cover = Self.request("k")
-        cover.target = .box(Size(width: 10, height: 10), fit: .cover)
+        cover.target = .box(PixelSize(width: 10, height: 10), fit: .cover)
         cover.options.gravity = .north
         #expect(try cover.cacheKey().string.contains("|t=box:10x10:cover|"))
         #expect(try cover.cacheKey().string.contains("|g=0.5:0|"))
@@ -104,7 +104,7 @@ import ShrinkTestSupport
         inside.options.gravity = .south
         #expect(try inside.cacheKey() == a)
         var cropped = Self.request("k|x=y")
-        cropped.crop = Crop(width: 0.5, height: 100, gravity: .east)
+        cropped.crop = ImageRequest.Crop(width: 0.5, height: 100, gravity: .east)
         #expect(try cropped.cacheKey().string.contains("src=k%7Cx%3Dy|"))
         #expect(try cropped.cacheKey().string.contains("|r=crop:0.5:100.0:1:0.5|"))
         let pipeline = ImagePipeline()
@@ -115,12 +115,12 @@ import ShrinkTestSupport
         let pipeline = ImagePipeline()
         var rotated = ImageRequest(loader: MemoryLoader(bytes: Self.jpeg, id: "r"), target: .maxPixelSize(80))
         rotated.options.rotation = .right
-        #expect(try await pipeline.image(for: rotated).image.size == Size(width: 60, height: 80))
-        var cropped = ImageRequest(loader: MemoryLoader(bytes: Self.jpeg, id: "c"), crop: Crop(width: 0.5, height: 120, gravity: .southEast))
+        #expect(try await pipeline.image(for: rotated).image.size == PixelSize(width: 60, height: 80))
+        var cropped = ImageRequest(loader: MemoryLoader(bytes: Self.jpeg, id: "c"), crop: ImageRequest.Crop(width: 0.5, height: 120, gravity: .southEast))
         let crop = try await pipeline.image(for: cropped).image
-        #expect(crop.size == Size(width: 160, height: 120))
-        #expect(crop.plan.storedRegion == Rect(x: 160, y: 120, width: 160, height: 120))
-        cropped.region = Rect(x: 0, y: 0, width: 10, height: 10)
+        #expect(crop.size == PixelSize(width: 160, height: 120))
+        #expect(crop.plan.storedRegion == FractionalRect(x: 160, y: 120, width: 160, height: 120))
+        cropped.region = FractionalRect(x: 0, y: 0, width: 10, height: 10)
         await #expect(throws: ImageError.self) { try await pipeline.image(for: cropped) }
     }
 }

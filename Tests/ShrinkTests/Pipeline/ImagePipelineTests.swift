@@ -7,7 +7,7 @@ import Synchronization
     static let small = try! TestJPEG.make(width: 320, height: 240)
 
     static func request(_ id: String, bytes: [UInt8] = small, gate: Gate? = nil, size: Int = 64,
-                        priority: Priority = .normal, format: PixelFormatRequest = .memoryOptimized) -> ImageRequest {
+                        priority: ImageRequest.Priority = .normal, format: PixelFormatRequest = .memoryOptimized) -> ImageRequest {
         ImageRequest(loader: MemoryLoader(bytes: bytes, id: id, gate: gate), target: .maxPixelSize(size),
                      options: ThumbnailOptions(pixelFormat: format), priority: priority)
     }
@@ -24,7 +24,7 @@ import Synchronization
         var coalesced = 0
         for task in tasks {
             let response = try await task.response
-            #expect(response.image.size == Size(width: 64, height: 48))
+            #expect(response.image.size == PixelSize(width: 64, height: 48))
             if response.telemetry.coalesced { coalesced += 1 }
         }
         #expect(log.startedKeys.count == 1)
@@ -74,7 +74,7 @@ import Synchronization
         first.cancel()
         gate.open()
         let response = try await second.response
-        #expect(response.image.size == Size(width: 64, height: 48))
+        #expect(response.image.size == PixelSize(width: 64, height: 48))
         #expect(pipeline.memoryCache?.statistics.count == 1)
         // Both cancelled while loading: nothing decodes, nothing is cached.
         let gate2 = Gate()
@@ -135,7 +135,7 @@ import Synchronization
         let response = try await pipeline.image(for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
         #expect(response.telemetry.fallback == "fast mode (DC-first)")
         #expect(response.telemetry.decodePath == .dcFirst && response.telemetry.prescale == 8)
-        #expect(response.image.size == Size(width: 180, height: 135))
+        #expect(response.image.size == PixelSize(width: 180, height: 135))
         #expect(response.telemetry.predictedPeakBytes <= budget)
         let tiny = ImagePipeline(configuration: .init(decodeBudget: dcFirst.predictedPeakBytes / 4))
         do {

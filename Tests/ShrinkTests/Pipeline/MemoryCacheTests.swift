@@ -53,7 +53,7 @@ import Shrink
     @Test func costIsExactBufferBytes() throws {
         // The pipeline charges the memory cache a decoded image's buffer bytes exactly.
         let pipelineCache = MemoryCache<String, DecodedImage>()
-        let pixels = PixelBuffer(format: .yuv420, size: Size(width: 67, height: 100), bytes: [UInt8](repeating: 0, count: 10100))
+        let pixels = PixelBuffer(format: .yuv420, size: PixelSize(width: 67, height: 100), bytes: [UInt8](repeating: 0, count: 10100))
         let plan = try ImageSource(bytes: try TestJPEG.make(width: 67, height: 100)).plan(.original)
         pipelineCache.set(DecodedImage(pixels: pixels, plan: plan), for: "a", cost: pixels.byteCount)
         #expect(pipelineCache.statistics.cost == 67 * 100 + 2 * 34 * 50)

@@ -11,19 +11,19 @@ print(thumb.plan.prescale, thumb.pixels.format)          // 8, yuv420: 1.5 B/px,
 try thumb.write(to: "thumb.jpg")                         // format from the extension; YUV encodes as is
 
 // A region in displayed pixels (after EXIF orientation), at full size or reduced:
-let face = try source.decode(region: Rect(x: 100, y: 200, width: 512, height: 512), to: .maxPixelSize(128))
+let face = try source.decode(region: FractionalRect(x: 100, y: 200, width: 512, height: 512), to: .maxPixelSize(128))
 
 // Pixel formats by content (the default), for display, or exactly one format:
 let bgra = try source.thumbnail(maxPixelSize: 400, options: ThumbnailOptions(pixelFormat: .displayReady))
 let rgba = try source.thumbnail(maxPixelSize: 400, options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
 
-let square = try source.thumbnail(size: Size(width: 256, height: 256), fit: .cover,
+let square = try source.thumbnail(size: PixelSize(width: 256, height: 256), fit: .cover,
                                   options: ThumbnailOptions(mode: .fast))
 let jpeg = try square.encoded(as: .jpeg(.init(quality: 80, progressive: true)))
 
 let pipeline = ImagePipeline(configuration: .init(decodeBudget: 256 << 20,      // bytes running decodes may hold
                                                   diskCache: try DiskCache(directory: "cache/thumbnails")))
-let request = ImageRequest(path: "photo.jpg", target: .box(Size(width: 256, height: 256), fit: .inside))
+let request = ImageRequest(path: "photo.jpg", target: .box(PixelSize(width: 256, height: 256), fit: .inside))
 let response = try await pipeline.image(for: request)   // identical requests in flight share one decode
 print(response.telemetry.origin, response.telemetry.predictedPeakBytes, response.telemetry.queueWait)
 

@@ -1,5 +1,5 @@
 /// A size in whole pixels.
-public struct Size: Sendable, Hashable, CustomStringConvertible {
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
@@ -11,7 +11,7 @@ public struct Size: Sendable, Hashable, CustomStringConvertible {
     /// `width × height`.
     public var pixelCount: Int { width * height }
     /// The size with its axes swapped.
-    public var transposed: Size { Size(width: height, height: width) }
+    public var transposed: PixelSize { PixelSize(width: height, height: width) }
     /// `"WxH"`.
     public var description: String { "\(width)x\(height)" }
 }

@@ -1,7 +1,7 @@
 /// EXIF orientation (TIFF tag 0x0112): how the stored pixels must be transformed to be displayed.
 ///
 /// Shrink applies it exactly once, as the last step of every decode, on the already reduced pixels.
-public enum Orientation: Int, Sendable, CaseIterable {
+public enum ImageOrientation: Int, Sendable, CaseIterable {
     /// Stored as displayed.
     case up = 1
     /// Mirrored left–right.
@@ -21,7 +21,7 @@ public enum Orientation: Int, Sendable, CaseIterable {
 
     /// The orientation for an EXIF value; anything outside 1–8 (0 appears in the wild) means `.up`.
     public init(exifValue: Int) {
-        self = Orientation(rawValue: exifValue) ?? .up
+        self = ImageOrientation(rawValue: exifValue) ?? .up
     }
 
     /// True for 5–8, where the displayed width is the stored height.
@@ -30,9 +30,9 @@ public enum Orientation: Int, Sendable, CaseIterable {
     /// The orientation that displays stored pixels as this one does and then applies `next` to the result
     /// (an extra rotation after EXIF's: `.right.followed(by: .right)` is `.down`). Found by mapping the
     /// pixels of a 3×2 image through both, so it is exact for all 64 pairs.
-    public func followed(by next: Orientation) -> Orientation {
-        let size = Size(width: 3, height: 2), mid = displayedSize(of: size)
-        return Orientation.allCases.first { c in
+    public func followed(by next: ImageOrientation) -> ImageOrientation {
+        let size = PixelSize(width: 3, height: 2), mid = displayedSize(of: size)
+        return ImageOrientation.allCases.first { c in
             (0..<2).allSatisfy { y in (0..<3).allSatisfy { x in
                 let d = displayedPosition(x: x, y: y, in: size)
                 return c.displayedPosition(x: x, y: y, in: size) == next.displayedPosition(x: d.x, y: d.y, in: mid)
@@ -52,14 +52,14 @@ public enum Orientation: Int, Sendable, CaseIterable {
     }
 
     /// The displayed size of an image stored at `size`.
-    public func displayedSize(of size: Size) -> Size { swapsAxes ? size.transposed : size }
+    public func displayedSize(of size: PixelSize) -> PixelSize { swapsAxes ? size.transposed : size }
 
     /// The stored size of an image displayed at `size` (the inverse of ``displayedSize(of:)``).
-    public func storedSize(of size: Size) -> Size { swapsAxes ? size.transposed : size }
+    public func storedSize(of size: PixelSize) -> PixelSize { swapsAxes ? size.transposed : size }
 
     /// Where stored pixel (x, y) of an image stored at `size` lands when displayed.
     @inline(__always)
-    public func displayedPosition(x: Int, y: Int, in size: Size) -> (x: Int, y: Int) {
+    public func displayedPosition(x: Int, y: Int, in size: PixelSize) -> (x: Int, y: Int) {
         let w = size.width, h = size.height
         switch self {
         case .up: return (x, y)
@@ -75,18 +75,18 @@ public enum Orientation: Int, Sendable, CaseIterable {
 
     /// The stored-pixel rectangle that displays as `rect` (displayed coordinates) in an image stored at
     /// `storedSize`: the inverse of this orientation applied to a rectangle. Fractional edges are kept.
-    public func storedRect(for rect: Rect, storedSize: Size) -> Rect {
+    public func storedRect(for rect: FractionalRect, storedSize: PixelSize) -> FractionalRect {
         let w = Double(storedSize.width), h = Double(storedSize.height)
         switch self {
         case .up: return rect
-        case .upMirrored: return Rect(x: w - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
-        case .down: return Rect(x: w - rect.x - rect.width, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
-        case .downMirrored: return Rect(x: rect.x, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
+        case .upMirrored: return FractionalRect(x: w - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
+        case .down: return FractionalRect(x: w - rect.x - rect.width, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
+        case .downMirrored: return FractionalRect(x: rect.x, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
         case .leftMirrored: return rect.transposed
-        case .right: return Rect(x: rect.y, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .right: return FractionalRect(x: rect.y, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
         case .rightMirrored:
-            return Rect(x: w - rect.y - rect.height, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
-        case .left: return Rect(x: w - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
+            return FractionalRect(x: w - rect.y - rect.height, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .left: return FractionalRect(x: w - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
         }
     }
 }

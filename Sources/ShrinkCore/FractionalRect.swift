@@ -1,5 +1,5 @@
 /// A rectangle in source pixel coordinates; fractional edges are allowed (a centre crop of an odd size).
-public struct Rect: Sendable, Hashable, CustomStringConvertible {
+public struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Double
     public var y: Double
     public var width: Double
@@ -13,7 +13,7 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The whole of an image of `size`.
-    public init(_ size: Size) {
+    public init(_ size: PixelSize) {
         self.init(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
     }
 
@@ -22,7 +22,7 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
 
     /// True when the rectangle is finite, at least 1×1, and lies inside an image of `size` (compared as
     /// doubles: no conversion of an untrusted value can trap).
-    public func isInside(_ size: Size) -> Bool {
+    public func isInside(_ size: PixelSize) -> Bool {
         isFinite && width >= 1 && height >= 1 && x >= 0 && y >= 0
             && x + width <= Double(size.width) && y + height <= Double(size.height)
     }
@@ -36,5 +36,5 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same rectangle with x/y and width/height swapped (a transpose).
-    public var transposed: Rect { Rect(x: y, y: x, width: height, height: width) }
+    public var transposed: FractionalRect { FractionalRect(x: y, y: x, width: height, height: width) }
 }

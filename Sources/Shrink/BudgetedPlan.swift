@@ -1,6 +1,6 @@
 import ShrinkCore
 
-/// A plan chosen to fit a memory budget (``ImageSource/plan(_:crop:options:within:)``): the plan, the options
+/// A plan chosen to fit a memory budget (``ImageSource/plan(_:region:options:within:)``): the plan, the options
 /// to run it with (possibly fast mode), the pixel format, its predicted peak, and which fallback made it fit.
 public struct BudgetedPlan: Sendable {
     /// The plan to run.
@@ -9,7 +9,7 @@ public struct BudgetedPlan: Sendable {
     public let options: ThumbnailOptions
     /// The result's pixel format under ``options``.
     public let format: PixelFormat
-    /// The peak bytes predicted from the header (``ImageSource/predictedPeakBytes(for:format:)``).
+    /// The peak bytes predicted from the header (``ImageSource/predictedPeakBytes(for:options:)``).
     public let predictedPeakBytes: Int
     /// nil when the requested plan fits; otherwise what was given up to fit, e.g. `fast mode` or
     /// `DCT scale 1/8 (DC-first)`.

@@ -6,9 +6,9 @@ import ShrinkResample
 ///
 /// Memory: the result buffer, one strip of decoded rows (`stripRows × decoded width`), and the resampler's
 /// ring of rows. The decoder is stopped as soon as the rows the output needs have been read.
-public enum RowRenderer {
+package enum RowRenderer {
     /// Rows decoded per call.
-    public static let stripRows = 16
+    package static let stripRows = 16
 
     /// Renders `plan` from `rows`, whose size must be the plan's decoded size, into `output` (gray8, rgb8
     /// or rgba8, rgba16 from rgba16 rows, or yuv420/nv12 converted row by row; the rows' own 8-bit format by
@@ -16,7 +16,7 @@ public enum RowRenderer {
     /// With a `monitor`, a checkpoint runs after every strip: a cancelled decode stops there. `region` is the
     /// part of the decoded image to resample, when it is not ``ThumbnailPlan/decodedRegion`` (a codec whose
     /// scaler maps the source uniformly, see ``DecodeRoute/Geometry``).
-    public static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding, as output: PixelFormat? = nil,
+    package static func render(_ plan: ThumbnailPlan, from rows: any RowDecoding, as output: PixelFormat? = nil,
                               region explicitRegion: FractionalRect? = nil, monitor: DecodeMonitor? = nil) throws(ImageError) -> PixelBuffer {
         // The region in the coordinates of what `rows` produces (it may decode only a window).
         let decodedRegion = explicitRegion ?? plan.decodedRegion

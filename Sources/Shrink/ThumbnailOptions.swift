@@ -19,9 +19,6 @@ public struct ThumbnailOptions: Sendable {
     /// The result's pixel format. `.memoryOptimized` by default (yuv420 for opaque colour, gray8 for gray,
     /// rgba8 with alpha).
     public var pixelFormat: PixelFormatRequest
-    /// Largest working memory a decoder may use, in bytes: a progressive JPEG's coefficient buffer is
-    /// predicted from the header and refused above it (and the cap is enforced inside libjpeg). 1 GiB by default.
-    public var memoryBudget: Int
     /// Decode the thumbnail embedded in the file instead of the image when it is at least the target size and
     /// has the image's aspect ratio (± 1 %), like ImageIO's `kCGImageSourceCreateThumbnailFromImageIfAbsent`;
     /// orientation still applies. The thumbnail may be a JPEG's EXIF thumbnail or a HEIF `thmb` image (used
@@ -45,7 +42,7 @@ public struct ThumbnailOptions: Sendable {
     public var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
 
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
-                pixelFormat: PixelFormatRequest = .memoryOptimized, memoryBudget: Int = 1 << 30,
+                pixelFormat: PixelFormatRequest = .memoryOptimized,
                 useEmbeddedThumbnail: Bool? = nil, color: ColorPolicy = .sRGB, gravity: Gravity = .centre,
                 rotation: ImageOrientation = .up) {
         self.rotation = rotation
@@ -56,6 +53,5 @@ public struct ThumbnailOptions: Sendable {
         self.pixelFormat = pixelFormat
         self.allowUpscaling = allowUpscaling
         self.strict = strict
-        self.memoryBudget = memoryBudget
     }
 }

@@ -12,7 +12,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// The result's size before orientation (`outputSize` with axes swapped for orientations 5–8).
     public let storedOutputSize: PixelSize
     /// The part of the stored full-resolution source that is resampled into the output.
-    public let storedRegion: FractionalRect
+    package let storedRegion: FractionalRect
     /// The decoder scales by 1/`prescale` while decoding (1, 2, 4 or 8 for JPEG).
     public let prescale: Int
     /// The decoder's output size at that prescale.
@@ -26,7 +26,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// target applies to it. Fails with `.invalidArgument` for an empty target or a crop outside the image.
     /// `minimumPrescale` makes the decoder scale by at least that much (when it can), even below the target
     /// resolution: a cheaper plan for a tight memory budget, the resampler then enlarging to the target.
-    public init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
+    package init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
                 scaledSize: (Int) -> PixelSize, crop: FractionalRect? = nil, minimumPrescale: Int = 1) throws(ImageError) {
         let full = info.displayedSize
         let frame = crop ?? FractionalRect(full)
@@ -128,7 +128,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// The region in decoded (prescaled) pixels. Decoded pixel `i` covers source pixels `[i·p, (i+1)·p)`
     /// for prescale `p`, so the region is divided by `p` exactly; a partial last block (the decoder rounds
     /// its size up) is then only partly inside, which keeps the geometry exact at the far edges.
-    public var decodedRegion: FractionalRect {
+    package var decodedRegion: FractionalRect {
         let p = Double(prescale)
         return FractionalRect(x: storedRegion.x / p, y: storedRegion.y / p, width: storedRegion.width / p,
                     height: storedRegion.height / p)
@@ -137,7 +137,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// The part of the decoded (prescaled) image a crop or cover decode needs: the region plus the
     /// resampler's reach around it (3 × the reduction, and a pixel for rounding), clamped to the image.
     /// Decoders that can skip rows and columns decode only this.
-    public var decodingWindow: FractionalRect {
+    package var decodingWindow: FractionalRect {
         let r = decodedRegion
         let mx = (3 * max(r.width / Double(storedOutputSize.width), 1)).rounded(.up) + 2
         let my = (3 * max(r.height / Double(storedOutputSize.height), 1)).rounded(.up) + 2
@@ -145,6 +145,19 @@ public struct ThumbnailPlan: Sendable, Equatable {
         let x1 = min(Double(decodedSize.width), (r.x + r.width + mx).rounded(.up))
         let y1 = min(Double(decodedSize.height), (r.y + r.height + my).rounded(.up))
         return FractionalRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The plan of an image of `size` shown as it is stored: no orientation, no prescale, no resampling.
+    /// For tests and fakes that build a ``DecodedImage`` (or a pipeline response) of their own.
+    public init(size: PixelSize) {
+        sourceSize = size
+        orientation = .up
+        outputSize = size
+        storedOutputSize = size
+        storedRegion = FractionalRect(size)
+        prescale = 1
+        decodedSize = size
+        resamples = false
     }
 
     /// The prescale as a fraction, e.g. `"1/8"`.

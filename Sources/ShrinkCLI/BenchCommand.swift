@@ -90,7 +90,7 @@ struct BenchCommand: ParsableCommand {
     /// Decodes the full image to yuv420, then converts it to rgba8 three times into one buffer; the best
     /// run's pixels per second (one core, warm buffer).
     static func conversionSpeed(_ source: ImageSource) -> String {
-        guard let yuv = try? source.decode(options: ThumbnailOptions(pixelFormat: .exactly(.yuv420))) else { return "-" }
+        guard let yuv = try? source.image(options: ThumbnailOptions(pixelFormat: .exactly(.yuv420))) else { return "-" }
         let size = yuv.size
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: PixelFormat.rgba8.byteCount(for: size))
         defer { out.deallocate() }

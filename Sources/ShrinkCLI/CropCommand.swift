@@ -65,16 +65,16 @@ struct CropCommand: ParsableCommand {
         do {
             let source = try decoding.open(input)
             if lossless {
-                let (bytes, kept) = try source.losslessCrop(rect.rect, memoryBudget: decoding.memoryBudget)
+                let (bytes, kept) = try source.losslessCrop(rect.rect)
                 try FileOutput.write(bytes, to: destination)
-                let text = "\(Int(kept.x)),\(Int(kept.y)),\(Int(kept.width)),\(Int(kept.height))"
+                let text = kept.description
                 if json {
                     var line = JSONLine()
                     line.add("input", input)
                     line.add("output", destination)
                     line.add("rect", text)
-                    line.add("width", Int(kept.width))
-                    line.add("height", Int(kept.height))
+                    line.add("width", kept.width)
+                    line.add("height", kept.height)
                     line.add("lossless", true)
                     line.add("milliseconds", Clock.milliseconds(since: start))
                     print(line.text)
@@ -83,9 +83,9 @@ struct CropCommand: ParsableCommand {
                 }
                 return
             }
-            let image = try source.decode(region: rect.rect, to: size?.target(fit: fit) ?? .original,
+            let image = try source.image(size?.target(fit: fit) ?? .original, region: rect.rect,
                                           options: ThumbnailOptions(strict: decoding.strict, pixelFormat: format.preferredPixels,
-                                                                    memoryBudget: decoding.memoryBudget, color: colorArguments.colour))
+                                                                    color: colorArguments.colour))
             DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)
@@ -114,13 +114,13 @@ struct CropCommand: ParsableCommand {
 
 /// `--rect X,Y,W,H` in whole pixels.
 struct RectArgument: ExpressibleByArgument, Sendable {
-    let rect: FractionalRect
+    let rect: PixelRect
     let text: String
 
     init?(argument: String) {
         let parts = argument.split(separator: ",").map { Int($0.filter { $0 != " " }) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0 else { return nil }
-        rect = FractionalRect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
+        rect = PixelRect(x: x, y: y, width: w, height: h)
         text = "\(x),\(y),\(w),\(h)"
     }
 }

@@ -19,8 +19,9 @@ struct DecodingArguments: ParsableArguments {
     @Option(help: "Refuse JPEGs with more scans than this (a progressive file has about 10; many tiny scans are a CPU bomb).")
     var maxScans: Int = DecodingSettings().maxScans
 
-    @Option(help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header.")
-    var memoryBudget: Int = DecodingSettings().memoryBudget
+    @Option(name: [.customLong("max-working-bytes"), .customLong("memory-budget")],
+            help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header (--memory-budget is the older name).")
+    var maxWorkingBytes: Int = DecodingSettings().maxWorkingBytes
 
     @Flag(help: "Fail on damage a decoder can step over (corrupt JPEG entropy data, a bad PNG checksum, malformed EXIF, a damaged later GIF frame); by default the image is decoded and a warning is printed. A file cut before its image ends is an error either way.")
     var strict = false
@@ -31,7 +32,7 @@ struct DecodingArguments: ParsableArguments {
 
     /// The options' values, as the commands use them.
     var settings: DecodingSettings {
-        DecodingSettings(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, memoryBudget: memoryBudget,
+        DecodingSettings(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes,
                          strict: strict)
     }
 

@@ -7,23 +7,25 @@ import Darwin
 #endif
 
 /// The values of the options every command that reads images shares (``DecodingArguments``), as plain
-/// values: the limits checked from each header before anything is allocated, the decode memory budget and
-/// strict decoding.
+/// values: the limits checked from each header before anything is allocated (a decoder's working memory among
+/// them) and strict decoding.
 struct DecodingSettings: Sendable {
     var maxPixels = ImageLimits().maxPixels
     var maxInputBytes = ImageLimits().maxInputBytes
     var maxScans = ImageLimits().maxScans
-    var memoryBudget = ThumbnailOptions().memoryBudget
+    var maxWorkingBytes = ImageLimits().maxWorkingBytes
     var strict = false
 
     /// Why these values cannot be used, or nil.
     var problem: String? {
-        memoryBudget > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0 ? nil
-            : "--memory-budget, --max-pixels, --max-input-bytes and --max-scans must be positive"
+        maxWorkingBytes > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0 ? nil
+            : "--max-working-bytes, --max-pixels, --max-input-bytes and --max-scans must be positive"
     }
 
     /// The limits as the library takes them.
-    var limits: ImageLimits { ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans) }
+    var limits: ImageLimits {
+        ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes)
+    }
 
     /// Opens `input`: a file (mapped), or standard input for `-`.
     func open(_ input: String) throws(ImageError) -> ImageSource {

@@ -69,7 +69,7 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "Size limit of --cache-dir (e.g. 256M); least recently used entries are evicted.")
     var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 256 << 20)
 
-    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bytesRead, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, milliseconds, decodeBudget, peakRunningCharge, peakRunningDecodes, decodesStarted, coalescedRequests, memoryCacheHits, diskCacheHits, diskCacheMisses, maxThreads, rssBaselineBytes, peakRssBytes).")
+    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bytesRead, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, milliseconds, budget, peakRunningCharge, peakRunningDecodes, decodesStarted, coalescedRequests, memoryCacheHits, diskCacheHits, diskCacheMisses, maxThreads, rssBaselineBytes, peakRssBytes).")
     var json = false
 
     func validate() throws {
@@ -113,8 +113,8 @@ struct MontageCommand: ParsableCommand {
             }
         }
         let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
-            decodeBudget: budget?.bytes, maxConcurrentDecodes: jobs, memoryCache: sheet.memoryCacheConfiguration(),
-            cacheSharesDecodeBudget: budget != nil, diskCache: diskCache))
+            budget: budget?.bytes, maxConcurrentDecodes: jobs, memoryCache: sheet.memoryCacheConfiguration(),
+            diskCache: diskCache))
         let baseline = ProcessStatus.read()
         let terminal = Terminal(total: photos.count, progress: true)
         var maxThreads = baseline.threads
@@ -174,7 +174,7 @@ struct MontageCommand: ParsableCommand {
             line.add("photos", photos.count)
             line.add("failed", failed)
             line.add("milliseconds", Int(seconds * 1000))
-            line.add("decodeBudget", ledger.decodeBudget)
+            line.add("budget", ledger.budget)
             line.add("peakRunningCharge", ledger.peakRunningCharge)
             line.add("peakRunningDecodes", ledger.peakRunningDecodes)
             line.add("decodesStarted", ledger.decodesStarted)
@@ -188,7 +188,7 @@ struct MontageCommand: ParsableCommand {
             terminal.out(line.text)
         } else {
             terminal.out("\(output) \(summary.size): \(summary.shown) of \(photos.count) photos in "
-                + "\(Int(seconds * 1000)) ms; decode budget \(Formatting.bytes(ledger.decodeBudget)), peak charged "
+                + "\(Int(seconds * 1000)) ms; budget \(Formatting.bytes(ledger.budget)), peak charged "
                 + "\(Formatting.bytes(ledger.peakRunningCharge)) (\(ledger.peakRunningDecodes) at once), "
                 + "\(maxThreads) threads at most, peak resident memory \(Formatting.bytes(end.peakResidentBytes))")
         }

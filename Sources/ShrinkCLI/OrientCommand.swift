@@ -52,15 +52,15 @@ struct OrientCommand: ParsableCommand {
             let source = try decoding.open(input)
             var shown = source.info.displayedSize
             if lossless {
-                let upright = try source.losslesslyUpright(trim: trim, memoryBudget: decoding.memoryBudget)
+                let upright = try source.losslesslyUpright(trim: trim)
                 try FileOutput.write(upright, to: output)
                 shown = try ImageSource(bytes: upright, name: output).info.size      // trimming may shrink it
             } else {
                 let format = OutputExtensions.encoder(forPath: output, quality: quality, keepEXIF: true,
                                                       chroma444: source.info.chromaSubsampling == .s444) ?? JPEGEncoder()
                 // Rotating keeps the colours as they are, the profile with them.
-                let image = try source.decode(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
-                                                                        memoryBudget: decoding.memoryBudget, color: .keep))
+                let image = try source.image(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
+                                                                        color: .keep))
                 try image.write(to: output, as: format)
                 DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             }

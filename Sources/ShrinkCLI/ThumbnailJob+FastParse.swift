@@ -80,7 +80,7 @@ extension ThumbnailJob {
             case "--max-pixels": guard let v: Int = parse() else { return nil }; job.decoding.maxPixels = v
             case "--max-input-bytes": guard let v: Int = parse() else { return nil }; job.decoding.maxInputBytes = v
             case "--max-scans": guard let v: Int = parse() else { return nil }; job.decoding.maxScans = v
-            case "--memory-budget": guard let v: Int = parse() else { return nil }; job.decoding.memoryBudget = v
+            case "--max-working-bytes", "--memory-budget": guard let v: Int = parse() else { return nil }; job.decoding.maxWorkingBytes = v
             case "--colour": guard let v: ColorPolicy = parse() else { return nil }; job.colour = v
             default: return nil
             }

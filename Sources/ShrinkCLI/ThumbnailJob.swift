@@ -92,7 +92,7 @@ struct ThumbnailJob {
         // conversion either way; the decoder's own pixels for lossless outputs).
         let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict,
                                        pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
-                                       memoryBudget: decoding.memoryBudget, useEmbeddedThumbnail: embeddedThumbnail,
+                                       useEmbeddedThumbnail: embeddedThumbnail,
                                        color: colour)
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
@@ -118,7 +118,7 @@ struct ThumbnailJob {
                     HeapUsage.returnFreeMemory()       // so heapHighWaterBytes counts little memory held from before
                     monitor.beginMeasuring()
                 }
-                let image = try source.image(target, options: options, monitor: monitor)
+                let image = try source.image(target, region: nil, options: options, monitor: monitor)
                 try image.write(to: destination, as: encoder)
                 let ms = Clock.milliseconds(since: start)
                 DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input), to: terminal)

@@ -19,7 +19,7 @@ import Synchronization
 /// HDR to SDR: PQ's absolute light is read with reference white at 203 cd/m² (ITU-R BT.2408) as 1.0; HLG's scene
 /// light goes through its system gamma of 1.2 (a 1000 cd/m² display), its 75 % signal as 1.0. Above 0.75 of
 /// white, light is rolled off smoothly (`0.75 + 0.25 (1 − e^(−(x − 0.75)/0.25))`) instead of clipped.
-public enum CodedColorProfiles {
+package enum CodedColorProfiles {
     private struct Key: Hashable {
         let coded: CodedColor
         let gray: Bool
@@ -28,7 +28,7 @@ public enum CodedColorProfiles {
     private static let made = Mutex<[Key: ColorProfile?]>([:])
 
     /// The profile equivalent to `coded` for gray or colour pixels; nil when it means sRGB (or nothing usable).
-    public static func profile(for coded: CodedColor, gray: Bool) -> ColorProfile? {
+    package static func profile(for coded: CodedColor, gray: Bool) -> ColorProfile? {
         let key = Key(coded: coded, gray: gray)
         if let known = made.withLock({ $0[key] }) { return known }
         let profile = build(coded, gray: gray)

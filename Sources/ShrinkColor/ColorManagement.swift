@@ -6,7 +6,7 @@ import ShrinkCore
 /// the decoded rows before the resampler (``beforeResampling(_:profile:rowFormat:)``). Transforms come from
 /// ``ColorTransformCache/shared``. An untagged image is taken to be sRGB; a profile lcms2 cannot read, or one
 /// for other data (a CMYK profile on RGB pixels), is a warning and the pixels are left as they are.
-public enum ColorManagement {
+package enum ColorManagement {
     /// What `policy` means for `profile` on pixels of `format` (a format lcms2 transforms in place): the
     /// transform to run (nil: nothing to do), the names for the report, and why the profile is not applied.
     private struct Decision {
@@ -57,7 +57,7 @@ public enum ColorManagement {
     /// to gray with sRGB's curve (and embed nothing); YUV (yuv420, nv12) two rows at a time through a scratch
     /// pair of RGB rows; the premultiplied and BGR formats through rgb8 or rgba8 and back
     /// (``extraBytes(for:size:)``); alpha8 masks are left alone.
-    public static func apply(_ policy: ColorPolicy, to pixels: inout PixelBuffer, profile: [UInt8]?) -> ColorManagementResult {
+    package static func apply(_ policy: ColorPolicy, to pixels: inout PixelBuffer, profile: [UInt8]?) -> ColorManagementResult {
         if pixels.format == .alpha8 { return ColorManagementResult(profile: nil, conversion: nil, warning: nil) }
         let planar = pixels.format.isPlanar, direct = transformsInPlace(pixels.format)
         let workFormat: PixelFormat = direct ? pixels.format : pixels.format.hasAlpha ? .rgba8 : .rgb8
@@ -90,7 +90,7 @@ public enum ColorManagement {
     /// convert after it (``ColorTransform/isSteep``); nil when the conversion (if any) waits for the output.
     /// `always`: the transform runs on the rows however gentle it is (HDR sources, decoded to 16-bit rows so
     /// their steep curves keep their precision).
-    public static func beforeResampling(_ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat,
+    package static func beforeResampling(_ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat,
                                         always: Bool = false) -> ColorRowTransform? {
         guard policy != .keep, profile != nil, transformsInPlace(rowFormat) else { return nil }
         let decision = decide(policy, profile: profile, format: rowFormat)
@@ -100,7 +100,7 @@ public enum ColorManagement {
 
     /// The conversion of CMYK ink decoded from an image tagged with `profile` (nil: untagged) under `policy`,
     /// for the codec to run on its rows before the resampler (``DecodeOptions/inkConverter``).
-    public static func inkConversion(_ policy: ColorPolicy, profile: [UInt8]?) -> InkConversion {
+    package static func inkConversion(_ policy: ColorPolicy, profile: [UInt8]?) -> InkConversion {
         InkConversion(policy, profile: profile)
     }
 
@@ -148,7 +148,7 @@ public enum ColorManagement {
 
     /// The memory a conversion of `count` pixels of `format` adds to the image itself: nothing for the formats
     /// transformed in place (YUV included), else an rgb8 or rgba8 copy and the converted-back result.
-    public static func extraBytes(for format: PixelFormat, size: PixelSize) -> Int {
+    package static func extraBytes(for format: PixelFormat, size: PixelSize) -> Int {
         guard !transformsInPlace(format), !format.isPlanar, format != .alpha8 else { return 0 }
         return (format.hasAlpha ? PixelFormat.rgba8 : .rgb8).byteCount(for: size) + format.byteCount(for: size)
     }

@@ -3,22 +3,22 @@ import ShrinkCore
 
 /// What an ICC profile says about itself, read by lcms2: its description, the colour space it describes and
 /// how it maps colours (matrix and curves, or lookup tables). Reading costs lcms2's parse of the tags.
-public struct ColorProfile: Sendable, Equatable {
+package struct ColorProfile: Sendable, Equatable {
     /// The colour space of the data the profile describes.
-    public enum Space: String, Sendable {
+    package enum Space: String, Sendable {
         case rgb = "RGB", gray = "Gray", cmyk = "CMYK", other
     }
 
     /// The description tag (`desc`), e.g. "Display P3"; empty when the profile has none.
-    public let name: String
-    public let space: Space
+    package let name: String
+    package let space: Space
     /// True for matrix/TRC profiles (sRGB, Display P3, Adobe RGB…), false for LUT-based ones (most CMYK).
-    public let isMatrixShaper: Bool
+    package let isMatrixShaper: Bool
     /// The profile's bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Reads `bytes`; nil when lcms2 cannot parse them (a broken profile is a warning, not an error).
-    public init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard let profile = LCMSProfile(bytes) else { return nil }
         self.init(profile, bytes: bytes)
     }
@@ -36,19 +36,19 @@ public struct ColorProfile: Sendable, Equatable {
     }
 
     /// The Display P3 profile Shrink embeds with ``ColorPolicy/displayP3``.
-    public static let displayP3: ColorProfile = {
+    package static let displayP3: ColorProfile = {
         let profile = LCMSProfile.displayP3()
         return ColorProfile(profile, bytes: profile.bytes)
     }()
 
     /// sRGB as lcms2 builds it: what an untagged image is taken to be.
-    public static let sRGB: ColorProfile = {
+    package static let sRGB: ColorProfile = {
         let profile = LCMSProfile.sRGB()
         return ColorProfile(profile, bytes: profile.bytes)
     }()
 
     /// Gray with sRGB's transfer curve: where gray images are converted to.
-    public static let sGray: ColorProfile = {
+    package static let sGray: ColorProfile = {
         let profile = LCMSProfile.sGray()
         return ColorProfile(profile, bytes: profile.bytes)
     }()
@@ -56,7 +56,7 @@ public struct ColorProfile: Sendable, Equatable {
     /// The CMYK profile untagged CMYK images are converted with: Artifex's SWOP profile as Debian installs
     /// it with Ghostscript's profiles (`libgs-common`; AGPL-3+ data, read at run time, not shipped with Shrink),
     /// else nil (ink is then converted without a profile). Read once (187 KB).
-    public static let fallbackCMYK: ColorProfile? = {
+    package static let fallbackCMYK: ColorProfile? = {
         for path in fallbackCMYKPaths {
             guard let file = try? ImageBytes(mapping: path), file.bytes.count <= 4 << 20 else { continue }
             if let profile = ColorProfile(Array(file.bytes)), profile.space == .cmyk { return profile }
@@ -65,11 +65,11 @@ public struct ColorProfile: Sendable, Equatable {
     }()
 
     /// Where ``fallbackCMYK`` is looked for, in order.
-    public static let fallbackCMYKPaths = ["/usr/share/color/icc/ghostscript/default_cmyk.icc",
+    package static let fallbackCMYKPaths = ["/usr/share/color/icc/ghostscript/default_cmyk.icc",
                                            "/usr/share/ghostscript/iccprofiles/default_cmyk.icc"]
 
     /// One line for `info`: "Display P3 (RGB, matrix-shaper, 536 B)".
-    public var summary: String {
+    package var summary: String {
         "\(name.isEmpty ? "unnamed" : name) (\(space.rawValue), \(isMatrixShaper ? "matrix-shaper" : "LUT"), \(bytes.count) B)"
     }
 }

@@ -7,10 +7,10 @@ import Synchronization
 /// converted as ``NaiveInk`` does and the result says so. The transform comes from ``ColorTransformCache`` (made
 /// once per profile in a process: 20–60 ms and about 0.5 MiB for a LUT profile); converting costs 10–20 ns a
 /// pixel of the decoded (DCT-scaled) rows. One conversion serves one decode; it records the time it spends.
-public final class InkConversion: InkConverting {
+package final class InkConversion: InkConverting {
     /// What the transform holds beyond the image, charged by the memory prediction: a LUT profile's parsed
     /// tables and the transform's precomputed table (0.6–1.4 MB measured for SWOP profiles), rounded up.
-    public static let stateBytes = 2 << 20
+    package static let stateBytes = 2 << 20
 
     private let policy: ColorPolicy
     private let profile: [UInt8]?
@@ -51,7 +51,7 @@ public final class InkConversion: InkConverting {
         self.warning = warning
     }
 
-    public func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
+    package func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
         let clock = ContinuousClock(), start = clock.now
         if let transform = transform(inverted: inverted) {
             transform.apply(UnsafeRawPointer(ink), into: UnsafeMutableRawPointer(rgb), count: count)
@@ -74,7 +74,7 @@ public final class InkConversion: InkConverting {
 
     /// What the conversion did: the profile it used, its target, the time spent, and any warning. The result
     /// embeds Display P3's profile under ``ColorPolicy/displayP3``, nothing otherwise.
-    public var result: ColorManagementResult {
+    package var result: ColorManagementResult {
         let (made, elapsed) = state.withLock { ($0.transform?.made, $0.elapsed) }
         let p3 = policy == .displayP3 && made != nil
         return ColorManagementResult(profile: p3 ? ColorProfile.displayP3.bytes : nil,

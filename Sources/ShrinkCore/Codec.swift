@@ -1,17 +1,17 @@
 /// One codec as the registry knows it: the format, what it can do, how to recognise its files, how to open
 /// one (a header read, nothing of pixel size allocated), and its encoder when it has one. A codec module
 /// exports one of these; registering it is one line (``CodecRegistry``).
-public struct Codec: Sendable {
+package struct Codec: Sendable {
     /// The format it reads.
-    public let format: ImageFormat
+    package let format: ImageFormat
     /// What it can do.
-    public let capabilities: CodecCapabilities
+    package let capabilities: CodecCapabilities
     private let sniffer: @Sendable (UnsafeRawBufferPointer) -> Bool
     private let opener: @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding
     /// Makes its encoder with default settings, when it writes the format too.
-    public let makeEncoder: (@Sendable () -> any ImageEncoding)?
+    package let makeEncoder: (@Sendable () -> any ImageEncoding)?
 
-    public init(format: ImageFormat, capabilities: CodecCapabilities,
+    package init(format: ImageFormat, capabilities: CodecCapabilities,
                 sniff: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
                 open: @escaping @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding,
                 makeEncoder: (@Sendable () -> any ImageEncoding)? = nil) {
@@ -23,10 +23,10 @@ public struct Codec: Sendable {
     }
 
     /// True when `bytes` start like a file of this format.
-    public func sniff(_ bytes: UnsafeRawBufferPointer) -> Bool { sniffer(bytes) }
+    package func sniff(_ bytes: UnsafeRawBufferPointer) -> Bool { sniffer(bytes) }
 
     /// Reads the header of the image in `bytes`; `name` is used in errors. Checks `limits` from the header.
-    public func open(_ bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) -> any ImageDecoding {
+    package func open(_ bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) -> any ImageDecoding {
         try opener(bytes, name, limits)
     }
 }

@@ -1,8 +1,8 @@
 /// What a codec can do, declared once in its registration (``Codec``), so that tools, docs and tests can ask
 /// without decoding: how it shrinks while decoding, what it delivers, and which metadata it reads.
-public struct CodecCapabilities: Sendable, Equatable {
+package struct CodecCapabilities: Sendable, Equatable {
     /// Ways a codec reduces while decoding, cheapest first.
-    public enum ShrinkOnLoad: Sendable, Equatable {
+    package enum ShrinkOnLoad: Sendable, Equatable {
         /// Integer DCT scaling by these denominators (JPEG: 2, 4, 8).
         case dctDenominators([Int])
         /// Any integer factor (a scaler inside the codec, or interlaced passes summed into a smaller grid).
@@ -14,30 +14,30 @@ public struct CodecCapabilities: Sendable, Equatable {
     }
 
     /// Embedded metadata a codec reads.
-    public enum Metadata: String, Sendable, CaseIterable {
+    package enum Metadata: String, Sendable, CaseIterable {
         case exif, icc, xmp
     }
 
     /// How it shrinks on load; empty when it always decodes at full size.
-    public var shrinkOnLoad: [ShrinkOnLoad]
+    package var shrinkOnLoad: [ShrinkOnLoad]
     /// It can deliver Y, Cb, Cr planes without colour conversion.
-    public var yieldsPlanes: Bool
+    package var yieldsPlanes: Bool
     /// The row formats it delivers (8-bit gray/RGB/RGBA, rgba16 for 16-bit sources).
-    public var rowFormats: [PixelFormat]
+    package var rowFormats: [PixelFormat]
     /// The deepest sample it reads, in bits.
-    public var maxBitsPerComponent: Int
+    package var maxBitsPerComponent: Int
     /// It reads transparency.
-    public var alpha: Bool
+    package var alpha: Bool
     /// It skips rows and columns outside a window when only a region is needed.
-    public var regions: Bool
+    package var regions: Bool
     /// It offers lossless rotations and crops (``LosslessTransforming``).
-    public var losslessTransforms: Bool
+    package var losslessTransforms: Bool
     /// It reads the first frame of animations (and reports the frame count).
-    public var animation: Bool
+    package var animation: Bool
     /// Metadata it reads.
-    public var metadata: Set<Metadata>
+    package var metadata: Set<Metadata>
 
-    public init(shrinkOnLoad: [ShrinkOnLoad] = [], yieldsPlanes: Bool = false, rowFormats: [PixelFormat],
+    package init(shrinkOnLoad: [ShrinkOnLoad] = [], yieldsPlanes: Bool = false, rowFormats: [PixelFormat],
                 maxBitsPerComponent: Int = 8, alpha: Bool = false, regions: Bool = false, losslessTransforms: Bool = false,
                 animation: Bool = false, metadata: Set<Metadata> = []) {
         self.shrinkOnLoad = shrinkOnLoad

@@ -1,7 +1,7 @@
 /// What an image without an ICC profile says its colours mean, as the file codes it: H.273 code points (HEIF and
 /// AVIF `colr`/`nclx`, PNG `cICP`), or PNG's gamma and chromaticities (`gAMA`, `cHRM`). Colour management turns
 /// it into an equivalent profile; an image with neither this nor a profile is sRGB.
-public enum CodedColor: Sendable, Hashable {
+package enum CodedColor: Sendable, Hashable {
     /// ITU-T H.273 colour primaries (1 BT.709, 9 BT.2020, 12 Display P3…) and transfer characteristics
     /// (13 sRGB, 16 PQ, 18 HLG…).
     case codePoints(primaries: Int, transfer: Int)
@@ -11,7 +11,7 @@ public enum CodedColor: Sendable, Hashable {
 
     /// True for PQ and HLG transfers (HDR video curves), whose steep coding needs more than 8 bits through the
     /// conversion.
-    public var isHighDynamicRange: Bool {
+    package var isHighDynamicRange: Bool {
         if case .codePoints(_, let transfer) = self { return transfer == 16 || transfer == 18 }
         return false
     }

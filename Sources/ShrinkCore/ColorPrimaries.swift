@@ -1,23 +1,23 @@
 /// The chromaticities (CIE xy) of a colour space's white point and red, green and blue primaries.
-public struct ColorPrimaries: Sendable, Hashable {
-    public var white: [Double]
-    public var red: [Double]
-    public var green: [Double]
-    public var blue: [Double]
+package struct ColorPrimaries: Sendable, Hashable {
+    package var white: [Double]
+    package var red: [Double]
+    package var green: [Double]
+    package var blue: [Double]
     /// A short name ("BT.2020", "Display P3").
-    public var name: String
+    package var name: String
 
-    public init(white: [Double], red: [Double], green: [Double], blue: [Double], name: String) {
+    package init(white: [Double], red: [Double], green: [Double], blue: [Double], name: String) {
         (self.white, self.red, self.green, self.blue, self.name) = (white, red, green, blue, name)
     }
 
     static let d65 = [0.3127, 0.3290]
     /// BT.709's, which sRGB shares.
-    public static let bt709 = ColorPrimaries(white: d65, red: [0.64, 0.33], green: [0.30, 0.60], blue: [0.15, 0.06], name: "BT.709")
+    package static let bt709 = ColorPrimaries(white: d65, red: [0.64, 0.33], green: [0.30, 0.60], blue: [0.15, 0.06], name: "BT.709")
 
     /// The primaries of an ITU-T H.273 colour primaries code: 1 BT.709, 4 BT.470M, 5 BT.601 625, 6 BT.601 525,
     /// 7 SMPTE 240M, 9 BT.2020, 11 DCI-P3, 12 Display P3, 22 EBU 3213; nil for 2 (unspecified) and the rest.
-    public static func h273(_ code: Int) -> ColorPrimaries? {
+    package static func h273(_ code: Int) -> ColorPrimaries? {
         switch code {
         case 1: bt709
         case 4: ColorPrimaries(white: [0.310, 0.316], red: [0.67, 0.33], green: [0.21, 0.71], blue: [0.14, 0.08], name: "BT.470M")
@@ -34,7 +34,7 @@ public struct ColorPrimaries: Sendable, Hashable {
 
     /// Kr and Kb of the luma these primaries give (H.273's chromaticity-derived matrices 12 and 13): the
     /// luminance of red and of blue when white has luminance 1.
-    public var lumaCoefficients: (kr: Double, kb: Double) {
+    package var lumaCoefficients: (kr: Double, kb: Double) {
         func xyz(_ p: [Double]) -> [Double] { [p[0] / p[1], 1, (1 - p[0] - p[1]) / p[1]] }
         let r = xyz(red), g = xyz(green), b = xyz(blue), w = xyz(white)
         // Solve [r g b] · s = w for the scales s (Cramer's rule); luminance of each primary is its s.

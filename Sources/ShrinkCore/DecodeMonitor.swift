@@ -7,7 +7,7 @@ import Synchronization
 /// buffers are freed at once; rows below are never decoded. Checkpoints also sample ``HeapUsage`` (at most
 /// once per ``sampleInterval``: `mallinfo2` walks the allocator's bins, tens of microseconds) so ``peakBytes``
 /// tells how far the heap grew above where it stood when the monitor was made; ``notePeak()`` samples at once.
-public final class DecodeMonitor: Sendable {
+package final class DecodeMonitor: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let baseline = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
@@ -20,11 +20,11 @@ public final class DecodeMonitor: Sendable {
     private let lastSample = Atomic<Int>(0)
 
     /// The least time between two heap samples taken by checkpoints.
-    public static let sampleInterval = Duration.milliseconds(1)
+    package static let sampleInterval = Duration.milliseconds(1)
 
     /// A monitor for a decode; with `measuringMemory` (the default) the heap is sampled now (the baseline,
     /// taken again by ``beginMeasuring()``) and at each checkpoint.
-    public init(measuringMemory: Bool = true) {
+    package init(measuringMemory: Bool = true) {
         samplesMemory = measuringMemory
         if measuringMemory {
             baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
@@ -33,7 +33,7 @@ public final class DecodeMonitor: Sendable {
     }
 
     /// Takes the heap baseline now (call when the decode really starts, if the monitor was made earlier).
-    public func beginMeasuring() {
+    package func beginMeasuring() {
         guard samplesMemory else { return }
         baseline.store(HeapUsage.bytesInUse, ordering: .relaxed)
         peak.store(0, ordering: .relaxed)
@@ -42,27 +42,27 @@ public final class DecodeMonitor: Sendable {
     }
 
     /// Asks the decode to stop at its next checkpoint. Safe from any thread, any number of times.
-    public func cancel() { cancelled.store(true, ordering: .releasing) }
+    package func cancel() { cancelled.store(true, ordering: .releasing) }
 
     /// True once ``cancel()`` has been called.
-    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see ``HeapUsage``).
-    public var peakBytes: Int { peak.load(ordering: .relaxed) }
+    package var peakBytes: Int { peak.load(ordering: .relaxed) }
 
     /// How far the allocator's hold from the system (``HeapUsage/bytesFromSystem``) grew between the baseline
     /// and the last sample. When glibc neither maps nor trims, its hold only grows, so this is the decode's
     /// high-water mark, including what a C codec allocated and freed between two checkpoints — less what fit
     /// into free chunks the allocator already held at the baseline (trim first: what stays are holes of a
     /// few tens of KiB).
-    public var systemGrowthBytes: Int { systemGrowth.load(ordering: .relaxed) }
+    package var systemGrowthBytes: Int { systemGrowth.load(ordering: .relaxed) }
 
     /// The number of source rows decoded when the last checkpoint ran.
-    public var rowsDecoded: Int { rows.load(ordering: .relaxed) }
+    package var rowsDecoded: Int { rows.load(ordering: .relaxed) }
 
     /// Records that rows up to (not including) `row` have been decoded, samples the heap, and throws
     /// `.cancelled` when the decode should stop.
-    public func checkpoint(row: Int) throws(ImageError) {
+    package func checkpoint(row: Int) throws(ImageError) {
         rows.store(row, ordering: .relaxed)
         if samplesMemory {
             let now = Self.nanoseconds(created.duration(to: .now))
@@ -80,7 +80,7 @@ public final class DecodeMonitor: Sendable {
     }
 
     /// Samples the heap now (call once more when the result is complete).
-    public func notePeak() {
+    package func notePeak() {
         systemGrowth.store(HeapUsage.bytesFromSystem - systemBaseline.load(ordering: .relaxed), ordering: .relaxed)
         let now = HeapUsage.bytesInUse - baseline.load(ordering: .relaxed)
         var seen = peak.load(ordering: .relaxed)

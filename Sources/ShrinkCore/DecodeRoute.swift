@@ -1,9 +1,9 @@
 /// How one decode will run, chosen by the codec from the header for a ``RouteRequest``: the machinery, what
 /// it delivers, and what it holds. The same value is read by the memory predictor and started by the
 /// renderer, so what is predicted is what runs.
-public struct DecodeRoute: Sendable {
+package struct DecodeRoute: Sendable {
     /// What the decode delivers.
-    public enum Output: Sendable, Equatable {
+    package enum Output: Sendable, Equatable {
         /// Interleaved rows of this format (gray8, rgb8, rgba8 or rgba16).
         case rows(PixelFormat)
         /// Y, Cb, Cr planes (``PlaneDecoding``).
@@ -11,7 +11,7 @@ public struct DecodeRoute: Sendable {
     }
 
     /// How decoded pixels map onto source pixels.
-    public enum Geometry: Sendable, Equatable {
+    package enum Geometry: Sendable, Equatable {
         /// Decoded pixel `i` covers source pixels `[i·d, (i+1)·d)` at scale 1/`d`, the last one partly (DCT
         /// scaling, box sums of interlaced passes).
         case blocks
@@ -21,28 +21,28 @@ public struct DecodeRoute: Sendable {
     }
 
     /// The machinery, as reported.
-    public let path: DecodePath
+    package let path: DecodePath
     /// Rows or planes.
-    public let output: Output
+    package let output: Output
     /// The size of the whole image at this route's scale.
-    public let decodedSize: PixelSize
+    package let decodedSize: PixelSize
     /// Memory that grows with the image, held for the whole decode: a coefficient buffer, an interlaced
     /// grid, a scaled frame or a full-size lossless image. 0 when rows stream.
-    public let workingBytes: Int
+    package let workingBytes: Int
     /// The codec library's own state (tables, row caches, the input window), calibrated against measured
     /// heap growth.
-    public let stateBytes: Int
+    package let stateBytes: Int
     /// How decoded pixels map onto source pixels.
-    public let geometry: Geometry
+    package let geometry: Geometry
     /// With `.uniform` geometry, the part of the stored image the decoded rows span (a codec that crops
     /// before scaling); nil for the whole image.
-    public let sourceRect: FractionalRect?
+    package let sourceRect: FractionalRect?
     /// The library that decodes, with its version when the library says (`libjpeg-turbo`, `dav1d 1.0.0`), as
     /// telemetry reports it; nil when the codec does not name one.
-    public let decoder: String?
+    package let decoder: String?
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
-    public init(path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
+    package init(path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
                 geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
         self.path = path
         self.output = output
@@ -56,12 +56,12 @@ public struct DecodeRoute: Sendable {
     }
 
     /// Starts the decode. A `monitor` may be checked by codecs that decode a long way before the first row.
-    public func start(options: DecodeOptions, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodeStream {
+    package func start(options: DecodeOptions, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodeStream {
         try starter(options, monitor)
     }
 
     /// The interleaved row format, or nil for planes.
-    public var rowFormat: PixelFormat? {
+    package var rowFormat: PixelFormat? {
         if case .rows(let format) = output { return format }
         return nil
     }

@@ -1,5 +1,5 @@
 /// A started decode: rows in an interleaved format, or Y/Cb/Cr planes.
-public enum DecodeStream {
+package enum DecodeStream {
     case rows(any RowDecoding)
     case planes(any PlaneDecoding)
 }

@@ -1,27 +1,27 @@
 /// Reads the few EXIF fields Shrink plans with from a TIFF structure (the payload of a JPEG `APP1 Exif`
 /// segment after its 6-byte prefix, or of a PNG `eXIf` chunk): the orientation and the byte range of the
 /// embedded JPEG thumbnail. Every read is bounds-checked; malformed EXIF yields empty fields, never a trap.
-public struct ExifReader: Sendable {
+package struct ExifReader: Sendable {
     /// Tag 0x0112 as stored (1–8 normally; 0 and other values appear in the wild), when present.
-    public private(set) var orientationValue: Int?
+    package private(set) var orientationValue: Int?
     /// The embedded thumbnail's bytes, as offsets into the TIFF data, when IFD1 points at a JPEG in range.
-    public private(set) var thumbnailRange: Range<Int>?
+    package private(set) var thumbnailRange: Range<Int>?
     /// Where the orientation tag's value sits in the TIFF data and how many bytes it takes (1, 2 or 4: the
     /// tag's own integer type), when present.
-    public private(set) var orientationField: (offset: Int, width: Int)?
+    package private(set) var orientationField: (offset: Int, width: Int)?
     /// True for little-endian ("II") TIFF data.
-    public private(set) var isLittleEndian = false
+    package private(set) var isLittleEndian = false
     /// What was wrong with the block, when something was (no TIFF header, IFD0 out of range): the fields
     /// then read as absent. Decoders report it as a warning; the pixels are unaffected.
-    public private(set) var problem: String?
+    package private(set) var problem: String?
 
     /// The orientation to apply: `.up` when the tag is absent or invalid.
-    public var orientation: ImageOrientation { ImageOrientation(exifValue: orientationValue ?? 1) }
+    package var orientation: ImageOrientation { ImageOrientation(exifValue: orientationValue ?? 1) }
 
     /// Parses `tiff`. Only IFD0 and IFD1 are read, so a cyclic IFD chain cannot loop. The orientation is
     /// read whatever integer type the writer stored it as (SHORT is the standard; BYTE, SSHORT, LONG and
     /// SLONG occur in real files), in either byte order, from IFD0 only (as Pillow's `exif_transpose`).
-    public init(tiff: UnsafeRawBufferPointer) {
+    package init(tiff: UnsafeRawBufferPointer) {
         guard tiff.count >= 8 else {
             problem = "EXIF block is too short (\(tiff.count) bytes) to hold a TIFF header"
             return
@@ -89,7 +89,7 @@ public struct ExifReader: Sendable {
     }
 
     /// A copy of `tiff` whose orientation tag (if any) reads 1.
-    public static func settingOrientationUp(_ tiff: [UInt8]) -> [UInt8] {
+    package static func settingOrientationUp(_ tiff: [UInt8]) -> [UInt8] {
         let reader = tiff.withUnsafeBytes { ExifReader(tiff: $0) }
         guard let field = reader.orientationField, field.offset + field.width <= tiff.count else { return tiff }
         var out = tiff

@@ -7,10 +7,10 @@ import Darwin
 #endif
 
 /// Writes encoded images to files, and creates output directories.
-public enum FileOutput {
+package enum FileOutput {
     /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a reader
     /// never sees a half-written file. Fails with `.io` naming the path.
-    public static func write(_ bytes: [UInt8], to path: String) throws(ImageError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(ImageError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ImageError(.io, "\(path): cannot create", cause: errnoText()) }
@@ -36,7 +36,7 @@ public enum FileOutput {
     }
 
     /// Creates `path` and its missing parents as directories; an existing directory is fine.
-    public static func createDirectory(_ path: String) throws(ImageError) {
+    package static func createDirectory(_ path: String) throws(ImageError) {
         var current = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + part
@@ -51,7 +51,7 @@ public enum FileOutput {
     }
 
     /// The names in directory `path` (without `.` and `..`, unsorted), or nil when it cannot be read.
-    public static func names(inDirectory path: String) -> [String]? {
+    package static func names(inDirectory path: String) -> [String]? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
@@ -65,7 +65,7 @@ public enum FileOutput {
     }
 
     /// True when `path` names an existing directory.
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }

@@ -1,34 +1,41 @@
-/// A rectangle in source pixel coordinates; fractional edges are allowed (a centre crop of an odd size).
-public struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+/// A rectangle in source pixel coordinates with fractional edges (a centre crop of an odd size, a region
+/// scaled to a decoder's 1/8): what the planner and the resampler work in. Users give whole-pixel
+/// ``PixelRect``s.
+package struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
 
+    /// `rect`'s edges.
+    package init(_ rect: PixelRect) {
+        self.init(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
+    }
+
     /// The whole of an image of `size`.
-    public init(_ size: PixelSize) {
+    package init(_ size: PixelSize) {
         self.init(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
     }
 
     /// True when every coordinate is a finite number (no NaN or infinity).
-    public var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+    package var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
 
     /// True when the rectangle is finite, at least 1×1, and lies inside an image of `size` (compared as
     /// doubles: no conversion of an untrusted value can trap).
-    public func isInside(_ size: PixelSize) -> Bool {
+    package func isInside(_ size: PixelSize) -> Bool {
         isFinite && width >= 1 && height >= 1 && x >= 0 && y >= 0
             && x + width <= Double(size.width) && y + height <= Double(size.height)
     }
 
     /// `"x,y,width,height"`, whole numbers without a fraction; NaN, infinities and huge values as they are.
-    public var description: String {
+    package var description: String {
         func text(_ v: Double) -> String {
             v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
         }
@@ -36,5 +43,5 @@ public struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same rectangle with x/y and width/height swapped (a transpose).
-    public var transposed: FractionalRect { FractionalRect(x: y, y: x, width: height, height: width) }
+    package var transposed: FractionalRect { FractionalRect(x: y, y: x, width: height, height: width) }
 }

@@ -6,23 +6,23 @@ import CShrinkSystem
 /// buffers too. 0 where the C library cannot tell.
 ///
 /// Cost: a walk over the allocator's free lists, a few microseconds; call it between strips, not per row.
-public enum HeapUsage {
-    public static var bytesInUse: Int { Int(csys_heap_bytes_in_use()) }
+package enum HeapUsage {
+    package static var bytesInUse: Int { Int(csys_heap_bytes_in_use()) }
 
     /// The bytes the allocator holds from the system (its arenas and mappings). When glibc is told never to
     /// map and never to trim (`GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=…`), this
     /// only grows, so its growth over a decode is the decode's high-water mark, including what a C codec
     /// allocated and freed between two checkpoints.
-    public static var bytesFromSystem: Int { Int(csys_heap_bytes_from_system()) }
+    package static var bytesFromSystem: Int { Int(csys_heap_bytes_from_system()) }
 
     /// Gives the allocator's free memory back to the system (glibc `malloc_trim`), e.g. after parsing a
     /// long command line, so memory freed before a batch does not stay resident through it.
-    public static func returnFreeMemory() { csys_trim_heap() }
+    package static func returnFreeMemory() { csys_trim_heap() }
 
     /// Caps the allocator's arenas at `count` (glibc `M_ARENA_MAX`; by default each thread may get its own,
     /// each keeping freed memory resident). A server calls it before starting threads, so resident memory
     /// stays near what its budget charges (imgproxy documents `MALLOC_ARENA_MAX=2` for the same reason).
     /// Returns false where the C library has no such setting.
     @discardableResult
-    public static func limitArenas(to count: Int) -> Bool { csys_limit_heap_arenas(Int32(max(1, count))) == 0 }
+    package static func limitArenas(to count: Int) -> Bool { csys_limit_heap_arenas(Int32(max(1, count))) == 0 }
 }

@@ -25,9 +25,9 @@ public final class ImageBytes: @unchecked Sendable {
     public let count: Int
     /// True when the bytes are a page-aligned file mapping whose consumed pages may be released
     /// (`madvise(MADV_DONTNEED)`); they are re-read from the file if touched again.
-    public let isPageAlignedMapping: Bool
-    /// The file the bytes came from, when they came from one.
-    public let path: String?
+    package let isPageAlignedMapping: Bool
+    /// The file the bytes came from, or the name they were given; nil when neither.
+    public let name: String?
     /// The mapping's slot in the SIGBUS guard (-1 when not mapped).
     private let guardSlot: Int32
     /// Called once the bytes are freed (a download's reservation returned to its budget).
@@ -37,7 +37,7 @@ public final class ImageBytes: @unchecked Sendable {
     /// must be a regular file: anything else is `.io` naming what it is. A missing file is `.fileNotFound`,
     /// an unreadable one `.io`; an empty file has no bytes.
     public init(mapping path: String) throws(ImageError) {
-        self.path = path
+        self.name = path
         onRelease = nil
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
@@ -87,8 +87,8 @@ public final class ImageBytes: @unchecked Sendable {
 
     /// Reads file descriptor `fd` (standard input, a pipe) to its end into owned bytes, refusing more than
     /// `maxBytes` (`.limitExceeded`) before reading further. `name` appears in errors (`<stdin>`, say).
-    public init(reading fd: Int32, name: String, maxBytes: Int) throws(ImageError) {
-        path = name
+    package init(reading fd: Int32, name: String, maxBytes: Int) throws(ImageError) {
+        self.name = name
         onRelease = nil
         isPageAlignedMapping = false
         guardSlot = -1
@@ -98,7 +98,7 @@ public final class ImageBytes: @unchecked Sendable {
             if used == capacity {
                 guard capacity <= maxBytes else {
                     storage.deallocate()
-                    throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes")
+                    throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes (ImageLimits.maxInputBytes)")
                 }
                 let grown = UnsafeMutableRawPointer.allocate(byteCount: min(capacity * 2, maxBytes + 1), alignment: 16)
                 grown.copyMemory(from: storage, byteCount: used)
@@ -118,7 +118,7 @@ public final class ImageBytes: @unchecked Sendable {
         }
         guard used <= maxBytes else {
             storage.deallocate()
-            throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes")
+            throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes (ImageLimits.maxInputBytes)")
         }
         count = used
         if used == 0 {
@@ -131,7 +131,7 @@ public final class ImageBytes: @unchecked Sendable {
 
     /// True when the mapped file was truncated while its bytes were read: some of them read as zeros
     /// instead of the file's. Decoders check it when they end and report `.truncated`.
-    public var wasTruncatedWhileMapped: Bool { guardSlot >= 0 && csys_guard_faulted(guardSlot) != 0 }
+    package var wasTruncatedWhileMapped: Bool { guardSlot >= 0 && csys_guard_faulted(guardSlot) != 0 }
 
     private static func fileKind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
@@ -148,20 +148,21 @@ public final class ImageBytes: @unchecked Sendable {
     /// must come from `UnsafeMutableRawBufferPointer.allocate` and is deallocated with this object. The
     /// first `count` bytes are the image.
     /// `onRelease` runs after the buffer is freed (to return a reservation of its bytes).
-    public init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil,
+    package init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil,
                 onRelease: (@Sendable () -> Void)? = nil) {
         precondition(count >= 0 && count <= buffer.count, "ImageBytes(adopting:): count outside the buffer")
         self.onRelease = onRelease
-        self.path = name
+        self.name = name
         self.count = count
         isPageAlignedMapping = false
         guardSlot = -1
         base = buffer.baseAddress
     }
 
-    /// Copies `bytes` once into storage whose address is stable for the object's lifetime.
-    public init(_ bytes: [UInt8], path: String? = nil) {
-        self.path = path
+    /// Copies `bytes` once into storage whose address is stable for the object's lifetime; `name` says
+    /// where they came from (errors name it).
+    public init(_ bytes: [UInt8], name: String? = nil) {
+        self.name = name
         onRelease = nil
         count = bytes.count
         isPageAlignedMapping = false
@@ -188,11 +189,11 @@ public final class ImageBytes: @unchecked Sendable {
     }
 
     /// The bytes. Valid while this object is alive.
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Releases the resident pages of a mapping that lie wholly inside `range` (a no-op for owned bytes):
     /// for readers that walk the file once and will not come back.
-    public func releaseResidentPages(in range: Range<Int>) {
+    package func releaseResidentPages(in range: Range<Int>) {
         guard isPageAlignedMapping, let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (max(0, range.lowerBound) + page - 1) / page * page, end = min(count, range.upperBound) / page * page
@@ -200,7 +201,7 @@ public final class ImageBytes: @unchecked Sendable {
     }
 
     /// Releases every resident page of a mapping (a no-op for owned bytes).
-    public func releaseResidentPages() {
+    package func releaseResidentPages() {
         if isPageAlignedMapping, let base { _ = madvise(base, count, MADV_DONTNEED) }
     }
 

@@ -3,7 +3,7 @@
 ///
 /// Codecs expose capabilities and costs; only the planner in `Shrink` decides how to combine prescale,
 /// resampling and format. Everything a decode does goes through ``route(_:)``.
-public protocol ImageDecoding: Sendable {
+package protocol ImageDecoding: Sendable {
     /// Everything the header says.
     var info: ImageInfo { get }
     /// The decode-time scale denominators supported for this image (`[1]` when it cannot scale while decoding).
@@ -28,24 +28,24 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
-    public var losslessTransforms: (any LosslessTransforming)? { nil }
-    public func embeddedThumbnailBytes() -> [UInt8]? { nil }
-    public func embeddedThumbnail() -> (any ImageDecoding)? { nil }
+    package var losslessTransforms: (any LosslessTransforming)? { nil }
+    package func embeddedThumbnailBytes() -> [UInt8]? { nil }
+    package func embeddedThumbnail() -> (any ImageDecoding)? { nil }
 }
 
 /// How a codec runs a decode.
-public struct DecodeOptions: Sendable {
+package struct DecodeOptions: Sendable {
     /// Faster, slightly softer decoding (JPEG: integer IDCT, plain upsampling). `false` by default.
-    public var fast: Bool
+    package var fast: Bool
     /// Reject data the decoder could only step over (corrupt segments, premature end) instead of reporting
     /// it as a warning. `false` by default.
-    public var strict: Bool
+    package var strict: Bool
     /// Cap on the decoder's working memory in bytes, enforced inside the codec; 0 = none. `0` by default.
-    public var memoryLimit: Int
+    package var memoryLimit: Int
     /// How CMYK ink becomes RGB (a colour-managed transform); ``NaiveInk`` when nil.
-    public var inkConverter: (any InkConverting)?
+    package var inkConverter: (any InkConverting)?
 
-    public init(fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil) {
+    package init(fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil) {
         self.fast = fast
         self.strict = strict
         self.memoryLimit = memoryLimit

@@ -1,8 +1,25 @@
 /// The one error type of Shrink: a stable ``Code``, a message that names the file and what was wrong, and
 /// the underlying cause when there is one.
 ///
+/// Every throwing API declares `throws(ImageError)`, so a `do throws(ImageError)` block catches it typed:
+///
+/// ```swift
+/// do throws(ImageError) {
+///     let thumb = try source.thumbnail(maxPixelSize: 256)
+/// } catch {
+///     switch error.code {
+///     case .limitExceeded, .memoryBudgetExceeded: print("too large:", error.reason)
+///     default: print(error)               // the message, with the file's name
+///     }
+/// }
+/// ```
+///
+/// ``message`` names the file; ``reason`` is the same without it, for clients that must not learn where a
+/// server keeps its files; `code.httpStatus` is the status a server answers. A ``DataLoading`` of your own
+/// reports its failures as `ImageError`s too, carrying its own error as ``underlying``.
+///
 /// The library never prints and never exits; the CLI maps codes to exit statuses.
-public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure this is. A struct over a private enum so that codes can be added without
     /// breaking exhaustive switches in user code.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
@@ -49,15 +66,27 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The lower-level error text (a libjpeg message, an errno string), when there is one.
     public var cause: String?
     /// The file the error is about (its path, or the name given to bytes in memory), when known: set by
-    /// ``naming(_:)``, which every `ImageSource` entry point applies.
+    /// ``naming(_:)``, which every `ImageSource` entry point and the pipeline apply.
     public var name: String?
+    /// The error a lower layer threw, when there was one: what a ``DataLoading`` of your own caught from its
+    /// HTTP client or database, kept for logs and for `catch` clauses that look for it. It takes no part in
+    /// `==` (errors compare by code, message, cause and name).
+    public var underlying: (any Error & Sendable)?
 
     /// Makes an error; `message` should say what was wrong in one line and may start with the file's name.
-    public init(_ code: Code, _ message: String, cause: String? = nil, name: String? = nil) {
+    /// `underlying` keeps the error that caused this one (a loader's own).
+    public init(_ code: Code, _ message: String, cause: String? = nil, name: String? = nil,
+                underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
         self.name = name
+        self.underlying = underlying
+    }
+
+    /// Errors are equal when their code, message, cause and name are: the underlying error is not compared.
+    public static func == (a: ImageError, b: ImageError) -> Bool {
+        a.code == b.code && a.message == b.message && a.cause == b.cause && a.name == b.name
     }
 
     /// What was wrong without the file's name or path: ``message`` with a leading `NAME: ` removed. For
@@ -76,7 +105,18 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The same error with `path` named at the front of the message, unless it already names it, and
     /// recorded as ``name``.
     public func naming(_ path: String) -> ImageError {
-        if message.hasPrefix(path) { return ImageError(code, message, cause: cause, name: path) }
-        return ImageError(code, "\(path): \(message)", cause: cause, name: path)
+        var named = self
+        named.name = path
+        if !message.hasPrefix(path) { named.message = "\(path): \(message)" }
+        return named
+    }
+
+    /// `Shrink.ImageError(code: …, message: …)`, with the cause and the underlying error when there are
+    /// some: what `String(reflecting:)`, `dump` and test failures print.
+    public var debugDescription: String {
+        var text = "Shrink.ImageError(code: .\(code), message: \(String(reflecting: message))"
+        if let cause { text += ", cause: \(String(reflecting: cause))" }
+        if let underlying { text += ", underlying: \(String(reflecting: underlying))" }
+        return text + ")"
     }
 }

@@ -22,7 +22,7 @@ public struct ImageInfo: Sendable, Equatable {
     public var exifBytes: Int
     /// What the file says of its colours when it has no ICC profile (HEIF `nclx`, PNG `cICP`, `gAMA`/`cHRM`);
     /// nil when it has a profile, says sRGB, or says nothing.
-    public var codedColor: CodedColor?
+    package var codedColor: CodedColor?
     /// The size of the thumbnail embedded in the EXIF block, when there is one and it can be read.
     public var embeddedThumbnail: PixelSize?
     /// Format-specific features the header declares, e.g. PNG chunks (`PLTE`, `tRNS`, `gAMA`, `sRGB`,
@@ -36,7 +36,7 @@ public struct ImageInfo: Sendable, Equatable {
     /// block, stray bytes between markers), one line each without the file name; empty for a clean file.
     public var warnings: [String]
 
-    public init(format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
+    package init(format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
                 bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
                 chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
                 codedColor: CodedColor? = nil, embeddedThumbnail: PixelSize? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,

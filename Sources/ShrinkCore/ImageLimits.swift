@@ -1,8 +1,14 @@
-/// Limits on hostile input, checked from headers before anything of that size is allocated.
+/// Every limit on one image in one place, checked from headers before anything of that size is allocated:
+/// pixels, file bytes, metadata chunks, JPEG scans, and the working memory a decoder may take beyond its
+/// result. An image over a limit fails with `.limitExceeded` (working memory: `.memoryBudgetExceeded`), and
+/// the message names the limit it hit.
 ///
 /// ```swift
 /// let source = try ImageSource(path: upload, limits: ImageLimits(maxPixels: 50_000_000))
 /// ```
+///
+/// (A pipeline's own budget, for the decodes it runs side by side and its caches, is
+/// `ImagePipeline.Configuration.budget`.)
 public struct ImageLimits: Sendable, Equatable {
     /// Largest image accepted, in pixels (source, and output when upscaling). 268 402 689 (0x3FFF²) by
     /// default, as sharp.
@@ -18,31 +24,53 @@ public struct ImageLimits: Sendable, Equatable {
     /// progressive files have about 10; 500 by default (the cap libjpeg-turbo's own fuzzers and TurboJPEG's
     /// scan limit guidance use).
     public var maxScans: Int
+    /// Largest working memory one decode may use beyond its result and a strip of rows, in bytes: a
+    /// progressive JPEG's coefficient buffer, an interlaced PNG or GIF frame, a lossless transform's
+    /// coefficients. Predicted from the header and refused above it (`.memoryBudgetExceeded`), and enforced
+    /// inside libjpeg as its memory cap. 1 GiB by default.
+    public var maxWorkingBytes: Int
 
+    /// Limits with the defaults above, or the values given.
     public init(maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20,
-                maxScans: Int = 500) {
+                maxScans: Int = 500, maxWorkingBytes: Int = 1 << 30) {
         self.maxPixels = maxPixels
         self.maxInputBytes = maxInputBytes
         self.maxChunkBytes = maxChunkBytes
         self.maxScans = maxScans
+        self.maxWorkingBytes = maxWorkingBytes
     }
 
     /// Fails with `.limitExceeded` naming `path` when an image of `size` has more than ``maxPixels`` pixels.
-    public func check(_ size: PixelSize, path: String, what: String = "image") throws(ImageError) {
+    package func check(_ size: PixelSize, path: String, what: String = "image") throws(ImageError) {
         guard size.width > 0, size.height > 0 else {
             throw ImageError(.corruptData, "\(path): \(what) has an empty size \(size)")
         }
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard !overflow, pixels <= maxPixels else {
             throw ImageError(.limitExceeded,
-                             "\(path): \(what) is \(size) (\(overflow ? "too many" : "\(pixels)") pixels), above the limit of \(maxPixels) pixels")
+                             "\(path): \(what) is \(size) (\(overflow ? "too many" : "\(pixels)") pixels), above the limit of \(maxPixels) pixels (ImageLimits.maxPixels)")
         }
     }
 
     /// Fails with `.limitExceeded` when the input is larger than ``maxInputBytes``.
-    public func check(inputBytes: Int, path: String) throws(ImageError) {
+    package func check(inputBytes: Int, path: String) throws(ImageError) {
         guard inputBytes <= maxInputBytes else {
-            throw ImageError(.limitExceeded, "\(path): file is \(inputBytes) bytes, above the limit of \(maxInputBytes)")
+            throw ImageError(.limitExceeded, "\(path): file is \(inputBytes) bytes, above the limit of \(maxInputBytes) (ImageLimits.maxInputBytes)")
         }
+    }
+
+    /// Fails with `.memoryBudgetExceeded` naming `path` when `bytes` of working memory (`what` needs them) are
+    /// more than ``maxWorkingBytes``.
+    package func check(workingBytes bytes: Int, for what: String, path: String) throws(ImageError) {
+        guard bytes <= maxWorkingBytes else {
+            throw ImageError(.memoryBudgetExceeded,
+                             "\(path): \(what) needs \(Self.mebibytes(bytes)) of working memory, above the limit of \(Self.mebibytes(maxWorkingBytes)) (ImageLimits.maxWorkingBytes)")
+        }
+    }
+
+    /// `bytes` in MiB with one decimal, as messages print memory.
+    package static func mebibytes(_ bytes: Int) -> String {
+        let tenths = Int((Double(bytes) / 1_048_576 * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 }

@@ -59,7 +59,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
 
     /// Where stored pixel (x, y) of an image stored at `size` lands when displayed.
     @inline(__always)
-    public func displayedPosition(x: Int, y: Int, in size: PixelSize) -> (x: Int, y: Int) {
+    package func displayedPosition(x: Int, y: Int, in size: PixelSize) -> (x: Int, y: Int) {
         let w = size.width, h = size.height
         switch self {
         case .up: return (x, y)
@@ -75,7 +75,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
 
     /// The stored-pixel rectangle that displays as `rect` (displayed coordinates) in an image stored at
     /// `storedSize`: the inverse of this orientation applied to a rectangle. Fractional edges are kept.
-    public func storedRect(for rect: FractionalRect, storedSize: PixelSize) -> FractionalRect {
+    package func storedRect(for rect: FractionalRect, storedSize: PixelSize) -> FractionalRect {
         let w = Double(storedSize.width), h = Double(storedSize.height)
         switch self {
         case .up: return rect

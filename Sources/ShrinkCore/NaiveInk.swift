@@ -1,9 +1,9 @@
 /// CMYK to RGB without a profile: each channel is (1 − ink) × (1 − black), what browsers and Pillow do with a
 /// CMYK JPEG that carries no ICC profile. About 2 ns a pixel; holds nothing.
-public struct NaiveInk: InkConverting {
-    public init() {}
+package struct NaiveInk: InkConverting {
+    package init() {}
 
-    public func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
+    package func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
         // With the stored values s (inverted: s = 255 − ink), light = s_c × s_k / 255, rounded as Pillow does.
         let flip: Int = inverted ? 0 : 255
         for x in 0..<count {

@@ -3,9 +3,9 @@
 /// Interleaved formats convert row by row through straight RGBA8; YUV converts directly to and from RGB
 /// in fixed point (2×2 chroma: nearest on the way up, averaged on the way down). Memory: the result plus
 /// two rows of scratch.
-public enum PixelConverter {
+package enum PixelConverter {
     /// The YCbCr matrix, full range (JPEG's). `.bt601` is what JPEG stores; `.bt709` is HD video's.
-    public enum Matrix: Sendable {
+    package enum Matrix: Sendable {
         case bt601, bt709
 
         /// R = Y + rCr·Cr', G = Y − gCb·Cb' − gCr·Cr', B = Y + bCb·Cb' in 16.16 fixed point; luma weights.
@@ -27,7 +27,7 @@ public enum PixelConverter {
 
     /// `image` in `format`. Colour → gray keeps luma; alpha is dropped going to formats without it
     /// (YUV, gray8, rgb8) and is opaque coming from them; an alpha8 mask is the source's alpha.
-    public static func convert(_ image: PixelBuffer, to format: PixelFormat, matrix: Matrix = .bt601) -> PixelBuffer {
+    package static func convert(_ image: PixelBuffer, to format: PixelFormat, matrix: Matrix = .bt601) -> PixelBuffer {
         if image.format == format { return image }
         let out = [UInt8](unsafeUninitializedCapacity: format.byteCount(for: image.size)) { buffer, count in
             image.bytes.withUnsafeBytes {
@@ -40,7 +40,7 @@ public enum PixelConverter {
 
     /// Converts an image of `size` in `from` at `source` into `destination`, which holds
     /// `format.byteCount(for: size)` bytes (every byte is written).
-    public static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: PixelSize, into destination: UnsafeMutablePointer<UInt8>,
+    package static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: PixelSize, into destination: UnsafeMutablePointer<UInt8>,
                                as format: PixelFormat, matrix: Matrix = .bt601) {
         if from == format {
             destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: format.byteCount(for: size))
@@ -264,14 +264,14 @@ public enum PixelConverter {
 
     /// Luma of one RGB pixel, rounded.
     @inline(__always)
-    public static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8, matrix: Matrix = .bt601) -> UInt8 {
+    package static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8, matrix: Matrix = .bt601) -> UInt8 {
         let k = matrix.coefficients
         return clamp((k.kr &* Int32(r) &+ k.kg &* Int32(g) &+ k.kb &* Int32(b) &+ 32768) >> 16)
     }
 
     /// Cb and Cr of the average of `count` RGB pixels whose channel sums are r, g, b, rounded to nearest.
     @inline(__always)
-    public static func chroma(r: Int32, g: Int32, b: Int32, count: Int32, matrix: Matrix = .bt601) -> (UInt8, UInt8) {
+    package static func chroma(r: Int32, g: Int32, b: Int32, count: Int32, matrix: Matrix = .bt601) -> (UInt8, UInt8) {
         let m = matrix.chroma, scale = 1 / (Double(count) * 65536)
         let cb = 128 + Int32((Double(m.cb.0 &* r &+ m.cb.1 &* g &+ m.cb.2 &* b) * scale).rounded())
         let cr = 128 + Int32((Double(m.cr.0 &* r &+ m.cr.1 &* g &+ m.cr.2 &* b) * scale).rounded())

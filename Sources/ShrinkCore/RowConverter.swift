@@ -1,14 +1,14 @@
 /// Converts one row of pixels between the interleaved formats (gray8, rgb8, rgba8, rgba16 in; gray8,
 /// rgb8, rgba8 out, or rgba16 unchanged): 16-bit samples round to 8 bits, alpha is dropped or added (opaque), gray is
 /// replicated, and a gray image carried as RGBA keeps its first channel.
-public enum RowConverter {
+package enum RowConverter {
     /// The 8-bit format with the same channels as `format` (rgba16 → rgba8).
-    public static func eightBit(_ format: PixelFormat) -> PixelFormat {
+    package static func eightBit(_ format: PixelFormat) -> PixelFormat {
         format == .rgba16 ? .rgba8 : format
     }
 
     /// Converts `width` pixels at `source` in `from` to `destination` in `to`.
-    public static func convert(_ source: UnsafeRawPointer, from: PixelFormat, to destination: UnsafeMutablePointer<UInt8>,
+    package static func convert(_ source: UnsafeRawPointer, from: PixelFormat, to destination: UnsafeMutablePointer<UInt8>,
                                as to: PixelFormat, width: Int) {
         let cs = from.channels, cd = to.channels
         if from == to {

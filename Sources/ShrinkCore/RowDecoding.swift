@@ -2,7 +2,7 @@
 ///
 /// Decoders never seek backwards: asking for any row but ``nextRow`` is an error (`.invalidArgument`),
 /// not a silent re-decode. Rows are interleaved 8-bit samples in ``format``.
-public protocol RowDecoding: AnyObject {
+package protocol RowDecoding: AnyObject {
     /// The size of the image being produced (after any decode-time prescale; a window's size when the
     /// decoder produces only part of the image).
     var size: PixelSize { get }
@@ -28,12 +28,12 @@ public protocol RowDecoding: AnyObject {
 }
 
 extension RowDecoding {
-    public var origin: (x: Int, y: Int) { (0, 0) }
-    public var warnings: [String] { [] }
+    package var origin: (x: Int, y: Int) { (0, 0) }
+    package var warnings: [String] { [] }
 
     /// How many rows a call asking for `maxRows` at `row` may produce, after checking the order: `row` must
     /// be ``nextRow`` and the decoder still open. Fails with `.invalidArgument` naming `path`.
-    public func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {
+    package func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {
         guard isOpen else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
         guard row == nextRow else {
             throw ImageError(.invalidArgument, "\(path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")

@@ -1,6 +1,6 @@
 /// A file being written a band of rows at a time (an image far larger than memory, encoded while it is made).
 /// The file appears only when ``finish()`` succeeds.
-public protocol RowEncoding: AnyObject {
+package protocol RowEncoding: AnyObject {
     /// The image size.
     var size: PixelSize { get }
     /// Writes `count` rows (`bytesPerRow` apart) in the format the writer was started with.

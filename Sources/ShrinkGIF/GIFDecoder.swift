@@ -9,21 +9,21 @@ import ShrinkCore
 /// streams: giflib decodes one row into a line buffer and it is expanded through the colour table straight into
 /// the caller's row. An interlaced frame's indices are buffered (1 byte per frame pixel) and rows handed out in
 /// order.
-public struct GIFDecoder: ImageDecoding {
+package struct GIFDecoder: ImageDecoding {
     /// The encoded bytes (kept alive for every decode).
-    public let bytes: ImageBytes
+    package let bytes: ImageBytes
     /// The name used in error messages.
-    public let path: String
+    package let path: String
     /// The block structure: screen, first frame, frame count.
-    public let structure: GIFStructure
+    package let structure: GIFStructure
     /// Header values.
-    public let info: ImageInfo
+    package let info: ImageInfo
     /// The limits the file was opened with.
-    public let limits: ImageLimits
+    package let limits: ImageLimits
 
     /// Walks the file's blocks. Fails with `.limitExceeded` (screen or canvas above `limits.maxPixels`, checked
     /// before anything is allocated), `.truncated` or `.corruptData` (see ``GIFStructure``).
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.limits = limits
@@ -43,7 +43,7 @@ public struct GIFDecoder: ImageDecoding {
 
     /// The ICC profile of an `ICCRGBG1012` application extension before the first frame, when there is one (and it
     /// is within `limits.maxChunkBytes`); GIF has no EXIF.
-    public func metadata() throws(ImageError) -> ImageMetadata {
+    package func metadata() throws(ImageError) -> ImageMetadata {
         guard let icc = structure.iccProfile, info.iccProfileBytes > 0 else { return ImageMetadata() }
         let b = bytes.bytes
         var profile: [UInt8] = []
@@ -59,18 +59,18 @@ public struct GIFDecoder: ImageDecoding {
     }
 
     /// GIF decodes at full size only.
-    public var scaleDenominators: [Int] { [1] }
+    package var scaleDenominators: [Int] { [1] }
 
-    public func scaledSize(denominator: Int) -> PixelSize {
+    package func scaledSize(denominator: Int) -> PixelSize {
         let d = max(1, denominator)
         return PixelSize(width: (info.size.width + d - 1) / d, height: (info.size.height + d - 1) / d)
     }
 
     /// rgba8 when the first frame has a transparent index, else rgb8: rows and results alike.
-    public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
+    package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
 
     /// An interlaced first frame holds its indices, 1 byte per frame pixel; a non-interlaced one streams: 0.
-    public var workingBytes: Int { structure.firstFrame.isInterlaced ? structure.firstFrame.size.pixelCount : 0 }
+    package var workingBytes: Int { structure.firstFrame.isInterlaced ? structure.firstFrame.size.pixelCount : 0 }
 
     /// giflib's state while decoding — its private LZW tables (prefix 16 KiB, suffix and stack 4 KiB each, a
     /// 256-byte block buffer) and the file structures — plus the colour table (1 KiB): 26 KiB; a line of the
@@ -79,7 +79,7 @@ public struct GIFDecoder: ImageDecoding {
     /// starting a decode and reading its first row: 25 072 bytes for 100- and 640-pixel frames, 29 088 for a
     /// 4000-pixel one (the line), 325 088 for an interlaced 2000×150 frame (its 300 000-byte indices are
     /// ``workingBytes``).
-    public var stateBytes: Int {
+    package var stateBytes: Int {
         let input = bytes.isPageAlignedMapping ? GIFInput.dropStep + 64 << 10 : 0
         let line = structure.firstFrame.isInterlaced ? 0 : structure.firstFrame.size.width
         return 26 << 10 + line + input
@@ -88,7 +88,7 @@ public struct GIFDecoder: ImageDecoding {
     /// The route: the first frame's rows streamed onto the canvas (``DecodePath/firstFrameRows``), or for an
     /// interlaced frame its indices buffered first (``DecodePath/interlacedFrame``). Always the whole canvas at
     /// full size (no scaling; a window is cut by the renderer).
-    public func route(_ request: RouteRequest) -> DecodeRoute {
+    package func route(_ request: RouteRequest) -> DecodeRoute {
         DecodeRoute(path: structure.firstFrame.isInterlaced ? .interlacedFrame : .firstFrameRows, output: .rows(outputFormat),
                     decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes, decoder: "giflib") { [self] options, monitor throws(ImageError) in
             .rows(try GIFRowDecoder(decoder: self, options: options, monitor: monitor))
@@ -96,7 +96,7 @@ public struct GIFDecoder: ImageDecoding {
     }
 
     /// Starts a row decode of the first frame on its canvas.
-    public func startDecoding(options: DecodeOptions = DecodeOptions()) throws(ImageError) -> any RowDecoding {
+    package func startDecoding(options: DecodeOptions = DecodeOptions()) throws(ImageError) -> any RowDecoding {
         try GIFRowDecoder(decoder: self, options: options, monitor: nil)
     }
 }

@@ -3,27 +3,27 @@ import ShrinkCore
 /// The first frame of a GIF as its image descriptor and the extensions before it describe it: where it sits,
 /// how its rows are ordered, which colours and which transparent index it uses, and where its LZW data starts.
 /// Found by ``GIFStructure`` without decoding anything; a few words of memory.
-public struct GIFFrame: Sendable, Equatable {
+package struct GIFFrame: Sendable, Equatable {
     /// Column of the frame's left edge on the logical screen.
-    public let left: Int
+    package let left: Int
     /// Row of the frame's top edge on the logical screen.
-    public let top: Int
+    package let top: Int
     /// The frame's size (never empty: an empty first frame is refused).
-    public let size: PixelSize
+    package let size: PixelSize
     /// Rows are stored in the four interlace passes (0, 4, 2, 1 mod 8) rather than top to bottom.
-    public let isInterlaced: Bool
+    package let isInterlaced: Bool
     /// The bytes of the colour table the frame uses (its local table, else the global one): 3 bytes per entry,
     /// 2 to 256 entries. nil when the file has neither; indices then read as gray levels (as in Pillow).
-    public let palette: Range<Int>?
+    package let palette: Range<Int>?
     /// The transparent index set by the graphics control extension before the frame, when it sets one.
-    public let transparentIndex: Int?
+    package let transparentIndex: Int?
     /// Offset in the file of the frame's LZW minimum code size byte; the image data sub-blocks follow it.
-    public let dataOffset: Int
+    package let dataOffset: Int
     /// The LZW minimum code size as stored (2–8 in valid files; giflib also takes 1, refuses above 8, and 0 leaves
     /// no room for a code table: see ``GIFRowDecoder``).
-    public let lzwMinimumCodeSize: Int
+    package let lzwMinimumCodeSize: Int
 
-    public init(left: Int, top: Int, size: PixelSize, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,
+    package init(left: Int, top: Int, size: PixelSize, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,
                 dataOffset: Int, lzwMinimumCodeSize: Int) {
         self.left = left
         self.top = top

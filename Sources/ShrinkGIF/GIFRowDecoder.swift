@@ -47,7 +47,7 @@ final class GIFRowDecoder: RowDecoding {
         }
         if options.memoryLimit > 0 && decoder.workingBytes > options.memoryLimit {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(decoder.path): the interlaced GIF frame needs \(decoder.workingBytes) bytes, above the limit of \(options.memoryLimit)")
+                             "\(decoder.path): the interlaced GIF frame needs \(decoder.workingBytes) bytes, above the limit of \(options.memoryLimit) (ImageLimits.maxWorkingBytes)")
         }
         let colors = GIFColorTable(bytes: decoder.bytes, frame: frame)
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 1028)

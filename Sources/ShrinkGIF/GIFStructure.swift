@@ -13,44 +13,44 @@ import ShrinkCore
 /// cap; frames after it are not counted). No allocation beyond the warnings and features. A mapped input's
 /// pages are released behind the walk every ``pageReleaseStep`` bytes, so counting the frames of a large
 /// animation does not leave the file resident.
-public struct GIFStructure: Sendable {
+package struct GIFStructure: Sendable {
     /// "87a" or "89a".
-    public let version: String
+    package let version: String
     /// The logical screen as declared (either side may be 0).
-    public let screen: PixelSize
+    package let screen: PixelSize
     /// The background colour index the screen descriptor names (Pillow does not paint with it for the first
     /// frame, and neither does Shrink: outside the frame is index 0, or the transparent index).
-    public let backgroundIndex: Int
+    package let backgroundIndex: Int
     /// The global colour table's bytes, when there is one.
-    public let globalPalette: Range<Int>?
+    package let globalPalette: Range<Int>?
     /// The first frame.
-    public let firstFrame: GIFFrame
+    package let firstFrame: GIFFrame
     /// The image as shown: the logical screen grown to hold the first frame (Pillow's and libvips' size).
-    public let canvas: PixelSize
+    package let canvas: PixelSize
     /// Image descriptors found (counting stops at ``maxWalkSteps``).
-    public let frameCount: Int
+    package let frameCount: Int
     /// The loop count of the last NETSCAPE2.0 (or ANIMEXTS1.0) application extension (0 = forever), when there is one.
-    public let loopCount: Int?
+    package let loopCount: Int?
     /// The sub-blocks of the first ICC profile extension (`ICCRGBG1012`) before the first frame, as the offset of
     /// their first size byte and the profile's total length.
-    public let iccProfile: (offset: Int, length: Int)?
+    package let iccProfile: (offset: Int, length: Int)?
     /// What the walk saw: `interlaced`, `animated`, `NETSCAPE2.0`, `transparency`, `local palette`, `comment`,
     /// `XMP`, `ICC`, `no trailer`.
-    public let features: [String]
+    package let features: [String]
     /// Damage stepped over (the file ends inside a later frame, stray bytes between blocks), one line each.
-    public let warnings: [String]
+    package let warnings: [String]
     /// The file ends inside a block (the first frame's data or later): a strict decode is `.truncated`.
-    public let isTruncated: Bool
+    package let isTruncated: Bool
 
     /// Most blocks, sub-blocks and stray bytes the walk visits before it stops counting.
-    public static let maxWalkSteps = 1 << 23
+    package static let maxWalkSteps = 1 << 23
     /// A mapped input's pages are released behind the walk every this many bytes.
-    public static let pageReleaseStep = 128 << 10
+    package static let pageReleaseStep = 128 << 10
 
     /// Walks `bytes`. Fails with `.limitExceeded` for a screen or canvas above `limits.maxPixels` (or a file above
     /// `limits.maxInputBytes`), `.truncated` when the file ends before the first frame's image data starts,
     /// `.corruptData` for an unknown version, an empty first frame or a file without any frame.
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits) throws(ImageError) {
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits) throws(ImageError) {
         try limits.check(inputBytes: bytes.count, path: path)
         let b = bytes.bytes
         let n = b.count

@@ -2,17 +2,17 @@ import ShrinkCore
 
 /// An `av1C` box: what an AV1 item's data is before it is decoded — profile, bit depth and chroma
 /// subsampling. (The sequence header the box may repeat is in the item's data too, where dav1d reads it.)
-public struct AV1Configuration: Sendable, Equatable {
+package struct AV1Configuration: Sendable, Equatable {
     /// 0 Main (4:2:0 and monochrome), 1 High (4:4:4), 2 Professional (4:2:2, 12-bit).
-    public let profile: Int
+    package let profile: Int
     /// 8, 10 or 12.
-    public let bitDepth: Int
+    package let bitDepth: Int
     /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4 (as in ``HEVCConfiguration/chromaFormat``).
-    public let chromaFormat: Int
+    package let chromaFormat: Int
 
     /// Parses the `av1C` payload at `range` of `bytes`. Fails with `.corruptData` when it is shorter than its
     /// 4 fixed bytes, `.unsupportedFeature` for a marker or version other than 1.
-    public init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {
+    package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {
         var r = BoxReader(bytes, range: range, path: path)
         let marker = try r.u8("av1C marker and version")
         guard marker == 0x81 else { throw ImageError(.unsupportedFeature, "\(path): AV1 configuration version \(marker & 0x7F)") }

@@ -3,7 +3,7 @@ import ShrinkCore
 extension Codec {
     /// AVIF through Shrink's container parser and dav1d: AV1 images and grids, a row of tiles at a time (the
     /// HEIC path with another tile decoder). Animated AVIF (`avis`) shows its primary image, the first frame.
-    public static let avif = Codec(
+    package static let avif = Codec(
         format: .avif,
         capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 12,
                                          alpha: true, regions: true, metadata: [.exif, .icc]),

@@ -2,7 +2,7 @@ import ShrinkCore
 
 extension Codec {
     /// HEIC through Shrink's container parser and libde265: HEVC images and grids, a row of tiles at a time.
-    public static let heif = Codec(
+    package static let heif = Codec(
         format: .heif,
         capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 12,
                                          alpha: true, regions: true, metadata: [.exif, .icc]),

@@ -2,12 +2,12 @@ import ShrinkCore
 
 /// How a HEIF item's pixels are coded: an HEVC image (HEIC, decoded by libde265) or an AV1 image (AVIF,
 /// decoded by dav1d), with its decoder configuration.
-public enum HEIFCoding: Sendable, Equatable {
+package enum HEIFCoding: Sendable, Equatable {
     case hevc(HEVCConfiguration)
     case av1(AV1Configuration)
 
     /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
-    public var chromaFormat: Int {
+    package var chromaFormat: Int {
         switch self {
         case .hevc(let c): c.chromaFormat
         case .av1(let c): c.chromaFormat
@@ -15,7 +15,7 @@ public enum HEIFCoding: Sendable, Equatable {
     }
 
     /// Bits per luma sample as coded.
-    public var bitDepth: Int {
+    package var bitDepth: Int {
         switch self {
         case .hevc(let c): c.bitDepthLuma
         case .av1(let c): c.bitDepth
@@ -23,7 +23,7 @@ public enum HEIFCoding: Sendable, Equatable {
     }
 
     /// `HEVC` or `AV1`.
-    public var codecName: String {
+    package var codecName: String {
         switch self {
         case .hevc: "HEVC"
         case .av1: "AV1"
@@ -31,7 +31,7 @@ public enum HEIFCoding: Sendable, Equatable {
     }
 
     /// The library that decodes it, with its version: `libde265 1.0.11`, `dav1d 1.0.0`.
-    public var decoderName: String {
+    package var decoderName: String {
         switch self {
         case .hevc: HEVCDecoder.name
         case .av1: AV1Decoder.name

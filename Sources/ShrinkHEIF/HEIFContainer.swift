@@ -7,24 +7,24 @@ import ShrinkCore
 /// it is used.
 ///
 /// Cost: a few small arrays per item (a 48-tile iPhone photo has about 55 items).
-public struct HEIFContainer: Sendable {
+package struct HEIFContainer: Sendable {
     /// `ftyp`'s major brand (`heic`, `avif`, `mif1`…) and compatible brands.
-    public let majorBrand: String
-    public let compatibleBrands: [String]
+    package let majorBrand: String
+    package let compatibleBrands: [String]
     /// The primary item's ID (`pitm`).
-    public let primaryID: Int
+    package let primaryID: Int
     /// Items by ID, and their IDs in `iinf` order.
-    public let items: [Int: HEIFItem]
-    public let itemIDs: [Int]
+    package let items: [Int: HEIFItem]
+    package let itemIDs: [Int]
     /// `ipco`'s properties in order (an association's index 1 is element 0).
-    public let properties: [HEIFProperty]
+    package let properties: [HEIFProperty]
     /// `iref`'s entries in order.
-    public let references: [HEIFReference]
+    package let references: [HEIFReference]
 
     /// Parses the container in `bytes`; `path` names it in errors. Fails with `.unsupportedFormat` when the
     /// file is not an image file of this family (no `ftyp`, or a `meta` whose handler is not `pict`),
     /// `.corruptData` or `.truncated` for boxes that do not parse, `.limitExceeded` past ``HEIFLimits``.
-    public init(bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) {
+    package init(bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) {
         let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, path: path)
         guard let ftyp = top.first, ftyp.type == "ftyp" else {
             throw ImageError(.unsupportedFormat, "\(path): not a HEIF/AVIF file (it does not start with an ftyp box)")
@@ -248,30 +248,30 @@ public struct HEIFContainer: Sendable {
     }
 
     /// The properties of item `id`, in association order.
-    public func properties(of id: Int) -> [HEIFProperty] {
+    package func properties(of id: Int) -> [HEIFProperty] {
         (items[id]?.properties ?? []).map { properties[$0.index] }
     }
 
     /// The items item `id` refers to with `type` (a grid's tiles for `dimg`, in row order).
-    public func references(_ type: String, from id: Int) -> [Int] {
+    package func references(_ type: String, from id: Int) -> [Int] {
         references.filter { $0.type == type && $0.from == id }.flatMap(\.to)
     }
 
     /// The items that refer to item `id` with `type` (its thumbnails for `thmb`, its alpha or depth for `auxl`,
     /// its EXIF for `cdsc`).
-    public func items(referencing id: Int, with type: String) -> [Int] {
+    package func items(referencing id: Int, with type: String) -> [Int] {
         references.filter { $0.type == type && $0.to.contains(id) }.map(\.from)
     }
 
     /// Item `id`'s `ispe` size, when it has one.
-    public func size(of id: Int) -> PixelSize? {
+    package func size(of id: Int) -> PixelSize? {
         for case .size(let w, let h) in properties(of: id) { return PixelSize(width: w, height: h) }
         return nil
     }
 
     /// How item `id` is displayed: its `irot` and `imir` properties composed in association order, as an EXIF
     /// orientation (EXIF orientation inside HEIF files is ignored, as the format says: iPhone photos carry both).
-    public func orientation(of id: Int) -> ImageOrientation {
+    package func orientation(of id: Int) -> ImageOrientation {
         // 2×2 integer matrices mapping stored to displayed coordinates (y down); later properties apply last.
         var m = (1, 0, 0, 1)
         func apply(_ t: (Int, Int, Int, Int)) { m = (t.0 * m.0 + t.1 * m.2, t.0 * m.1 + t.1 * m.3, t.2 * m.0 + t.3 * m.2, t.2 * m.1 + t.3 * m.3) }
@@ -298,7 +298,7 @@ public struct HEIFContainer: Sendable {
 
     /// True when item `id` has a transformative property (`clap`, `irot`, `imir`) not marked essential: the
     /// format requires them to be, and readers refuse such files (libavif does) rather than guess.
-    public func hasNonEssentialTransform(of id: Int) -> Bool {
+    package func hasNonEssentialTransform(of id: Int) -> Bool {
         (items[id]?.properties ?? []).contains { association in
             guard !association.essential else { return false }
             switch properties[association.index] {
@@ -310,7 +310,7 @@ public struct HEIFContainer: Sendable {
 
     /// Item `id`'s clean aperture (`clap`) in stored pixels: the rectangle of `size` it keeps, centred on the
     /// image's centre plus the offsets; nil when it has none or the fractions make no sense.
-    public func cleanAperture(of id: Int, size: PixelSize) -> FractionalRect? {
+    package func cleanAperture(of id: Int, size: PixelSize) -> FractionalRect? {
         for case .cleanAperture(let w, let h, let dx, let dy) in properties(of: id) {
             guard w.denominator > 0, h.denominator > 0, dx.denominator > 0, dy.denominator > 0 else { return nil }
             let width = w.value, height = h.value
@@ -324,7 +324,7 @@ public struct HEIFContainer: Sendable {
 
     /// Item `id`'s data: its extents joined (a copy; one extent is the usual case). Fails with
     /// `.limitExceeded` above `maxBytes` and `.corruptData` for an item without data.
-    public func data(of id: Int, bytes: UnsafeRawBufferPointer, maxBytes: Int, path: String) throws(ImageError) -> [UInt8] {
+    package func data(of id: Int, bytes: UnsafeRawBufferPointer, maxBytes: Int, path: String) throws(ImageError) -> [UInt8] {
         guard let item = items[id], !item.extents.isEmpty else { throw ImageError(.corruptData, "\(path): HEIF item \(id) has no data") }
         guard item.dataCount <= maxBytes else {
             throw ImageError(.limitExceeded, "\(path): HEIF item \(id) has \(item.dataCount) bytes of data (at most \(maxBytes))")
@@ -336,7 +336,7 @@ public struct HEIFContainer: Sendable {
     }
 
     /// The first `count` bytes of item `id`'s data (fewer when it has fewer; none without data): for headers.
-    public func prefix(of id: Int, bytes: UnsafeRawBufferPointer, count: Int) -> [UInt8] {
+    package func prefix(of id: Int, bytes: UnsafeRawBufferPointer, count: Int) -> [UInt8] {
         var out: [UInt8] = []
         for extent in items[id]?.extents ?? [] where out.count < count {
             out += UnsafeRawBufferPointer(rebasing: bytes[extent.lowerBound ..< min(extent.upperBound, extent.lowerBound + count - out.count)])
@@ -345,7 +345,7 @@ public struct HEIFContainer: Sendable {
     }
 
     /// The grid payload of item `id` (a `grid` item with its data in one extent or in `idat`).
-    public func grid(_ id: Int, bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) -> HEIFGrid {
+    package func grid(_ id: Int, bytes: UnsafeRawBufferPointer, path: String) throws(ImageError) -> HEIFGrid {
         guard let item = items[id], item.type == "grid", let extent = item.extents.first else {
             throw ImageError(.corruptData, "\(path): HEIF item \(id) is not a grid with data")
         }

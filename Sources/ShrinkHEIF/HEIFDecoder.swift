@@ -7,10 +7,10 @@ import ShrinkCore
 /// Orientation comes from `irot`/`imir` only; an EXIF orientation in the file is ignored (iPhone photos carry
 /// both, and applying both rotates twice). Images deeper than 8 bits are shifted down to 8, or converted at
 /// full precision to rgba16 rows when the result is rgba16.
-public struct HEIFDecoder: ImageDecoding {
-    public let bytes: ImageBytes
-    public let path: String
-    public let info: ImageInfo
+package struct HEIFDecoder: ImageDecoding {
+    package let bytes: ImageBytes
+    package let path: String
+    package let info: ImageInfo
     let container: HEIFContainer
     let image: HEIFImage
     /// The largest `thmb` item of the primary that can stand in for it (``HEIFImage/canStandIn(for:)``).
@@ -20,7 +20,7 @@ public struct HEIFDecoder: ImageDecoding {
     /// tile path does not decode, `.corruptData`/`.truncated` for boxes that do not parse, `.limitExceeded`
     /// for an image or tile above `limits` (checked before anything is allocated).
     /// `format` is what `info` reports (`.heif` or `.avif`: the codec that sniffed the file).
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif) throws(ImageError) {
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif) throws(ImageError) {
         try self.init(bytes: bytes, path: path, container: try HEIFContainer(bytes: bytes.bytes, path: path), limits: limits, format: format)
     }
 
@@ -65,7 +65,7 @@ public struct HEIFDecoder: ImageDecoding {
 
     /// The `thmb` item as a decoder of its own (the same bytes and container), when it can stand in for the
     /// primary: ``ImageSource`` uses it when it is at least the target's size.
-    public func embeddedThumbnail() -> (any ImageDecoding)? {
+    package func embeddedThumbnail() -> (any ImageDecoding)? {
         thumbnail.map { HEIFDecoder(bytes: bytes, path: path, container: container, image: $0, thumbnail: nil, format: info.format) }
     }
 
@@ -81,17 +81,17 @@ public struct HEIFDecoder: ImageDecoding {
         return nil
     }
 
-    public func metadata() throws(ImageError) -> ImageMetadata {
+    package func metadata() throws(ImageError) -> ImageMetadata {
         ImageMetadata(iccProfile: image.icc.map { Array(bytes.bytes[$0]) },
                       exif: Self.exifRange(container, bytes: bytes.bytes).map { Array(bytes.bytes[$0]) })
     }
 
     /// Tiles decode at full size.
-    public var scaleDenominators: [Int] { [1] }
+    package var scaleDenominators: [Int] { [1] }
 
-    public func scaledSize(denominator: Int) -> PixelSize { info.size }
+    package func scaledSize(denominator: Int) -> PixelSize { info.size }
 
-    public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .rgb8 }
+    package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .rgb8 }
 
     /// What decoding `image` holds. HEVC: a band of planes (the image's width × a tile's height) and what
     /// libde265 holds for one tile — its picture, the deblocked and SAO copies, per-block metadata — plus our
@@ -130,7 +130,7 @@ public struct HEIFDecoder: ImageDecoding {
     /// converted with the file's matrix (`nclx`, else the bitstream's): rgba16 rows at the coded precision
     /// for an image deeper than 8 bits when 16-bit rows are wanted. Working memory: ``workingBytes(_:keepDepth:)``
     /// for the image and for its alpha image.
-    public func route(_ request: RouteRequest) -> DecodeRoute {
+    package func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
         let window = HEIFTileWindow(image, window: request.window)
         let evenOrigin = window.x % 2 == 0 && window.y % 2 == 0

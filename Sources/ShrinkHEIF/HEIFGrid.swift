@@ -2,11 +2,11 @@ import ShrinkCore
 
 /// A `grid` item's payload: tiles in rows and columns (from its `dimg` references, row by row) composed into
 /// an output of the given size (the tiles may cover more; the rest is cropped).
-public struct HEIFGrid: Sendable, Equatable {
-    public let rows: Int
-    public let columns: Int
-    public let outputWidth: Int
-    public let outputHeight: Int
+package struct HEIFGrid: Sendable, Equatable {
+    package let rows: Int
+    package let columns: Int
+    package let outputWidth: Int
+    package let outputHeight: Int
 
     /// Parses a grid payload: version 0, flags (bit 0: 32-bit sizes), rows − 1, columns − 1, output size.
     init(_ data: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {

@@ -1,24 +1,24 @@
 /// One item of a HEIF/AVIF file: a coded image, a tile, a grid, an EXIF block…, with where its data lies.
-public struct HEIFItem: Sendable, Equatable {
+package struct HEIFItem: Sendable, Equatable {
     /// The item's ID.
-    public let id: Int
+    package let id: Int
     /// `hvc1`, `av01`, `grid`, `iden`, `iovl`, `Exif`, `mime`…
-    public var type: String
+    package var type: String
     /// The name from `infe` (often empty).
-    public var name: String
+    package var name: String
     /// True for items not meant to be shown on their own (tiles, alpha planes).
-    public var isHidden: Bool
+    package var isHidden: Bool
     /// Where the data is: extents in the file, or (for `idat`) in the `idat` box's payload, already made
     /// absolute; their lengths are checked against the file.
-    public var extents: [Range<Int>]
+    package var extents: [Range<Int>]
     /// Indices into the container's property list, with whether each is essential.
-    public var properties: [(index: Int, essential: Bool)]
+    package var properties: [(index: Int, essential: Bool)]
 
-    public static func == (a: HEIFItem, b: HEIFItem) -> Bool {
+    package static func == (a: HEIFItem, b: HEIFItem) -> Bool {
         a.id == b.id && a.type == b.type && a.name == b.name && a.isHidden == b.isHidden && a.extents == b.extents
             && a.properties.map(\.index) == b.properties.map(\.index) && a.properties.map(\.essential) == b.properties.map(\.essential)
     }
 
     /// Bytes of data in all extents.
-    public var dataCount: Int { extents.reduce(0) { $0 + $1.count } }
+    package var dataCount: Int { extents.reduce(0) { $0 + $1.count } }
 }

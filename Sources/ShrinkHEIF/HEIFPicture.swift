@@ -5,20 +5,20 @@ import ShrinkCore
 /// The planes are either the decoder's own picture (dav1d's: no copy, released with this object) or a copy
 /// (libde265 reuses its pictures; deeper samples are shifted down to 8 bits unless kept). Costs its planes
 /// (1.5 samples a pixel for 4:2:0).
-public final class HEIFPicture {
+package final class HEIFPicture {
     /// Plane sizes (Y, Cb, Cr; one plane for monochrome).
-    public let sizes: [PixelSize]
+    package let sizes: [PixelSize]
     /// Each plane's first row, and the bytes from one row to the next.
     let planes: [UnsafePointer<UInt8>]
     let strides: [Int]
     /// Bits per sample as coded.
-    public let bitDepth: Int
+    package let bitDepth: Int
     /// Bytes per stored sample: 2 when a picture deeper than 8 bits is kept at its depth, else 1.
-    public let sampleBytes: Int
+    package let sampleBytes: Int
     /// Bitstream colour (HEVC VUI, AV1 sequence header): full range, and matrix coefficients (H.273;
     /// 2 = unspecified).
-    public let fullRange: Bool
-    public let matrix: Int
+    package let fullRange: Bool
+    package let matrix: Int
     private let release: () -> Void
 
     /// Planes that stay where the decoder put them; `release` gives them back.

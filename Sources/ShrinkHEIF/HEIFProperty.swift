@@ -1,5 +1,5 @@
 /// One item property of a HEIF/AVIF file (`ipco`), parsed where Shrink uses it; others keep their type.
-public enum HEIFProperty: Sendable, Equatable {
+package enum HEIFProperty: Sendable, Equatable {
     /// `ispe`: the image's width and height.
     case size(width: Int, height: Int)
     /// `hvcC`: the HEVC decoder configuration (its payload's place in the file).
@@ -22,9 +22,9 @@ public enum HEIFProperty: Sendable, Equatable {
     case other(String)
 
     /// A fraction of two 32-bit fields (the numerator signed for offsets).
-    public struct Fraction: Sendable, Equatable {
-        public let numerator: Int
-        public let denominator: Int
-        public var value: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
+    package struct Fraction: Sendable, Equatable {
+        package let numerator: Int
+        package let denominator: Int
+        package var value: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
     }
 }

@@ -3,17 +3,17 @@ import ShrinkCore
 /// An `hvcC` box: what an HEVC item's data needs before it can be decoded — chroma format, bit depths, the
 /// size of the length field before each NAL unit, and the parameter sets (VPS, SPS, PPS) to give the decoder
 /// first. The parameter sets stay in the file (ranges).
-public struct HEVCConfiguration: Sendable, Equatable {
+package struct HEVCConfiguration: Sendable, Equatable {
     /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
-    public let chromaFormat: Int
-    public let bitDepthLuma: Int
-    public let bitDepthChroma: Int
+    package let chromaFormat: Int
+    package let bitDepthLuma: Int
+    package let bitDepthChroma: Int
     /// Bytes of the big-endian length before each NAL unit of the item's data (1, 2 or 4).
-    public let lengthSize: Int
+    package let lengthSize: Int
     /// The parameter-set NAL units, in order, with their NAL unit types (32 VPS, 33 SPS, 34 PPS, 39 SEI…).
-    public let parameterSets: [(type: Int, range: Range<Int>)]
+    package let parameterSets: [(type: Int, range: Range<Int>)]
 
-    public static func == (a: HEVCConfiguration, b: HEVCConfiguration) -> Bool {
+    package static func == (a: HEVCConfiguration, b: HEVCConfiguration) -> Bool {
         a.chromaFormat == b.chromaFormat && a.bitDepthLuma == b.bitDepthLuma && a.bitDepthChroma == b.bitDepthChroma
             && a.lengthSize == b.lengthSize && a.parameterSets.map(\.type) == b.parameterSets.map(\.type)
             && a.parameterSets.map(\.range) == b.parameterSets.map(\.range)
@@ -21,7 +21,7 @@ public struct HEVCConfiguration: Sendable, Equatable {
 
     /// Parses the `hvcC` payload at `range` of `bytes`. Fails with `.corruptData` when a field or a NAL unit
     /// runs past the box, `.unsupportedFeature` for a configuration version other than 1 or a length size of 3.
-    public init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {
+    package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {
         var r = BoxReader(bytes, range: range, path: path)
         let version = try r.u8("hvcC version")
         guard version == 1 else { throw ImageError(.unsupportedFeature, "\(path): HEVC configuration version \(version)") }
@@ -50,7 +50,7 @@ public struct HEVCConfiguration: Sendable, Equatable {
     /// The NAL units of `data` (an item's bytes: each unit after a `lengthSize`-byte big-endian length), as
     /// ranges of `data`. Fails with `.corruptData` when a length runs past the data, `.limitExceeded` past
     /// `maxUnits`.
-    public func nalUnits(in data: UnsafeRawBufferPointer, path: String, maxUnits: Int = 4096) throws(ImageError) -> [Range<Int>] {
+    package func nalUnits(in data: UnsafeRawBufferPointer, path: String, maxUnits: Int = 4096) throws(ImageError) -> [Range<Int>] {
         var units: [Range<Int>] = []
         var r = BoxReader(data, range: 0..<data.count, path: path)
         while r.remaining > 0 {

@@ -8,10 +8,10 @@ import ShrinkCore
 /// decoding: 20 B per pixel of the result, 22 with alpha (measured as the allocator's high-water mark: 18.6 B/px
 /// for a 12 MP AV1 `iden` turned by `irot` — the YUV picture, dav1d's frame, the RGB image and its rotated copy;
 /// 11–14 for an overlay of two small images) — against 1.5 B/px of a band for the tile path.
-public struct LibheifDecoder: ImageDecoding {
-    public let bytes: ImageBytes
-    public let path: String
-    public let info: ImageInfo
+package struct LibheifDecoder: ImageDecoding {
+    package let bytes: ImageBytes
+    package let path: String
+    package let info: ImageInfo
     /// libheif's id of the decoder of the coded items (`libde265` or `dav1d`).
     let decoderID: String
     private let maxSide: Int
@@ -63,20 +63,20 @@ public struct LibheifDecoder: ImageDecoding {
     /// "libheif 1.15.1 (dav1d)": the library and the decoder it was told to use, as telemetry and info name them.
     static func decoderName(_ decoderID: String) -> String { "libheif \(String(cString: shrink_heif_get_version())) (\(decoderID))" }
 
-    public func metadata() throws(ImageError) -> ImageMetadata {
+    package func metadata() throws(ImageError) -> ImageMetadata {
         ImageMetadata(iccProfile: icc, exif: exif.map { Array(bytes.bytes[$0]) })
     }
 
     /// libheif decodes at full size only.
-    public var scaleDenominators: [Int] { [1] }
+    package var scaleDenominators: [Int] { [1] }
 
-    public func scaledSize(denominator: Int) -> PixelSize { info.size }
+    package func scaledSize(denominator: Int) -> PixelSize { info.size }
 
-    public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
+    package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
 
     /// The whole image through libheif (`libheifWhole`): working memory 20 B/px (22 with alpha), libheif's and
     /// the decoder's own state about 4 MiB. Windows are cut after the decode.
-    public func route(_ request: RouteRequest) -> DecodeRoute {
+    package func route(_ request: RouteRequest) -> DecodeRoute {
         let (bytes, path, size, format, decoderID, maxSide) = (bytes, path, info.size, outputFormat, decoderID, maxSide)
         return DecodeRoute(path: .libheifWhole, output: .rows(format), decodedSize: size,
                            workingBytes: size.pixelCount * (format == .rgba8 ? 22 : 20), stateBytes: 4 << 20,

@@ -4,7 +4,7 @@ extension JPEGEncoder: StreamingImageEncoding {
     public var format: ImageFormat { .jpeg }
 
     /// A ``JPEGStreamWriter`` with these options' quality and subsampling.
-    public func startWriting(to path: String, size: PixelSize, format: PixelFormat) throws(ImageError) -> any RowEncoding {
+    package func startWriting(to path: String, size: PixelSize, format: PixelFormat) throws(ImageError) -> any RowEncoding {
         try JPEGStreamWriter(path: path, size: size, format: format, quality: options.quality, chroma444: options.chroma444)
     }
     /// A 4:2:0 JPEG takes YUV planes as they are (no RGB image, no colour conversion either way); 4:4:4
@@ -14,7 +14,7 @@ extension JPEGEncoder: StreamingImageEncoding {
 
 extension Codec {
     /// JPEG through libjpeg-turbo (DCT scaling, planes, lossless transforms) and Shrink's DC-first decoder.
-    public static let jpeg = Codec(
+    package static let jpeg = Codec(
         format: .jpeg,
         capabilities: CodecCapabilities(
             shrinkOnLoad: [.dctDenominators([2, 4, 8]), .embeddedThumbnail], yieldsPlanes: true, rowFormats: [.gray8, .rgb8],

@@ -19,7 +19,7 @@ extension ImageError {
             return ImageError(.unsupportedFeature, "\(path): unsupported JPEG feature", cause: cause)
         case SJ_MEMORY_LIMIT.rawValue:
             return ImageError(.memoryBudgetExceeded,
-                              "\(path): JPEG decoder needs more working memory than the budget allows", cause: cause)
+                              "\(path): the JPEG decoder needs more working memory than the limit allows (ImageLimits.maxWorkingBytes)", cause: cause)
         case SJ_OUT_OF_MEMORY.rawValue:
             return ImageError(.outOfMemory, "\(path): out of memory while decoding JPEG", cause: cause)
         case SJ_WARNING.rawValue:

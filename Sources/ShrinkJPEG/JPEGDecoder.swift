@@ -6,27 +6,27 @@ import ShrinkCore
 /// Creating one costs a libjpeg header parse (a few KiB, freed before `init` returns) and a bounds-checked
 /// walk over the metadata markers. Each ``startDecoding(_:)`` creates its own libjpeg decoder, so one
 /// `JPEGDecoder` can serve many decodes.
-public struct JPEGDecoder: ImageDecoding {
+package struct JPEGDecoder: ImageDecoding {
     /// What libjpeg-turbo can scale by while decoding (1/1, 1/2, 1/4, 1/8).
-    public var scaleDenominators: [Int] { [1, 2, 4, 8] }
+    package var scaleDenominators: [Int] { [1, 2, 4, 8] }
 
     /// The encoded bytes (kept alive for every decode).
-    public let bytes: ImageBytes
+    package let bytes: ImageBytes
     /// The name used in error messages.
-    public let path: String
+    package let path: String
     /// Header values.
-    public let info: ImageInfo
+    package let info: ImageInfo
     /// True for arithmetic-coded files.
-    public let isArithmeticCoded: Bool
+    package let isArithmeticCoded: Bool
     /// True when libjpeg must buffer every DCT coefficient of the image before producing a row:
     /// progressive files and non-interleaved (multi-scan) baseline files.
-    public let buffersWholeImage: Bool
+    package let buffersWholeImage: Bool
     /// True for CMYK and YCCK files with an Adobe (APP14) marker, whose ink Adobe's applications store inverted.
     let inkInverted: Bool
     /// Restart interval in MCUs (0 when none).
-    public let restartInterval: Int
+    package let restartInterval: Int
     /// The limits decodes of this file run under (``ImageLimits/maxScans`` is enforced while decoding).
-    public let limits: ImageLimits
+    package let limits: ImageLimits
     private let colorSpace: Int32
     private let samplingH: [Int]
     private let samplingV: [Int]
@@ -34,7 +34,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Reads the header of the JPEG in `bytes`. Fails with `.corruptData`, `.truncated` or
     /// `.unsupportedFeature` when libjpeg cannot read the frame header.
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.limits = limits
@@ -107,7 +107,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// The JPEG thumbnail embedded in the EXIF block (IFD1), copied out; nil when there is none. Its pixels
     /// are stored like the main image's, so the main image's EXIF orientation applies to it too.
-    public func embeddedThumbnailBytes() -> [UInt8]? {
+    package func embeddedThumbnailBytes() -> [UInt8]? {
         let markers = JPEGMarkers(scanning: bytes.bytes)
         guard let range = markers.exifRange else { return nil }
         let tiff = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
@@ -115,24 +115,24 @@ public struct JPEGDecoder: ImageDecoding {
         return Array(tiff[t])
     }
 
-    public func metadata() throws(ImageError) -> ImageMetadata {
+    package func metadata() throws(ImageError) -> ImageMetadata {
         let markers = JPEGMarkers(scanning: bytes.bytes)
         return ImageMetadata(iccProfile: markers.iccProfile(in: bytes.bytes),
                              exif: markers.exifRange.map { Array(bytes.bytes[$0]) })
     }
 
     /// The pixel format decoded rows come in: gray8 for gray files, rgb8 for everything else.
-    public var outputFormat: PixelFormat { info.colorModel == .gray ? .gray8 : .rgb8 }
+    package var outputFormat: PixelFormat { info.colorModel == .gray ? .gray8 : .rgb8 }
 
     /// The size libjpeg produces at 1/`denominator` (it rounds up, so no axis reaches 0).
-    public func scaledSize(denominator: Int) -> PixelSize {
+    package func scaledSize(denominator: Int) -> PixelSize {
         PixelSize(width: (info.size.width + denominator - 1) / denominator,
              height: (info.size.height + denominator - 1) / denominator)
     }
 
     /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients (progressive and multi-scan
     /// files; whatever the scale), or 0 for single-scan files that stream.
-    public func workingBytes(scaleDenominator: Int = 1) -> Int {
+    package func workingBytes(scaleDenominator: Int = 1) -> Int {
         guard buffersWholeImage else { return 0 }
         if scaleDenominator == 8, let dc = dcFirst { return dc.workingBytes }
         return coefficientBytes(of: info.size)
@@ -140,7 +140,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Bytes of DCT coefficients for an image of `size` sampled like this file: 64 coefficients of 2 bytes per
     /// block of every component, blocks rounded up to whole MCUs (what libjpeg's virtual arrays hold).
-    public func coefficientBytes(of size: PixelSize) -> Int {
+    package func coefficientBytes(of size: PixelSize) -> Int {
         let maxH = samplingH.max() ?? 1, maxV = samplingV.max() ?? 1
         var total = 0
         for (h, v) in zip(samplingH, samplingV) {
@@ -156,7 +156,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// Bytes a lossless transform holds at its peak, from the header: TurboJPEG reads every coefficient of
     /// the source, then builds the destination's (the crop's, or the whole image again for a rotation or
     /// flip), and writes an output about the input's size.
-    public func transformBytes(_ operation: JPEGTransform.Operation, cropSize: PixelSize? = nil) -> Int {
+    package func transformBytes(_ operation: JPEGTransform.Operation, cropSize: PixelSize? = nil) -> Int {
         let source = coefficientBytes(of: info.size)
         let destination = cropSize.map(coefficientBytes(of:)) ?? (operation == .none ? 0 : source)
         return source + destination + bytes.count
@@ -166,7 +166,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// from the header what it would cost: the pixel limit (`.limitExceeded`), the scan limit
     /// (`.limitExceeded`, counted by a walk over the markers) and `memoryBudget` against
     /// ``transformBytes(_:cropSize:)`` (`.memoryBudgetExceeded`), all before anything is allocated.
-    public func transformed(_ operation: JPEGTransform.Operation, trim: Bool = false,
+    package func transformed(_ operation: JPEGTransform.Operation, trim: Bool = false,
                             crop: (x: Int, y: Int, width: Int, height: Int)? = nil,
                             memoryBudget: Int) throws(ImageError) -> [UInt8] {
         try limits.check(info.size, path: path)
@@ -177,7 +177,7 @@ public struct JPEGDecoder: ImageDecoding {
         let needed = transformBytes(operation, cropSize: crop.map { PixelSize(width: $0.width, height: $0.height) })
         guard needed <= memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(path): a lossless transform needs \(needed >> 20) MiB for the DCT coefficients, above the budget of \(memoryBudget >> 20) MiB")
+                             "\(path): a lossless transform needs \(needed >> 20) MiB for the DCT coefficients, above the limit of \(memoryBudget >> 20) MiB (ImageLimits.maxWorkingBytes)")
         }
         return try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim, crop: crop)
     }
@@ -190,11 +190,11 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// True when a 1/8 decode of this file takes the DC-first path (``startDCFirst(options:monitor:)``): it
     /// holds a few bytes per block instead of libjpeg's whole-image coefficient buffer.
-    public var decodesDCFirst: Bool { dcFirst != nil }
+    package var decodesDCFirst: Bool { dcFirst != nil }
 
     /// Starts a 1/8 decode through the DC-first path. Fails with `.unsupportedFeature` when the file does
     /// not allow it (see ``decodesDCFirst``).
-    public func startDCFirst(options: DecodeOptions = DecodeOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> JPEGDCRowDecoder {
+    package func startDCFirst(options: DecodeOptions = DecodeOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> JPEGDCRowDecoder {
         guard let dc = dcFirst else { throw ImageError(.unsupportedFeature, "\(path): no DC-first path for this file") }
         return JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor)
     }
@@ -205,7 +205,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// against 51, 152 and 288 KiB from this formula. A mapped input adds the pages libjpeg's window has
     /// touched and not yet released: two 64 KiB windows and a 32 KiB fault-around margin (at most 144 KiB of
     /// a gallery photo's mapping was resident at once, sampled from /proc/PID/smaps).
-    public func stateBytes(scaleDenominator: Int) -> Int {
+    package func stateBytes(scaleDenominator: Int) -> Int {
         if scaleDenominator == 8, let dc = dcFirst { return dc.stateBytes(mapped: bytes.isPageAlignedMapping) }
         let input = bytes.isPageAlignedMapping ? 160 << 10 : 0
         return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
@@ -215,7 +215,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// planes when planes are wanted); Y, Cb, Cr planes when
     /// they are wanted and the sampling allows them; libjpeg rows otherwise — with its whole-image coefficient
     /// buffer for progressive and multi-scan files, and only the window's columns and rows when one is given.
-    public func route(_ request: RouteRequest) -> DecodeRoute {
+    package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = request.scaleDenominator
         let size = scaledSize(denominator: d)
         let state = stateBytes(scaleDenominator: d)
@@ -249,22 +249,22 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     /// DCT-domain rotations and crops (TurboJPEG), cost-checked from the header.
-    public var losslessTransforms: (any LosslessTransforming)? { JPEGLosslessTransforms(decoder: self) }
+    package var losslessTransforms: (any LosslessTransforming)? { JPEGLosslessTransforms(decoder: self) }
 
     /// The iMCU size in pixels (8 × the largest sampling factors): lossless crops start on its multiples.
-    public var iMCUSize: (width: Int, height: Int) { (8 * (samplingH.max() ?? 1), 8 * (samplingV.max() ?? 1)) }
+    package var iMCUSize: (width: Int, height: Int) { (8 * (samplingH.max() ?? 1), 8 * (samplingV.max() ?? 1)) }
 
     /// True when the file can be decoded straight to Y, Cb, Cr planes: three-component YCbCr whose luma is
     /// the most sampled component both ways and whose chroma components share one sampling (every usual
     /// subsampling; exotic ones such as Y 4×1 with Cb 2×1 and Cr 2×2 take the RGB path).
-    public var decodesToPlanes: Bool {
+    package var decodesToPlanes: Bool {
         info.colorModel == .yCbCr && samplingH.count == 3
             && samplingH[0] == samplingH.max() && samplingV[0] == samplingV.max()
             && samplingH[1] == samplingH[2] && samplingV[1] == samplingV[2]
     }
 
     /// Starts a planar decode at 1/`scaleDenominator`: Y, Cb and Cr with no colour conversion.
-    public func startPlanes(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGPlaneDecoder {
+    package func startPlanes(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGPlaneDecoder {
         guard decodesToPlanes else { throw ImageError(.invalidArgument, "\(path): not a YCbCr JPEG") }
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
@@ -275,7 +275,7 @@ public struct JPEGDecoder: ImageDecoding {
 
     /// Starts a row decode at 1/`scaleDenominator`: with a `window`, only the columns of it (widened to iMCU
     /// boundaries) are produced and the rows above it are skipped (jpeg_crop_scanline, jpeg_skip_scanlines).
-    public func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
+    package func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
                           window: FractionalRect? = nil) throws(ImageError) -> JPEGRowDecoder {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")

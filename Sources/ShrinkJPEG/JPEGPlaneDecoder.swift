@@ -7,21 +7,21 @@ import ShrinkCore
 ///
 /// Memory: libjpeg's working state plus one row group per plane (2 × scale rows of luma); the input's
 /// pages are released behind the decoder as for row decoding.
-public final class JPEGPlaneDecoder: PlaneDecoding {
+package final class JPEGPlaneDecoder: PlaneDecoding {
     /// Each plane's size at the decode scale.
-    public let planeSizes: [PixelSize]
+    package let planeSizes: [PixelSize]
     /// Plane samples per luma sample, across and down (1 for luma, 0.5 for 4:2:0 chroma).
-    public let factors: [(x: Double, y: Double)]
+    package let factors: [(x: Double, y: Double)]
     /// Rows of each plane one group holds.
-    public let rowsPerGroup: [Int]
+    package let rowsPerGroup: [Int]
     /// The next row of each plane the next group starts at.
-    public private(set) var nextRows = [0, 0, 0]
+    package private(set) var nextRows = [0, 0, 0]
 
     private let bytes: ImageBytes
     private let path: String
     private var decoder: OpaquePointer?
     /// libjpeg's warnings (see ``RowDecoding/warnings``), read when the decode ends.
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, maxScans: Int) throws(ImageError) {
         self.bytes = bytes
@@ -49,7 +49,7 @@ public final class JPEGPlaneDecoder: PlaneDecoding {
 
     /// Decodes the next row group and calls `body(plane, row index, row)` for each of its valid rows, plane
     /// by plane, top to bottom. Returns false at the end of the image.
-    public func readGroup(_ body: (Int, Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) -> Bool {
+    package func readGroup(_ body: (Int, Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) -> Bool {
         guard let decoder else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
         guard nextRows[0] < planeSizes[0].height else { return false }
         var luma: Int32 = 0
@@ -69,7 +69,7 @@ public final class JPEGPlaneDecoder: PlaneDecoding {
     }
 
     /// Stops decoding and releases libjpeg's memory.
-    public func finish() throws(ImageError) {
+    package func finish() throws(ImageError) {
         guard let d = decoder else { return }
         decoder = nil
         let status = sj_finish(d)

@@ -7,11 +7,11 @@ import ShrinkCore
 /// progressive files), plus, for CMYK files, one strip of CMYK samples converted to RGB as it goes
 /// (``DecodeOptions/inkConverter``; inverted when the file has an Adobe marker, as browsers read it). Pages of
 /// a mapped input are released behind the decoder.
-public final class JPEGRowDecoder: RowDecoding {
-    public let size: PixelSize
-    public let format: PixelFormat
-    public private(set) var nextRow = 0
-    public let origin: (x: Int, y: Int)
+package final class JPEGRowDecoder: RowDecoding {
+    package let size: PixelSize
+    package let format: PixelFormat
+    package private(set) var nextRow = 0
+    package let origin: (x: Int, y: Int)
 
     private let bytes: ImageBytes          // keeps the mapping alive while libjpeg reads it
     private let path: String
@@ -20,7 +20,7 @@ public final class JPEGRowDecoder: RowDecoding {
     private let ink: any InkConverting
     private var decoder: OpaquePointer?
     /// libjpeg's warnings (see ``RowDecoding/warnings``), read when the decode ends.
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     private var cmykStrip: [UInt8] = []
 
     init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
@@ -75,7 +75,7 @@ public final class JPEGRowDecoder: RowDecoding {
         if let decoder { sj_destroy(decoder) }
     }
 
-    public func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+    package func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
                          maxRows: Int) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: decoder != nil, path: path)
         guard count > 0, let decoder else { return 0 }
@@ -106,7 +106,7 @@ public final class JPEGRowDecoder: RowDecoding {
         return Int(got)
     }
 
-    public func finish() throws(ImageError) {
+    package func finish() throws(ImageError) {
         guard let d = decoder else { return }
         decoder = nil
         let status = sj_finish(d)

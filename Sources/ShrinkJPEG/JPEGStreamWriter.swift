@@ -13,22 +13,22 @@ import ShrinkCore
 ///
 /// Memory: libjpeg's compressor state and one iMCU row of samples (16 rows × width × 3 bytes), whatever the
 /// image height.
-public final class JPEGStreamWriter: RowEncoding {
+package final class JPEGStreamWriter: RowEncoding {
     /// The file being written.
-    public let path: String
+    package let path: String
     /// The image size.
-    public let size: PixelSize
+    package let size: PixelSize
     /// gray8 or rgb8.
-    public let format: PixelFormat
+    package let format: PixelFormat
     /// Rows written so far.
-    public private(set) var rowsWritten = 0
+    package private(set) var rowsWritten = 0
 
     private var writer: OpaquePointer?
     private let temporary: String
 
     /// Starts a `size` JPEG of `format` (gray8 or rgb8) rows at `quality`, 4:2:0 unless `chroma444`.
     /// Fails with `.invalidArgument` for other formats or sizes, `.io` when the file cannot be created.
-    public init(path: String, size: PixelSize, format: PixelFormat = .rgb8, quality: Int = 85,
+    package init(path: String, size: PixelSize, format: PixelFormat = .rgb8, quality: Int = 85,
                 chroma444: Bool = false) throws(ImageError) {
         guard format == .rgb8 || format == .gray8 else {
             throw ImageError(.invalidArgument, "\(path): JPEG rows must be rgb8 or gray8, not \(format)")
@@ -61,7 +61,7 @@ public final class JPEGStreamWriter: RowEncoding {
 
     /// Appends `count` rows of ``format``, `bytesPerRow` apart. Fails with `.invalidArgument` past the image
     /// height, `.encodingFailed` or `.io` when libjpeg or the disk fails.
-    public func write(rows: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(ImageError) {
+    package func write(rows: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(ImageError) {
         guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
         guard bytesPerRow >= size.width * format.bytesPerPixel else {
             throw ImageError(.invalidArgument, "\(path): rows of \(bytesPerRow) bytes are shorter than the image width")
@@ -78,7 +78,7 @@ public final class JPEGStreamWriter: RowEncoding {
 
     /// Completes the JPEG and moves it to ``path``. Fails with `.invalidArgument` when rows are missing,
     /// `.io` when the file cannot be written.
-    public func finish() throws(ImageError) {
+    package func finish() throws(ImageError) {
         guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
         self.writer = nil
         var message = [CChar](repeating: 0, count: 256)

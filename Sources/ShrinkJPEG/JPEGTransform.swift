@@ -5,14 +5,14 @@ import ShrinkCore
 /// coefficients, so nothing is decoded or re-quantised. Markers (EXIF, ICC) are kept.
 ///
 /// Memory: the whole file's coefficients (TurboJPEG) plus the output.
-public enum JPEGTransform {
+package enum JPEGTransform {
     /// A lossless operation on the coefficient blocks.
-    public enum Operation: Int32, Sendable {
+    package enum Operation: Int32, Sendable {
         case none = 0
         case flipHorizontal = 1, flipVertical, transpose, transverse, rotate90, rotate180, rotate270
 
         /// The operation that displays an image stored with `orientation` upright; nil for `.up`.
-        public init?(undoing orientation: ImageOrientation) {
+        package init?(undoing orientation: ImageOrientation) {
             switch orientation {
             case .up: return nil
             case .upMirrored: self = .flipHorizontal
@@ -31,7 +31,7 @@ public enum JPEGTransform {
     /// (`.unsupportedFeature`) rather than a silently imperfect result.
     /// With `crop` (x, y, width, height in the transformed image's pixels, x and y on iMCU boundaries), the
     /// result is also cropped losslessly.
-    public static func apply(_ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false,
+    package static func apply(_ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false,
                              crop: (x: Int, y: Int, width: Int, height: Int)? = nil) throws(ImageError) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
@@ -54,7 +54,7 @@ public enum JPEGTransform {
     }
 
     /// A copy of JPEG `bytes` whose EXIF orientation tag (if any) reads 1; everything else unchanged.
-    public static func settingOrientationUp(_ bytes: [UInt8]) -> [UInt8] {
+    package static func settingOrientationUp(_ bytes: [UInt8]) -> [UInt8] {
         let range: Range<Int>? = bytes.withUnsafeBytes { JPEGMarkers(scanning: $0).exifRange }
         guard let range else { return bytes }
         var out = bytes

@@ -8,7 +8,7 @@ extension PNGEncoder {
 
 extension Codec {
     /// PNG through libspng: rows streamed, Adam7 passes summed into a reduced grid, 16-bit kept.
-    public static let png = Codec(
+    package static let png = Codec(
         format: .png,
         capabilities: CodecCapabilities(
             shrinkOnLoad: [.anyFactor], rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 16, alpha: true,

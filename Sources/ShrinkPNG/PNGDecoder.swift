@@ -6,28 +6,28 @@ import ShrinkCore
 /// Non-interlaced files stream rows straight to the resampler (no prescale needed: rows are cheap to skip
 /// through). Adam7-interlaced files support any integer prescale: each pass's pixels are summed into a
 /// grid of the reduced size at their true coordinates, so memory follows the reduced size, not the source.
-public struct PNGDecoder: ImageDecoding {
+package struct PNGDecoder: ImageDecoding {
     /// The encoded bytes (kept alive for every decode).
-    public let bytes: ImageBytes
+    package let bytes: ImageBytes
     /// The name used in error messages.
-    public let path: String
+    package let path: String
     /// Header values.
-    public let info: ImageInfo
+    package let info: ImageInfo
     /// The limits every context is created with.
-    public let limits: ImageLimits
+    package let limits: ImageLimits
     /// IHDR colour type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA).
-    public let colorType: Int
+    package let colorType: Int
     /// True for Adam7-interlaced files.
-    public let isInterlaced: Bool
+    package let isInterlaced: Bool
     /// Where an eXIf chunk placed after the image data sits in the file (found once, at init).
     let trailingExifRange: Range<Int>?
     /// Which colour and metadata chunks the file has (PLTE, tRNS, gAMA, sRGB, iCCP, cHRM before the image
     /// data; eXIf before or after it).
-    public let chunks: Set<String>
+    package let chunks: Set<String>
 
     /// Reads the header and the chunks before the image data. Fails with `.corruptData`, `.truncated` or
     /// `.limitExceeded` (the pixel limit is checked from IHDR, before anything is allocated).
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.limits = limits
@@ -108,7 +108,7 @@ public struct PNGDecoder: ImageDecoding {
 
     /// The ICC profile (decompressed) and EXIF block. Reads the chunks before the image data again only
     /// when the header said iCCP or eXIf is there.
-    public func metadata() throws(ImageError) -> ImageMetadata {
+    package func metadata() throws(ImageError) -> ImageMetadata {
         var metadata = ImageMetadata()
         if let range = trailingExifRange { metadata.exif = Array(bytes.bytes[range]) }
         guard chunks.contains("iCCP") || (chunks.contains("eXIf") && trailingExifRange == nil) else { return metadata }
@@ -127,9 +127,9 @@ public struct PNGDecoder: ImageDecoding {
 
     /// Interlaced files shrink by any integer factor while decoding (box average of the passes); others
     /// decode at full size and stream.
-    public var scaleDenominators: [Int] { isInterlaced ? Array(1...64) : [1] }
+    package var scaleDenominators: [Int] { isInterlaced ? Array(1...64) : [1] }
 
-    public func scaledSize(denominator: Int) -> PixelSize {
+    package func scaledSize(denominator: Int) -> PixelSize {
         PixelSize(width: (info.size.width + denominator - 1) / denominator,
              height: (info.size.height + denominator - 1) / denominator)
     }
@@ -137,7 +137,7 @@ public struct PNGDecoder: ImageDecoding {
     /// Non-interlaced rows stream, so nothing grows with the image: 0. An interlaced decode at 1/d holds
     /// its accumulation grid (2 or 4 bytes per sample of the reduced size) and then the averaged rows; at
     /// full size it holds one whole image of ``rowFormat``.
-    public func workingBytes(scaleDenominator d: Int = 1) -> Int {
+    package func workingBytes(scaleDenominator d: Int = 1) -> Int {
         guard isInterlaced else { return 0 }
         let s = scaledSize(denominator: d)
         let rows = rowFormat.byteCount(for: s)
@@ -150,28 +150,28 @@ public struct PNGDecoder: ImageDecoding {
     /// their filtered copies). Calibrated with mallinfo2: 144 KiB measured for a 5120-pixel RGBA row width,
     /// 144 KiB from this formula. A mapped input adds the pages read and not yet released
     /// (``PNGStream/dropStep`` plus a 64 KiB fault-around block).
-    public func stateBytes(scaleDenominator: Int) -> Int {
+    package func stateBytes(scaleDenominator: Int) -> Int {
         let input = bytes.isPageAlignedMapping ? PNGStream.dropStep + 64 << 10 : 0
         return 64 << 10 + 4 * rowFormat.byteCount(for: PixelSize(width: info.size.width, height: 1)) + input
     }
 
     /// The layout decoded rows come in: gray8 for 8-bit-or-less gray without transparency, rgb8 for opaque
     /// colour and palette, rgba8 when there is alpha, rgba16 for every 16-bit file.
-    public var rowFormat: PixelFormat {
+    package var rowFormat: PixelFormat {
         if info.bitsPerComponent == 16 { return .rgba16 }
         if colorType == 0 && !info.hasAlpha { return .gray8 }
         return info.hasAlpha ? .rgba8 : .rgb8
     }
 
     /// The 8-bit format results are delivered in: 16-bit files reduce in 16-bit precision and come out 8-bit.
-    public var outputFormat: PixelFormat {
+    package var outputFormat: PixelFormat {
         if info.hasAlpha { return .rgba8 }
         return colorType == 0 ? .gray8 : .rgb8
     }
 
     /// The route for `request`: rows streamed at full size, or for an interlaced file the Adam7 passes
     /// summed into a grid at 1/`scaleDenominator` (any integer).
-    public func route(_ request: RouteRequest) -> DecodeRoute {
+    package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = request.scaleDenominator
         return DecodeRoute(path: isInterlaced ? .interlacedPasses : .rows, output: .rows(rowFormat),
                            decodedSize: scaledSize(denominator: d), workingBytes: workingBytes(scaleDenominator: d),
@@ -181,7 +181,7 @@ public struct PNGDecoder: ImageDecoding {
     }
 
     /// Starts a row decode at 1/`scaleDenominator` (1 unless interlaced).
-    public func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding {
+    package func startDecoding(scaleDenominator: Int, options: DecodeOptions) throws(ImageError) -> any RowDecoding {
         guard scaleDenominators.contains(scaleDenominator) else {
             throw ImageError(.invalidArgument, "\(path): PNG scale 1/\(scaleDenominator) is not supported")
         }

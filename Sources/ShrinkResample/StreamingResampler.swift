@@ -15,24 +15,24 @@ import ShrinkCore
 ///                            outputSize: PixelSize(width: 400, height: 167))
 /// r.consume(rows, bytesPerRow: 960 * 3, count: 16) { y, row in /* store output row y */ }
 /// ```
-public final class StreamingResampler {
+package final class StreamingResampler {
     /// Reductions larger than `boxGap ×` start with an integer box shrink that leaves at least this
     /// factor to the Lanczos stage.
-    public static let boxGap = 3.0
+    package static let boxGap = 3.0
 
-    public let inputSize: PixelSize
+    package let inputSize: PixelSize
     /// The layout of input rows; output rows have the same channels, 8 bits each.
-    public let format: PixelFormat
-    public let channels: Int
+    package let format: PixelFormat
+    package let channels: Int
     /// Output rows carry 16-bit samples (host order, 0–65535) instead of 8-bit ones.
-    public let sixteenBitOutput: Bool
-    public let outputSize: PixelSize
+    package let sixteenBitOutput: Bool
+    package let outputSize: PixelSize
     /// The next input row ``consume(_:bytesPerRow:count:emit:)`` expects.
-    public private(set) var nextInputRow = 0
+    package private(set) var nextInputRow = 0
     /// The next output row to be emitted; equals `outputSize.height` when done.
-    public private(set) var nextOutputRow = 0
+    package private(set) var nextOutputRow = 0
     /// The last input row any output row depends on: a decoder may stop after it.
-    public let lastInputRowNeeded: Int
+    package let lastInputRowNeeded: Int
 
     private var box: BoxShrink
     private let horizontal: FilterWeights
@@ -43,7 +43,7 @@ public final class StreamingResampler {
     private var outputRow: [UInt8]
 
     /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
-    public init(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil, sixteenBitOutput: Bool = false) {
+    package init(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil, sixteenBitOutput: Bool = false) {
         precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
         precondition([.gray8, .rgb8, .rgba8, .rgba16].contains(format), "unsupported resampler input \(format)")
         self.inputSize = inputSize
@@ -71,7 +71,7 @@ public final class StreamingResampler {
     /// building it: the ring of float rows (taps × output width), the float input rows and, when a box
     /// pre-shrink runs, its integer sums; and the filter weights of both axes (per output sample: a start, a count
     /// and one float per tap).
-    public static func predictedBytes(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil) -> Int {
+    package static func predictedBytes(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil) -> Int {
         let region = region ?? FractionalRect(inputSize)
         let c = format.channels
         let fx = max(1, Int(region.width / Double(outputSize.width) / boxGap))
@@ -87,10 +87,10 @@ public final class StreamingResampler {
     }
 
     /// True once every output row has been emitted.
-    public var isComplete: Bool { nextOutputRow == outputSize.height }
+    package var isComplete: Bool { nextOutputRow == outputSize.height }
 
     /// Bytes of working memory this resampler holds (ring, accumulators, weight tables).
-    public var workingBytes: Int {
+    package var workingBytes: Int {
         (ring.count + accumulator.count) * 4 + box.workingBytes
             + outputRow.count
             + (horizontal.weights.count + vertical.weights.count) * 4
@@ -100,7 +100,7 @@ public final class StreamingResampler {
     /// Feeds `count` input rows starting at ``nextInputRow`` (`bytesPerRow` apart) and calls `emit` with each
     /// output row (index, `outputSize.width × channels` samples of 1 or 2 bytes) that becomes complete. Rows after
     /// ``lastInputRowNeeded`` are ignored.
-    public func consume(_ rows: UnsafeRawPointer, bytesPerRow: Int, count: Int,
+    package func consume(_ rows: UnsafeRawPointer, bytesPerRow: Int, count: Int,
                         emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         for i in 0..<count {
             let y = nextInputRow

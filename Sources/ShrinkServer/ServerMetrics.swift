@@ -56,7 +56,7 @@ package struct ServerMetrics: Sendable {
 
     /// Copies the ledger's figures, the downloads' and the resident memory into their gauges (at scrape time).
     package func refresh(from ledger: PipelineLedger, downloads: DownloadBudget?) {
-        Gauge(label: "shrink_budget_bytes", factory: registry).record(ledger.decodeBudget + (downloads?.capacity ?? 0))
+        Gauge(label: "shrink_budget_bytes", factory: registry).record(ledger.budget + (downloads?.capacity ?? 0))
         Gauge(label: "shrink_budget_in_use_bytes", factory: registry).record(ledger.totalBytes + (downloads?.used ?? 0))
         Gauge(label: "shrink_download_bytes", factory: registry).record(downloads?.used ?? 0)
         Gauge(label: "shrink_queue_depth", factory: registry).record(ledger.queuedDecodes)

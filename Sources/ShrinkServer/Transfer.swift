@@ -91,7 +91,7 @@ final class Transfer: @unchecked Sendable {
             return .failure(ImageError(.io, "\(url): the body ended after \(used) of \(contentLength) bytes", cause: RemoteFetcher.origin))
         }
         guard let buffer else {
-            return .success(.body(ImageBytes([], path: url)))
+            return .success(.body(ImageBytes([], name: url)))
         }
         self.buffer = nil
         let downloads = self.downloads, reserved = self.reserved

@@ -3,7 +3,7 @@ import ShrinkCore
 extension Codec {
     /// WebP through libwebp: lossy frames scaled while decoding (to planes or rows), lossless held whole,
     /// animations' first frame; EXIF orientation and ICC read; lossy and lossless encoding.
-    public static let webp = Codec(
+    package static let webp = Codec(
         format: .webp,
         capabilities: CodecCapabilities(
             shrinkOnLoad: [.anyFactor], yieldsPlanes: true, rowFormats: [.rgb8, .rgba8], alpha: true, animation: true,

@@ -9,18 +9,18 @@ import ShrinkCore
 /// coded width; an alpha plane is held at full size, 1 B/px). Lossless (VP8L) frames are held whole by
 /// libwebp while they decode (4 B/px at full size): that cost is predicted and charged. Animations decode
 /// their first frame only, placed on the canvas.
-public struct WebPDecoder: ImageDecoding {
+package struct WebPDecoder: ImageDecoding {
     /// The encoded bytes (kept alive for every decode).
-    public let bytes: ImageBytes
+    package let bytes: ImageBytes
     /// The name used in error messages.
-    public let path: String
+    package let path: String
     /// Header values.
-    public let info: ImageInfo
+    package let info: ImageInfo
     let container: WebPContainer
 
     /// Reads the container and the first frame's header. Fails with `.corruptData`, `.truncated` or
     /// `.limitExceeded` (the canvas against `limits`, before anything is allocated).
-    public init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         let container = try WebPContainer(bytes: bytes.bytes, path: path, limits: limits)
@@ -48,21 +48,21 @@ public struct WebPDecoder: ImageDecoding {
         return UnsafeRawBufferPointer(rebasing: exif[6...])
     }
 
-    public func metadata() throws(ImageError) -> ImageMetadata {
+    package func metadata() throws(ImageError) -> ImageMetadata {
         ImageMetadata(iccProfile: container.iccRange.map { Array(bytes.bytes[$0]) },
                       exif: container.exifRange.map { Array(Self.tiff(in: UnsafeRawBufferPointer(rebasing: bytes.bytes[$0]))) })
     }
 
     /// Any integer reduction while decoding (libwebp's scaler) when the first frame fills the canvas; an
     /// animation frame smaller than its canvas decodes at full size.
-    public var scaleDenominators: [Int] { container.frameCoversCanvas ? Array(1...64) : [1] }
+    package var scaleDenominators: [Int] { container.frameCoversCanvas ? Array(1...64) : [1] }
 
     /// The size libwebp's scaler is asked for at 1/`denominator`: each side divided and rounded, at least 1.
-    public func scaledSize(denominator d: Int) -> PixelSize {
+    package func scaledSize(denominator d: Int) -> PixelSize {
         PixelSize(width: max(1, (info.size.width + d / 2) / d), height: max(1, (info.size.height + d / 2) / d))
     }
 
-    public var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
+    package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
 
     /// The route for `request`: only the window's part of the frame when one is given (libwebp crops before
     /// it scales); Y, U, V planes from libwebp's scaler for an opaque lossy frame when planes are wanted
@@ -72,7 +72,7 @@ public struct WebPDecoder: ImageDecoding {
     /// (4 B/px) of a lossless one. A compressed alpha plane is itself a lossless bitstream, which libwebp
     /// decodes through 1 or 4 bytes per pixel (by content) plus its Huffman tables, beside the plane; the
     /// route charges 7 B/px (measured high-water marks: 2.1–6.0 B/px on the corpus and generated files).
-    public func route(_ request: RouteRequest) -> DecodeRoute {
+    package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
         let canvas = scaledSize(denominator: d)
         let frameRect = container.frameRect

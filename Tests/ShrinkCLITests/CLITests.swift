@@ -197,8 +197,8 @@ import ShrinkTestSupport
             #expect(a.info.orientation == .up, "orientation \(orientation)")
             let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
             // jpegtran keeps the tag as it was; read both without orientation to compare the stored pixels.
-            #expect(try a.decode(options: rgb).pixels.bytes == ImageSource(bytes: JPEGTransform.settingOrientationUp(Corpus.readBytes(theirs)!))
-                .decode(options: rgb).pixels.bytes, "orientation \(orientation)")
+            #expect(try await a.image(options: rgb).pixels.bytes == ImageSource(bytes: JPEGTransform.settingOrientationUp(Corpus.readBytes(theirs)!))
+                .image(options: rgb).pixels.bytes, "orientation \(orientation)")
             // Not re-quantised: the tables are jpegtran's, which are the input's (transposed for the transposing
             // operations, 5–8).
             #expect(quantTables(ours) == quantTables(theirs))
@@ -229,8 +229,8 @@ import ShrinkTestSupport
         #expect(object?["rect"] as? String == "16,16,54,44")                     // origin down to 16, far edge kept
         _ = try await ChildProcess.run("/usr/bin/jpegtran", ["-crop", "54x44+16+16", "-outfile", w.dir + "/theirs.jpg", input])
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-        #expect(try ImageSource(path: w.dir + "/ours.jpg").decode(options: rgb).pixels.bytes
-                == ImageSource(path: w.dir + "/theirs.jpg").decode(options: rgb).pixels.bytes)
+        #expect(try await ImageSource(path: w.dir + "/ours.jpg").image(options: rgb).pixels.bytes
+                == ImageSource(path: w.dir + "/theirs.jpg").image(options: rgb).pixels.bytes)
         #expect(quantTables(w.dir + "/ours.jpg") == quantTables(input))
     }
 

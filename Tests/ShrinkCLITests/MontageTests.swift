@@ -30,7 +30,7 @@ import ShrinkTestSupport
         #expect(lines.filter { $0.contains("\"error\"") }.count == 1)
         #expect(lines.first { $0.contains("\"error\"") }?.contains("p04.jpg") == true)
         #expect(lines.last?.contains("\"photos\":9") == true && lines.last?.contains("\"failed\":1") == true)
-        let image = try ImageSource(path: sheet).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let image = try await ImageSource(path: sheet).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         #expect(image.size == PixelSize(width: 4 * 64 + 5 * 4, height: 3 * 64 + 4 * 4))
         // Cell 0 shows the photo (its top-left is the pattern's yellow block); cell 4 (the bad photo) is background.
         let photoPixel = Array(image.pixel(x: 4 + 8, y: 4 + (64 - 43) / 2 + 4))
@@ -52,7 +52,7 @@ import ShrinkTestSupport
         let (dir, _) = try photos(2)
         let r = try await cli.shrink(["montage", dir, "--budget", "1K", "-o", dir + "/s.jpg", "--json"])
         #expect(r.status == 1)
-        #expect(r.out.split(separator: "\n").filter { $0.contains("decode budget") }.count == 2)
+        #expect(r.out.split(separator: "\n").filter { $0.contains("ImagePipeline.Configuration.budget") }.count == 2)
     }
 
     /// Runs `shrink arguments` and sends it SIGKILL as soon as `cache` holds a name it did not hold when it
@@ -105,8 +105,8 @@ import ShrinkTestSupport
         #expect(leftovers.isEmpty, "temporary files of killed writers are removed")
         let plain = try await cli.shrink(["montage", dir, "--cell", "400", "--columns", "4", "-o", out + "/plain.jpg"])
         #expect(plain.status == 0)
-        let a = try ImageSource(path: out + "/cached.jpg").decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-        let b = try ImageSource(path: out + "/plain.jpg").decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let a = try await ImageSource(path: out + "/cached.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let b = try await ImageSource(path: out + "/plain.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         #expect(a.size == b.size)
         if a.size == b.size { #expect(PixelOps.psnr(a, b) > 35) }
         let lines = try await cli.shrink(args + ["-o", out + "/again.jpg"]).out.split(separator: "\n")

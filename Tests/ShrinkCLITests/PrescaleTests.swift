@@ -34,7 +34,7 @@ import ShrinkTestSupport
             let r = try await cli.shrink("thumbnail", w.photo, "--prescale", "1/\(n)", "-o", out, "--json")
             #expect(r.status == 0)
             #expect(r.out.contains("\"prescale\":\"1/\(n)\""))
-            let ours = try ImageSource(path: out).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+            let ours = try await ImageSource(path: out).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
             let reference = PixelOps.exifTranspose(try await djpeg(w.photo, scale: n), orientation: 6)
             #expect(ours.size == reference.size)
             #expect(ours.size == PixelSize(width: (200 + n - 1) / n, height: (300 + n - 1) / n))

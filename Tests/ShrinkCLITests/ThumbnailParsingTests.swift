@@ -20,6 +20,7 @@ import Testing
          "--progressive", "--keep-exif", "--strip-icc", "--upscale", "--strict", "--max-pixels", "1000000",
          "--max-input-bytes", "5000000", "--max-scans", "20", "--memory-budget", "1000000", "--colour", "keep"],
         ["x.heic", "--format", "webp", "--lossless", "--embedded-thumbnail", "--pixel-format", "rgba16", "--color", "display-p3"],
+        ["y.jpg", "--max-working-bytes", "2000000", "--size", "64"],
     ]
 
     @Test(arguments: accepted)
@@ -36,7 +37,16 @@ import Testing
         var expected = ThumbnailJob.defaults
         expected.inputs = ["photo.jpg"]
         #expect(Self.properties(try ThumbnailCommand.parse(["photo.jpg"]).job) == Self.properties(expected))
-        #expect(ThumbnailJob.defaults.quality == 85 && ThumbnailJob.defaults.pngFilter == .none && ThumbnailJob.defaults.fit == .inside)
+        // Every documented default, as a literal (the declarations above read ThumbnailJob.defaults, so a
+        // wrong default there would pass the comparison).
+        let d = ThumbnailJob.defaults
+        #expect(d.quality == 85 && d.subsampling == 420 && d.compression == 6 && d.pngFilter == .none && d.format == "jpg")
+        #expect(d.mode == .quality && d.fit == .inside && d.colour == .sRGB && d.pixelFormat.request == nil)
+        #expect(!d.progressive && !d.lossless && !d.keepExif && !d.stripIcc && !d.upscale && !d.json)
+        #expect(d.size == nil && d.prescale == nil && d.depth == nil && d.jobs == nil && d.output == nil && d.embeddedThumbnail == nil)
+        #expect(d.decoding.maxPixels == 0x3FFF * 0x3FFF && d.decoding.maxInputBytes == 1 << 30 && d.decoding.maxScans == 500
+                && d.decoding.maxWorkingBytes == 1 << 30 && !d.decoding.strict)
+        #expect(try ThumbnailJob.fastParse(["a.jpg", "--memory-budget", "7"])?.decoding.maxWorkingBytes == 7)
     }
 
     /// Unknown, repeated or malformed options, `--`, and arguments `validate()` refuses go to ArgumentParser.

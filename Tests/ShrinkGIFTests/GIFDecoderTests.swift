@@ -6,7 +6,7 @@ import ShrinkTestSupport
 
 @Suite struct GIFDecoderTests {
     func decoder(_ bytes: [UInt8], limits: ImageLimits = ImageLimits()) throws(ImageError) -> GIFDecoder {
-        try GIFDecoder(bytes: ImageBytes(bytes, path: "t.gif"), path: "t.gif", limits: limits)
+        try GIFDecoder(bytes: ImageBytes(bytes, name: "t.gif"), path: "t.gif", limits: limits)
     }
 
     /// The code of the ImageError `body` throws, nil when it returns.
@@ -291,7 +291,7 @@ import ShrinkTestSupport
         #expect(source.codec.format == .gif && source.info.hasAlpha)
         let thumb = try source.thumbnail(maxPixelSize: 32)
         #expect(thumb.size == PixelSize(width: 32, height: 24) && thumb.pixels.format == .rgba8 && thumb.decodePath == .firstFrameRows)
-        let full = try source.decode()
+        let full = try source.image()
         #expect(full.pixels.bytes == expand(indices, TestGIF.palette16, transparent: 3))
         #expect(Codec.gif.capabilities.animation && Codec.gif.makeEncoder == nil)
         #expect(CodecRegistry.standard.readableFormats.contains(.gif))

@@ -24,14 +24,14 @@ import ShrinkTestSupport
         for (file, size) in [("av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", PixelSize(width: 1203, height: 799)),
                              ("av1-avif/fox.profile2.12bpc.yuv422.avif", PixelSize(width: 1204, height: 800)),
                              ("av1-avif/fox.profile0.10bpc.yuv420.monochrome.avif", PixelSize(width: 1204, height: 800))] {
-            let full = try Self.source(file).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+            let full = try Self.source(file).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
             #expect(full.size == size, "\(file)")
             // Against the 8-bit 4:2:0 encoding of the same fox: the same picture.
-            let reference = try fox.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+            let reference = try fox.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
             if full.size == reference.size { #expect(PixelOps.psnr(full.pixels, reference.pixels) > (file.contains("monochrome") ? 12 : 28), "\(file)") }
         }
         // An odd-sized 4:2:0 image hands out its last chroma row (it once stopped one row short).
-        let star = try Self.source("link-u/star-8bpc.avifs").decode()
+        let star = try Self.source("link-u/star-8bpc.avifs").image()
         #expect(star.size == PixelSize(width: 159, height: 159))
     }
 
@@ -43,8 +43,8 @@ import ShrinkTestSupport
         #expect(try rotated.thumbnail(maxPixelSize: 256).size == PixelSize(width: 181, height: 256))
         // The same kimono stored mirrored (imir): both display the original picture.
         let mirror = try Self.source("av1-avif/kimono.mirror-horizontal.avif")
-        let a = try rotated.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-        let b = try mirror.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let a = try rotated.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let b = try mirror.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         #expect(a.size == b.size)
         if a.size == b.size { #expect(PixelOps.psnr(a, b) > 30) }
         // A 5x4 grid of 1280x720 AV1 tiles, a row of tiles at a time.
@@ -55,7 +55,7 @@ import ShrinkTestSupport
         // Alpha per tile of a colour grid (libavif's color_grid_alpha_nogrid): transparent and opaque pixels.
         let alphaGrid = try Self.source("libavif/color_grid_alpha_nogrid.avif")
         #expect(alphaGrid.info.hasAlpha)
-        let rgba = try alphaGrid.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))).pixels
+        let rgba = try alphaGrid.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))).pixels
         let alphas = Set(stride(from: 3, to: rgba.bytes.count, by: 4).map { rgba.bytes[$0] })
         #expect(alphas.count > 1 && alphas.contains(255), "\(alphas.sorted().prefix(8))")
     }

@@ -34,10 +34,10 @@ import ShrinkTestSupport
         let source = try ImageSource(path: Corpus.path(file))
         #expect(source.info.bitsPerComponent == depth && source.info.hasAlpha == alpha, "\(file)")
         for size in [48, 0] {                                           // a thumbnail, then the full image
-            let deep = size == 0 ? try source.decode(options: Self.high) : try source.thumbnail(maxPixelSize: size, options: Self.high)
+            let deep = size == 0 ? try source.image(options: Self.high) : try source.thumbnail(maxPixelSize: size, options: Self.high)
             #expect(deep.pixels.format == .rgba16, "\(file)")
             #expect(Self.finerThanEightBits(deep.pixels) > deep.size.pixelCount / 4, "\(file) at \(size): 16-bit values are widened 8-bit ones")
-            let eight = size == 0 ? try source.decode(options: Self.rgba8) : try source.thumbnail(maxPixelSize: size, options: Self.rgba8)
+            let eight = size == 0 ? try source.image(options: Self.rgba8) : try source.thumbnail(maxPixelSize: size, options: Self.rgba8)
             #expect(eight.size == deep.size)
             // The 8-bit result rounds each sample to 8 bits before converting and resampling: a level or two apart.
             if eight.size == deep.size {

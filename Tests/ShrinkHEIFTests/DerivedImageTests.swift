@@ -31,10 +31,10 @@ import ShrinkTestSupport
         let source = try ImageSource(bytes: try Self.rotatedIden(), name: "iden.heic")
         #expect(source.info.format == .heif && source.info.size == PixelSize(width: 426, height: 640))
         #expect(source.info.orientation == .up && source.info.displayedSize == PixelSize(width: 426, height: 640))
-        let decoded = try source.decode(options: Self.rgb8)
+        let decoded = try source.image(options: Self.rgb8)
         #expect(decoded.decodePath == .libheifWhole && decoded.decoder?.hasSuffix("(libde265)") == true, "\(decoded.decoder ?? "nil")")
         // The same picture as the tile path's decode of the coded item, turned once.
-        let original = try ImageSource(path: Corpus.path("heic/exif-samples/samplefilehub.heif")).decode(options: Self.rgb8)
+        let original = try ImageSource(path: Corpus.path("heic/exif-samples/samplefilehub.heif")).image(options: Self.rgb8)
         let turned = PixelOps.rotateCounterClockwise(original.pixels)
         #expect(turned.size == decoded.pixels.size)
         if turned.size == decoded.pixels.size { #expect(PixelOps.psnr(turned, decoded.pixels) > 40) }
@@ -50,14 +50,14 @@ import ShrinkTestSupport
         let bytes = TestHEIF.overlay(twice: tile, majorBrand: "avif", gap: 16, fill: [65535, 0, 0, 65535])
         let source = try ImageSource(bytes: bytes, name: "overlay.avif")
         #expect(source.info.format == .avif && source.info.size == PixelSize(width: 2 * w + 16, height: h + 8))
-        let decoded = try source.decode(options: Self.rgb8)
+        let decoded = try source.image(options: Self.rgb8)
         #expect(decoded.decoder?.hasSuffix("(dav1d)") == true, "\(decoded.decoder ?? "nil")")
         let p = decoded.pixels
         func pixel(_ x: Int, _ y: Int) -> [UInt8] { (0..<3).map { p.bytes[(y * p.size.width + x) * 3 + $0] } }
         // The canvas shows its fill between the images and above the second one.
         #expect(pixel(w + 8, h / 2) == [255, 0, 0] && pixel(w + 16 + w / 2, 3) == [255, 0, 0] && pixel(w / 2, h + 4) == [255, 0, 0])
         // Both images are the AVIF's own picture, where the overlay puts them.
-        let original = try ImageSource(path: Corpus.path("avif/libavif/kodim03_yuv420_8bpc.avif")).decode(options: Self.rgb8).pixels
+        let original = try ImageSource(path: Corpus.path("avif/libavif/kodim03_yuv420_8bpc.avif")).image(options: Self.rgb8).pixels
         for (x0, y0) in [(0, 0), (w + 16, 8)] {
             var part = [UInt8]()
             for y in 0..<h {
@@ -79,7 +79,7 @@ import ShrinkTestSupport
             file.properties = [tile.config, TestHEIF.ispe(tile.size.width, tile.size.height)]
             file.items = [TestHEIF.Item(type: tile.type, properties: [(1, true), (2, false)], data: tile.data),
                           TestHEIF.Item(type: "iden", properties: [(2, false)], derivedFrom: derivedFrom)]
-            #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic").decode() } == .corruptData, "dimg \(derivedFrom)")
+            #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic").image() } == .corruptData, "dimg \(derivedFrom)")
         }
         // An iden over a JPEG item: not HEVC or AV1.
         var file = TestHEIF(majorBrand: "heic", primary: 2)

@@ -20,7 +20,7 @@ import ShrinkTestSupport
         #expect(viaRows.size == small.size)
         #expect(PixelOps.psnr(PixelConverter.convert(small.pixels, to: .rgb8), viaRows.pixels) > 30)
         // A region in displayed (portrait) pixels.
-        let crop = try source.decode(region: FractionalRect(x: 100, y: 3000, width: 800, height: 600), to: .maxPixelSize(200))
+        let crop = try source.image(.maxPixelSize(200), region: PixelRect(x: 100, y: 3000, width: 800, height: 600))
         #expect(crop.size == PixelSize(width: 200, height: 150))
         // EXIF travels with the result, its orientation reset: it is never applied on top of irot.
         let exif = try #require(small.metadata.exif)
@@ -52,14 +52,14 @@ import ShrinkTestSupport
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
         // Displayed (portrait) 1500,1500 300x300 is stored (irot 270) 1500..1800 across, 1224..1524 down: tiles
         // 2...3 of 8 across and 2...2 of 6 down, 1024x512 pixels from 1024,1024.
-        let region = FractionalRect(x: 1500, y: 1500, width: 300, height: 300)
-        let plan = try source.plan(.original, crop: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let region = PixelRect(x: 1500, y: 1500, width: 300, height: 300)
+        let plan = try source.plan(.original, region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         let route = source.route(for: plan, format: .rgb8)
         #expect(route.sourceRect == FractionalRect(x: 1024, y: 1024, width: 1024, height: 512), "\(String(describing: route.sourceRect))")
         #expect(route.decodedSize == PixelSize(width: 1024, height: 512))
         // The same pixels as the whole image decoded and cut.
-        let crop = try source.decode(region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-        let whole = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let crop = try source.image(region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let whole = try source.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
         #expect(crop.size == PixelSize(width: 300, height: 300))
         var same = true
         for y in 0..<300 where same {
@@ -73,10 +73,10 @@ import ShrinkTestSupport
         // 452×462 coded, a clap keeping 451×461 (Pillow with libheif shows the same).
         let rainbow = try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic"))
         #expect(rainbow.info.size == PixelSize(width: 451, height: 461))
-        #expect(try rainbow.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size == PixelSize(width: 451, height: 461))
+        #expect(try rainbow.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size == PixelSize(width: 451, height: 461))
         let alpha = try ImageSource(path: Corpus.path("heic/libheif/with-alpha-512x512.heic"))
         #expect(alpha.info.hasAlpha)
-        let image = try alpha.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
+        let image = try alpha.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
         let values = Set(stride(from: 3, to: image.pixels.bytes.count, by: 4).map { image.pixels.bytes[$0] })
         #expect(values.contains(0) && values.contains(255))       // transparent and opaque parts
     }

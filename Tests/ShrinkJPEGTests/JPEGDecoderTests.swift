@@ -5,7 +5,7 @@ import ShrinkTestSupport
 
 @Suite struct JPEGDecoderTests {
     func decoder(_ bytes: [UInt8]) throws -> JPEGDecoder {
-        try JPEGDecoder(bytes: ImageBytes(bytes, path: "test.jpg"), path: "test.jpg")
+        try JPEGDecoder(bytes: ImageBytes(bytes, name: "test.jpg"), path: "test.jpg")
     }
 
     @Test func headerOfGeneratedFiles() throws {

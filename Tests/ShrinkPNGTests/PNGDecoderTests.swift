@@ -5,7 +5,7 @@ import ShrinkTestSupport
 
 @Suite struct PNGDecoderTests {
     func decoder(_ bytes: [UInt8], limits: ImageLimits = ImageLimits()) throws(ImageError) -> PNGDecoder {
-        try PNGDecoder(bytes: ImageBytes(bytes, path: "t.png"), path: "t.png", limits: limits)
+        try PNGDecoder(bytes: ImageBytes(bytes, name: "t.png"), path: "t.png", limits: limits)
     }
 
     @Test func headerOfEncodedFiles() throws {

@@ -49,7 +49,7 @@ import Glibc
         #expect(origin.hits == 1)
         // The download's reservation came back once its bytes were decoded and freed.
         try await waitUntil { service.remote?.downloads.used == 0 }
-        #expect(service.pipeline.ledger.decodeBudget + (service.remote?.downloads.capacity ?? 0) == 256 << 20)
+        #expect(service.pipeline.ledger.budget + (service.remote?.downloads.capacity ?? 0) == 256 << 20)
     }
 
     @Test func loopbackIsRefusedUnlessAllowed() async throws {

@@ -91,23 +91,25 @@ import Glibc
                                      name: "prog.jpg")
         #expect(source.decoderWorkingBytes == 50 * 38 * 3 * 128)
         do {
-            _ = try source.thumbnail(maxPixelSize: 50, options: .init(memoryBudget: source.decoderWorkingBytes - 1))
+            _ = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: source.decoderWorkingBytes - 1))
+                .thumbnail(maxPixelSize: 50)
             Issue.record("budget")
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
-            #expect(error.description.contains("prog.jpg"))
+            #expect(error.description.contains("prog.jpg") && error.description.contains("ImageLimits.maxWorkingBytes"), "\(error)")
         }
-        let ok = try source.thumbnail(maxPixelSize: 50, options: .init(memoryBudget: source.decoderWorkingBytes + 200_000))
+        let ok = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: source.decoderWorkingBytes + 200_000))
+            .thumbnail(maxPixelSize: 50)
         #expect(ok.size == PixelSize(width: 50, height: 38))
     }
 
     @Test func encodersRoundTrip() throws {
         let original = TestImages.pattern(width: 64, height: 48)
         let source = try ImageSource(bytes: try TestImages.jpeg(original, quality: 100))
-        let decoded = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let decoded = try source.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(decoded.pixels, original) > 40)
         let jpeg = try decoded.encoded(as: .jpeg(.init(quality: 90, chroma444: true)))
-        let again = try ImageSource(bytes: jpeg).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let again = try ImageSource(bytes: jpeg).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(again.pixels, original) > 35)
         let png = try decoded.encoded(as: .png(.init()))
         #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

@@ -52,7 +52,7 @@ import ShrinkTestSupport
     func everyFilterChoiceRoundTrips(_ filters: PNGEncoder.Filters) throws {
         let image = TestImages.pattern(width: 31, height: 9)
         let png = try PNGEncoder(options: .init(filters: filters)).encode(image)
-        #expect(try ImageSource(bytes: png).decode(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
+        #expect(try ImageSource(bytes: png).image(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
     }
 
     /// `auto` filters adaptively up to 4 MP and not at all above: a thumbnail's bytes equal the adaptive
@@ -78,6 +78,6 @@ import ShrinkTestSupport
         let source = try ImageSource(bytes: png)
         #expect(source.info.bitsPerComponent == 16)
         // Decoding reduces 16 → 8 bits by rounding v × 255 / 65535, which undoes v × 257 exactly.
-        #expect(try source.decode(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
+        #expect(try source.image(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
     }
 }

@@ -10,7 +10,7 @@ import ShrinkTestSupport
     func fullDecodeMatchesPillowsTranspose(_ n: Int) throws {
         let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, quality: 98, orientation: n), name: "o\(n).jpg")
         #expect(source.info.orientation.rawValue == n)
-        let image = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let image = try source.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         let reference = PixelOps.exifTranspose(Self.stored, orientation: n)
         #expect(image.size == reference.size)
         #expect(PixelOps.psnr(image.pixels, reference) > 35, "orientation \(n)")

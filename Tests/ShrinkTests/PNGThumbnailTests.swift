@@ -8,7 +8,7 @@ import ShrinkTestSupport
         let size = PixelSize(width: 23, height: 17)
         let pixels = PixelBuffer(format: format, size: size, bytes: (0..<format.byteCount(for: size)).map { UInt8(($0 * 37) % 251) })
         let source = try ImageSource(bytes: try PNGEncoder().encode(pixels), name: "x.png")
-        let decoded = try source.decode(options: ThumbnailOptions(pixelFormat: .exactly(format)))
+        let decoded = try source.image(options: ThumbnailOptions(pixelFormat: .exactly(format)))
         #expect(decoded.pixels.format == format)
         #expect(decoded.pixels.bytes == pixels.bytes)
     }
@@ -35,8 +35,8 @@ import ShrinkTestSupport
         var bytes = [UInt8](repeating: 0, count: 16 * 16 * 4)
         for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i + 2] = 255; bytes[i + 3] = 0 }   // transparent blue
         let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 16), bytes: bytes)))
-        let jpeg = try source.decode().encoded(as: .jpeg(.init(quality: 95)))
-        let back = try ImageSource(bytes: jpeg).decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let jpeg = try source.image().encoded(as: .jpeg(.init(quality: 95)))
+        let back = try ImageSource(bytes: jpeg).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(back.pixels.bytes.allSatisfy { $0 >= 250 })
     }
 
@@ -50,7 +50,7 @@ import ShrinkTestSupport
             let plain = try ImageSource(path: Corpus.path(twin))
             #expect(interlaced.info.isProgressive && !plain.info.isProgressive)
             // Full size: identical pixels. Thumbnails: the same size, and the same picture.
-            #expect(try interlaced.decode().pixels.bytes == plain.decode().pixels.bytes, "\(entry.path)")
+            #expect(try interlaced.image().pixels.bytes == plain.image().pixels.bytes, "\(entry.path)")
             // (Opaque colour twins come out yuv420 under the default policy; equal bytes either way.)
             let a = try interlaced.thumbnail(maxPixelSize: 12), b = try plain.thumbnail(maxPixelSize: 12)
             #expect(a.size == b.size && a.pixels.format == b.pixels.format)
@@ -72,12 +72,12 @@ import ShrinkTestSupport
         let expected = 16 * 16 * 4 * 4 + 16 * 16 * 8
         #expect(source.decoder.route(RouteRequest(scaleDenominator: 2)).workingBytes == expected)
         do {
-            _ = try source.decode(options: .init(memoryBudget: 8191))
+            _ = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: 8191)).image()
             Issue.record("full decode above the budget")
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
         }
-        #expect(try source.decode(options: .init(memoryBudget: 8192)).size == PixelSize(width: 32, height: 32))
+        #expect(try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: 8192)).image().size == PixelSize(width: 32, height: 32))
     }
 
     @Test(.needsCorpus)
@@ -94,7 +94,7 @@ import ShrinkTestSupport
     @Test(.needsCorpus)
     func highPrecisionKeepsSixteenBits() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basn6a16.png"))
-        let full = try source.decode(options: .init(pixelFormat: .highPrecision))
+        let full = try source.image(options: .init(pixelFormat: .highPrecision))
         #expect(full.pixels.format == .rgba16 && full.pixels.byteCount == 32 * 32 * 8)
         // Samples that are not multiples of 257 prove the 16-bit values were not widened from 8 bits.
         let samples = full.pixels.bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
@@ -105,10 +105,10 @@ import ShrinkTestSupport
         #expect(wide.pixels.format == .rgba16)
         #expect(PixelOps.maxDifference(PixelConverter.convert(wide.pixels, to: .rgba8), narrow.pixels) <= 1)
         // 8-bit sources are unaffected by the policy.
-        let eight = try ImageSource(path: Corpus.path("png/pngsuite/basn6a08.png")).decode(options: .init(pixelFormat: .highPrecision))
+        let eight = try ImageSource(path: Corpus.path("png/pngsuite/basn6a08.png")).image(options: .init(pixelFormat: .highPrecision))
         #expect(eight.pixels.format == .rgba8)
         // A 16-bit PNG written from rgba16 keeps every sample.
-        let again = try ImageSource(bytes: try full.encoded(as: .png(.init()))).decode(options: .init(pixelFormat: .highPrecision))
+        let again = try ImageSource(bytes: try full.encoded(as: .png(.init()))).image(options: .init(pixelFormat: .highPrecision))
         #expect(again.pixels.bytes == full.pixels.bytes)
     }
 
@@ -116,7 +116,7 @@ import ShrinkTestSupport
     func sixteenBitSourcesComeOutEightBit() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basn6a16.png"))
         #expect(source.info.bitsPerComponent == 16 && source.info.hasAlpha)
-        let full = try source.decode()
+        let full = try source.image()
         #expect(full.pixels.format == .rgba8)
         let thumb = try source.thumbnail(maxPixelSize: 8)
         #expect(thumb.size == PixelSize(width: 8, height: 8) && thumb.pixels.format == .rgba8)

@@ -22,7 +22,7 @@ import ShrinkTestSupport
         var mask = [UInt8](repeating: 0, count: 16 * 8 * 4)
         for i in 0..<(16 * 8) { mask[i * 4 + 3] = UInt8(i * 2) }
         let maskPNG = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 8), bytes: mask))
-        let decodedMask = try ImageSource(bytes: maskPNG).decode()
+        let decodedMask = try ImageSource(bytes: maskPNG).image()
         #expect(decodedMask.pixels.format == .alpha8)
         let expected: [UInt8] = (0..<128).map { (i: Int) -> UInt8 in UInt8(i * 2) }
         #expect(decodedMask.pixels.bytes == expected)
@@ -31,9 +31,9 @@ import ShrinkTestSupport
     @Test(.needsCorpus)
     func grayWithAlphaIsHeldAsGrayAlpha8() throws {
         let source = try ImageSource(path: Corpus.path("png/pngsuite/basn4a08.png"))      // gray + alpha, 8-bit
-        let image = try source.decode()
+        let image = try source.image()
         #expect(image.pixels.format == .grayAlpha8 && image.pixels.byteCount == 32 * 32 * 2)
-        let rgba = try source.decode(options: .init(pixelFormat: .exactly(.rgba8)))
+        let rgba = try source.image(options: .init(pixelFormat: .exactly(.rgba8)))
         #expect(PixelConverter.convert(image.pixels, to: .rgba8).bytes == rgba.pixels.bytes)
     }
 

@@ -14,7 +14,7 @@ import ShrinkTestSupport
             let webp = try WebPEncoder(options: .init(lossless: true)).encode(pixels)
             let s = try source(webp)
             #expect(s.info.format == .webp && s.info.features.contains("VP8L"))
-            let decoded = try s.decode(options: ThumbnailOptions(pixelFormat: .exactly(pixels.format)))
+            let decoded = try s.image(options: ThumbnailOptions(pixelFormat: .exactly(pixels.format)))
             #expect(decoded.decodePath == .wholeImage)
             #expect(decoded.pixels.bytes == pixels.bytes)
         }
@@ -25,8 +25,8 @@ import ShrinkTestSupport
         // picture, apart from chroma upsampling. Range handled wrong costs ~8 dB here.
         let original = TestImages.pattern(width: 320, height: 240)
         let s = try source(try WebPEncoder(options: .init(quality: 95)).encode(original))
-        let planes = try s.decode(options: ThumbnailOptions(pixelFormat: .exactly(.yuv420)))
-        let rows = try s.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        let planes = try s.image(options: ThumbnailOptions(pixelFormat: .exactly(.yuv420)))
+        let rows = try s.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(planes.decodePath == .scaledPlanes && rows.decodePath == .scaledRows)
         let fromPlanes = PixelConverter.convert(planes.pixels, to: .rgb8)
         #expect(PixelOps.psnr(fromPlanes, rows.pixels) > 33)
@@ -78,21 +78,23 @@ import ShrinkTestSupport
         let plan = try s.plan(.maxPixelSize(100))
         let route = s.route(for: plan, format: .rgb8)
         #expect(route.path == .wholeImage && route.workingBytes >= 500 * 400 * 4)
-        #expect(throws: ImageError.self) { _ = try s.thumbnail(maxPixelSize: 100, options: .init(memoryBudget: route.workingBytes - 1)) }
+        let tight = try ImageSource(bytes: s.bytes, name: s.name, limits: ImageLimits(maxWorkingBytes: route.workingBytes - 1))
+        #expect(throws: ImageError.self) { _ = try tight.thumbnail(maxPixelSize: 100) }
         do throws(ImageError) {
             _ = try s.plan(.maxPixelSize(100), within: 500 * 400 * 4)
             Issue.record("a budget below the whole image admitted the lossless file")
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
         }
-        #expect(try s.thumbnail(maxPixelSize: 100, options: .init(memoryBudget: route.workingBytes)).size == PixelSize(width: 100, height: 80))
+        let enough = try ImageSource(bytes: s.bytes, name: s.name, limits: ImageLimits(maxWorkingBytes: route.workingBytes))
+        #expect(try enough.thumbnail(maxPixelSize: 100).size == PixelSize(width: 100, height: 80))
     }
 
     @Test(.needsCorpus)
     func animationDecodesItsFirstFrame() throws {
         let s = try ImageSource(path: Corpus.path("webp/sdwebimage/TestImageAnimated.webp"))
         #expect(s.info.frameCount == 8 && s.info.loopCount == 0 && s.info.features.contains("ANIM"))
-        let image = try s.decode(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
+        let image = try s.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
         #expect(image.size == s.info.size)
     }
 
@@ -117,9 +119,9 @@ import ShrinkTestSupport
         // VP8 codes limited-range YUV, so passing the planes unconverted stretches the contrast (~28 dB).
         let rgb = TestImages.pattern(width: 160, height: 120)
         let yuv = PixelConverter.convert(rgb, to: .yuv420)
-        let fromYUV = try source(try WebPEncoder(options: .init(quality: 95)).encode(yuv)).decode(options: .init(pixelFormat: .exactly(.rgb8)))
+        let fromYUV = try source(try WebPEncoder(options: .init(quality: 95)).encode(yuv)).image(options: .init(pixelFormat: .exactly(.rgb8)))
         let fromRGB = try source(try WebPEncoder(options: .init(quality: 95)).encode(PixelConverter.convert(yuv, to: .rgb8)))
-            .decode(options: .init(pixelFormat: .exactly(.rgb8)))
+            .image(options: .init(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(fromYUV.pixels, fromRGB.pixels) > 35)
     }
 
@@ -128,20 +130,20 @@ import ShrinkTestSupport
         // decode cut out, at full size; a reduced region is within Lanczos distance of that.
         let s = try source(try WebPEncoder(options: .init(quality: 90)).encode(TestImages.pattern(width: 400, height: 300)))
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-        let full = try s.decode(options: rgb).pixels
-        let region = FractionalRect(x: 37, y: 21, width: 200, height: 150)
-        let plan = try s.plan(.original, crop: region, options: rgb)
+        let full = try s.image(options: rgb).pixels
+        let region = PixelRect(x: 37, y: 21, width: 200, height: 150)
+        let plan = try s.plan(.original, region: region, options: rgb)
         let route = s.route(for: plan, format: .rgb8)
         // The region plus the resampler's reach, left and top snapped to even pixels.
         let kept = try #require(route.sourceRect)
         #expect(kept.x <= 37 && kept.y <= 21 && kept.x + kept.width >= 237 && kept.y + kept.height >= 171)
         #expect(Int(kept.x) % 2 == 0 && Int(kept.y) % 2 == 0 && kept.width * kept.height < 260 * 200)
         #expect(route.decodedSize == PixelSize(width: Int(kept.width), height: Int(kept.height)))
-        let cut = try s.decode(region: region, options: rgb)
+        let cut = try s.image(region: region, options: rgb)
         var expected: [UInt8] = []
         for y in 21..<171 { expected += full.bytes[(y * 400 + 37) * 3..<(y * 400 + 237) * 3] }
         #expect(cut.pixels.bytes == expected)
-        let small = try s.decode(region: region, to: .maxPixelSize(40), options: rgb)
+        let small = try s.image(.maxPixelSize(40), region: region, options: rgb)
         #expect(small.size == PixelSize(width: 40, height: 30) && small.plan.prescale == 2)
         #expect(s.route(for: small.plan, format: .rgb8).sourceRect != nil)
     }

@@ -2,9 +2,9 @@ import Shrink
 import ShrinkFuzzSupport
 
 /// Regions and lossless transforms: a rectangle from the parameter bytes (hostile values included) planned
-/// against every target, decoded with one of them by `decode(region:to:options:)`, then for JPEGs
-/// `losslesslyUpright(trim:)` and `losslessCrop(_:)`. A call that accepts a non-finite rectangle is a bug, and
-/// traps here.
+/// against every target, decoded with one of them by `image(_:region:options:)`, then for JPEGs
+/// `losslesslyUpright(trim:)` and `losslessCrop(_:)`. A call that accepts a rectangle outside the image (or
+/// under 1×1) is a bug, and traps here.
 enum CropOrientHarness {
     /// Targets for the region: ordinary ones, and sizes no caller should pass.
     static let targets: [ThumbnailTarget] = [
@@ -18,22 +18,22 @@ enum CropOrientHarness {
         let flags = input.byte()
         let target = input.pick(targets)
         let options = ThumbnailOptions(mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
-                                       strict: flags & 4 == 0, memoryBudget: FuzzLimits.memoryBudget)
+                                       strict: flags & 4 == 0)
         guard let source = try? ImageSource(bytes: input.image, name: "fuzz", limits: FuzzLimits.image) else { return }
         let region = FuzzRegion.draw(&input, in: source.info.displayedSize)
-        let finite = [region.x, region.y, region.width, region.height].allSatisfy(\.isFinite)
+        let inside = region.isInside(source.info.displayedSize)
         // Plans read the header only: every target, with and without upscaling, against this region.
         for target in targets {
             for upscaling in [false, true] {
                 var planned = options
                 planned.allowUpscaling = upscaling
-                if (try? source.plan(target, crop: region, options: planned)) != nil {
-                    precondition(finite, "plan(crop:) accepted \(region)")
+                if (try? source.plan(target, region: region, options: planned)) != nil {
+                    precondition(inside, "plan(region:) accepted \(region)")
                 }
             }
         }
-        if let image = try? source.decode(region: region, to: target, options: options) {
-            precondition(finite, "decode(region:) accepted \(region)")
+        if let image = try? source.image(target, region: region, options: options) {
+            precondition(inside, "image(region:) accepted \(region)")
             precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
         }
         guard source.info.format == .jpeg else { return }
@@ -41,7 +41,7 @@ enum CropOrientHarness {
             _ = try? source.losslesslyUpright(trim: flags & 16 != 0)
         }
         if flags & 32 == 0, (try? source.losslessCrop(region)) != nil {
-            precondition(finite, "losslessCrop accepted \(region)")
+            precondition(inside, "losslessCrop accepted \(region)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Shrink
+@_spi(Fuzzing) import Shrink
 import ShrinkFuzzSupport
 
 /// A GIF thumbnail under small limits through ``ThumbnailHarness``: the header is read first (frame count,
@@ -8,7 +8,7 @@ enum GIFThumbnailHarness {
         ThumbnailHarness.fuzz(bytes, name: "fuzz.gif", pixelFormats: ThumbnailHarness.everyPixelFormat,
                               accepts: { $0.starts(with: Array("GIF8".utf8)) }) { source in
             precondition(source.info.frameCount >= 1, "a GIF opened without a frame")
-            _ = try? source.decoder.metadata()
+            SourceFuzzing.readMetadata(source)
         }
     }
 }

@@ -1,23 +1,10 @@
-import ShrinkCore
-import ShrinkHEIF
+@_spi(Fuzzing) import ShrinkHEIF
 
-/// The HEIF/AVIF container parser on raw bytes: boxes, items, extents, references, properties and grid
-/// payloads. Every extent the parser returns must lie inside the input, every association must name a
-/// property that exists, and every grid it accepts must be within the tile limit.
+/// The HEIF/AVIF container parser on raw bytes, through ``HEIFContainerFuzzing/exercise(_:)`` (in ShrinkHEIF,
+/// which keeps its parser `package`): every extent inside the input, every association naming a property that
+/// exists, every grid within the tile limit.
 enum HEIFContainerHarness {
     static func fuzz(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            guard let container = try? HEIFContainer(bytes: raw, path: "fuzz.heic") else { return }
-            precondition(container.items[container.primaryID] != nil, "primary item missing")
-            for item in container.items.values {
-                for extent in item.extents { precondition(extent.lowerBound >= 0 && extent.upperBound <= raw.count, "extent \(extent) outside \(raw.count)") }
-                _ = container.properties(of: item.id)
-                _ = container.references("dimg", from: item.id)
-                _ = container.items(referencing: item.id, with: "thmb")
-                if item.type == "grid", let grid = try? container.grid(item.id, bytes: raw, path: "fuzz.heic") {
-                    precondition(grid.rows * grid.columns <= 65536 && grid.outputWidth > 0 && grid.outputHeight > 0)
-                }
-            }
-        }
+        HEIFContainerFuzzing.exercise(bytes)
     }
 }

@@ -1,4 +1,4 @@
-import Shrink
+@_spi(Fuzzing) import Shrink
 import ShrinkFuzzSupport
 
 /// `ImageSource(bytes:name:limits:)` on the whole input (a header parse, no pixels), then everything the
@@ -11,16 +11,10 @@ enum InfoHarness {
              info.chromaSubsampling, info.iccProfileBytes, info.exifBytes, info.embeddedThumbnail, info.features)
         _ = info.displayedSize.description
         for format in PixelFormat.allCases { _ = info.decodedBytes(as: format) }
-        _ = source.decoderWorkingBytes
-        if let metadata = try? source.decoder.metadata() {
-            _ = metadata.orientedUpright
-        }
+        SourceFuzzing.inspect(source)
         for target in [ThumbnailTarget.maxPixelSize(256), .prescale(8), .box(PixelSize(width: 64, height: 64), fit: .cover)] {
             guard let plan = try? source.plan(target) else { continue }
-            _ = (plan.decodedRegion, plan.decodingWindow)
-            for format in [PixelFormat.yuv420, .rgba8] {
-                _ = (source.predictedPeakBytes(for: plan, format: format), source.decodePath(for: plan, format: format))
-            }
+            _ = source.predictedPeakBytes(for: plan, options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
         }
     }
 }

@@ -12,7 +12,7 @@ struct MemoryLoader: DataLoading {
 
     func identity() -> String { "memory:\(serial)#\(bytes.count)" }
 
-    func load() async throws(ImageError) -> ImageBytes { ImageBytes(bytes, path: name) }
+    func load() async throws(ImageError) -> ImageBytes { ImageBytes(bytes, name: name) }
 
-    func loadImmediately() throws(ImageError) -> ImageBytes? { loadsImmediately ? ImageBytes(bytes, path: name) : nil }
+    func loadImmediately() throws(ImageError) -> ImageBytes? { loadsImmediately ? ImageBytes(bytes, name: name) : nil }
 }

@@ -28,10 +28,9 @@ enum PipelineHarness {
         let thumbnail = ThumbnailParameters(&input, pixelFormats: pixelFormats)
         let flags = input.byte(), requestFlags = input.byte()
         let configuration = ImagePipeline.Configuration(
-            decodeBudget: input.pick([64 << 20, 8 << 20, 1 << 20, 4 << 10]),
+            budget: input.pick([64 << 20, 8 << 20, 1 << 20, 4 << 10]),
             maxConcurrentDecodes: 1 + Int(flags & 1),
             memoryCache: flags & 2 == 0 ? MemoryCache.Configuration(costLimit: 16 << 20, countLimit: 8) : nil,
-            cacheSharesDecodeBudget: flags & 4 != 0,
             diskCache: flags & 8 != 0 ? diskCache : nil,
             measuresMemory: flags & 16 != 0)
         inputs += 1

@@ -6,10 +6,10 @@ import ShrinkFuzzSupport
 /// 1/8 decode.
 enum ProgressiveDCHarness {
     static let requests: [(ThumbnailTarget, ThumbnailOptions)] = [
-        (.prescale(8), ThumbnailOptions(memoryBudget: FuzzLimits.memoryBudget)),
-        (.prescale(8), ThumbnailOptions(strict: false, pixelFormat: .exactly(.rgba8), memoryBudget: FuzzLimits.memoryBudget)),
-        (.maxPixelSize(16), ThumbnailOptions(mode: .fast, memoryBudget: FuzzLimits.memoryBudget)),
-        (.box(PixelSize(width: 24, height: 24), fit: .cover), ThumbnailOptions(strict: false, memoryBudget: FuzzLimits.memoryBudget)),
+        (.prescale(8), ThumbnailOptions(strict: true)),
+        (.prescale(8), ThumbnailOptions(strict: false, pixelFormat: .exactly(.rgba8))),
+        (.maxPixelSize(16), ThumbnailOptions(mode: .fast)),
+        (.box(PixelSize(width: 24, height: 24), fit: .cover), ThumbnailOptions(strict: false)),
     ]
 
     static func fuzz(_ bytes: [UInt8]) {

@@ -11,8 +11,8 @@ enum ServerURLHarness {
         let root = NSTemporaryDirectory() + "shrink-fuzz-url-\(getpid())"
         let files = FileManager.default
         try? files.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
-        files.createFile(atPath: root + "/a.jpg", contents: Data([0xFF, 0xD8]))
-        files.createFile(atPath: root + "/sub/b.jpg", contents: Data([0xFF, 0xD8]))
+        _ = files.createFile(atPath: root + "/a.jpg", contents: Data([0xFF, 0xD8]))
+        _ = files.createFile(atPath: root + "/sub/b.jpg", contents: Data([0xFF, 0xD8]))
         try? files.createSymbolicLink(atPath: root + "/out", withDestinationPath: "/etc")
         ServerFuzzing.setLocalRoot(root)
         return root

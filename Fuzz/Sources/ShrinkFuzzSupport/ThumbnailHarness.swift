@@ -1,4 +1,4 @@
-import Shrink
+@_spi(Fuzzing) import Shrink
 
 /// The body every format's thumbnail harness shares: a request from the parameter bytes (target, mode,
 /// strictness, one of the harness's pixel formats), then the image after them — when `accepts` its bytes —
@@ -18,12 +18,7 @@ public enum ThumbnailHarness {
         guard accepts(input.image), let source = try? ImageSource(bytes: input.image, name: name, limits: FuzzLimits.image) else { return }
         inspect(source)
         guard let image = try? source.image(request.target, options: request.options) else { return }
-        precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
-        if image.decodePath != .embeddedThumbnail {
-            let format = request.options.pixelFormat.resolve(for: source.info, native: source.decoder.outputFormat)
-            precondition(image.decodePath == source.decodePath(for: image.plan, format: format),
-                         "ran \(String(describing: image.decodePath)), planned another route")
-        }
+        SourceFuzzing.checkRoute(of: image, from: source, options: request.options)
         Reencoder.encode(image, choice: encoding)
     }
 }

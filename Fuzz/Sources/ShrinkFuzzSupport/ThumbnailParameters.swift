@@ -6,14 +6,13 @@ import Shrink
 public struct ThumbnailParameters {
     /// The size asked for.
     public var target: ThumbnailTarget
-    /// Mode, strictness, pixel format, with ``FuzzLimits/memoryBudget``.
+    /// Mode, strictness, pixel format, embedded thumbnails.
     public var options: ThumbnailOptions
 
     public init(_ input: inout FuzzInput, pixelFormats: [PixelFormatRequest]) {
         let flags = input.byte()
         options = ThumbnailOptions(mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
                                    strict: flags & 4 == 0, pixelFormat: input.pick(pixelFormats),
-                                   memoryBudget: FuzzLimits.memoryBudget,
                                    useEmbeddedThumbnail: [nil, true, false][Int(flags >> 3) % 3])
         // Zero parameters ask for 256 px; 0 (an invalid size) is one value in 513.
         let width = (Int(input.uint16()) + 256) % 513, height = (Int(input.uint16()) + 256) % 513

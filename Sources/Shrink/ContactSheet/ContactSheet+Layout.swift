@@ -4,17 +4,17 @@ extension ContactSheet {
     /// The grid of a contact sheet: square cells of `cell` pixels, `columns` wide, `gap` pixels between
     /// cells and around the edge, on a `background` colour. Photos keep their aspect ratio, centred in their
     /// cell.
-    public struct Layout: Sendable {
+    package struct Layout: Sendable {
         /// Cell side in pixels. `256` by default.
-        public var cell: Int
+        package var cell: Int
         /// Cells per row. `8` by default.
-        public var columns: Int
+        package var columns: Int
         /// Pixels between cells and around the edge. `4` by default.
-        public var gap: Int
+        package var gap: Int
         /// Background colour (red, green, blue). Dark grey `(32, 32, 32)` by default.
-        public var background: (red: UInt8, green: UInt8, blue: UInt8)
+        package var background: (red: UInt8, green: UInt8, blue: UInt8)
 
-        public init(cell: Int = 256, columns: Int = 8, gap: Int = 4,
+        package init(cell: Int = 256, columns: Int = 8, gap: Int = 4,
                     background: (red: UInt8, green: UInt8, blue: UInt8) = (32, 32, 32)) {
             self.cell = max(1, cell)
             self.columns = max(1, columns)
@@ -23,10 +23,10 @@ extension ContactSheet {
         }
 
         /// Rows of cells needed for `count` photos.
-        public func rows(count: Int) -> Int { (count + columns - 1) / columns }
+        package func rows(count: Int) -> Int { (count + columns - 1) / columns }
 
         /// The sheet's size for `count` photos (as many columns as photos when there are fewer).
-        public func sheetSize(count: Int) -> PixelSize {
+        package func sheetSize(count: Int) -> PixelSize {
             let c = min(columns, max(1, count)), r = max(1, rows(count: count))
             return PixelSize(width: c * cell + (c + 1) * gap, height: r * cell + (r + 1) * gap)
         }

@@ -10,17 +10,17 @@ import ShrinkCore
 /// let sheet = ContactSheet(layout: ContactSheet.Layout(cell: 256, columns: 8), encoder: JPEGEncoder())
 /// let summary = try await sheet.render(paths, to: "sheet.jpg", pipeline: pipeline) { cell in print(cell.index) }
 /// ```
-public struct ContactSheet: Sendable {
+package struct ContactSheet: Sendable {
     /// The grid: cell size, columns, gap and background.
-    public var layout: Layout
+    package var layout: Layout
     /// Mode and pixel format of the cell thumbnails. Quality mode, memory-optimised formats by default.
-    public var options: ThumbnailOptions
+    package var options: ThumbnailOptions
     /// What writes the sheet, band by band.
-    public var encoder: any StreamingImageEncoding
+    package var encoder: any StreamingImageEncoding
     /// Rows of cells prefetched ahead of the row being written. `1` by default.
-    public var rowsAhead: Int
+    package var rowsAhead: Int
 
-    public init(layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), encoder: any StreamingImageEncoding,
+    package init(layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), encoder: any StreamingImageEncoding,
                 rowsAhead: Int = 1) {
         self.layout = layout
         self.options = options
@@ -29,28 +29,28 @@ public struct ContactSheet: Sendable {
     }
 
     /// One photo's outcome.
-    public struct Cell: Sendable {
+    package struct Cell: Sendable {
         /// Index of the photo in the input order (row-major in the grid).
-        public let index: Int
+        package let index: Int
         /// The photo's path.
-        public let path: String
+        package let path: String
         /// The thumbnail's size and telemetry, or why the photo could not be shown (its cell stays empty).
-        public let result: Result<(size: PixelSize, telemetry: ImageTelemetry), ImageError>
+        package let result: Result<(size: PixelSize, telemetry: ImageTelemetry), ImageError>
     }
 
     /// What a sheet cost.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// The sheet's size in pixels.
-        public let size: PixelSize
+        package let size: PixelSize
         /// Photos shown and photos that failed.
-        public let shown: Int
-        public let failed: Int
+        package let shown: Int
+        package let failed: Int
         /// The pipeline's ledger when the sheet was finished (peak running charge, counters).
-        public let ledger: PipelineLedger
+        package let ledger: PipelineLedger
     }
 
     /// The memory cache limits a sheet needs: the cells of `rowsAhead + 1` rows (4 B/px each at most).
-    public func memoryCacheConfiguration() -> MemoryCache<CacheKey, DecodedImage>.Configuration {
+    package func memoryCacheConfiguration() -> MemoryCache<CacheKey, DecodedImage>.Configuration {
         let cellBytes = layout.cell * layout.cell * 4
         let cells = layout.columns * (rowsAhead + 1)
         return MemoryCache.Configuration(costLimit: cellBytes * cells, countLimit: cells, entryCostLimit: cellBytes)
@@ -61,7 +61,7 @@ public struct ContactSheet: Sendable {
     /// is called once per photo, in grid order, as each row completes. Fails only when the sheet itself
     /// cannot be written (`.io`, `.invalidArgument`); photos that fail leave an empty cell and are reported
     /// through `progress`.
-    public func render(_ paths: [String], to output: String, pipeline: ImagePipeline,
+    package func render(_ paths: [String], to output: String, pipeline: ImagePipeline,
                        progress: (Cell) -> Void = { _ in }) async throws(ImageError) -> Summary {
         guard !paths.isEmpty else { throw ImageError(.invalidArgument, "\(output): a contact sheet needs at least one photo") }
         let size = layout.sheetSize(count: paths.count)
@@ -98,7 +98,7 @@ public struct ContactSheet: Sendable {
             }
             // Drawn cells are not needed again: dropping them keeps the cache for the prefetched rows (a
             // visible read made them the most recent entries, so LRU alone would evict the prefetched ones).
-            for request in row { if let key = try? request.cacheKey() { pipeline.memoryCache?.removeValue(for: key) } }
+            for request in row { if let key = try? pipeline.storageKey(for: request) { pipeline.memoryCache?.removeValue(for: key) } }
             band.clear()
             for (i, result) in results.enumerated() {
                 let index = r * layout.columns + i

@@ -32,6 +32,12 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     private init(fields: [String]) { self.fields = fields }
 
+    /// A key of `fields` whose values are already spelled as keys spell them (escaped once, by the key they
+    /// came from).
+    package init(unescaped fields: [(String, String)]) {
+        self.fields = ["v=\(Self.version)"] + fields.map { "\($0.0)=\($0.1)" }
+    }
+
     private static func escape(_ value: String) -> String {
         var out = ""
         for c in value.unicodeScalars {
@@ -47,11 +53,13 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ThumbnailTarget {
-    /// One spelling per target: `original`, `max:N`, `box:WxH:fit`, `prescale:D`.
+    /// One spelling per target: `original`, `max:N`, `box:WxH:fit`, `prescale:D`. A square box filled
+    /// inside is the same thumbnail as a long side of its width, for every image, and is spelled so.
     var keyValue: String {
         switch self {
         case .original: "original"
         case .maxPixelSize(let n): "max:\(n)"
+        case .box(let s, .inside) where s.width == s.height: "max:\(s.width)"
         case .box(let s, let fit): "box:\(s.width)x\(s.height):\(fit.rawValue)"
         case .prescale(let d): "prescale:\(d)"
         }

@@ -1,9 +1,27 @@
 import ShrinkCore
 
-/// Where a request's encoded bytes come from: a file today, HTTP later.
+/// Where a request's encoded bytes come from: ``FileLoader`` (a mapped file) and ``BytesLoader`` (bytes in
+/// memory) ship with Shrink; an app adds its own for object stores, databases or HTTP.
 ///
 /// A loader must tell, without loading, an ``identity()`` that changes whenever the bytes would: caches and
-/// the coalescing of identical requests are keyed by it.
+/// the coalescing of identical requests are keyed by it. Its failures are `ImageError`s; the error of the
+/// client underneath travels with them as ``ImageError/underlying``, and the pipeline names the loader's
+/// ``name`` in the message (``ImageError/reason`` leaves it out):
+///
+/// ```swift
+/// struct BucketLoader: DataLoading {
+///     let bucket: Bucket, key: String
+///     var name: String { "s3://photos/\(key)" }
+///     func identity() throws(ImageError) -> String { "s3:\(key)#\(bucket.etag(key))" }
+///     func load() async throws(ImageError) -> ImageBytes {
+///         do {
+///             return ImageBytes(try await bucket.object(key))
+///         } catch {
+///             throw ImageError(.io, "cannot fetch the object", underlying: error)
+///         }
+///     }
+/// }
+/// ```
 public protocol DataLoading: Sendable {
     /// A name for errors and telemetry: a path or a URL.
     var name: String { get }

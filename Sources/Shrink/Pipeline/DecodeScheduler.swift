@@ -66,7 +66,7 @@ final class DecodeScheduler: @unchecked Sendable {
                 run: @escaping @Sendable (Duration) -> Void) throws(ImageError) -> Int {
         guard charge <= budget else {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(name): decoding is predicted to hold \(ImageSource.mebibytes(charge)), more than the whole decode budget of \(ImageSource.mebibytes(budget))")
+                             "\(name): decoding is predicted to hold \(ImageLimits.mebibytes(charge)), more than the pipeline's whole budget of \(ImageLimits.mebibytes(budget)) (ImagePipeline.Configuration.budget)")
         }
         lock()
         nextID += 1

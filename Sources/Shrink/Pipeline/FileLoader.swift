@@ -5,8 +5,9 @@ import Darwin
 #endif
 import ShrinkCore
 
-/// Loads a file by mapping it read-only. Its identity is the path with the file's size, modification time
-/// and inode, so an edited or replaced file is a new image to every cache.
+/// Loads a file by mapping it read-only. Its identity is the file's canonical path (symbolic links, `.` and
+/// `..` resolved, so two spellings of one file are one image) with its size, modification time and inode,
+/// so an edited or replaced file is a new image to every cache.
 public struct FileLoader: DataLoading {
     /// The file.
     public let path: String
@@ -15,16 +16,25 @@ public struct FileLoader: DataLoading {
 
     public var name: String { path }
 
-    /// `file:PATH#SIZE-MTIME_NS-INODE`; fails with `.fileNotFound` when the file cannot be examined.
+    /// `file:CANONICAL_PATH#SIZE-MTIME_NS-INODE`; fails with `.fileNotFound` when the file cannot be examined.
     public func identity() throws(ImageError) -> String {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw ImageError(.fileNotFound, "\(path): cannot open", cause: String(cString: strerror(errno)))
+            throw ImageError(.fileNotFound, "\(path): cannot open", cause: String(cString: strerror(errno)), name: path)
         }
         let mtime = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
-        return "file:\(path)#\(st.st_size)-\(mtime)-\(st.st_ino)"
+        return "file:\(Self.canonicalPath(path))#\(st.st_size)-\(mtime)-\(st.st_ino)"
     }
 
+    /// `path` with symbolic links, `.`, `..` and repeated slashes resolved (`realpath`), or as given when it
+    /// cannot be resolved.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The file, mapped.
     public func load() async throws(ImageError) -> ImageBytes {
         try ImageBytes(mapping: path)
     }

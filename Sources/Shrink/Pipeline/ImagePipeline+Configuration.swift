@@ -3,22 +3,19 @@ import ShrinkCore
 extension ImagePipeline {
     /// How a pipeline admits, runs and caches decodes.
     public struct Configuration: Sendable {
-        /// Bytes that running decodes may hold together, each charged its predicted peak from the header.
-        /// A quarter of ``SystemResources/memoryLimit`` (the cgroup's `memory.max`, else physical memory),
-        /// at most 2 GiB, by default.
-        public var decodeBudget: Int
+        /// The one number for the memory a pipeline holds: running decodes, each charged its predicted peak
+        /// from the header (with its encoder and any bytes in memory), and its memory caches, which are
+        /// evicted least recently used first as decodes need room. A quarter of the memory limit (the
+        /// cgroup's `memory.max`, else physical memory), at most 2 GiB, by default.
+        public var budget: Int
         /// Decodes running at once, each on a dedicated thread. ``SystemResources/cores`` by default.
         public var maxConcurrentDecodes: Int
-        /// Limits of the memory cache of decoded images (cost = exact buffer bytes); `nil` for no memory
-        /// cache. A tenth of the memory limit, at most 256 MiB, and at most 1000 images by default.
+        /// Limits of the memory cache of decoded images (cost = exact buffer bytes), inside ``budget``; `nil`
+        /// for no memory cache. A tenth of the memory limit, at most 256 MiB, and at most 1000 images by default.
         public var memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration?
         /// Limits of the memory cache of encoded results (``ImagePipeline/encodedImage(for:as:)``; cost = bytes);
-        /// `nil` (the default) for none.
+        /// Inside ``budget`` too; `nil` (the default) for none.
         public var encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration?
-        /// When true the memory caches live inside the decode budget (one ledger): cached images are evicted,
-        /// least recently used first, so cached bytes plus running charges stay within ``decodeBudget``.
-        /// `false` by default (the cache has its own limit).
-        public var cacheSharesDecodeBudget: Bool
         /// A disk cache of encoded thumbnails (JPEG for opaque results, PNG otherwise). `nil` by default.
         public var diskCache: DiskCache?
         /// JPEG quality of disk cache entries. `90` by default.
@@ -28,17 +25,16 @@ extension ImagePipeline {
         /// Called on the decoding thread as decodes start and end (instrumentation, tests). `nil` by default.
         public var observer: (@Sendable (PipelineEvent) -> Void)?
 
-        public init(decodeBudget: Int? = nil, maxConcurrentDecodes: Int? = nil,
+        /// A configuration with the defaults above, or the values given (`nil` for the default).
+        public init(budget: Int? = nil, maxConcurrentDecodes: Int? = nil,
                     memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
                     encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration? = nil,
-                    cacheSharesDecodeBudget: Bool = false,
                     diskCache: DiskCache? = nil, diskCacheQuality: Int = 90, measuresMemory: Bool = true,
                     observer: (@Sendable (PipelineEvent) -> Void)? = nil) {
-            self.decodeBudget = max(1, decodeBudget ?? min(SystemResources.memoryLimit / 4, 2 << 30))
+            self.budget = max(1, budget ?? min(SystemResources.memoryLimit / 4, 2 << 30))
             self.maxConcurrentDecodes = max(1, maxConcurrentDecodes ?? SystemResources.cores)
             self.memoryCache = memoryCache
             self.encodedCache = encodedCache
-            self.cacheSharesDecodeBudget = cacheSharesDecodeBudget
             self.diskCache = diskCache
             self.diskCacheQuality = diskCacheQuality
             self.measuresMemory = measuresMemory
@@ -54,9 +50,9 @@ extension ImagePipeline {
         public static func server(budget: Int, maxConcurrentDecodes: Int? = nil, resultCacheBytes: Int? = nil,
                                   diskCache: DiskCache? = nil) -> Configuration {
             let cacheBytes = resultCacheBytes ?? budget / 2
-            return Configuration(decodeBudget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
+            return Configuration(budget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
                                  encodedCache: cacheBytes > 0 ? MemoryCache.Configuration(costLimit: cacheBytes, countLimit: 10_000) : nil,
-                                 cacheSharesDecodeBudget: true, diskCache: diskCache, measuresMemory: false)
+                                 diskCache: diskCache, measuresMemory: false)
         }
 
         /// The default memory cache limits (see ``memoryCache``).

@@ -5,7 +5,7 @@ import Synchronization
 /// admitted by predicted bytes, identical requests decoded once, results cached by what they really cost.
 ///
 /// - **Admission by bytes**: each decode's peak is predicted from the header (result, decoder working memory
-///   such as progressive coefficients, rows in flight) and charged against ``Configuration/decodeBudget``;
+///   such as progressive coefficients, rows in flight) and charged against ``Configuration/budget``;
 ///   a decode starts only when its charge fits, at most ``Configuration/maxConcurrentDecodes`` at once, on
 ///   dedicated threads (never Swift's cooperative pool). A request costing more than the whole budget fails
 ///   with `.memoryBudgetExceeded` instead of waiting forever.
@@ -33,6 +33,8 @@ public final class ImagePipeline: Sendable {
     let scheduler: DecodeScheduler
     private struct State {
         var jobs: [CacheKey: PipelineJob] = [:]
+        /// Request keys whose result is cached under another key (``ResultAliases``).
+        var aliases = ResultAliases()
         var jobOfTask: [ObjectIdentifier: PipelineJob] = [:]
         var decodesCancelled = 0
         var coalesced = 0
@@ -40,11 +42,17 @@ public final class ImagePipeline: Sendable {
     }
     private let state = Mutex(State())
 
+    /// The pipeline `ImageSource`'s `async` methods decode on, made on first use with the default
+    /// ``Configuration`` (a quarter of the memory limit, at most 2 GiB; a decode thread per core).
+    public static let shared = ImagePipeline()
+
+    /// A pipeline with its own threads, budget and caches. Make one per process (or per kind of work) and
+    /// keep it: its threads exit when it is released.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         memoryCache = configuration.memoryCache.map { MemoryCache(configuration: $0) }
         encodedCache = configuration.encodedCache.map { MemoryCache(configuration: $0) }
-        scheduler = DecodeScheduler(budget: configuration.decodeBudget, maxConcurrent: configuration.maxConcurrentDecodes)
+        scheduler = DecodeScheduler(budget: configuration.budget, maxConcurrent: configuration.maxConcurrentDecodes)
     }
 
     deinit { scheduler.shutdown() }
@@ -81,6 +89,13 @@ public final class ImagePipeline: Sendable {
         return output.map { key.appending($0.keyFields) } ?? key
     }
 
+    /// The key `request`'s result is stored under in the memory caches: its result key once a decode has
+    /// read the header (``ResultAliases``), else its own key.
+    package func storageKey(for request: ImageRequest, output: OutputSettings? = nil) throws(ImageError) -> CacheKey {
+        let key = try cacheKey(for: request, output: output)
+        return state.withLock { $0.aliases[key] } ?? key
+    }
+
     private func task(with request: ImageRequest, output: OutputSettings?) -> ImageTask {
         var request = request
         // Bytes are decoded in the pixels their encoder takes best (YUV 4:2:0 for a JPEG: no RGB image).
@@ -91,10 +106,10 @@ public final class ImagePipeline: Sendable {
             key = try cacheKey(for: request, output: output)
             if let output { try CodecRegistry.checkWritable(output) }
         } catch {
-            task.finish(.failure(error))
+            task.finish(.failure(error.naming(request.loader.name)))
             return task
         }
-        if let hit = memoryHit(key, request: request, encoded: output != nil) {
+        if let hit = memoryHit(state.withLock { $0.aliases[key] } ?? key, request: request, encoded: output != nil) {
             task.finish(.success(hit))
             return task
         }
@@ -138,7 +153,7 @@ public final class ImagePipeline: Sendable {
     public var ledger: PipelineLedger {
         let s = scheduler.snapshot
         var l = PipelineLedger()
-        l.decodeBudget = scheduler.budget
+        l.budget = scheduler.budget
         l.runningCharge = s.runningCharge
         l.runningDecodes = s.runningDecodes
         l.peakRunningCharge = s.peakRunningCharge
@@ -210,11 +225,12 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// For a request for bytes: completes `job` with its disk cache entry, stored bytes as they are, and
-    /// returns true; false on a miss (or when the request may not read the disk cache).
-    private func servedFromDisk(_ job: PipelineJob) -> Bool {
+    /// For a request for bytes: completes `job` with its disk cache entry (under `key`, the request's own
+    /// key before the header is read, or its result key after), stored bytes as they are, and returns true;
+    /// false on a miss (or when the request may not read the disk cache).
+    private func servedFromDisk(_ job: PipelineJob, key: CacheKey? = nil) -> Bool {
         guard let output = job.output, let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = disk.data(for: job.key.string), let size = Self.storedSize(data) else { return false }
+              let data = Self.diskData(disk, for: key ?? job.key), let size = Self.storedSize(data) else { return false }
         let image = EncodedImage(bytes: data, format: output.format, size: size)
         var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
         telemetry.bytesRead = data.count
@@ -243,11 +259,23 @@ public final class ImagePipeline: Sendable {
             var encoding = 0
             if let output = job.output {
                 // Every fallback plan keeps the output size: the encoder's bytes follow from the first plan.
-                let size = try source.plan(request.target, crop: region, options: request.options).outputSize
+                let size = try source.plan(request.target, region: region, options: request.options).outputSize
                 encoding = CodecRegistry.predictedEncodeBytes(for: size, settings: output)
             }
             // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
-            chosen = try source.plan(request.target, crop: region, options: request.options, within: max(1, scheduler.budget - held - encoding))
+            chosen = try source.plan(request.target, region: region, options: request.options, within: max(1, scheduler.budget - held - encoding))
+            // The result's own key: requests spelled differently (a box and a long side, say) that plan the
+            // same output share its cache entries.
+            let resultKey = Self.resultKey(of: job, plan: chosen)
+            job.resultKey = resultKey
+            if resultKey != job.key {
+                state.withLock { $0.aliases[job.key] = resultKey }
+                if let hit = memoryHit(resultKey, request: request, encoded: job.output != nil) {
+                    complete(job, .success(hit))
+                    return
+                }
+                if servedFromDisk(job, key: resultKey) { return }
+            }
             let charge = chosen.predictedPeakBytes + held + encoding
             // The header's pages are not needed until the decode is admitted, which may be a while.
             source.bytes.releaseResidentPages()
@@ -319,14 +347,14 @@ public final class ImagePipeline: Sendable {
         } else {
             if case .success(let image) = result, !job.monitor.isCancelled {
                 if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
-                   cache.set(image, for: job.key, cost: image.pixels.byteCount) {
-                    observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
+                   cache.set(image, for: job.storageKey, cost: image.pixels.byteCount) {
+                    observer?(.memoryCacheStored(key: job.storageKey.string, cost: image.pixels.byteCount))
                     shareBudgetWithCache()
                 }
                 if telemetry.origin == .decoded, let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheWrite),
                    let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
-                   (try? disk.store(encoded, for: job.key.string)) != nil {
-                    observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
+                   Self.store(encoded, in: disk, for: job) {
+                    observer?(.diskCacheStored(key: job.storageKey.string, bytes: encoded.count))
                 }
             }
             output = result.map { .decoded(ImageResponse(image: $0, telemetry: telemetry)) }
@@ -340,10 +368,8 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// With ``Configuration/cacheSharesDecodeBudget``, evicts cached images until they fit beside the
-    /// running charges.
+    /// Evicts cached images until they fit beside the running charges (``Configuration/budget`` holds both).
     private func shareBudgetWithCache() {
-        guard configuration.cacheSharesDecodeBudget else { return }
         let room = max(0, scheduler.budget - scheduler.snapshot.runningCharge)
         let encodedBytes = encodedCache?.statistics.cost ?? 0
         memoryCache?.trim(toCost: max(0, room - encodedBytes))
@@ -355,13 +381,13 @@ public final class ImagePipeline: Sendable {
     private func diskEntry(for job: PipelineJob, source: ImageSource, plan: ThumbnailPlan,
                            charge: Int) -> (image: DecodedImage, bytes: Int)? {
         guard let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = disk.data(for: job.key.string) else { return nil }
+              let data = Self.diskData(disk, for: job.storageKey) else { return nil }
         do {
             let entry = try ImageSource(bytes: data, name: "\(job.request.loader.name) (disk cache)")
             guard entry.info.displayedSize == plan.outputSize else { return nil }
             var options = job.request.options
             options.allowUpscaling = false
-            let pixels = try entry.image(.original, options: options, monitor: job.monitor).pixels
+            let pixels = try entry.image(.original, region: nil, options: options, monitor: job.monitor).pixels
             let metadata = try source.decoder.metadata().orientedUpright
             return (DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: charge), data.count)
         } catch {
@@ -376,6 +402,8 @@ public final class ImagePipeline: Sendable {
 
     /// Hands `result` to every task still waiting for `job` and forgets the job.
     private func complete(_ job: PipelineJob, _ result: Result<PipelineOutput, ImageError>) {
+        let name = job.request.loader.name
+        let result = result.mapError { $0.naming(name) }
         let tasks = state.withLock { s -> [ImageTask] in
             if s.jobs[job.key] === job { s.jobs[job.key] = nil }
             let tasks = job.tasks
@@ -391,8 +419,8 @@ public final class ImagePipeline: Sendable {
     /// Stores an encoded result in the encoded memory cache, when there is one and the request may write it.
     private func storeEncoded(_ image: EncodedImage, for job: PipelineJob) {
         guard let cache = encodedCache, !job.request.cachePolicy.contains(.skipMemoryCacheWrite),
-              cache.set(image, for: job.key, cost: image.bytes.count) else { return }
-        configuration.observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
+              cache.set(image, for: job.storageKey, cost: image.bytes.count) else { return }
+        configuration.observer?(.memoryCacheStored(key: job.storageKey.string, cost: image.bytes.count))
         shareBudgetWithCache()
     }
 
@@ -407,8 +435,8 @@ public final class ImagePipeline: Sendable {
         state.withLock { $0.encodes += 1 }
         storeEncoded(encoded, for: job)
         if let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheWrite),
-           (try? disk.store(encoded.bytes, for: job.key.string)) != nil {
-            configuration.observer?(.diskCacheStored(key: job.key.string, bytes: encoded.bytes.count))
+           Self.store(encoded.bytes, in: disk, for: job) {
+            configuration.observer?(.diskCacheStored(key: job.storageKey.string, bytes: encoded.bytes.count))
         }
         return EncodedResponse(image: encoded, telemetry: telemetry)
     }
@@ -420,9 +448,41 @@ public final class ImagePipeline: Sendable {
         return EncodedImage(bytes: bytes, format: output.format, size: image.pixels.size)
     }
 
+    /// The key of the result `job` makes with `plan`, from the header: the source's identity, what the plan
+    /// decodes (output size, stored region, orientation, prescale) and what shapes its pixels (mode,
+    /// strictness, embedded thumbnails, pixel format, colour); for bytes, the output settings after them.
+    private static func resultKey(of job: PipelineJob, plan chosen: BudgetedPlan) -> CacheKey {
+        let o = chosen.options, p = chosen.plan
+        let source = job.key.fields.first { $0.hasPrefix("src=") }.map { String($0.dropFirst(4)) } ?? ""
+        let thumbnail = o.useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"
+        let key = CacheKey(unescaped: [
+            ("src", source), ("out", p.outputSize.description), ("region", p.storedRegion.description),
+            ("o", String(p.orientation.rawValue)), ("pre", String(p.prescale)), ("m", o.mode.rawValue),
+            ("strict", o.strict ? "1" : "0"), ("thumb", thumbnail), ("px", o.pixelFormat.keyValue), ("c", o.color.rawValue)])
+        return job.output.map { key.appending($0.keyFields) } ?? key
+    }
+
+    /// What a disk cache entry says: the bytes under `key`, or under the key an alias record there names.
+    private static func diskData(_ disk: DiskCache, for key: CacheKey) -> [UInt8]? {
+        guard let data = disk.data(for: key.string) else { return nil }
+        guard let target = ResultAliases.diskTarget(of: data) else { return data }
+        return disk.data(for: target)
+    }
+
+    /// Stores `bytes` under `job`'s result key and, when its request key differs, an alias record under that
+    /// one (a few dozen bytes), so a later request spelled the same way finds the entry before reading any
+    /// header. True when the bytes were stored.
+    private static func store(_ bytes: [UInt8], in disk: DiskCache, for job: PipelineJob) -> Bool {
+        guard (try? disk.store(bytes, for: job.storageKey.string)) != nil else { return false }
+        if job.storageKey != job.key {
+            try? disk.store(ResultAliases.diskRecord(pointingTo: job.storageKey.string), for: job.key.string)
+        }
+        return true
+    }
+
     /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.
     private static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> FractionalRect? {
-        guard let crop = request.crop else { return request.region }
+        guard let crop = request.crop else { return try source.fractional(request.region, rotation: request.options.rotation) }
         guard request.region == nil else {
             throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")
         }

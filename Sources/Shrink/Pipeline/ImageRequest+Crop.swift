@@ -20,7 +20,7 @@ extension ImageRequest {
         }
 
         /// The crop in a `displayed` image's coordinates.
-        public func rect(in displayed: PixelSize) -> FractionalRect {
+        package func rect(in displayed: PixelSize) -> FractionalRect {
             func side(_ v: Double, _ full: Int) -> Double {
                 let f = Double(full)
                 if v == 0 { return f }

@@ -14,23 +14,23 @@ public struct ImageRequest: Sendable {
     /// The size to decode to. `.original` (full size) by default.
     public var target: ThumbnailTarget
     /// A region of the displayed image to decode instead of all of it. `nil` by default.
-    public var region: FractionalRect?
+    public var region: PixelRect?
     /// A crop sized against the image, resolved once its header is read (when ``region`` is nil). `nil` by
     /// default.
-    public var crop: ImageRequest.Crop?
+    public var crop: Crop?
     /// Mode, upscaling, strictness, pixel format policy. `ThumbnailOptions()` by default.
     public var options: ThumbnailOptions
     /// Limits checked from the header. `ImageLimits()` by default.
     public var limits: ImageLimits
     /// Order among queued decodes; can be changed while queued through ``ImageTask/priority``. `.normal`
     /// by default.
-    public var priority: ImageRequest.Priority
+    public var priority: Priority
     /// Which caches may be read and written. Empty (use every cache) by default.
     public var cachePolicy: CachePolicy
 
-    public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: FractionalRect? = nil,
+    public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: PixelRect? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: ImageRequest.Priority = .normal, cachePolicy: CachePolicy = [], crop: ImageRequest.Crop? = nil) {
+                priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {
         self.loader = loader
         self.crop = crop
         self.target = target
@@ -42,9 +42,9 @@ public struct ImageRequest: Sendable {
     }
 
     /// A request for the file at `path`.
-    public init(path: String, target: ThumbnailTarget = .original, region: FractionalRect? = nil,
+    public init(path: String, target: ThumbnailTarget = .original, region: PixelRect? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: ImageRequest.Priority = .normal, cachePolicy: CachePolicy = [], crop: ImageRequest.Crop? = nil) {
+                priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {
         self.init(loader: FileLoader(path: path), target: target, region: region, options: options, limits: limits,
                   priority: priority, cachePolicy: cachePolicy, crop: crop)
     }

@@ -14,6 +14,11 @@ final class PipelineJob: @unchecked Sendable {
     var priority: ImageRequest.Priority
     /// Set once the decode is queued.
     var schedulerID: Int?
+    /// The key of the result, from the plan (set once the header is read): where caches store it.
+    var resultKey: CacheKey?
+
+    /// Where the result is stored: its result key once known, else the request's key.
+    var storageKey: CacheKey { resultKey ?? key }
 
     init(key: CacheKey, request: ImageRequest, output: OutputSettings?, measuresMemory: Bool) {
         self.key = key

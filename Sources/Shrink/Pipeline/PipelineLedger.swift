@@ -2,8 +2,8 @@
 /// are charged against it, the queue, the memory cache's bytes, and the counters.
 public struct PipelineLedger: Sendable {
     /// The decode budget in bytes.
-    public var decodeBudget = 0
-    /// Predicted peak bytes of the decodes running now (always ≤ ``decodeBudget``).
+    public var budget = 0
+    /// Predicted peak bytes of the decodes running now (always ≤ ``budget``).
     public var runningCharge = 0
     /// Decodes running now.
     public var runningDecodes = 0

@@ -6,18 +6,18 @@ import Darwin
 import CShrinkSystem
 
 /// What the machine (or the container) gives this process: cores and memory.
-public enum SystemResources {
+package enum SystemResources {
     /// Processors this process may run on (its affinity mask on Linux; online processors elsewhere).
-    public static var cores: Int { Int(csys_cpu_count()) }
+    package static var cores: Int { Int(csys_cpu_count()) }
 
     /// Physical memory in bytes.
-    public static var physicalMemory: Int {
+    package static var physicalMemory: Int {
         sysconf(Int32(_SC_PHYS_PAGES)) * sysconf(Int32(_SC_PAGESIZE))
     }
 
     /// The memory this process may use: the cgroup limit (`memory.max` in cgroup v2,
     /// `memory.limit_in_bytes` in v1) when one is set and below physical memory, else physical memory.
-    public static var memoryLimit: Int {
+    package static var memoryLimit: Int {
         let physical = physicalMemory
         for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
             if let text = firstLine(of: path), let limit = Int(text), limit > 0, limit < physical { return limit }

@@ -5,10 +5,10 @@ import ShrinkCore
 /// 16-bit fixed point libjpeg uses).
 ///
 /// Memory: the decoder's DC values while decoding, then the planes (1 or 3 bytes per output pixel).
-public final class JPEGDCRowDecoder: RowDecoding {
-    public let size: PixelSize
-    public let format: PixelFormat
-    public private(set) var nextRow = 0
+package final class JPEGDCRowDecoder: RowDecoding {
+    package let size: PixelSize
+    package let format: PixelFormat
+    package private(set) var nextRow = 0
 
     private let bytes: ImageBytes
     private let decoder: DCFirstDecoder
@@ -17,7 +17,7 @@ public final class JPEGDCRowDecoder: RowDecoding {
     private var planes: [[UInt8]]?
     private var finished = false
     /// Damage the DC-first decoder stepped over (see ``RowDecoding/warnings``).
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
 
     init(bytes: ImageBytes, decoder: DCFirstDecoder, strict: Bool, monitor: DecodeMonitor?) {
         self.bytes = bytes
@@ -28,7 +28,7 @@ public final class JPEGDCRowDecoder: RowDecoding {
         format = decoder.script.components.count == 1 ? .gray8 : .rgb8
     }
 
-    public func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+    package func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
                          maxRows: Int) throws(ImageError) -> Int {
         let n = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: !finished, path: decoder.path)
         if planes == nil {
@@ -51,7 +51,7 @@ public final class JPEGDCRowDecoder: RowDecoding {
         return n
     }
 
-    public func finish() throws(ImageError) {
+    package func finish() throws(ImageError) {
         finished = true
         planes = nil
     }

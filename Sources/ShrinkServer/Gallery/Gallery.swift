@@ -143,7 +143,7 @@ package struct Gallery: Sendable {
         if let p = tile.path, let file = try? index.local.resolve("local://" + p),
            let source = try? ImageSource(path: file, limits: service.configuration.limits) {
             plan = try? source.plan(.box(PixelSize(width: 640, height: 640), fit: .inside))
-            measured = await Self.measure(file, limits: service.configuration.limits, budget: service.pipeline.ledger.decodeBudget)
+            measured = await Self.measure(file, limits: service.configuration.limits, budget: service.pipeline.ledger.budget)
         }
         return html(200, pages.inspector(tile, folder: folder, plan: plan, measurement: measured,
                                          previous: neighbour(position - 1), next: neighbour(position + 1)))
@@ -227,7 +227,7 @@ package struct Gallery: Sendable {
         let max = service.configuration.maxSourceBytes
         if let length = request.contentLength, length > max { throw RequestError(413, "the upload is larger than \(max) bytes") }
         let writer = GalleryUpload(directory: directory, maxBytes: max, limits: service.configuration.limits,
-                                   budget: service.pipeline.ledger.decodeBudget)
+                                   budget: service.pipeline.ledger.budget)
         let stored = try await writer.store(name: name, body: body, expectedBytes: request.contentLength)
         let tile = index.tile(folder: folder, raw: Array(stored.utf8))
         return ServerResponse(status: 201, headers: [("Content-Type", "application/json")],

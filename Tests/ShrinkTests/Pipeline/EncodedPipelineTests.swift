@@ -120,7 +120,7 @@ import ShrinkTestSupport
         let crop = try await pipeline.image(for: cropped).image
         #expect(crop.size == PixelSize(width: 160, height: 120))
         #expect(crop.plan.storedRegion == FractionalRect(x: 160, y: 120, width: 160, height: 120))
-        cropped.region = FractionalRect(x: 0, y: 0, width: 10, height: 10)
+        cropped.region = PixelRect(x: 0, y: 0, width: 10, height: 10)
         await #expect(throws: ImageError.self) { try await pipeline.image(for: cropped) }
     }
 }

@@ -25,7 +25,7 @@ struct MemoryLoader: DataLoading {
     func load() async throws(ImageError) -> ImageBytes {
         loads.add()
         if let gate { await gate.wait() }
-        return ImageBytes(bytes, path: id)
+        return ImageBytes(bytes, name: id)
     }
 }
 

@@ -8,7 +8,7 @@ let port = environment.get("PORT", as: Int.self) ?? 8080
 
 // One pipeline for the process: a decode starts when the bytes it is predicted to hold fit the budget,
 // identical requests in flight share one decode, and finished thumbnails stay in its memory cache.
-let pipeline = ImagePipeline(configuration: .init(decodeBudget: 256 << 20))
+let pipeline = ImagePipeline(configuration: .init(budget: 256 << 20))
 
 let router = Router()
 router.get("/thumbnails/:name") { request, context -> Response in

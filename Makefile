@@ -15,7 +15,7 @@ INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 PREFIX ?= /usr/local
 
-.PHONY: run test build build-server install serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-examples
+.PHONY: run test build build-server install docs serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-examples
 
 FUZZ_SECONDS ?= 600
 
@@ -63,6 +63,7 @@ test: build
 	@rm -rf $(LOGS) && mkdir -p $(LOGS)
 	$(SWIFT) build --build-tests -debug-info-format none
 	$(call logged,swift-test,SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel)
+	$(call logged,docs,scripts/docs)
 	$(call logged,check-quality,scripts/check-quality)
 	$(call logged,check-png,scripts/check-png)
 	$(call logged,check-regions,scripts/check-regions)
@@ -77,6 +78,11 @@ test: build
 	$(call logged,fuzz,scripts/fuzz 2)
 	$(call logged,check-sanitizers,scripts/check-sanitizers)
 	@scripts/test-summary $(LOGS)
+
+# The library's DocC archive in .build/docs/Shrink.doccarchive: fails on any DocC warning and on any public symbol
+# without a doc comment (scripts/docs; `make test` runs it too).
+docs: deps
+	scripts/docs
 
 # An app depending on Shrink and Hummingbird builds and runs (CI runs it after `make test`).
 check-examples: deps

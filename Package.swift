@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `swift package generate-documentation` / `preview-documentation` (scripts/docs, `make docs`); a plugin,
+        // so an app that depends on Shrink builds nothing of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms.

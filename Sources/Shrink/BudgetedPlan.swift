@@ -2,16 +2,16 @@ import ShrinkCore
 
 /// A plan chosen to fit a memory budget (``ImageSource/plan(_:region:options:within:)``): the plan, the options
 /// to run it with (possibly fast mode), the pixel format, its predicted peak, and which fallback made it fit.
-public struct BudgetedPlan: Sendable {
+package struct BudgetedPlan: Sendable {
     /// The plan to run.
-    public let plan: ThumbnailPlan
+    package let plan: ThumbnailPlan
     /// The options to run it with: the request's, or the request's in fast mode for a fallback.
-    public let options: ThumbnailOptions
+    package let options: ThumbnailOptions
     /// The result's pixel format under ``options``.
-    public let format: PixelFormat
+    package let format: PixelFormat
     /// The peak bytes predicted from the header (``ImageSource/predictedPeakBytes(for:options:)``).
-    public let predictedPeakBytes: Int
+    package let predictedPeakBytes: Int
     /// nil when the requested plan fits; otherwise what was given up to fit, e.g. `fast mode` or
     /// `DCT scale 1/8 (DC-first)`.
-    public let fallback: String?
+    package let fallback: String?
 }

@@ -7,7 +7,7 @@ public struct DecodedImage: Sendable {
     /// How they were made (prescale, source size, orientation, region).
     public let plan: ThumbnailPlan
     /// The peak bytes this decode was predicted to hold before it ran (see
-    /// ``ImageSource/predictedPeakBytes(for:format:)``).
+    /// ``ImageSource/predictedPeakBytes(for:options:)``).
     public let predictedPeakBytes: Int
     /// The ICC profile the pixels are in (none after conversion to sRGB, Display P3's, or the source's when
     /// kept) and the source's EXIF block, EXIF orientation already reset to 1 (the pixels are upright).
@@ -23,6 +23,8 @@ public struct DecodedImage: Sendable {
     /// What colour management did (``ThumbnailOptions/color``): nil when the profile was kept as it is.
     public let colorConversion: ColorConversion?
 
+    /// An image of `pixels` made by `plan`, with what its decode reported. Decodes make their own; this is for
+    /// tests and fakes (``ThumbnailPlan/init(size:)`` gives a plan for pixels shown as they are).
     public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0,
                 decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = [], colorConversion: ColorConversion? = nil) {
         self.warnings = warnings

@@ -13,14 +13,23 @@ public struct Gravity: Sendable, Hashable {
         self.y = y.isNaN ? 0.5 : min(1, max(0, y))
     }
 
+    /// The middle: what a cover fit keeps by default.
     public static let centre = Gravity(x: 0.5, y: 0.5)
+    /// The top edge, centred across.
     public static let north = Gravity(x: 0.5, y: 0)
+    /// The bottom edge, centred across.
     public static let south = Gravity(x: 0.5, y: 1)
+    /// The right edge, centred down.
     public static let east = Gravity(x: 1, y: 0.5)
+    /// The left edge, centred down.
     public static let west = Gravity(x: 0, y: 0.5)
+    /// The top right corner.
     public static let northEast = Gravity(x: 1, y: 0)
+    /// The top left corner.
     public static let northWest = Gravity(x: 0, y: 0)
+    /// The bottom right corner.
     public static let southEast = Gravity(x: 1, y: 1)
+    /// The bottom left corner.
     public static let southWest = Gravity(x: 0, y: 1)
 
     /// The origin along one axis of a `window` long cut from `length`: the focus fraction of the free space.

@@ -24,12 +24,14 @@ extension ImageSource {
         return try await pipeline.image(for: request).image
     }
 
-    /// ``thumbnail(maxPixelSize:options:)`` on ``ImagePipeline/shared``'s decode threads.
+    /// The long side `maxPixelSize`, as the synchronous `thumbnail(maxPixelSize:options:)` makes it, on
+    /// ``ImagePipeline/shared``'s decode threads.
     public func thumbnail(maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions()) async throws(ImageError) -> DecodedImage {
         try await image(.maxPixelSize(maxPixelSize), options: options)
     }
 
-    /// ``thumbnail(size:fit:options:)`` on ``ImagePipeline/shared``'s decode threads.
+    /// A `size` box filled as `fit` says, as the synchronous `thumbnail(size:fit:options:)` makes it, on
+    /// ``ImagePipeline/shared``'s decode threads.
     public func thumbnail(size: PixelSize, fit: ThumbnailTarget.Fit = .inside,
                           options: ThumbnailOptions = ThumbnailOptions()) async throws(ImageError) -> DecodedImage {
         try await image(.box(size, fit: fit), options: options)

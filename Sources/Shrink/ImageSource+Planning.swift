@@ -40,8 +40,8 @@ extension ImageSource {
     /// enlarges to the target: softer, but shown) — with ``BudgetedPlan/fallback`` saying which. Fails with
     /// `.memoryBudgetExceeded` only when no plan fits (a progressive JPEG's coefficient buffer, say). This is
     /// how ``ImagePipeline`` plans each request against what is left of its budget.
-    public func plan(_ target: ThumbnailTarget = .original, region: PixelRect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
-                     within budget: Int) throws(ImageError) -> BudgetedPlan {
+    package func plan(_ target: ThumbnailTarget = .original, region: PixelRect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
+                      within budget: Int) throws(ImageError) -> BudgetedPlan {
         do {
             return try plan(target, region: try fractional(region, rotation: options.rotation), options: options, within: budget)
         } catch {

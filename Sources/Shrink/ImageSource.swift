@@ -9,7 +9,7 @@ import ShrinkResample
 /// Lanczos reduction of rows as they leave the decoder — so the full-size bitmap never exists.
 ///
 /// Every decode goes through one method, ``image(_:region:options:)`` — a target size, an optional region,
-/// options — with ``thumbnail(maxPixelSize:options:)`` and ``thumbnail(size:fit:options:)`` as shorthands.
+/// options — with `thumbnail(maxPixelSize:options:)` and `thumbnail(size:fit:options:)` as shorthands.
 /// They are synchronous and CPU-bound: call them from a thread of your own or a command-line tool. In an
 /// `async` context the same calls with `await` run on a shared ``ImagePipeline``'s decode threads instead,
 /// so a request handler never blocks Swift's cooperative pool.

@@ -41,6 +41,7 @@ public struct ThumbnailOptions: Sendable {
     /// Whether the embedded thumbnail may be used under these options.
     public var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
 
+    /// Options with the defaults above, or the values given.
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
                 pixelFormat: PixelFormatRequest = .memoryOptimized,
                 useEmbeddedThumbnail: Bool? = nil, color: ColorPolicy = .sRGB, gravity: Gravity = .centre,

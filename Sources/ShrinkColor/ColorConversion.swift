@@ -9,6 +9,7 @@ public struct ColorConversion: Sendable, Equatable {
     /// Time spent transforming pixels (and building the transform, the first time), in milliseconds.
     public let milliseconds: Double
 
+    /// A report of a conversion from profile `from` to `to` (for fakes and tests; decodes make their own).
     public init(from: String, to: String, converted: Bool, milliseconds: Double) {
         self.from = from
         self.to = to

@@ -1,10 +1,16 @@
 /// How a YCbCr image's chroma is sampled relative to its luma.
 public enum ChromaSubsampling: String, Sendable, CaseIterable {
+    /// Chroma at full resolution: no subsampling.
     case s444 = "4:4:4"
+    /// Chroma at half width, full height.
     case s422 = "4:2:2"
+    /// Chroma at full width, half height.
     case s440 = "4:4:0"
+    /// Chroma at half width and half height: most photos, and what `yuv420` holds.
     case s420 = "4:2:0"
+    /// Chroma at a quarter of the width, full height.
     case s411 = "4:1:1"
+    /// Chroma at a quarter of the width and half the height.
     case s410 = "4:1:0"
     /// Sampling factors that match none of the usual patterns.
     case nonStandard = "non-standard"

@@ -5,7 +5,7 @@ public struct DecodePath: Sendable, Hashable, CustomStringConvertible {
     /// The name printed in reports, e.g. `dctScaledRows`.
     public let name: String
 
-    public init(_ name: String) { self.name = name }
+    package init(_ name: String) { self.name = name }
 
     public var description: String { name }
 

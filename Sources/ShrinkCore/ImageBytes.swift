@@ -11,10 +11,10 @@ import CShrinkSystem
 /// The encoded bytes of an image: a read-only memory mapping of a file, or bytes handed over by the caller.
 ///
 /// A mapping costs address space, not memory: only pages that are touched become resident, and decoders
-/// release pages behind them (``isPageAlignedMapping``), so a large input does not show in peak RSS.
+/// release pages behind them, so a large input does not show in peak RSS.
 /// A mapped file may be truncated by another process while it is read; that would raise SIGBUS. Every
 /// mapping is registered with a guard that maps a zero page over the missing part instead and marks the
-/// bytes (``wasTruncatedWhileMapped``), so the decode that read them ends with `.truncated`, not a crash.
+/// bytes, so the decode that read them ends with `.truncated`, not a crash.
 /// (Reading the file into the heap instead would cost its whole size in memory: 4.4 MiB more for a 24 MP
 /// JPEG; see BENCHMARKS.md.)
 public final class ImageBytes: @unchecked Sendable {

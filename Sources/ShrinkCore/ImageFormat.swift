@@ -9,19 +9,27 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     /// File extensions without the dot, the usual one first (`["jpg", "jpeg"]`).
     public let fileExtensions: [String]
 
-    public init(name: String, mimeType: String, fileExtensions: [String]) {
+    package init(name: String, mimeType: String, fileExtensions: [String]) {
         self.name = name
         self.mimeType = mimeType
         self.fileExtensions = fileExtensions
     }
 
+    /// JPEG (`image/jpeg`): read and written.
     public static let jpeg = ImageFormat(name: "jpeg", mimeType: "image/jpeg", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"])
+    /// PNG (`image/png`): read and written.
     public static let png = ImageFormat(name: "png", mimeType: "image/png", fileExtensions: ["png"])
+    /// WebP (`image/webp`): read (lossy, lossless, animated: the first frame) and written.
     public static let webp = ImageFormat(name: "webp", mimeType: "image/webp", fileExtensions: ["webp"])
+    /// GIF (`image/gif`): read (the first frame).
     public static let gif = ImageFormat(name: "gif", mimeType: "image/gif", fileExtensions: ["gif"])
+    /// HEIF/HEIC (`image/heif`): read (HEVC tiles through libde265, loaded on first use).
     public static let heif = ImageFormat(name: "heif", mimeType: "image/heif", fileExtensions: ["heic", "heif"])
+    /// AVIF (`image/avif`): read (AV1 through dav1d, loaded on first use).
     public static let avif = ImageFormat(name: "avif", mimeType: "image/avif", fileExtensions: ["avif"])
+    /// TIFF (`image/tiff`): recognised, not read (`.unsupportedFormat` names it).
     public static let tiff = ImageFormat(name: "tiff", mimeType: "image/tiff", fileExtensions: ["tif", "tiff"])
+    /// BMP (`image/bmp`): recognised, not read (`.unsupportedFormat` names it).
     public static let bmp = ImageFormat(name: "bmp", mimeType: "image/bmp", fileExtensions: ["bmp"])
 
     /// The usual file extension, without the dot.

@@ -6,6 +6,7 @@ public struct ImageMetadata: Sendable, Equatable {
     /// The EXIF TIFF structure (without JPEG's `Exif\0\0` prefix).
     public var exif: [UInt8]?
 
+    /// Metadata holding `iccProfile` and `exif` (raw bytes, as the file stores them).
     public init(iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil) {
         self.iccProfile = iccProfile
         self.exif = exif

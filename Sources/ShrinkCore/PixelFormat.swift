@@ -57,8 +57,9 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
     public struct Plane: Sendable, Equatable {
         /// Byte offset of the plane's first row in the buffer.
         public var offset: Int
-        /// Samples (pixels of this plane) per row and rows.
+        /// Samples (pixels of this plane) per row.
         public var width: Int
+        /// Rows of this plane.
         public var height: Int
         /// Bytes per pixel of this plane (2 for nv12's CbCr pairs).
         public var bytesPerPixel: Int

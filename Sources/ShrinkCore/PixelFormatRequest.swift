@@ -16,7 +16,7 @@ public enum PixelFormatRequest: Sendable, Hashable {
     case exactly(PixelFormat)
 
     /// The format for an image described by `info` whose decoder delivers `native`.
-    public func resolve(for info: ImageInfo, native: PixelFormat) -> PixelFormat {
+    package func resolve(for info: ImageInfo, native: PixelFormat) -> PixelFormat {
         switch self {
         case .exactly(let format): format
         case .native: native

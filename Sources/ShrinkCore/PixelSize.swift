@@ -1,8 +1,11 @@
 /// A size in whole pixels.
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
+    /// A size of `width × height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

@@ -31,6 +31,7 @@ public struct JPEGEncoder: ImageEncoding {
         /// 1.4 MP 4:2:0 image), so thumbnails get the smaller files and large outputs do not buffer.
         public static let optimizeBudget = 4 << 20
 
+        /// Options with the defaults above, or the values given.
         public init(quality: Int = 85, chroma444: Bool = false, progressive: Bool = false,
                     optimizeHuffmanTables: Bool? = nil) {
             self.quality = quality
@@ -40,8 +41,10 @@ public struct JPEGEncoder: ImageEncoding {
         }
     }
 
+    /// How this encoder writes.
     public var options: Options
 
+    /// An encoder with `options` (quality 85, 4:2:0, baseline by default).
     public init(options: Options = Options()) {
         self.options = options
     }

@@ -25,6 +25,7 @@ public struct WebPEncoder: ImageEncoding {
         /// it to whatever compresses best. `false` by default.
         public var exact: Bool
 
+        /// Options with the defaults above, or the values given.
         public init(quality: Int = 80, lossless: Bool = false, method: Int = 4, keepICCProfile: Bool = true, keepEXIF: Bool = false,
                     exact: Bool = false) {
             self.exact = exact
@@ -36,8 +37,10 @@ public struct WebPEncoder: ImageEncoding {
         }
     }
 
+    /// How this encoder writes.
     public var options: Options
 
+    /// An encoder with `options` (lossy, quality 80 by default).
     public init(options: Options = Options()) {
         self.options = options
     }

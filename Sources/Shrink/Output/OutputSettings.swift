@@ -19,6 +19,7 @@ public struct OutputSettings: Sendable, Hashable {
     /// Keep the ICC profile of the pixels (none after conversion to sRGB). `true` by default.
     public var keepICCProfile: Bool
 
+    /// Settings for `format`; `quality` is clamped to 1–100.
     public init(format: ImageFormat, quality: Int = 80, progressive: Bool = false,
                 background: RGBColor = .white, keepICCProfile: Bool = true) {
         self.format = format
@@ -29,7 +30,7 @@ public struct OutputSettings: Sendable, Hashable {
     }
 
     /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of.
-    public var keyFields: [(String, String)] {
+    package var keyFields: [(String, String)] {
         [("f", format.name), ("q", String(quality)), ("prog", progressive ? "1" : "0"),
          ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0")]
     }

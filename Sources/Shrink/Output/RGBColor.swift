@@ -1,9 +1,13 @@
 /// An opaque 8-bit sRGB colour: a background for flattening transparency.
 public struct RGBColor: Sendable, Hashable {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
 
+    /// A colour of 8-bit sRGB components.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green

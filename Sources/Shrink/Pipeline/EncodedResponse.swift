@@ -6,6 +6,7 @@ public struct EncodedResponse: Sendable {
     /// Where it came from and what it cost.
     public let telemetry: ImageTelemetry
 
+    /// A response of `image` with `telemetry` (pipelines make their own; for fakes and tests).
     public init(image: EncodedImage, telemetry: ImageTelemetry) {
         self.image = image
         self.telemetry = telemetry

@@ -12,6 +12,7 @@ public struct FileLoader: DataLoading {
     /// The file.
     public let path: String
 
+    /// A loader of the file at `path` (nothing is opened until the pipeline asks).
     public init(path: String) { self.path = path }
 
     public var name: String { path }

@@ -8,7 +8,7 @@ extension ImagePipeline {
         /// evicted least recently used first as decodes need room. A quarter of the memory limit (the
         /// cgroup's `memory.max`, else physical memory), at most 2 GiB, by default.
         public var budget: Int
-        /// Decodes running at once, each on a dedicated thread. ``SystemResources/cores`` by default.
+        /// Decodes running at once, each on a dedicated thread. The number of cores by default.
         public var maxConcurrentDecodes: Int
         /// Limits of the memory cache of decoded images (cost = exact buffer bytes), inside ``budget``; `nil`
         /// for no memory cache. A tenth of the memory limit, at most 256 MiB, and at most 1000 images by default.

@@ -28,6 +28,8 @@ public final class ImagePrefetcher: Sendable {
     public let priority: ImageRequest.Priority
     private let tasks = Mutex<[CacheKey: ImageTask]>([:])
 
+    /// A prefetcher that warms `destination` of `pipeline` at `priority` (`.low` by default, below what
+    /// someone is looking at).
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low) {
         self.pipeline = pipeline
         self.destination = destination

@@ -28,6 +28,8 @@ public struct ImageRequest: Sendable {
     /// Which caches may be read and written. Empty (use every cache) by default.
     public var cachePolicy: CachePolicy
 
+    /// A request for the image `loader` loads, at `target`, of `region` (displayed pixels) or `crop` when
+    /// given (not both), under `options` and `limits`.
     public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: PixelRect? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
                 priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {

@@ -14,6 +14,7 @@ public struct ImageTelemetry: Sendable {
         case diskCache
     }
 
+    /// Where the result came from.
     public var origin: Origin
     /// True when this request shared a decode another request had started.
     public var coalesced = false
@@ -22,7 +23,7 @@ public struct ImageTelemetry: Sendable {
     /// The DCT prescale denominator used (1, 2, 4 or 8).
     public var prescale = 1
     /// nil when the requested plan fitted the decode budget; otherwise the cheaper plan that was run instead
-    /// (`fast mode`, `DCT scale 1/8 (DC-first)`, …; see ``BudgetedPlan/fallback``).
+    /// (`fast mode`, `DCT scale 1/8 (DC-first)`, …).
     public var fallback: String?
     /// The machinery that decoded the image (nil for memory cache hits and disk cache entries).
     public var decodePath: DecodePath?

@@ -17,6 +17,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         /// The most one entry may cost; dearer entries are not stored. `costLimit / 4` by default.
         public var entryCostLimit: Int
 
+        /// Limits with the defaults above, or the values given.
         public init(costLimit: Int = 64 << 20, countLimit: Int = 1000, entryCostLimit: Int? = nil) {
             self.costLimit = max(0, costLimit)
             self.countLimit = max(0, countLimit)
@@ -93,6 +94,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     private let state: Mutex<State>
 
+    /// An empty cache with `configuration`'s limits.
     public init(configuration: Configuration = Configuration()) {
         state = Mutex(State(configuration: configuration))
     }

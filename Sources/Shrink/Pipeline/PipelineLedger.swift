@@ -1,7 +1,7 @@
 /// Everything a pipeline holds and has done, read in one go: the decode budget and what running decodes
 /// are charged against it, the queue, the memory cache's bytes, and the counters.
 public struct PipelineLedger: Sendable {
-    /// The decode budget in bytes.
+    /// The budget in bytes (``ImagePipeline/Configuration/budget``): running charges and cached images share it.
     public var budget = 0
     /// Predicted peak bytes of the decodes running now (always ≤ ``budget``).
     public var runningCharge = 0
@@ -13,26 +13,37 @@ public struct PipelineLedger: Sendable {
     public var peakRunningDecodes = 0
     /// Work waiting for budget or a thread (decodes, and header reads of files), and its charges.
     public var queuedDecodes = 0
+    /// The predicted bytes of the queued work.
     public var queuedCharge = 0
     /// Images being loaded, queued or decoded (after coalescing), and the tasks waiting for them.
     public var inFlightImages = 0
+    /// Tasks waiting for those images (several may share one).
     public var waitingTasks = 0
     /// Exact buffer bytes and images in the memory cache.
     public var cachedBytes = 0
+    /// Images in the memory cache.
     public var cachedImages = 0
     /// Decoder threads alive now.
     public var decoderThreads = 0
-    /// Counters since the pipeline was made.
+    /// Decodes started since the pipeline was made (the counters below count since then too).
     public var decodesStarted = 0
+    /// Decodes stopped because every task waiting for them was cancelled.
     public var decodesCancelled = 0
+    /// Requests that joined a decode already in flight instead of starting one.
     public var coalescedRequests = 0
+    /// Requests the memory cache of pixels answered.
     public var memoryCacheHits = 0
+    /// Lookups in the memory cache of pixels that found nothing.
     public var memoryCacheMisses = 0
+    /// Lookups in the disk cache that found an entry.
     public var diskCacheHits = 0
+    /// Lookups in the disk cache that found none.
     public var diskCacheMisses = 0
     /// Encoded results in the encoded memory cache (``ImagePipeline/encodedCache``): bytes, count, hits.
     public var encodedCachedBytes = 0
+    /// Results in the encoded memory cache.
     public var encodedCachedImages = 0
+    /// Requests the encoded memory cache answered.
     public var encodedCacheHits = 0
     /// Results encoded to bytes since the pipeline was made.
     public var encodes = 0

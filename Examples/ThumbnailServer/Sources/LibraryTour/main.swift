@@ -12,7 +12,7 @@ func makeThumbnails(of path: String) throws(ImageError) {
     print(plan.outputSize, plan.prescale, source.predictedPeakBytes(for: plan))
 
     let thumb = try source.thumbnail(maxPixelSize: 400)      // long side 400, oriented
-    print(thumb.plan.prescale, thumb.pixels.format)          // 8, yuv420: 1.5 B/px, straight from the decoder
+    print(thumb.plan.prescale, thumb.pixels.format)          // 4 for 6000x4000, yuv420: 1.5 B/px from the decoder
     try thumb.write(to: "thumb.jpg")                         // format from the extension; YUV encodes as is
 
     // A region in displayed pixels (after EXIF orientation), reduced; rows below it are never decoded:

@@ -177,11 +177,8 @@ import ShrinkTestSupport
         return out
     }
 
-    @Test func losslessOrientMatchesJpegtran() async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran") else {
-            print("skipped: jpegtran (libjpeg-turbo-progs) is not installed")
-            return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "needs jpegtran (libjpeg-turbo-progs)"))
+    func losslessOrientMatchesJpegtran() async throws {
         let w = try workspace()
         for (orientation, args) in [(6, ["-rotate", "90"]), (8, ["-rotate", "270"]), (3, ["-rotate", "180"]), (5, ["-transpose"]),
                                     (2, ["-flip", "horizontal"]), (7, ["-transverse"]), (4, ["-flip", "vertical"])] {
@@ -216,11 +213,8 @@ import ShrinkTestSupport
         #expect(trimmed == (try ImageSource(path: w.dir + "/jt.jpg").info.size) && trimmed.width < 50)
     }
 
-    @Test func losslessCropMatchesJpegtran() async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran") else {
-            print("skipped: jpegtran (libjpeg-turbo-progs) is not installed")
-            return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "needs jpegtran (libjpeg-turbo-progs)"))
+    func losslessCropMatchesJpegtran() async throws {
         let w = try workspace()
         let input = w.dir + "/c.jpg"
         try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 160, height: 96), chroma444: false), to: input)

@@ -23,11 +23,8 @@ import ShrinkTestSupport
         return PixelBuffer(format: .rgb8, size: size, bytes: Array(data[i ..< i + size.width * size.height * 3]))
     }
 
-    @Test func prescaleMatchesDjpegScaleAndAppliesOrientation() async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg") else {
-            print("skipped: djpeg (libjpeg-turbo-progs) is not installed")
-            return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg"), "needs djpeg (libjpeg-turbo-progs)"))
+    func prescaleMatchesDjpegScaleAndAppliesOrientation() async throws {
         let w = try cli.workspace()   // photo.jpg: 300×200, 4:2:0, EXIF orientation 6
         for n in [2, 4, 8] {
             let out = w.dir + "/p\(n).png"

@@ -5,7 +5,7 @@ import ShrinkTestSupport
 
 /// HEIC and AVIF deeper than 8 bits: rgba16 results are converted and resampled at the coded precision (not
 /// 8-bit values widened), agree with the 8-bit results, and cost what the route predicts.
-@Suite struct DeepSampleTests {
+@Suite(.needsCorpus) struct DeepSampleTests {
     static let high = ThumbnailOptions(pixelFormat: .highPrecision)
     static let rgba8 = ThumbnailOptions(pixelFormat: .exactly(.rgba8))
 

@@ -7,7 +7,7 @@ import ShrinkTestSupport
 /// Derived images (`iden`, `iovl`), which the tile path does not decode, go through libheif with the decoder
 /// named (libde265 or dav1d, never aom), upright, and are limited from their boxes before libheif decodes.
 /// The files are written here (``TestHEIF``) around coded items of corpus files: no corpus file has one.
-@Suite struct DerivedImageTests {
+@Suite(.needsCorpus) struct DerivedImageTests {
     /// The primary coded item of a corpus file.
     static func codedItem(_ file: String) throws -> TestHEIF.CodedItem {
         try TestHEIF.codedItem(of: try #require(Corpus.readBytes(Corpus.path(file)), "the corpus file \(file)"), name: file)

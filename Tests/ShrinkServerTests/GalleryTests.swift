@@ -70,7 +70,7 @@ import Testing
 
     @Test func hostileNamesAreEscapedAndStillServed() async throws {
         let jpeg = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48))
-        let names = ["<script>alert(1)<\u{2F}script>.jpg", "quote\"and'apostrophe.jpg", "100% & more.jpg", "\u{202E}gpj.evil.jpg",
+        let names = ["<script>alert(1)<\u{2F}script>.jpg", "<img src=x onerror=alert(1)>.jpg", "quote\"and'apostrophe.jpg", "100% & more.jpg", "\u{202E}gpj.evil.jpg",
                      "space name #1?.jpg", "back\\slash {x}|^`.jpg"]
         try FileManager.default.createDirectory(atPath: fixture.root + "/odd", withIntermediateDirectories: true)
         for name in names where !name.contains("/") { try fixture.write("odd/" + name, jpeg) }
@@ -87,6 +87,9 @@ import Testing
         let html = Self.text(await get(g, "/_/browse/odd/"))
         #expect(!html.contains("<script>alert"), "names are escaped")
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;.jpg") == false, "a / in a name cannot exist on disk")
+        // A name with markup but no slash exists on disk: it is shown, escaped, and never becomes an element.
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;.jpg"), "markup in a name is escaped")
+        #expect(!html.contains("<img src=x"), "markup in a name never becomes an element")
         #expect(html.contains("quote&quot;and&#39;apostrophe.jpg"))
         #expect(html.contains("100% &amp; more.jpg"))
         #expect(!html.contains("\u{202E}"), "bidirectional overrides are neutralised")

@@ -84,7 +84,7 @@ import ShrinkTestSupport
         #expect(Self.distance(mismatched.pixels, from: colour) == 0 && notApplied)
     }
 
-    @Test func steepProfilesAreConvertedBeforeTheResampler() throws {
+    @Test(.needsCorpus) func steepProfilesAreConvertedBeforeTheResampler() throws {
         // sdwebimage's test profile turns each dark level into 15: converting after averaging would be wrong, so
         // the decoded rows are converted (rows, not planes, even for a YUV result).
         let source = try ImageSource(path: Corpus.path("exif/sdwebimage/TestICCProfile.jpg"))
@@ -98,7 +98,7 @@ import ShrinkTestSupport
         #expect(p3.decodePath == .dctScaledPlanes && p3.colorConversion?.converted == true)
     }
 
-    @Test func corpusPhotosInDisplayP3AreConverted() throws {
+    @Test(.needsCorpus) func corpusPhotosInDisplayP3AreConverted() throws {
         let source = try ImageSource(path: Corpus.path("exif/nuke/image-p3.jpg"))
         let bytes = try #require(try source.decoder.metadata().iccProfile)
         let profile = try #require(ColorProfile(bytes))
@@ -137,7 +137,7 @@ import ShrinkTestSupport
         return PixelBuffer(format: .rgb8, size: rows.size, bytes: Array(UnsafeRawBufferPointer(start: raw, count: rows.size.pixelCount * 3)))
     }
 
-    @Test func taggedYCCKIsConvertedWithItsProfile() throws {
+    @Test(.needsCorpus) func taggedYCCKIsConvertedWithItsProfile() throws {
         let path = Corpus.path("jpeg/jpeg-decoder-reftest/ycck.jpg")
         let source = try ImageSource(path: path)
         #expect(source.info.colorModel == .ycck)
@@ -153,7 +153,7 @@ import ShrinkTestSupport
         #expect(image.predictedPeakBytes >= image.pixels.byteCount + InkConversion.stateBytes)
     }
 
-    @Test func untaggedCMYKUsesTheFallbackProfile() throws {
+    @Test(.needsCorpus) func untaggedCMYKUsesTheFallbackProfile() throws {
         let fallback = try #require(ColorProfile.fallbackCMYK, "scripts/install-deps installs libgs-common's CMYK profile")
         #expect(fallback.space == .cmyk && !fallback.isMatrixShaper)
         let path = Corpus.path("jpeg/zune/cymk.jpg")
@@ -179,7 +179,7 @@ import ShrinkTestSupport
 @Suite struct CodedColorTests {
     static func srgbEncoded(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
 
-    @Test func pngGammaIsApplied() throws {
+    @Test(.needsCorpus) func pngGammaIsApplied() throws {
         // PngSuite's g10n2c08: RGB stored as linear light (gAMA 1.0): each value v becomes sRGB's encoding of v/255.
         let source = try ImageSource(path: Corpus.path("png/pngsuite/g10n2c08.png"))
         #expect(source.info.codedColor == .gammaAndChromaticities(gamma: 1.0, chromaticities: nil))
@@ -230,7 +230,7 @@ import ShrinkTestSupport
         #expect(try srgb.thumbnail(maxPixelSize: 32).colorConversion?.converted == false)
     }
 
-    @Test func hdrHEIFIsConvertedFromSixteenBitRows() throws {
+    @Test(.needsCorpus) func hdrHEIFIsConvertedFromSixteenBitRows() throws {
         let source = try ImageSource(path: Corpus.path("heic/sdwebimage/TestHDR.heic"))
         #expect(source.info.codedColor == .codePoints(primaries: 9, transfer: 16) && source.info.bitsPerComponent == 10)
         let plan = try source.plan(.maxPixelSize(256))
@@ -243,7 +243,7 @@ import ShrinkTestSupport
         #expect(PixelOps.psnr(image.pixels, kept.pixels) < 30)                 // PQ → sRGB changes the picture
     }
 
-    @Test func damagedMultiSegmentICCProfilesAreWarnings() throws {
+    @Test(.needsCorpus) func damagedMultiSegmentICCProfilesAreWarnings() throws {
         let expected = [
             "icc_chunk_double_seq_no.jpeg": "chunk number 100 repeated", "icc_chunk_seq_no_0.jpeg": "numbered 0",
             "icc_missing_chunk.jpeg": "chunk 100 of 254 missing", "icc_chunk_count_mismatch.jpeg": "beyond the declared count of 250",

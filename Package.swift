@@ -30,9 +30,16 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms.
+        // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms. The two libraries
+        // are system library targets so that a machine without them is told which package to install.
+        .systemLibrary(name: "CShrinkLibJPEG", path: "Sources/CShrinkJPEG/LibJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CShrinkTurboJPEG", path: "Sources/CShrinkJPEG/TurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(
             name: "CShrinkJPEG",
+            dependencies: ["CShrinkLibJPEG", "CShrinkTurboJPEG"],
+            exclude: ["LibJPEG", "TurboJPEG"],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("turbojpeg")]
         ),
         // C: libspng's API as a module (it reports errors as return codes, so no shim is needed).
@@ -70,7 +77,9 @@ let package = Package(
         .target(name: "ShrinkColor", dependencies: ["ShrinkCore", "CShrinkLCMS"], exclude: ["CShrinkLCMS"]),
         .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
-        .target(name: "CShrinkCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .systemLibrary(name: "CShrinkLibCurl", path: "Sources/CShrinkCurl/LibCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .target(name: "CShrinkCurl", dependencies: ["CShrinkLibCurl"], exclude: ["LibCurl"], linkerSettings: [.linkedLibrary("curl")]),
         // The server's request side without I/O libraries: imgproxy-style URLs, signatures, local:/// paths,
         // address rules, entity tags.
         .target(name: "ShrinkServerURL", dependencies: ["Shrink"]),

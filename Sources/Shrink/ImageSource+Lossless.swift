@@ -9,9 +9,13 @@ extension ImageSource {
     /// header and checked against ``limits`` (``ImageLimits/maxWorkingBytes`` for the coefficients) before
     /// anything is allocated (`.limitExceeded`, `.memoryBudgetExceeded`).
     public func losslesslyUpright(trim: Bool = false) throws(ImageError) -> [UInt8] {
-        let transforms = try losslessTransforms()
-        return try readingInput { () throws(ImageError) in
-            try transforms.upright(from: info.orientation, trim: trim, memoryBudget: limits.maxWorkingBytes)
+        do {
+            let transforms = try losslessTransforms()
+            return try readingInput { () throws(ImageError) in
+                try transforms.upright(from: info.orientation, trim: trim, memoryBudget: limits.maxWorkingBytes)
+            }
+        } catch {
+            throw error.naming(name)
         }
     }
 
@@ -21,9 +25,14 @@ extension ImageSource {
     /// pixels). A region under 1×1 or outside the image is `.invalidArgument`; the cost is checked like
     /// ``losslesslyUpright(trim:)``'s.
     public func losslessCrop(_ region: PixelRect) throws(ImageError) -> (bytes: [UInt8], region: PixelRect) {
-        let transforms = try losslessTransforms()
-        let stored = info.orientation.storedRect(for: try checkedRegion(region), storedSize: info.size)
-        let (out, kept) = try readingInput { () throws(ImageError) in try transforms.crop(stored, memoryBudget: limits.maxWorkingBytes) }
+        let out: [UInt8], kept: FractionalRect
+        do {
+            let transforms = try losslessTransforms()
+            let stored = info.orientation.storedRect(for: try checkedRegion(region), storedSize: info.size)
+            (out, kept) = try readingInput { () throws(ImageError) in try transforms.crop(stored, memoryBudget: limits.maxWorkingBytes) }
+        } catch {
+            throw error.naming(name)
+        }
         // Back to displayed coordinates: the same orientation, mapped from stored.
         return (out, displayedRect(of: kept))
     }

@@ -10,9 +10,9 @@ import ShrinkResample
 ///
 /// Every decode goes through one method, ``image(_:region:options:)`` — a target size, an optional region,
 /// options — with `thumbnail(maxPixelSize:options:)` and `thumbnail(size:fit:options:)` as shorthands.
-/// They are synchronous and CPU-bound: call them from a thread of your own or a command-line tool. In an
-/// `async` context the same calls with `await` run on a shared ``ImagePipeline``'s decode threads instead,
-/// so a request handler never blocks Swift's cooperative pool.
+/// They are synchronous and CPU-bound: call them from a thread of your own or a command-line tool. In `async`
+/// code call them with the pipeline to run on (`on: pipeline`, or ``ImagePipeline/shared``) and `await` them:
+/// they run on its decode threads instead, so a request handler never blocks Swift's cooperative pool.
 ///
 /// ```swift
 /// let source = try ImageSource(path: "photo.jpg")

@@ -39,7 +39,7 @@ public struct ThumbnailOptions: Sendable {
     public var rotation: ImageOrientation
 
     /// Whether the embedded thumbnail may be used under these options.
-    public var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
+    package var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
 
     /// Options with the defaults above, or the values given.
     public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,

@@ -71,12 +71,12 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible, C
     /// The error a lower layer threw, when there was one: what a ``DataLoading`` of your own caught from its
     /// HTTP client or database, kept for logs and for `catch` clauses that look for it. It takes no part in
     /// `==` (errors compare by code, message, cause and name).
-    public var underlying: (any Error & Sendable)?
+    public var underlying: (any Error)?
 
     /// Makes an error; `message` should say what was wrong in one line and may start with the file's name.
     /// `underlying` keeps the error that caused this one (a loader's own).
     public init(_ code: Code, _ message: String, cause: String? = nil, name: String? = nil,
-                underlying: (any Error & Sendable)? = nil) {
+                underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
@@ -92,8 +92,14 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible, C
     /// What was wrong without the file's name or path: ``message`` with a leading `NAME: ` removed. For
     /// clients that must not learn where a server keeps its files (an HTTP error body, say).
     public var reason: String {
-        guard let name, !name.isEmpty, message.hasPrefix(name + ": ") else { return message }
-        return String(message.dropFirst(name.count + 2))
+        guard let name, !name.isEmpty, message.hasPrefix(name) else { return message }
+        // `NAME: what`, or `NAME (EXIF thumbnail): what` for an error of an image inside the file.
+        var rest = message.dropFirst(name.count)
+        while !rest.isEmpty {
+            if rest.hasPrefix(": ") { return String(rest.dropFirst(2)) }
+            rest = rest.dropFirst()
+        }
+        return message
     }
 
     /// The message with the cause appended, on one line.

@@ -96,7 +96,7 @@ package final class ImageService: Sendable {
         } catch {
             response = errorResponse(error)
             response.headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
-            log.info("refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.message)])
+            log.info("refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.logMessage)])
         }
         metrics.request(route: "image", status: response.status)
         metrics.stage("total", started.duration(to: .now))
@@ -252,15 +252,15 @@ package final class ImageService: Sendable {
     /// The status for a pipeline error: for remote sources 403 refused (private address, not allowed), 504
     /// timed out, 502 the origin failed; 404 missing, 413 over a limit or the whole budget, 415 not an image
     /// format Shrink reads, 422 damaged, 400 invalid, 499 cancelled (the client left), 500 otherwise.
+    /// The client reads the error's ``ImageError/reason`` (no path of the server's files); the log its description.
     static func requestError(_ error: ImageError) -> RequestError {
-        let text = error.description
-        switch error.cause {
-        case RemoteFetcher.refused?: return RequestError(403, error.message)
-        case RemoteFetcher.timeout?: return RequestError(504, error.message)
-        case RemoteFetcher.origin? where error.code != .fileNotFound: return RequestError(502, error.message)
-        default: break
+        let status = switch error.cause {
+        case RemoteFetcher.refused?: 403
+        case RemoteFetcher.timeout?: 504
+        case RemoteFetcher.origin? where error.code != .fileNotFound: 502
+        default: error.code.httpStatus
         }
-        return RequestError(error.code.httpStatus, text)
+        return RequestError(status, error.reason, log: error.description)
     }
 
     static func ms(_ d: Duration) -> String {

@@ -3,14 +3,17 @@
 package struct RequestError: Error, Sendable, CustomStringConvertible {
     /// The HTTP status (400, 403, 404, 410, 413, 415, 422, 500, 502, 503, 504).
     package let status: Int
-    /// What was wrong, for the client and the log.
+    /// What was wrong, for the client: no path of the server's files.
     package let message: String
+    /// What was wrong, for the server's log (the message with the file's path and a library's cause).
+    package let logMessage: String
     /// Seconds after which a retry may succeed (503), sent as `Retry-After`.
     package let retryAfter: Int?
 
-    package init(_ status: Int, _ message: String, retryAfter: Int? = nil) {
+    package init(_ status: Int, _ message: String, log logMessage: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
+        self.logMessage = logMessage ?? message
         self.retryAfter = retryAfter
     }
 

@@ -143,7 +143,14 @@ import Testing
     @Test func errorsAreStatusesWithMessages() async throws {
         let service = try fixture.service()
         let missing = await service.respond(to: "/insecure/w:10/plain/local:///nope.jpg")
-        #expect(missing.status == 404 && String(decoding: missing.body, as: UTF8.self).contains("nope.jpg"))
+        // The body names the path the client asked for, never where the server keeps its files.
+        let body = String(decoding: missing.body, as: UTF8.self)
+        #expect(missing.status == 404 && body.contains("no such file") && !body.contains(fixture.root), "\(body)")
+        // An error of the image itself is its reason: what was wrong, without the file's path under the root.
+        try fixture.write("notes.jpg", Array("not an image".utf8))
+        let notImage = await service.respond(to: "/insecure/w:10/plain/local:///notes.jpg")
+        let reason = String(decoding: notImage.body, as: UTF8.self)
+        #expect(notImage.status == 415 && reason.contains("not a supported image format") && !reason.contains(fixture.root), "\(reason)")
         #expect(await service.respond(to: "/insecure/w:10/plain/file:///etc/passwd").status == 400)
         #expect(await service.respond(to: "/insecure/w:10/plain/http://127.0.0.1:1/a.jpg").status == 403)
         #expect(await service.respond(to: "/insecure/w:10/plain/local:///../etc/passwd").status == 403)

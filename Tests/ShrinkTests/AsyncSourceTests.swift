@@ -24,17 +24,29 @@ import Testing
         #expect(awaited.pixels.bytes == direct.pixels.bytes)
         #expect(pipeline.ledger.decodesStarted == 1)
         #expect(pipeline.memoryCache?.statistics.count == 0)        // an open source is not cached
-        // The shorthands go to the shared pipeline.
+        // The shorthands too; the shared pipeline serves an app without a pipeline of its own.
         let before = ImagePipeline.shared.ledger.decodesStarted
-        let thumb = try await source.thumbnail(maxPixelSize: 64)
+        let thumb = try await source.thumbnail(maxPixelSize: 64, on: .shared)
         #expect(thumb.size == PixelSize(width: 64, height: 48))
         #expect(ImagePipeline.shared.ledger.decodesStarted > before)
+        let box = try await source.thumbnail(size: PixelSize(width: 50, height: 50), fit: .cover, on: pipeline)
+        #expect(box.size == PixelSize(width: 50, height: 50) && pipeline.ledger.decodesStarted == 2)
+    }
+
+    /// The pipeline plans with the open source itself: the codecs it was opened with still hold.
+    @Test func theSourceIsNotOpenedAgain() async throws {
+        let png = try PNGEncoder().encode(TestImages.pattern(width: 40, height: 30))
+        let source = try ImageSource(bytes: png, name: "p.png", codecs: .standard.restricted(to: [.png]))
+        let image = try await source.image(.maxPixelSize(20), on: ImagePipeline())
+        #expect(image.size == PixelSize(width: 20, height: 15))
+        // A registry without PNG refuses the same bytes before any header is read.
+        #expect(throws: ImageError.self) { _ = try ImageSource(bytes: png, codecs: .standard.restricted(to: [.jpeg])) }
     }
 
     @Test func errorsNameTheSourceAndKeepTheirCode() async throws {
         let source = try ImageSource(bytes: Self.photo, name: "uploads/p.jpg")
         do throws(ImageError) {
-            _ = try await source.image(.maxPixelSize(0))
+            _ = try await source.image(.maxPixelSize(0), on: .shared)
             Issue.record("a zero target decoded")
         } catch {
             #expect(error.code == .invalidArgument)

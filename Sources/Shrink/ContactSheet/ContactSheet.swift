@@ -98,7 +98,7 @@ package struct ContactSheet: Sendable {
             }
             // Drawn cells are not needed again: dropping them keeps the cache for the prefetched rows (a
             // visible read made them the most recent entries, so LRU alone would evict the prefetched ones).
-            for request in row { if let key = try? pipeline.storageKey(for: request) { pipeline.memoryCache?.removeValue(for: key) } }
+            for request in row { if let key = try? request.cacheKey() { pipeline.memoryCache?.removeValue(for: key) } }
             band.clear()
             for (i, result) in results.enumerated() {
                 let index = r * layout.columns + i

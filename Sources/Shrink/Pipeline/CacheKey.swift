@@ -6,7 +6,7 @@ import ShrinkCore
 /// a field means must bump ``version``.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The key format's version, the first field of every key.
-    public static let version = 2
+    public static let version = 3
 
     /// The fields in order, values percent-escaped (`%`, `|` and `=`).
     public let fields: [String]
@@ -49,6 +49,15 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return out
+    }
+}
+
+extension ThumbnailOptions {
+    /// The options that shape a result's pixels once its plan is made (mode, strictness, embedded thumbnails,
+    /// pixel format policy, colour), one spelling each: shared by a request's key and its result's key.
+    var pixelKeyFields: [(String, String)] {
+        [("m", mode.rawValue), ("strict", strict ? "1" : "0"), ("thumb", useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"),
+         ("px", pixelFormat.keyValue), ("c", color.rawValue)]
     }
 }
 

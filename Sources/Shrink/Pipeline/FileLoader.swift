@@ -19,12 +19,14 @@ public struct FileLoader: DataLoading {
 
     /// `file:CANONICAL_PATH#SIZE-MTIME_NS-INODE`; fails with `.fileNotFound` when the file cannot be examined.
     public func identity() throws(ImageError) -> String {
+        // Resolved first, then examined: the size, time and inode are the file the path names now.
+        let resolved = Self.canonicalPath(path)
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard stat(resolved, &st) == 0 else {
             throw ImageError(.fileNotFound, "\(path): cannot open", cause: String(cString: strerror(errno)), name: path)
         }
         let mtime = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
-        return "file:\(Self.canonicalPath(path))#\(st.st_size)-\(mtime)-\(st.st_ino)"
+        return "file:\(resolved)#\(st.st_size)-\(mtime)-\(st.st_ino)"
     }
 
     /// `path` with symbolic links, `.`, `..` and repeated slashes resolved (`realpath`), or as given when it

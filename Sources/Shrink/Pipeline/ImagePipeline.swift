@@ -33,8 +33,8 @@ public final class ImagePipeline: Sendable {
     let scheduler: DecodeScheduler
     private struct State {
         var jobs: [CacheKey: PipelineJob] = [:]
-        /// Request keys whose result is cached under another key (``ResultAliases``).
-        var aliases = ResultAliases()
+        /// Which request key each result is cached under (``ResultIndex``).
+        var results = ResultIndex()
         var jobOfTask: [ObjectIdentifier: PipelineJob] = [:]
         var decodesCancelled = 0
         var coalesced = 0
@@ -42,8 +42,10 @@ public final class ImagePipeline: Sendable {
     }
     private let state = Mutex(State())
 
-    /// The pipeline `ImageSource`'s `async` methods decode on, made on first use with the default
-    /// ``Configuration`` (a quarter of the memory limit, at most 2 GiB; a decode thread per core).
+    /// A pipeline for the process, made on first use with the default ``Configuration`` (a quarter of the
+    /// memory limit, at most 2 GiB; a decode thread per core): what `ImageSource`'s awaited methods can run on
+    /// when the app has no pipeline of its own. An app that has one passes it instead, so that one budget
+    /// holds all its decodes.
     public static let shared = ImagePipeline()
 
     /// A pipeline with its own threads, budget and caches. Make one per process (or per kind of work) and
@@ -89,13 +91,6 @@ public final class ImagePipeline: Sendable {
         return output.map { key.appending($0.keyFields) } ?? key
     }
 
-    /// The key `request`'s result is stored under in the memory caches: its result key once a decode has
-    /// read the header (``ResultAliases``), else its own key.
-    package func storageKey(for request: ImageRequest, output: OutputSettings? = nil) throws(ImageError) -> CacheKey {
-        let key = try cacheKey(for: request, output: output)
-        return state.withLock { $0.aliases[key] } ?? key
-    }
-
     private func task(with request: ImageRequest, output: OutputSettings?) -> ImageTask {
         var request = request
         // Bytes are decoded in the pixels their encoder takes best (YUV 4:2:0 for a JPEG: no RGB image).
@@ -109,7 +104,7 @@ public final class ImagePipeline: Sendable {
             task.finish(.failure(error.naming(request.loader.name)))
             return task
         }
-        if let hit = memoryHit(state.withLock { $0.aliases[key] } ?? key, request: request, encoded: output != nil) {
+        if let hit = memoryHit(key, request: request, encoded: output != nil) {
             task.finish(.success(hit))
             return task
         }
@@ -225,12 +220,12 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// For a request for bytes: completes `job` with its disk cache entry (under `key`, the request's own
-    /// key before the header is read, or its result key after), stored bytes as they are, and returns true;
-    /// false on a miss (or when the request may not read the disk cache).
+    /// For a request for bytes: completes `job` with its disk cache entry (under `key`: the request's own, or
+    /// the one a request spelled differently stored the same result under), stored bytes as they are, and
+    /// returns true; false on a miss (or when the request may not read the disk cache).
     private func servedFromDisk(_ job: PipelineJob, key: CacheKey? = nil) -> Bool {
         guard let output = job.output, let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = Self.diskData(disk, for: key ?? job.key), let size = Self.storedSize(data) else { return false }
+              let data = disk.data(for: (key ?? job.key).string), let size = Self.storedSize(data) else { return false }
         let image = EncodedImage(bytes: data, format: output.format, size: size)
         var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
         telemetry.bytesRead = data.count
@@ -251,7 +246,12 @@ public final class ImagePipeline: Sendable {
         let source: ImageSource, chosen: BudgetedPlan
         do {
             guard !job.monitor.isCancelled else { return }
-            source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
+            // An open source (an awaited `ImageSource` call) is planned as it is; anything else is opened here.
+            if let open = (request.loader as? SourceLoader)?.source {
+                source = open
+            } else {
+                source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
+            }
             let region = try Self.region(of: request, in: source)
             // Bytes in memory (an upload, a download) are held until the decode ends; so is the encoder's
             // working memory for a request for bytes. Both come out of the budget before the decode's plan.
@@ -264,17 +264,19 @@ public final class ImagePipeline: Sendable {
             }
             // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
             chosen = try source.plan(request.target, region: region, options: request.options, within: max(1, scheduler.budget - held - encoding))
-            // The result's own key: requests spelled differently (a box and a long side, say) that plan the
-            // same output share its cache entries.
-            let resultKey = Self.resultKey(of: job, plan: chosen)
-            job.resultKey = resultKey
-            if resultKey != job.key {
-                state.withLock { $0.aliases[job.key] = resultKey }
-                if let hit = memoryHit(resultKey, request: request, encoded: job.output != nil) {
-                    complete(job, .success(hit))
-                    return
+            // The result's own key: a request spelled differently (a box and a long side, say) that planned the
+            // same output may have cached it already, under its own key. A fallback plan's result is not the
+            // requested one, so it is neither looked up nor offered to others.
+            if chosen.fallback == nil {
+                let resultKey = Self.resultKey(of: job, plan: chosen)
+                job.resultKey = resultKey
+                if let stored = state.withLock({ $0.results[resultKey] }), stored != job.key {
+                    if let hit = memoryHit(stored, request: request, encoded: job.output != nil) {
+                        complete(job, .success(hit))
+                        return
+                    }
+                    if servedFromDisk(job, key: stored) { return }
                 }
-                if servedFromDisk(job, key: resultKey) { return }
             }
             let charge = chosen.predictedPeakBytes + held + encoding
             // The header's pages are not needed until the decode is admitted, which may be a while.
@@ -347,14 +349,15 @@ public final class ImagePipeline: Sendable {
         } else {
             if case .success(let image) = result, !job.monitor.isCancelled {
                 if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
-                   cache.set(image, for: job.storageKey, cost: image.pixels.byteCount) {
-                    observer?(.memoryCacheStored(key: job.storageKey.string, cost: image.pixels.byteCount))
+                   cache.set(image, for: job.key, cost: image.pixels.byteCount) {
+                    indexResult(of: job)
+                    observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
                     shareBudgetWithCache()
                 }
                 if telemetry.origin == .decoded, let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheWrite),
                    let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
-                   Self.store(encoded, in: disk, for: job) {
-                    observer?(.diskCacheStored(key: job.storageKey.string, bytes: encoded.count))
+                   (try? disk.store(encoded, for: job.key.string)) != nil {
+                    observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
                 }
             }
             output = result.map { .decoded(ImageResponse(image: $0, telemetry: telemetry)) }
@@ -381,7 +384,7 @@ public final class ImagePipeline: Sendable {
     private func diskEntry(for job: PipelineJob, source: ImageSource, plan: ThumbnailPlan,
                            charge: Int) -> (image: DecodedImage, bytes: Int)? {
         guard let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = Self.diskData(disk, for: job.storageKey) else { return nil }
+              let data = disk.data(for: job.key.string) else { return nil }
         do {
             let entry = try ImageSource(bytes: data, name: "\(job.request.loader.name) (disk cache)")
             guard entry.info.displayedSize == plan.outputSize else { return nil }
@@ -419,8 +422,9 @@ public final class ImagePipeline: Sendable {
     /// Stores an encoded result in the encoded memory cache, when there is one and the request may write it.
     private func storeEncoded(_ image: EncodedImage, for job: PipelineJob) {
         guard let cache = encodedCache, !job.request.cachePolicy.contains(.skipMemoryCacheWrite),
-              cache.set(image, for: job.storageKey, cost: image.bytes.count) else { return }
-        configuration.observer?(.memoryCacheStored(key: job.storageKey.string, cost: image.bytes.count))
+              cache.set(image, for: job.key, cost: image.bytes.count) else { return }
+        indexResult(of: job)
+        configuration.observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
         shareBudgetWithCache()
     }
 
@@ -435,8 +439,9 @@ public final class ImagePipeline: Sendable {
         state.withLock { $0.encodes += 1 }
         storeEncoded(encoded, for: job)
         if let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheWrite),
-           Self.store(encoded.bytes, in: disk, for: job) {
-            configuration.observer?(.diskCacheStored(key: job.storageKey.string, bytes: encoded.bytes.count))
+           (try? disk.store(encoded.bytes, for: job.key.string)) != nil {
+            indexResult(of: job)
+            configuration.observer?(.diskCacheStored(key: job.key.string, bytes: encoded.bytes.count))
         }
         return EncodedResponse(image: encoded, telemetry: telemetry)
     }
@@ -449,35 +454,23 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The key of the result `job` makes with `plan`, from the header: the source's identity, what the plan
-    /// decodes (output size, stored region, orientation, prescale) and what shapes its pixels (mode,
-    /// strictness, embedded thumbnails, pixel format, colour); for bytes, the output settings after them.
+    /// decodes (output size, stored region, orientation, prescale) and the options that shape its pixels; for
+    /// bytes, the output settings after them.
     private static func resultKey(of job: PipelineJob, plan chosen: BudgetedPlan) -> CacheKey {
-        let o = chosen.options, p = chosen.plan
+        let p = chosen.plan, r = p.storedRegion
         let source = job.key.fields.first { $0.hasPrefix("src=") }.map { String($0.dropFirst(4)) } ?? ""
-        let thumbnail = o.useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"
-        let key = CacheKey(unescaped: [
-            ("src", source), ("out", p.outputSize.description), ("region", p.storedRegion.description),
-            ("o", String(p.orientation.rawValue)), ("pre", String(p.prescale)), ("m", o.mode.rawValue),
-            ("strict", o.strict ? "1" : "0"), ("thumb", thumbnail), ("px", o.pixelFormat.keyValue), ("c", o.color.rawValue)])
+        let region = [r.x, r.y, r.width, r.height].map { String($0) }.joined(separator: ",")   // shortest round-trip spelling
+        let key = CacheKey(unescaped: [("src", source)]).appending(
+            [("out", "\(p.outputSize.width)x\(p.outputSize.height)"), ("region", region), ("o", String(p.orientation.rawValue)),
+             ("pre", String(p.prescale))] + chosen.options.pixelKeyFields)
         return job.output.map { key.appending($0.keyFields) } ?? key
     }
 
-    /// What a disk cache entry says: the bytes under `key`, or under the key an alias record there names.
-    private static func diskData(_ disk: DiskCache, for key: CacheKey) -> [UInt8]? {
-        guard let data = disk.data(for: key.string) else { return nil }
-        guard let target = ResultAliases.diskTarget(of: data) else { return data }
-        return disk.data(for: target)
-    }
-
-    /// Stores `bytes` under `job`'s result key and, when its request key differs, an alias record under that
-    /// one (a few dozen bytes), so a later request spelled the same way finds the entry before reading any
-    /// header. True when the bytes were stored.
-    private static func store(_ bytes: [UInt8], in disk: DiskCache, for job: PipelineJob) -> Bool {
-        guard (try? disk.store(bytes, for: job.storageKey.string)) != nil else { return false }
-        if job.storageKey != job.key {
-            try? disk.store(ResultAliases.diskRecord(pointingTo: job.storageKey.string), for: job.key.string)
-        }
-        return true
+    /// Records that `job`'s result is cached under its request key, so a request spelled differently that plans
+    /// the same result finds it (``resultKey(of:plan:)``).
+    private func indexResult(of job: PipelineJob) {
+        guard let result = job.resultKey else { return }
+        state.withLock { $0.results[result] = job.key }
     }
 
     /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.

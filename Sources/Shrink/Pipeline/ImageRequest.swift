@@ -61,9 +61,7 @@ public struct ImageRequest: Sendable {
         // Gravity places only cover windows (crops carry their own): one key for every gravity otherwise.
         var gravity = "-"
         if case .box(_, .cover) = target { gravity = o.gravity.keyValue }
-        let thumbnail = o.useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"
-        return CacheKey([("src", try loader.identity()), ("t", target.keyValue), ("r", region), ("m", o.mode.rawValue),
-                         ("up", o.allowUpscaling ? "1" : "0"), ("strict", o.strict ? "1" : "0"), ("thumb", thumbnail),
-                         ("px", o.pixelFormat.keyValue), ("c", o.color.rawValue), ("g", gravity), ("rot", String(o.rotation.rawValue))])
+        return CacheKey([("src", try loader.identity()), ("t", target.keyValue), ("r", region),
+                         ("up", o.allowUpscaling ? "1" : "0"), ("g", gravity), ("rot", String(o.rotation.rawValue))] + o.pixelKeyFields)
     }
 }

@@ -39,7 +39,7 @@ public final class ImageTask: Sendable {
         get async throws(ImageError) {
             switch try await output() {
             case .decoded(let r): return r
-            case .encoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes bytes; await encodedResponse")
+            case .encoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes bytes; await encodedResponse", name: request.loader.name)
             }
         }
     }
@@ -50,7 +50,7 @@ public final class ImageTask: Sendable {
         get async throws(ImageError) {
             switch try await output() {
             case .encoded(let r): return r
-            case .decoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes pixels; await response")
+            case .decoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes pixels; await response", name: request.loader.name)
             }
         }
     }

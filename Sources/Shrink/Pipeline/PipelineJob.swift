@@ -14,11 +14,9 @@ final class PipelineJob: @unchecked Sendable {
     var priority: ImageRequest.Priority
     /// Set once the decode is queued.
     var schedulerID: Int?
-    /// The key of the result, from the plan (set once the header is read): where caches store it.
+    /// The key of the result, from the plan the header led to (nil before, and for a fallback plan): what
+    /// requests spelled differently share. Written once, before the decode is queued, and read after it starts.
     var resultKey: CacheKey?
-
-    /// Where the result is stored: its result key once known, else the request's key.
-    var storageKey: CacheKey { resultKey ?? key }
 
     init(key: CacheKey, request: ImageRequest, output: OutputSettings?, measuresMemory: Bool) {
         self.key = key

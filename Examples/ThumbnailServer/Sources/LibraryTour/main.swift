@@ -32,7 +32,7 @@ func makeThumbnails(of path: String) throws(ImageError) {
 
 try makeThumbnails(of: "photo.jpg")
 
-let avatar = try await ImageSource(path: "photo.jpg").thumbnail(maxPixelSize: 128)
+let avatar = try await ImageSource(path: "photo.jpg").thumbnail(maxPixelSize: 128, on: .shared)
 print("avatar", avatar.size)
 
 let pipeline = ImagePipeline(configuration: .init(budget: 256 << 20,      // bytes decodes and caches may hold

@@ -32,11 +32,18 @@ import ShrinkTestSupport
 
     @Test func malformedInputYieldsNothing() {
         let full = tiff(TestImages.exifSegment(orientation: 6, thumbnail: [1, 2, 3]))
-        // Every truncation, and garbage, must parse without trapping.
+        // Layout (TestImages.exifSegment): header 0..<8, IFD0 count at 8, its orientation entry 10..<22, next-IFD
+        // offset 22..<26, IFD1 at 26 (two entries, next offset), thumbnail bytes 56..<59.
+        #expect(full.count == 59)
+        // Every truncation, and garbage, must parse without trapping: no thumbnail until its last byte is in,
+        // the orientation once its whole entry is, and a problem only while IFD0's count is missing.
         for n in 0..<full.count {
             let exif = Array(full[0..<n]).withUnsafeBytes { ExifReader(tiff: $0) }
-            if let range = exif.thumbnailRange { #expect(range.upperBound <= n) }
+            #expect(exif.thumbnailRange == nil, "cut at \(n)")
+            #expect(exif.orientationValue == (n >= 22 ? 6 : nil), "cut at \(n)")
+            #expect((exif.problem != nil) == (n < 10), "cut at \(n): \(exif.problem ?? "no problem")")
         }
+        #expect(full.withUnsafeBytes { ExifReader(tiff: $0) }.thumbnailRange == 56..<59)
         let garbage: [UInt8] = [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xF0]
         #expect(garbage.withUnsafeBytes { ExifReader(tiff: $0) }.orientationValue == nil)
         // An IFD that points to itself as the next IFD.

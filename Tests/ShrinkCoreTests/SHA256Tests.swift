@@ -14,11 +14,25 @@ import Testing
 
     @Test func incrementalUpdatesMatchOneShot() {
         let bytes = (0..<200).map { UInt8($0 & 0xFF) }
+        // python3: hashlib.sha256(bytes(range(200))[:n]).hexdigest()
+        let known = [
+            55: "463eb28e72f82e0a96c0a4cc53690c571281131f672aa229e0d45ae59b598b59",
+            56: "da2ae4d6b36748f2a318f23e7ab1dfdf45acdc9d049bd80e59de82a60895f562",
+            63: "29af2686fd53374a36b0846694cc342177e428d1647515f078784d69cdb9e488",
+            64: "fdeab9acf3710362bd2658cdc9a29e8f9c757fcf9811603a8c447cd1d9151108",
+            65: "4bfd2c8b6f1eec7a2afeb48b934ee4b2694182027e6d0fc075074f2fabb31781",
+            127: "92ca0fa6651ee2f97b884b7246a562fa71250fedefe5ebf270d31c546bfea976",
+            128: "471fb943aa23c511f6f72f8d1652d9c880cfa392ad80503120547703e56a2be5",
+            200: "1901da1c9f699b48f6b2636e65cbf73abf99d0441ef67f5c540a42f7051dec6f",
+        ]
         for n in [55, 56, 63, 64, 65, 127, 128, 200] {
             var s = SHA256()
             s.update(bytes[0..<(n / 3)])
             s.update(bytes[(n / 3)..<n])
-            #expect(s.finish() == SHA256.hash(bytes[0..<n]), "length \(n)")
+            let digest = s.finish()
+            #expect(digest == SHA256.hash(bytes[0..<n]), "length \(n)")
+            #expect(digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() == known[n], "length \(n)")
+            #expect(SHA256.hex(bytes[0..<n]) == known[n], "length \(n)")
         }
     }
 }

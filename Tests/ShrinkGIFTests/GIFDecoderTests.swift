@@ -105,10 +105,16 @@ import ShrinkTestSupport
     }
 
     @Test func frameBeyondTheScreenGrowsTheCanvasAsPillowDoes() throws {
-        let frame = TestGIF.Frame(left: 2, top: 1, width: 4, height: 3, indices: TestGIF.pattern(width: 4, height: 3))
+        let indices = TestGIF.pattern(width: 4, height: 3)
+        let frame = TestGIF.Frame(left: 2, top: 1, width: 4, height: 3, indices: indices)
         let d = try decoder(TestGIF.file(width: 3, height: 2, palette: TestGIF.palette16, frames: [frame]))
         #expect(d.info.size == PixelSize(width: 6, height: 4))
-        #expect(try d.startDecoding().readAll().count == 6 * 4 * 3)
+        #expect(d.outputFormat == .rgb8)
+        // The grown canvas is palette index 0 (the background index here) outside the frame, the frame's
+        // indices at (2, 1): the same 6x4 picture Pillow gives for this file (checked with Image.open().convert("RGB")).
+        var canvas = [UInt8](repeating: 0, count: 6 * 4)
+        for y in 0..<3 { for x in 0..<4 { canvas[(1 + y) * 6 + 2 + x] = indices[y * 4 + x] } }
+        #expect(try d.startDecoding().readAll() == expand(canvas, TestGIF.palette16))
     }
 
     @Test(.needsCorpus)

@@ -139,10 +139,13 @@ import Glibc
         for entry in Corpus.entries where entry.format == "jpeg" && !entry.path.hasPrefix("corrupt/") {
             guard let sizes = entry.decodedSizes else { continue }
             let image = try ImageSource(path: Corpus.path(entry.path)).thumbnail(maxPixelSize: 48)
+            // The documented rule on the displayed size: no upscaling; else 48 on the long side and the short
+            // side scaled, rounded half away from zero, at least 1.
             let (w, h) = sizes.displayed
-            let long = min(48, max(w, h))
-            #expect(max(image.size.width, image.size.height) == long, "\(entry.path)")
-            #expect((w >= h) == (image.size.width >= image.size.height) || w == h || min(w, h) * 48 < max(w, h), "\(entry.path)")
+            func scaled(_ side: Int, _ long: Int) -> Int { max(1, Int((Double(side) * 48 / Double(long)).rounded())) }
+            let expected = max(w, h) <= 48 ? PixelSize(width: w, height: h)
+                : w >= h ? PixelSize(width: 48, height: scaled(h, w)) : PixelSize(width: scaled(w, h), height: 48)
+            #expect(image.size == expected, "\(entry.path): displayed \(w)x\(h)")
             count += 1
         }
         #expect(count > 200)

@@ -42,6 +42,37 @@ final class RecordingDecoder: RowDecoding {
         let image = try RowRenderer.render(p, from: decoder)
         #expect(image.size == p.outputSize)
         #expect(decoder.finished)
+        #expect(!decoder.requests.isEmpty)
+        // The gradient's value at source row y is y % 200 + 30 in every column. An output row y samples the
+        // source around c = top + (y + 0.5) · height / outputHeight − 0.5 (the region the plan keeps: the whole
+        // image, or a cover crop centred vertically). Where the filter's reach (3 source rows per output row,
+        // and one more) neither leaves the image nor crosses the wrap from 229 to 30, a linear ramp resamples
+        // to its own value at c, within rounding.
+        let out = image.size
+        var top = 0.0, height = Double(size.height)
+        if case .box(let box, .cover) = target {
+            let scale = max(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))
+            height = min(Double(size.height), Double(box.height) / scale)
+            top = (Double(size.height) - height) / 2
+        }
+        let step = height / Double(out.height), reach = 3 * max(step, 1) + 1
+        var checked = 0
+        for y in 0..<out.height {
+            let c = top + (Double(y) + 0.5) * step - 0.5
+            guard c - reach >= 0, c + reach <= Double(size.height - 1), Int(c - reach) / 200 == Int(c + reach) / 200 else { continue }
+            let expected = c.truncatingRemainder(dividingBy: 200) + 30
+            for x in 0..<out.width {
+                let v = Double(image.bytes[y * out.width + x])
+                #expect(abs(v - expected) <= 1, "\(target): (\(x), \(y)) is \(v), the ramp gives \(expected)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 3, "\(target): \(checked) rows checked")
+        if case .original = target {
+            var gradient: [UInt8] = []
+            for y in 0..<size.height { gradient += [UInt8](repeating: UInt8(y % 200 + 30), count: size.width) }
+            #expect(image.bytes == gradient)
+        }
         var expected = 0
         for r in decoder.requests {
             #expect(r == expected)
@@ -55,7 +86,8 @@ final class RecordingDecoder: RowDecoding {
         let decoder = RecordingDecoder(size: size)
         let p = try plan(size, .box(PixelSize(width: 100, height: 10), fit: .cover))
         _ = try RowRenderer.render(p, from: decoder)
-        #expect(decoder.nextRow < 560)
+        // The crop keeps rows 495..<505; the resampler reaches a few rows past them, a strip at a time.
+        #expect(decoder.nextRow >= 505 && decoder.nextRow < 560, "\(decoder.nextRow)")
         #expect(decoder.finished)
     }
 }

@@ -33,7 +33,17 @@ import ShrinkTestSupport
     func boxesGiveExactSizes(_ box: PixelSize) throws {
         let inside = try Self.source.thumbnail(size: box, fit: .inside)
         #expect(inside.size.width <= box.width && inside.size.height <= box.height)
-        #expect(inside.size.width == box.width || inside.size.height == box.height, "\(box) inside: \(inside.size)")
+        // 640x427 scaled by the tighter side's ratio, the other side rounded (e.g. 427·100/640 = 66.7 → 67,
+        // 640·3/427 = 4.5 → 4); a box the image already fits is not upscaled.
+        let exact: [PixelSize: PixelSize] = [
+            PixelSize(width: 100, height: 100): PixelSize(width: 100, height: 67),
+            PixelSize(width: 300, height: 50): PixelSize(width: 75, height: 50),
+            PixelSize(width: 33, height: 200): PixelSize(width: 33, height: 22),
+            PixelSize(width: 1, height: 1): PixelSize(width: 1, height: 1),
+            PixelSize(width: 640, height: 427): PixelSize(width: 640, height: 427),
+            PixelSize(width: 17, height: 3): PixelSize(width: 4, height: 3),
+        ]
+        #expect(inside.size == exact[box], "\(box) inside: \(inside.size)")
         let cover = try Self.source.thumbnail(size: box, fit: .cover)
         #expect(cover.size == box, "\(box) cover: \(cover.size)")
         if box.width >= 3 && box.height >= 3 {

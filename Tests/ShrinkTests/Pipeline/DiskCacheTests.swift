@@ -66,12 +66,16 @@ import Glibc
         try cache.store(payload, for: "b")
         try cache.store(payload, for: "c")
         _ = cache.data(for: "a")                      // a is now the most recent
-        try cache.store(payload, for: "d")            // 4 × ~3040 > 10 000: b, then c if needed, go
+        // Each entry is 28 header bytes + a 1-byte key + 3000 = 3029 bytes. The fourth makes 12 116 > 10 000, and
+        // eviction goes down to 90 % of the limit (9000): b (leaving 9087), then c (6058).
+        #expect(cache.statistics.bytes == 3 * 3029)
+        try cache.store(payload, for: "d")
         #expect(cache.data(for: "b") == nil)
+        #expect(cache.data(for: "c") == nil)
         #expect(cache.data(for: "a") == payload)
         #expect(cache.data(for: "d") == payload)
-        #expect(cache.statistics.bytes <= 10_000)
-        #expect(cache.statistics.evictions >= 1)
+        #expect(cache.statistics.bytes == 2 * 3029 && cache.statistics.count == 2)
+        #expect(cache.statistics.evictions == 2)
     }
 
     @Test func leftoverTemporaryFilesOfDeadWritersAreRemoved() throws {

@@ -40,22 +40,27 @@ import Shrink
 
     @Test func trimAndRemoveAll() {
         let cache = MemoryCache<String, Int>(configuration: .init(costLimit: 1000, countLimit: 100, entryCostLimit: 1000))
-        for i in 0..<5 { cache.set(i, for: "k\(i)", cost: 100 * (i + 1)) }   // 100…500 = 1500 > 1000: k0..k2 evicted? no: trims oldest
-        #expect(cache.statistics.cost <= 1000)
-        let before = cache.keysByRecency
-        cache.trim(toCost: 500)
-        #expect(cache.statistics.cost <= 500)
-        #expect(cache.keysByRecency == Array(before.suffix(cache.statistics.count)))
+        // Costs 100…500: k0…k3 fill exactly 1000; k4 (1500) evicts the least recent until it fits: k0, k1, k2.
+        for i in 0..<5 { cache.set(i, for: "k\(i)", cost: 100 * (i + 1)) }
+        #expect(cache.keysByRecency == ["k3", "k4"])
+        #expect(cache.statistics.cost == 900 && cache.statistics.count == 2 && cache.statistics.evictions == 3)
+        cache.trim(toCost: 500)                          // k3 (the least recent) goes: 500 left
+        #expect(cache.keysByRecency == ["k4"])
+        #expect(cache.statistics.cost == 500 && cache.statistics.count == 1 && cache.statistics.evictions == 4)
+        #expect(cache.value(for: "k3") == nil && cache.value(for: "k4") == 4)
         cache.removeAll()
         #expect(cache.statistics.count == 0 && cache.statistics.cost == 0 && cache.keysByRecency.isEmpty)
     }
 
-    @Test func costIsExactBufferBytes() throws {
-        // The pipeline charges the memory cache a decoded image's buffer bytes exactly.
-        let pipelineCache = MemoryCache<String, DecodedImage>()
-        let pixels = PixelBuffer(format: .yuv420, size: PixelSize(width: 67, height: 100), bytes: [UInt8](repeating: 0, count: 10100))
-        let plan = try ImageSource(bytes: try TestJPEG.make(width: 67, height: 100)).plan(.original)
-        pipelineCache.set(DecodedImage(pixels: pixels, plan: plan), for: "a", cost: pixels.byteCount)
-        #expect(pipelineCache.statistics.cost == 67 * 100 + 2 * 34 * 50)
+    @Test func costIsExactBufferBytes() async throws {
+        // The pipeline charges the memory cache a decoded image's buffer bytes exactly: a 67x100 colour JPEG is
+        // held as yuv420, 67·100 luma + 2·34·50 chroma = 10 100 bytes.
+        let pipeline = ImagePipeline()
+        let response = try await pipeline.image(for: ImageRequest(loader: MemoryLoader(bytes: try TestJPEG.make(width: 67, height: 100), id: "a")))
+        #expect(response.image.size == PixelSize(width: 67, height: 100))
+        #expect(response.image.pixels.format == .yuv420)
+        #expect(response.telemetry.bufferBytes == 10_100)
+        #expect(pipeline.memoryCache?.statistics.cost == 67 * 100 + 2 * 34 * 50)
+        #expect(pipeline.memoryCache?.statistics.count == 1)
     }
 }

@@ -4,7 +4,7 @@ import ShrinkCore
 public struct DecodedImage: Sendable {
     /// The pixels, orientation already applied.
     public let pixels: PixelBuffer
-    /// How they were made (prescale, source size, orientation, region).
+    /// How they were made (source size, orientation, prescale, output size).
     public let plan: ThumbnailPlan
     /// The peak bytes this decode was predicted to hold before it ran (see
     /// ``ImageSource/predictedPeakBytes(for:options:)``).

@@ -1,7 +1,8 @@
 import ShrinkCore
 
-/// How a decode will run, decided from the header alone before any pixel memory is allocated:
-/// the output size, the source region, the decode-time prescale, and what it will cost.
+/// How a decode will run, decided from the header alone before any pixel memory is allocated: the output
+/// size, the orientation applied once, the decoder's prescale and the size it decodes to
+/// (``ImageSource/predictedPeakBytes(for:options:)`` prices it).
 public struct ThumbnailPlan: Sendable, Equatable {
     /// The stored (unoriented) source size.
     public let sourceSize: PixelSize

@@ -1,8 +1,9 @@
 import ShrinkCore
 
 /// What to decode and how: a source, the target size and fit, the pixel format policy, an optional region,
-/// a priority and a cache policy. Requests with the same source identity and the same plan are the same
-/// image: the pipeline decodes them once.
+/// a priority and a cache policy. Requests with the same key (``cacheKey()``) in flight at once share one
+/// decode; a request spelled differently that plans the same result finds it in the caches once its header is
+/// read.
 ///
 /// ```swift
 /// let request = ImageRequest(path: "photo.jpg", target: .box(PixelSize(width: 256, height: 256), fit: .cover))

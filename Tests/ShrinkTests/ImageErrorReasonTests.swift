@@ -78,6 +78,26 @@ import Glibc
         #expect(code.httpStatus == status)
     }
 
+    /// An image inside the file (an EXIF thumbnail) names itself after the file: the reason leaves both out.
+    @Test func nestedNamesAreLeftOutOfTheReason() {
+        let inner = ImageError(.corruptData, "photo.jpg (EXIF thumbnail): bad Huffman table")
+        let named = inner.naming("photo.jpg")
+        #expect(named.message == "photo.jpg (EXIF thumbnail): bad Huffman table")
+        #expect(named.reason == "bad Huffman table")
+    }
+
+    /// What a debugger, `dump` or a failed expectation prints names the type as users import it, with the
+    /// loader's own error; equality leaves that error out.
+    @Test func debugDescriptionAndUnderlyingError() {
+        struct BucketDown: Error {}
+        let e = ImageError(.io, "s3://photos/a.jpg: cannot fetch the object", name: "s3://photos/a.jpg", underlying: BucketDown())
+        #expect(String(reflecting: e).hasPrefix("Shrink.ImageError(code: .io, message: \"s3://photos/a.jpg: cannot fetch the object\""))
+        #expect(String(reflecting: e).contains("underlying: "))
+        #expect(e.underlying is BucketDown)
+        #expect(e == ImageError(.io, "s3://photos/a.jpg: cannot fetch the object", name: "s3://photos/a.jpg"))
+        #expect(e.reason == "cannot fetch the object" && e.code.httpStatus == 500)
+    }
+
     /// An error made without a name (by a codec, a loader) keeps its whole message as its reason.
     @Test func reasonWithoutANameIsTheMessage() {
         let e = ImageError(.corruptData, "x.jpg: bad Huffman table")

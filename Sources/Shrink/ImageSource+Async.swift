@@ -21,10 +21,7 @@ extension ImageSource {
     /// ``image(_:region:options:)`` on `pipeline`'s decode threads.
     public func image(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
                       options: ThumbnailOptions = ThumbnailOptions(), on pipeline: ImagePipeline) async throws(ImageError) -> DecodedImage {
-        let request = ImageRequest(loader: SourceLoader(source: self, call: Self.callCount.add(1, ordering: .relaxed).newValue),
-                                   target: target, region: region, options: options, limits: limits,
-                                   cachePolicy: [.skipMemoryCache, .skipDiskCache])
-        return try await pipeline.image(for: request).image
+        try await pipeline.image(for: request(target, region: region, options: options)).image
     }
 
     /// A thumbnail whose long side is `maxPixelSize`, on `pipeline`'s decode threads (see
@@ -39,6 +36,26 @@ extension ImageSource {
     public func thumbnail(size: PixelSize, fit: ThumbnailTarget.Fit = .inside, options: ThumbnailOptions = ThumbnailOptions(),
                           on pipeline: ImagePipeline) async throws(ImageError) -> DecodedImage {
         try await image(.box(size, fit: fit), options: options, on: pipeline)
+    }
+
+    /// The image at `target` (of `region`, when given) encoded as `output` says, decoded and encoded on
+    /// `pipeline`'s decode threads inside one charge: what a request handler sends. The pixels are decoded in
+    /// the format the encoder takes best (YUV planes for a 4:2:0 JPEG or a lossy WebP).
+    ///
+    /// ```swift
+    /// let webp = try await source.encodedImage(.maxPixelSize(256), as: OutputSettings(format: .webp), on: pipeline)
+    /// return Response(status: .ok, headers: [.contentType: webp.mimeType], body: .init(byteBuffer: ByteBuffer(bytes: webp.bytes)))
+    /// ```
+    public func encodedImage(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
+                             options: ThumbnailOptions = ThumbnailOptions(), as output: OutputSettings,
+                             on pipeline: ImagePipeline) async throws(ImageError) -> EncodedImage {
+        try await pipeline.encodedImage(for: request(target, region: region, options: options), as: output).image
+    }
+
+    /// The pipeline request of one call on this source: its own identity, no cache.
+    private func request(_ target: ThumbnailTarget, region: PixelRect?, options: ThumbnailOptions) -> ImageRequest {
+        ImageRequest(loader: SourceLoader(source: self, call: Self.callCount.add(1, ordering: .relaxed).newValue),
+                     target: target, region: region, options: options, limits: limits, cachePolicy: [.skipMemoryCache, .skipDiskCache])
     }
 
     /// Numbers each async call, so that no two share a pipeline job.

@@ -167,6 +167,12 @@ public final class ImageSource: Sendable {
         }
     }
 
+    /// The size the image is shown at when `rotation` turns it after its own orientation: what targets, regions
+    /// and crops refer to.
+    package func displayedSize(rotatedBy rotation: ImageOrientation) -> PixelSize {
+        info.orientation.followed(by: rotation).displayedSize(of: info.size)
+    }
+
     /// `region` as the planner takes it; `.invalidArgument` when it is not inside the displayed image (under
     /// `rotation`) or smaller than 1×1.
     package func fractional(_ region: PixelRect?, rotation: ImageOrientation = .up) throws(ImageError) -> FractionalRect? {
@@ -176,7 +182,7 @@ public final class ImageSource: Sendable {
 
     /// `region` as the planner takes it (see ``fractional(_:rotation:)``).
     package func checkedRegion(_ region: PixelRect, rotation: ImageOrientation = .up) throws(ImageError) -> FractionalRect {
-        let displayed = info.orientation.followed(by: rotation).displayedSize(of: info.size)
+        let displayed = displayedSize(rotatedBy: rotation)
         guard region.isInside(displayed) else {
             throw ImageError(.invalidArgument, "\(name): region \(region) is outside the \(displayed) image (or smaller than 1x1)", name: name)
         }

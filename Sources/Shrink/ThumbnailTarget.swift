@@ -1,7 +1,7 @@
 /// The size a thumbnail is asked for, in displayed (oriented) pixels.
-public enum ThumbnailTarget: Sendable, Hashable {
+public enum ThumbnailTarget: Sendable, Hashable, Codable {
     /// How an image fills a box.
-    public enum Fit: String, Sendable, CaseIterable {
+    public enum Fit: String, Sendable, CaseIterable, Codable {
         /// Scale to fit inside the box, keeping the aspect ratio; one side may be shorter.
         case inside
         /// Scale to cover the box and crop the centre: the result is exactly the box.

@@ -5,7 +5,7 @@
 /// ```swift
 /// let face = try source.image(.maxPixelSize(128), region: PixelRect(x: 100, y: 200, width: 512, height: 512))
 /// ```
-public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The left edge, in pixels from the image's left.
     public var x: Int
     /// The top edge, in pixels from the image's top.

@@ -1,5 +1,5 @@
 /// A size in whole pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Pixels across.
     public var width: Int
     /// Pixels down.

@@ -177,7 +177,7 @@ package struct JPEGDecoder: ImageDecoding {
         let needed = transformBytes(operation, cropSize: crop.map { PixelSize(width: $0.width, height: $0.height) })
         guard needed <= memoryBudget else {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(path): a lossless transform needs \(needed >> 20) MiB for the DCT coefficients, above the limit of \(memoryBudget >> 20) MiB (ImageLimits.maxWorkingBytes)")
+                             "\(path): a lossless transform needs \(ImageLimits.mebibytes(needed)) for the DCT coefficients, above the limit of \(ImageLimits.mebibytes(memoryBudget)) (ImageLimits.maxWorkingBytes)")
         }
         return try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim, crop: crop)
     }

@@ -50,6 +50,6 @@ package struct ProcessingOptions: Sendable, Hashable {
         }
         var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: gravity)
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
-        return ImageRequest(loader: loader, target: target, options: options, limits: limits, crop: crop)
+        return ImageRequest(loader: loader, target: target, crop: crop, options: options, limits: limits)
     }
 }

@@ -33,6 +33,17 @@ import Testing
         #expect(box.size == PixelSize(width: 50, height: 50) && pipeline.ledger.decodesStarted == 2)
     }
 
+    /// Encoded bytes from an open source, decoded and encoded on the pipeline: a WebP of the planned size.
+    @Test func encodedImagesComeFromThePipeline() async throws {
+        let source = try ImageSource(bytes: Self.photo, name: "p.jpg")
+        let pipeline = ImagePipeline()
+        let webp = try await source.encodedImage(.maxPixelSize(100), as: OutputSettings(format: .webp, quality: 70), on: pipeline)
+        #expect(webp.mimeType == "image/webp" && webp.size == PixelSize(width: 100, height: 75))
+        let decoded = try ImageSource(bytes: webp.bytes)
+        #expect(decoded.info.format == .webp && decoded.info.size == PixelSize(width: 100, height: 75))
+        #expect(pipeline.ledger.encodes == 1 && pipeline.ledger.encodedCachedImages == 0)
+    }
+
     /// The pipeline plans with the open source itself: the codecs it was opened with still hold.
     @Test func theSourceIsNotOpenedAgain() async throws {
         let png = try PNGEncoder().encode(TestImages.pattern(width: 40, height: 30))

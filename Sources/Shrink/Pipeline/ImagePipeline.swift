@@ -479,7 +479,7 @@ public final class ImagePipeline: Sendable {
         guard request.region == nil else {
             throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")
         }
-        let displayed = source.info.orientation.followed(by: request.options.rotation).displayedSize(of: source.info.size)
+        let displayed = source.displayedSize(rotatedBy: request.options.rotation)
         return crop.rect(in: displayed)
     }
 

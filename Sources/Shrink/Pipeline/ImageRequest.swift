@@ -31,9 +31,9 @@ public struct ImageRequest: Sendable {
 
     /// A request for the image `loader` loads, at `target`, of `region` (displayed pixels) or `crop` when
     /// given (not both), under `options` and `limits`.
-    public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: PixelRect? = nil,
+    public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: PixelRect? = nil, crop: Crop? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {
+                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
         self.loader = loader
         self.crop = crop
         self.target = target
@@ -45,11 +45,11 @@ public struct ImageRequest: Sendable {
     }
 
     /// A request for the file at `path`.
-    public init(path: String, target: ThumbnailTarget = .original, region: PixelRect? = nil,
+    public init(path: String, target: ThumbnailTarget = .original, region: PixelRect? = nil, crop: Crop? = nil,
                 options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: Priority = .normal, cachePolicy: CachePolicy = [], crop: Crop? = nil) {
-        self.init(loader: FileLoader(path: path), target: target, region: region, options: options, limits: limits,
-                  priority: priority, cachePolicy: cachePolicy, crop: crop)
+                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
+        self.init(loader: FileLoader(path: path), target: target, region: region, crop: crop, options: options, limits: limits,
+                  priority: priority, cachePolicy: cachePolicy)
     }
 
     /// The key of the image this request makes: the source identity and everything that shapes the plan and

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // A consumer of Shrink as the README describes it: an app that depends on Shrink and on Hummingbird.
 // - ThumbnailServer: the README's server snippet (Sources/ThumbnailServer/main.swift), verbatim.
 // - LibraryTour: the README's library snippets, verbatim.

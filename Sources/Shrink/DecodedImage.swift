@@ -51,13 +51,17 @@ public struct DecodedImage: Sendable {
     public func write(to path: String, codecs: CodecRegistry = .standard) throws(ImageError) {
         guard let encoder = codecs.encoder(forPath: path) else {
             let known = codecs.writableFormats.flatMap(\.fileExtensions).map { "." + $0 }.joined(separator: ", ")
-            throw ImageError(.invalidArgument, "\(path): cannot tell the output format (use \(known))")
+            throw ImageError(.invalidArgument, "\(path): cannot tell the output format (use \(known))", name: path)
         }
         try write(to: path, as: encoder)
     }
 
     /// Encodes with `encoder` and writes the image to `path` (atomically, via a temporary file).
     public func write(to path: String, as encoder: some ImageEncoding) throws(ImageError) {
-        try FileOutput.write(try encoded(as: encoder), to: path)
+        do {
+            try FileOutput.write(try encoded(as: encoder), to: path)
+        } catch {
+            throw error.naming(path)
+        }
     }
 }

@@ -129,7 +129,7 @@ public final class ImageSource: Sendable {
     ///
     /// Memory: the result, plus a strip of rows and the decoder's working memory (a progressive JPEG's
     /// coefficients at the chosen scale, an interlaced PNG): ``predictedPeakBytes(for:options:)`` tells
-    /// beforehand. Fails with `.invalidArgument` (an empty target, a region outside the image),
+    /// beforehand. Fails with `.invalidArgument` (an empty target, a region not entirely inside the image),
     /// `.limitExceeded` or `.memoryBudgetExceeded` (over ``limits``), `.corruptData` or `.truncated` (damage a
     /// decoder cannot step over; with ``ThumbnailOptions/strict`` any damage), `.unsupportedFeature`.
     public func image(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
@@ -184,7 +184,7 @@ public final class ImageSource: Sendable {
     package func checkedRegion(_ region: PixelRect, rotation: ImageOrientation = .up) throws(ImageError) -> FractionalRect {
         let displayed = displayedSize(rotatedBy: rotation)
         guard region.isInside(displayed) else {
-            throw ImageError(.invalidArgument, "\(name): region \(region) is outside the \(displayed) image (or smaller than 1x1)", name: name)
+            throw ImageError(.invalidArgument, "\(name): region \(region) is outside the \(displayed) image (it must lie entirely inside and be at least 1x1)", name: name)
         }
         return FractionalRect(region)
     }

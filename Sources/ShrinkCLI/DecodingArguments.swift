@@ -13,15 +13,15 @@ struct DecodingArguments: ParsableArguments {
     @Option(help: "Refuse images with more pixels than this (checked from the header).")
     var maxPixels: Int = DecodingSettings().maxPixels
 
-    @Option(help: "Refuse input files larger than this many bytes.")
-    var maxInputBytes: Int = DecodingSettings().maxInputBytes
+    @Option(help: "Refuse input files larger than this many bytes (a count, or with a suffix: 20M, 1G).")
+    var maxInputBytes = ByteCountArgument(bytes: DecodingSettings().maxInputBytes)
 
     @Option(help: "Refuse JPEGs with more scans than this (a progressive file has about 10; many tiny scans are a CPU bomb).")
     var maxScans: Int = DecodingSettings().maxScans
 
     @Option(name: [.customLong("max-working-bytes"), .customLong("memory-budget")],
-            help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header (--memory-budget is the older name).")
-    var maxWorkingBytes: Int = DecodingSettings().maxWorkingBytes
+            help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header; a count, or with a suffix: 512M (--memory-budget is the older name).")
+    var maxWorkingBytes = ByteCountArgument(bytes: DecodingSettings().maxWorkingBytes)
 
     @Flag(help: "Fail on damage a decoder can step over (corrupt JPEG entropy data, a bad PNG checksum, malformed EXIF, a damaged later GIF frame); by default the image is decoded and a warning is printed. A file cut before its image ends is an error either way.")
     var strict = false
@@ -32,7 +32,7 @@ struct DecodingArguments: ParsableArguments {
 
     /// The options' values, as the commands use them.
     var settings: DecodingSettings {
-        DecodingSettings(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes,
+        DecodingSettings(maxPixels: maxPixels, maxInputBytes: maxInputBytes.bytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes.bytes,
                          strict: strict)
     }
 

@@ -17,7 +17,7 @@ struct ShrinkCommand: ParsableCommand {
         abstract: "Decode images at the size they will be shown, in bounded memory.",
         discussion: """
             A decoded image costs width × height × bytes per pixel whatever its file size: a 24 MP photo holds \
-            92 MB as RGBA8. Shrink reads the header first, plans, and decodes straight to the target size \
+            92 MiB as RGBA8. Shrink reads the header first, plans, and decodes straight to the target size \
             (JPEG DCT prescaling, rows streamed into a Lanczos resampler), so the full-size bitmap never exists.
 
             Examples:

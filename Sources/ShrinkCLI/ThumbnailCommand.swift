@@ -30,7 +30,7 @@ struct ThumbnailCommand: ParsableCommand {
               shrink thumbnail photo.jpg --size 300x200 --fit cover -o cover.png
               shrink thumbnail photo.jpg --prescale 1/8 -o eighth.png
               shrink thumbnail photos/*.jpg --size 256 -o thumbs/ --jobs 2 --json
-              cat photo.jpg | shrink thumbnail - --size 256 -o thumb.jpg      # - reads standard input
+              cat photo.jpg | shrink thumbnail - --size 256 -o thumb.jpg
 
             Damaged files that other decoders open (corrupt entropy data, damage after the last row, a bad checksum, \
             malformed EXIF) are decoded and reported as warnings on stderr and in --json; --strict makes \

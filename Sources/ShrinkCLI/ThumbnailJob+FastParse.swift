@@ -78,9 +78,9 @@ extension ThumbnailJob {
             case "--output": job.output = value
             case "--jobs": guard let v: Int = parse() else { return nil }; job.jobs = v
             case "--max-pixels": guard let v: Int = parse() else { return nil }; job.decoding.maxPixels = v
-            case "--max-input-bytes": guard let v: Int = parse() else { return nil }; job.decoding.maxInputBytes = v
+            case "--max-input-bytes": guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxInputBytes = v.bytes
             case "--max-scans": guard let v: Int = parse() else { return nil }; job.decoding.maxScans = v
-            case "--max-working-bytes", "--memory-budget": guard let v: Int = parse() else { return nil }; job.decoding.maxWorkingBytes = v
+            case "--max-working-bytes", "--memory-budget": guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxWorkingBytes = v.bytes
             case "--colour": guard let v: ColorPolicy = parse() else { return nil }; job.colour = v
             default: return nil
             }

@@ -13,7 +13,7 @@ package enum FileOutput {
     package static func write(_ bytes: [UInt8], to path: String) throws(ImageError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ImageError(.io, "\(path): cannot create", cause: errnoText()) }
+        guard fd >= 0 else { throw ImageError(.io, "\(path): cannot create", cause: errnoText(), name: path) }
         var written = 0
         let ok: Bool = bytes.withUnsafeBytes { raw in
             while written < raw.count {
@@ -31,7 +31,7 @@ package enum FileOutput {
         guard ok, rename(temporary, path) == 0 else {
             let cause = error ?? errnoText()
             unlink(temporary)
-            throw ImageError(.io, "\(path): cannot write", cause: cause)
+            throw ImageError(.io, "\(path): cannot write", cause: cause, name: path)
         }
     }
 
@@ -41,12 +41,12 @@ package enum FileOutput {
         for part in path.split(separator: "/") {
             current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + part
             if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw ImageError(.io, "\(path): cannot create directory", cause: errnoText())
+                throw ImageError(.io, "\(path): cannot create directory", cause: errnoText(), name: path)
             }
         }
         var st = stat()
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
-            throw ImageError(.io, "\(path): exists and is not a directory")
+            throw ImageError(.io, "\(path): exists and is not a directory", name: path)
         }
     }
 

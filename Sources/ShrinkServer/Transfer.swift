@@ -65,7 +65,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func outcome(_ code: Int, message: String) -> Result<RemoteFetcher.Hop, ImageError> {
-        if cancelled.load(ordering: .relaxed) { return .failure(ImageError(.cancelled, "\(url): request cancelled")) }
+        if cancelled.load(ordering: .relaxed) { return .failure(ImageError(.cancelled, "\(url): request cancelled", name: url)) }
         if let failure { return .failure(failure) }
         switch code {
         case Int(CSHRINK_FETCH_OK): break

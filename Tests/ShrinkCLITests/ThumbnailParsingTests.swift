@@ -21,6 +21,7 @@ import Testing
          "--max-input-bytes", "5000000", "--max-scans", "20", "--memory-budget", "1000000", "--colour", "keep"],
         ["x.heic", "--format", "webp", "--lossless", "--embedded-thumbnail", "--pixel-format", "rgba16", "--color", "display-p3"],
         ["y.jpg", "--max-working-bytes", "2000000", "--size", "64"],
+        ["z.jpg", "--max-input-bytes", "20M", "--max-working-bytes", "512K"],
     ]
 
     @Test(arguments: accepted)

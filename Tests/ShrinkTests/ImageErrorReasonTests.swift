@@ -78,6 +78,28 @@ import Glibc
         #expect(code.httpStatus == status)
     }
 
+    /// Errors that do not come from a decode name their file too: a write that cannot create its file, and a
+    /// pipeline task cancelled before it finished.
+    @Test func writesAndCancellationsNameTheirFileOutsideTheReason() async throws {
+        let image = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 32, height: 32))).thumbnail(maxPixelSize: 16)
+        let target = "/tmp/shrink-no-such-dir-\(getpid())/deep/t.jpg"
+        let write = try #require(error { () throws(ImageError) in try image.write(to: target) })
+        #expect(write.code == .io && write.name == target && !write.reason.contains("shrink-no-such-dir"), "\(write)")
+
+        let gate = Gate()
+        let task = ImagePipeline().imageTask(with: ImageRequest(loader: MemoryLoader(bytes: [0xFF, 0xD8, 0xFF], id: "/srv/photos/secret.jpg", gate: gate),
+                                                               target: .maxPixelSize(8)))
+        task.cancel()
+        gate.open()
+        do {
+            _ = try await task.response
+            Issue.record("a cancelled task answered")
+        } catch {
+            #expect(error.code == .cancelled && error.code.httpStatus == 499)
+            #expect(error.name == "/srv/photos/secret.jpg" && !error.reason.contains("secret"), "\(error)")
+        }
+    }
+
     /// An image inside the file (an EXIF thumbnail) names itself after the file: the reason leaves both out.
     @Test func nestedNamesAreLeftOutOfTheReason() {
         let inner = ImageError(.corruptData, "photo.jpg (EXIF thumbnail): bad Huffman table")

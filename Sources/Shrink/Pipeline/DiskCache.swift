@@ -79,7 +79,7 @@ public final class DiskCache: Sendable {
         self.sizeLimit = max(0, sizeLimit)
         try FileOutput.createDirectory(directory)
         guard let names = FileOutput.names(inDirectory: directory) else {
-            throw ImageError(.io, "\(directory): cannot read the cache directory")
+            throw ImageError(.io, "\(directory): cannot read the cache directory", name: directory)
         }
         var entries: [String: Entry] = [:]
         var total = 0

@@ -431,7 +431,7 @@ public final class ImagePipeline: Sendable {
     /// Encodes `job`'s decoded `image` with `settings` and stores the bytes in the caches.
     private func encodeResult(_ image: DecodedImage, of job: PipelineJob, as settings: OutputSettings,
                               telemetry: inout ImageTelemetry) throws(ImageError) -> EncodedResponse {
-        guard !job.monitor.isCancelled else { throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled") }
+        guard !job.monitor.isCancelled else { throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled", name: job.request.loader.name) }
         let encodeStart = ContinuousClock.now
         let encoded = try Self.encode(image, as: settings)
         telemetry.encodeTime = encodeStart.duration(to: .now)

@@ -79,7 +79,7 @@ public final class ImageTask: Sendable {
     public func cancel() {
         guard !isFinished else { return }
         pipeline?.detach(self)
-        finish(.failure(ImageError(.cancelled, "\(request.loader.name): request cancelled")))
+        finish(.failure(ImageError(.cancelled, "\(request.loader.name): request cancelled", name: request.loader.name)))
     }
 
     /// Calls `body` once the task has a result (at once if it has one), on the thread that delivers it.

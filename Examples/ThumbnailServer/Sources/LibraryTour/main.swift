@@ -44,7 +44,7 @@ print(response.telemetry.origin, response.telemetry.predictedPeakBytes, response
 let bytes = try await pipeline.encodedImage(for: request, as: OutputSettings(format: .webp, quality: 75))
 print(bytes.image.mimeType, bytes.image.validator)     // encoded once per coalesced job, inside its budget charge
 
-let task = pipeline.imageTask(with: request)            // a handle: task.priority = .high, task.cancel()
+let task = pipeline.imageTask(with: request)            // a handle: task.priority = .high, task.cancel(), await task.response
 let prefetcher = ImagePrefetcher(pipeline: pipeline)    // low priority, warms the memory (or disk) cache
 let nextRows: [ImageRequest] = []                       // the requests of the rows about to scroll in
 prefetcher.startPrefetching(with: nextRows)

@@ -62,9 +62,14 @@ public struct ImageLimits: Sendable, Equatable {
     /// Fails with `.memoryBudgetExceeded` naming `path` when `bytes` of working memory (`what` needs them) are
     /// more than ``maxWorkingBytes``.
     package func check(workingBytes bytes: Int, for what: String, path: String) throws(ImageError) {
-        guard bytes <= maxWorkingBytes else {
+        try Self.check(workingBytes: bytes, limit: maxWorkingBytes, for: what, path: path)
+    }
+
+    /// The same check against `limit`, the ``maxWorkingBytes`` a codec was handed as a plain number.
+    package static func check(workingBytes bytes: Int, limit: Int, for what: String, path: String) throws(ImageError) {
+        guard bytes <= limit else {
             throw ImageError(.memoryBudgetExceeded,
-                             "\(path): \(what) needs \(Self.mebibytes(bytes)) of working memory, above the limit of \(Self.mebibytes(maxWorkingBytes)) (ImageLimits.maxWorkingBytes)")
+                             "\(path): \(what) needs \(mebibytes(bytes)) of working memory, above the limit of \(mebibytes(limit)) (ImageLimits.maxWorkingBytes)")
         }
     }
 

@@ -45,9 +45,9 @@ final class GIFRowDecoder: RowDecoding {
         if options.strict, let first = structure.warnings.first {
             throw ImageError(structure.isTruncated ? .truncated : .corruptData, "\(decoder.path): \(first) (strict decoding)")
         }
-        if options.memoryLimit > 0 && decoder.workingBytes > options.memoryLimit {
-            throw ImageError(.memoryBudgetExceeded,
-                             "\(decoder.path): the interlaced GIF frame needs \(decoder.workingBytes) bytes, above the limit of \(options.memoryLimit) (ImageLimits.maxWorkingBytes)")
+        if options.memoryLimit > 0 {
+            try ImageLimits.check(workingBytes: decoder.workingBytes, limit: options.memoryLimit, for: "the interlaced GIF frame",
+                                  path: decoder.path)
         }
         let colors = GIFColorTable(bytes: decoder.bytes, frame: frame)
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 1028)

@@ -175,10 +175,7 @@ package struct JPEGDecoder: ImageDecoding {
             throw ImageError.tooManyScans(path: path, limit: limits.maxScans)
         }
         let needed = transformBytes(operation, cropSize: crop.map { PixelSize(width: $0.width, height: $0.height) })
-        guard needed <= memoryBudget else {
-            throw ImageError(.memoryBudgetExceeded,
-                             "\(path): a lossless transform needs \(ImageLimits.mebibytes(needed)) for the DCT coefficients, above the limit of \(ImageLimits.mebibytes(memoryBudget)) (ImageLimits.maxWorkingBytes)")
-        }
+        try ImageLimits.check(workingBytes: needed, limit: memoryBudget, for: "a lossless transform (its DCT coefficients)", path: path)
         return try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim, crop: crop)
     }
 

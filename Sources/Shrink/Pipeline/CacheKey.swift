@@ -32,10 +32,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     private init(fields: [String]) { self.fields = fields }
 
-    /// A key of `fields` whose values are already spelled as keys spell them (escaped once, by the key they
-    /// came from).
-    package init(unescaped fields: [(String, String)]) {
-        self.fields = ["v=\(Self.version)"] + fields.map { "\($0.0)=\($0.1)" }
+    /// The same key with only the fields named `names` (in their order, behind the version).
+    package func keeping(_ names: Set<String>) -> CacheKey {
+        CacheKey(fields: fields.filter { field in
+            field.hasPrefix("v=") || names.contains(String(field.prefix { $0 != "=" }))
+        })
     }
 
     private static func escape(_ value: String) -> String {

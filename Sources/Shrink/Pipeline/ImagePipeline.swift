@@ -458,9 +458,8 @@ public final class ImagePipeline: Sendable {
     /// bytes, the output settings after them.
     private static func resultKey(of job: PipelineJob, plan chosen: BudgetedPlan) -> CacheKey {
         let p = chosen.plan, r = p.storedRegion
-        let source = job.key.fields.first { $0.hasPrefix("src=") }.map { String($0.dropFirst(4)) } ?? ""
         let region = [r.x, r.y, r.width, r.height].map { String($0) }.joined(separator: ",")   // shortest round-trip spelling
-        let key = CacheKey(unescaped: [("src", source)]).appending(
+        let key = job.key.keeping(["src"]).appending(
             [("out", "\(p.outputSize.width)x\(p.outputSize.height)"), ("region", region), ("o", String(p.orientation.rawValue)),
              ("pre", String(p.prescale))] + chosen.options.pixelKeyFields)
         return job.output.map { key.appending($0.keyFields) } ?? key

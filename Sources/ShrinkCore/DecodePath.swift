@@ -20,6 +20,9 @@ public struct DecodePath: Sendable, Hashable, CustomStringConvertible {
     /// Only the DC coefficients (plus what 4:2:0 chroma needs), one block per output pixel: 1/8 of a
     /// progressive JPEG without its coefficient buffer.
     public static let dcFirst = DecodePath("dcFirst")
+    /// Each block's DC coefficient kept and its AC coefficients skipped as they are entropy-decoded: 1/8 of a
+    /// baseline JPEG as Y, Cb, Cr planes, by Shrink's own decoder (the same planes as libjpeg's, for less CPU).
+    public static let dcOnly = DecodePath("dcOnly")
     /// Interlaced passes summed into a grid of the reduced size (Adam7 PNG).
     public static let interlacedPasses = DecodePath("interlacedPasses")
     /// Decoded by the codec's own scaler to any size, delivered as Y, Cb, Cr planes (lossy WebP).

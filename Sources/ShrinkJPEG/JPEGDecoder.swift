@@ -30,7 +30,8 @@ package struct JPEGDecoder: ImageDecoding {
     private let colorSpace: Int32
     private let samplingH: [Int]
     private let samplingV: [Int]
-    private let dcFirstCache = DCFirstCache()
+    private let dcFirstCache = ReadOnce<DCFirstDecoder>()
+    private let dcOnlyCache = ReadOnce<BaselineDCDecoder>()
 
     /// Reads the header of the JPEG in `bytes`. Fails with `.corruptData`, `.truncated` or
     /// `.unsupportedFeature` when libjpeg cannot read the frame header.
@@ -180,10 +181,25 @@ package struct JPEGDecoder: ImageDecoding {
     }
 
     /// The DC-first decoder for this file: progressive Huffman, gray or YCbCr 4:4:4 or 4:2:0, every
-    /// component with a DC scan; nil otherwise (libjpeg decodes it). Reading the scan script walks the file
-    /// once; the result is cached.
-    var dcFirst: DCFirstDecoder? { dcFirstCache.value(bytes: bytes, path: path, maxScans: limits.maxScans, eligible: info.isProgressive && !isArithmeticCoded
-                                                      && (info.colorModel == .gray || info.colorModel == .yCbCr)) }
+    /// component with a DC scan; nil otherwise (libjpeg decodes it, and refuses a file with too many scans with
+    /// the same limit). Reading the scan script walks the file once; the result is cached.
+    var dcFirst: DCFirstDecoder? {
+        let bytes = bytes, path = path, maxScans = limits.maxScans
+        return dcFirstCache.value(eligible: info.isProgressive && !isArithmeticCoded && (info.colorModel == .gray || info.colorModel == .yCbCr)) {
+            () throws(ImageError) in
+            try DCFirstDecoder(bytes: bytes.bytes, path: path, maxScans: maxScans,
+                               release: { bytes.releaseResidentPages(in: 0 ..< max(0, $0)) })
+        }
+    }
+
+    /// The DC-only decoder for this file's 1/8 planes (``BaselineDCDecoder``): sequential Huffman YCbCr that
+    /// decodes to planes, in one interleaved scan; nil otherwise. Reads the headers up to the scan once.
+    var dcOnly: BaselineDCDecoder? {
+        let bytes = bytes, path = path
+        return dcOnlyCache.value(eligible: !info.isProgressive && !isArithmeticCoded && decodesToPlanes) { () throws(ImageError) in
+            try BaselineDCDecoder(bytes: bytes.bytes, path: path)
+        }
+    }
 
     /// True when a 1/8 decode of this file takes the DC-first path (``startDCFirst(options:monitor:)``): it
     /// holds a few bytes per block instead of libjpeg's whole-image coefficient buffer.
@@ -208,7 +224,8 @@ package struct JPEGDecoder: ImageDecoding {
         return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
     }
 
-    /// The route for `request`: the DC-first decoder at 1/8 when the file allows it (its DC values straight as
+    /// The route for `request`: at 1/8 with planes wanted, Shrink's DC-only decoder for a sequential file; the
+    /// DC-first decoder at 1/8 when the file allows it (its DC values straight as
     /// planes when planes are wanted); Y, Cb, Cr planes when
     /// they are wanted and the sampling allows them; libjpeg rows otherwise — with its whole-image coefficient
     /// buffer for progressive and multi-scan files, and only the window's columns and rows when one is given.
@@ -216,6 +233,14 @@ package struct JPEGDecoder: ImageDecoding {
         let d = request.scaleDenominator
         let size = scaledSize(denominator: d)
         let state = stateBytes(scaleDenominator: d)
+        if d == 8, request.wantsPlanes, let dc = dcOnly {
+            // Planes wanted from a sequential file: each block's DC value is its sample; the AC codes are skipped.
+            let bytes = bytes
+            return DecodeRoute(path: .dcOnly, output: .planes, decodedSize: size, workingBytes: 0,
+                               stateBytes: dc.stateBytes(mapped: bytes.isPageAlignedMapping), decoder: "shrink") { options, monitor in
+                .planes(JPEGDCOnlyPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
+            }
+        }
         if d == 8, let dc = dcFirst {
             let bytes = bytes
             if request.wantsPlanes && decodesToPlanes {

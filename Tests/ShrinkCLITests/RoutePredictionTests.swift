@@ -47,6 +47,7 @@ import ShrinkTestSupport
             Case(name: "GIF interlaced", bytes: interlaced, size: 200, output: "png", path: DecodePath("interlacedFrame")),
             Case(name: "JPEG rows", bytes: baseline, size: 200, output: "png", path: .dctScaledRows),
             Case(name: "JPEG planes", bytes: baseline, size: 200, output: "jpg", path: .dctScaledPlanes),
+            Case(name: "JPEG DC-only planes", bytes: baseline, size: 100, output: "jpg", path: .dcOnly),
             Case(name: "JPEG coefficients", bytes: progressive, size: 200, output: "png", path: .coefficientBuffer),
             Case(name: "JPEG coefficients to planes", bytes: progressive, size: 200, output: "jpg", path: .dctScaledPlanes),
             Case(name: "JPEG DC-first planes", bytes: progressive, size: 100, output: "jpg", path: .dcFirst),

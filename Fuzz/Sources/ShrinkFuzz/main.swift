@@ -9,7 +9,7 @@ import ShrinkFuzzSupport
 let harnesses: [String: ([UInt8]) -> Void] = [
     "fuzz-info": InfoHarness.fuzz,
     "fuzz-jpeg-thumbnail": JPEGThumbnailHarness.fuzz,
-    "fuzz-progressive-dc": ProgressiveDCHarness.fuzz,
+    "fuzz-jpeg-dc": JPEGDCHarness.fuzz,
     "fuzz-png-thumbnail": PNGThumbnailHarness.fuzz,
     "fuzz-webp-thumbnail": WebPThumbnailHarness.fuzz,
     "fuzz-gif-thumbnail": GIFThumbnailHarness.fuzz,

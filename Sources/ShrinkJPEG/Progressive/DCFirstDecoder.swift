@@ -40,6 +40,7 @@ struct DCFirstDecoder {
 
     /// Why this file must take the general path, or nil.
     var unsupportedReason: String? {
+        guard script.progressive else { return "not a progressive JPEG" }
         let count = script.components.count
         guard count == 1 || count == 3 else { return "\(count) components" }
 

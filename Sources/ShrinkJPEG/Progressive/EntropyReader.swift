@@ -30,6 +30,14 @@ struct EntropyReader {
     /// True when bits past the data have been consumed (a truncated or corrupt scan).
     var fakeBitsUsed: Bool { zeroBytes * 8 > count }
 
+    /// True when reading stopped at the end of the bytes rather than at a marker (the file is cut short; a
+    /// lone 0xFF as the last byte is no marker).
+    var reachedEndOfData: Bool { stopped && pos + 1 >= end }
+
+    /// True when an earlier restart interval ran short (``fakeBitsUsed`` then), or this one has.
+    var ranShortAnywhere: Bool { ranShort || fakeBitsUsed }
+    private var ranShort = false
+
     private mutating func refill() {
         // Whole bytes at once while the next eight hold no 0xFF (no stuffing, no marker): the usual case.
         if !stopped && pos + 8 <= end {
@@ -114,6 +122,88 @@ struct EntropyReader {
         return nil
     }
 
+    /// One block of a sequential scan with its AC coefficients dropped: the DC difference decoded with `dc`,
+    /// then each AC code and its value bits skipped with one lookup in `skip` (``ACSkipTable``); codes too long
+    /// for the lookahead tables go through `dc` or `ac` as usual. The bit buffer is held in locals, written
+    /// back only around a refill or a long code. Returns the DC difference, and false for a code no table entry
+    /// matches (the difference then reads 0, or the block ends there, as libjpeg reads a bad code).
+    @inline(__always)
+    mutating func dcOnlyBlock(_ dc: HuffmanCode, _ skip: UnsafePointer<UInt32>, _ ac: HuffmanCode) -> (diff: Int, ok: Bool) {
+        var a = acc, c = count, ok = true, diff = 0
+        if c < 32 {
+            acc = a; count = c; refill(); a = acc; c = count
+        }
+        let e = Int(dc.lookahead[Int(truncatingIfNeeded: a &>> 55)])
+        if e != 0 && e & 0xFF <= 15 {
+            let length = e &>> 8, s = e & 0xFF
+            a = a &<< UInt64(length)
+            c &-= length
+            if s > 0 {
+                let v = Int(truncatingIfNeeded: a &>> UInt64(64 &- s))
+                a = a &<< UInt64(s)
+                c &-= s
+                diff = v < 1 &<< (s &- 1) ? v &- (1 &<< s) &+ 1 : v
+            }
+        } else {
+            acc = a; count = c
+            if let s = decode(dc), s <= 15 { diff = signed(s) } else { ok = false }
+            a = acc; c = count
+        }
+        // While the index is below 48 an entry's codes (16 steps at most) cannot run past the block's end, so
+        // all of them are taken; past it, one code at a time.
+        var k = 1, status = 0
+        while k < 48 && status == 0 { status = skipCodes(&a, &c, &k, skip, ac, firstOnly: false) }
+        while k < 64 && status == 0 { status = skipCodes(&a, &c, &k, skip, ac, firstOnly: true) }
+        acc = a; count = c
+        return (diff, ok && status != 2)
+    }
+
+    /// One lookup of ``dcOnlyBlock(_:_:_:)``'s AC loop on its bit buffer `a`, `c`: the entry's codes (or its
+    /// first alone) dropped and `k` moved on. 0 to go on, 1 when the block ends, 2 for a bad code.
+    @inline(__always)
+    private mutating func skipCodes(_ a: inout UInt64, _ c: inout Int, _ k: inout Int, _ skip: UnsafePointer<UInt32>,
+                                    _ ac: HuffmanCode, firstOnly: Bool) -> Int {
+        if c < ACSkipTable.bits {
+            acc = a; count = c; refill(); a = acc; c = count
+        }
+        var entry = Int(skip[Int(truncatingIfNeeded: a &>> UInt64(64 - ACSkipTable.bits))])
+        if firstOnly { entry &>>= 13 }
+        if entry == 0 {
+            // A code longer than the table's window: the ordinary table, with the buffer written back.
+            acc = a; count = c
+            let status = skipLongCode(&k, ac)
+            a = acc; c = count
+            return status
+        }
+        let n = entry & 31
+        if n > c {
+            // A long value after its code (up to 27 bits): the buffer holds 12 or more, refill for the rest.
+            acc = a; count = c; refill(); a = acc; c = count
+        }
+        a = a &<< UInt64(n)
+        c &-= n
+        if entry & 1 << 12 != 0 { return 1 }
+        k &+= entry &>> 5 & 127
+        return 0
+    }
+
+    /// One AC code the skip table does not cover, decoded with `ac` and its value bits dropped, for
+    /// ``dcOnlyBlock(_:_:_:)``: 0 to go on, 1 when the block ends, 2 for a bad code.
+    @inline(never)
+    private mutating func skipLongCode(_ k: inout Int, _ ac: HuffmanCode) -> Int {
+        guard let rs = decode(ac) else { return 2 }
+        let run = rs >> 4, size = rs & 15
+        if size != 0 {
+            _ = bits(size)
+            k &+= run &+ 1
+        } else if run == 15 {
+            k &+= 16
+        } else {
+            return 1
+        }
+        return 0
+    }
+
     /// Call before each MCU (or block, in a one-component scan). At a restart boundary the remaining bits
     /// are dropped and the RSTn marker is read; returns true when one was (predictions must be reset).
     /// A missing or misnumbered marker is an error when `strict`.
@@ -128,29 +218,65 @@ struct EntropyReader {
     }
 
     private mutating func restart(strict: Bool, path: String) throws(ImageError) -> Bool {
-        if fakeBitsUsed && strict { throw ImageError(.truncated, "\(path): scan data ends early") }
+        if fakeBitsUsed {
+            if strict { throw ImageError(.truncated, "\(path): scan data ends early") }
+            ranShort = true
+        }
         acc = 0
         count = 0
         zeroBytes = 0
         stopped = false
-        // The marker should come next; skip anything before it when not strict.
+        // As libjpeg reads and resynchronises restart markers (jdmarker.c, read_restart_marker and
+        // jpeg_resync_to_restart): the expected RSTn is read; another marker is either stepped over (one that
+        // cannot belong here, or an earlier RSTn), taken as the expected one (an RSTn too far off), or left
+        // unread, so the interval reads as zeros (any other valid marker, or one of the next two RSTn).
         var p = pos
-        while p + 1 < end && !(bytes[p] == 0xFF && (0xD0...0xD7).contains(bytes[p + 1])) {
-            guard !strict else { throw ImageError(.corruptData, "\(path): restart marker missing") }
-            p += 1
-        }
-        if p + 1 < end {
-            if Int(bytes[p + 1] - 0xD0) != nextRestart && strict {
-                throw ImageError(.corruptData, "\(path): restart marker out of order")
+        while true {
+            guard let at = Self.nextMarker(bytes, from: p, end: end) else {
+                if strict { throw ImageError(.truncated, "\(path): scan data ends before a restart marker") }
+                pos = end
+                break
             }
-            pos = p + 2
-        } else if strict {
-            throw ImageError(.truncated, "\(path): scan data ends before a restart marker")
-        } else {
-            pos = end
+            let marker = Int(bytes[at + 1]), expected = 0xD0 + nextRestart
+            if marker == expected && (at == p || !strict) {
+                pos = at + 2
+                break
+            }
+            if strict {
+                throw ImageError(.corruptData, at != p ? "\(path): restart marker missing" : "\(path): restart marker out of order")
+            }
+            let n = nextRestart
+            func near(_ d: Int) -> Int { 0xD0 + (n + d) & 7 }
+            if marker < 0xC0 || (0xD0...0xD7).contains(marker) && (marker == near(-1) || marker == near(-2)) {
+                p = at + 2                              // not a marker for here, or an earlier restart: look further
+            } else if !(0xD0...0xD7).contains(marker) || marker == near(1) || marker == near(2) {
+                pos = at                                // left unread: this interval reads as zeros
+                break
+            } else {
+                pos = at + 2                            // a restart marker too far off: taken as the expected one
+                break
+            }
         }
         nextRestart = (nextRestart + 1) & 7
         untilRestart = interval - 1
         return true
+    }
+
+    /// The offset of the next marker at or after `from` (0xFF, fill bytes, then a byte other than 0x00), skipping
+    /// stuffed bytes and anything else on the way, as libjpeg's next_marker does; nil when the data ends first.
+    static func nextMarker(_ bytes: UnsafeRawBufferPointer, from: Int, end: Int) -> Int? {
+        var p = from
+        while p + 1 < end {
+            if bytes[p] != 0xFF {
+                p += 1
+                continue
+            }
+            var q = p + 1
+            while q < end && bytes[q] == 0xFF { q += 1 }
+            guard q < end else { return nil }
+            if bytes[q] != 0 { return q - 1 }
+            p = q + 1
+        }
+        return nil
     }
 }

@@ -21,6 +21,8 @@ final class HuffmanTable: @unchecked Sendable {
     /// The symbols, 256 slots (unused ones 0).
     let symbols: UnsafeMutablePointer<UInt8>
     let symbolCount: Int
+    /// Codes of each length 1…16 (index 0 unused), as the DHT gave them.
+    let counts: [Int]
 
     /// Builds the table for `counts[1...16]` codes of each length and their `list` of symbols. The counts
     /// are validated before anything is written: lengths 1–16 only, at most 256 symbols, exactly as many
@@ -37,6 +39,7 @@ final class HuffmanTable: @unchecked Sendable {
         offset.initialize(repeating: 0, count: 18)
         symbols.initialize(repeating: 0, count: 256)
         symbolCount = list.count
+        self.counts = counts
         for (i, s) in list.enumerated() { symbols[i] = s }
         var code = 0, k = 0
         for length in 1...16 {

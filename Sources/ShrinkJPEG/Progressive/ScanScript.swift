@@ -5,12 +5,17 @@ import Darwin
 #endif
 import ShrinkCore
 
-/// A progressive JPEG's structure read from the bytes by walking its markers: the frame, the quantisation
+/// A Huffman JPEG's structure read from the bytes by walking its markers: the frame, the quantisation
 /// tables, and every scan with the Huffman tables and restart interval in force at its SOS and the range of
 /// its entropy-coded data. Scan data is not decoded; finding where a scan ends is a scan for its next marker.
 ///
+/// A progressive frame's walk reads every scan. A sequential frame's (baseline or extended, 8-bit) stops at
+/// its first scan, whose data is taken to run to the end of the bytes: its decoder stops at the first marker
+/// that is not a restart marker, so the data is read once, by the decoder.
+///
 /// Every length is checked against the bytes, so a corrupt file gives `.corruptData` or `.truncated`, never
-/// an over-read. Cost: one pass over the file looking for 0xFF bytes.
+/// an over-read. Cost: one pass over the file looking for 0xFF bytes (progressive), the headers alone
+/// (sequential).
 struct ScanScript {
     struct Component {
         let id: UInt8
@@ -38,8 +43,11 @@ struct ScanScript {
     let mcusWide: Int, mcusHigh: Int
     let quantTables: [[UInt16]?]
     let scans: [Scan]
-    /// True when the walk reached an EOI marker; false when the data ran out first (a truncated file).
+    /// True when the walk reached an EOI marker; false when the data ran out first (a truncated file), and
+    /// for a sequential frame, whose walk ends at its first scan.
     let endsWithEOI: Bool
+    /// True for a progressive frame (SOF2), false for a sequential one (SOF0, SOF1).
+    let progressive: Bool
 
     /// `release(offset)` is called every MiB of the walk so pages behind it can be dropped. More than
     /// `maxScans` scans is `.limitExceeded`.
@@ -51,7 +59,7 @@ struct ScanScript {
         var quant = [[UInt16]?](repeating: nil, count: 4)
         var tables = [HuffmanTable?](repeating: nil, count: 8)
         var restart = 0
-        var frame: (w: Int, h: Int, comps: [Component])?
+        var frame: (w: Int, h: Int, comps: [Component], progressive: Bool)?
         var scans: [Scan] = []
         var sawEOI = false
         func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
@@ -108,7 +116,7 @@ struct ScanScript {
             case 0xDD:                                      // DRI
                 guard length >= 4 else { throw ImageError(.corruptData, "\(path): bad restart interval") }
                 restart = u16(body)
-            case 0xC2:                                      // SOF2, progressive Huffman
+            case 0xC0, 0xC1, 0xC2:                          // SOF0/SOF1 sequential, SOF2 progressive Huffman
                 guard frame == nil, length >= 8 else { throw ImageError(.corruptData, "\(path): bad or repeated frame header") }
                 guard bytes[body] == 8 else { throw ImageError(.unsupportedFeature, "\(path): \(bytes[body])-bit JPEG") }
                 let h = u16(body + 1), w = u16(body + 3), count = Int(bytes[body + 5])
@@ -122,9 +130,9 @@ struct ScanScript {
                     guard (1...4).contains(hs), (1...4).contains(vs), tq < 4 else { throw ImageError(.corruptData, "\(path): bad component") }
                     comps.append(Component(id: bytes[q], h: hs, v: vs, quantTable: tq))
                 }
-                frame = (w, h, comps)
-            case 0xC0, 0xC1, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
-                throw ImageError(.unsupportedFeature, "\(path): not a progressive Huffman JPEG")
+                frame = (w, h, comps, marker == 0xC2)
+            case 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
+                throw ImageError(.unsupportedFeature, "\(path): not a Huffman-coded DCT JPEG (lossless, hierarchical or arithmetic)")
             case 0xDA:                                      // SOS
                 guard let f = frame else { throw ImageError(.corruptData, "\(path): scan before the frame header") }
                 guard scans.count < maxScans else {
@@ -145,13 +153,23 @@ struct ScanScript {
                 }
                 let p = body + 1 + 2 * count
                 let ss = Int(bytes[p]), se = Int(bytes[p + 1]), ah = Int(bytes[p + 2] >> 4), al = Int(bytes[p + 2] & 15)
+                guard dc.allSatisfy({ $0 < 4 }), ac.allSatisfy({ $0 < 4 }) else { throw ImageError(.corruptData, "\(path): bad table selector") }
+                if !f.progressive {
+                    // A sequential scan holds every coefficient (libjpeg warns about other values and ignores them;
+                    // such a file is left to it). Its data runs to the end of the bytes, for the decoder to stop at.
+                    guard ss == 0, se == 63, ah == 0, al == 0 else {
+                        throw ImageError(.unsupportedFeature, "\(path): a sequential scan with spectral selection \(ss)-\(se)")
+                    }
+                    scans.append(Scan(components: indices, dcTables: dc, acTables: ac, ss: 0, se: 63, ah: 0, al: 0,
+                                      restartInterval: restart, data: end ..< n, tables: tables))
+                    break markers
+                }
                 guard ss <= se, se <= 63, al <= 13, ah <= 13, (ss == 0) == (se == 0) else {
                     throw ImageError(.corruptData, "\(path): bad spectral selection \(ss)-\(se)")
                 }
                 guard ss == 0 || count == 1 else {
                     throw ImageError(.corruptData, "\(path): an AC scan must hold one component")
                 }
-                guard dc.allSatisfy({ $0 < 4 }), ac.allSatisfy({ $0 < 4 }) else { throw ImageError(.corruptData, "\(path): bad table selector") }
                 // The entropy-coded data runs to the next marker that is not a restart marker.
                 var q = end
                 var nextRelease = (q >> 20 + 1) << 20
@@ -185,7 +203,7 @@ struct ScanScript {
             }
             pos = end
         }
-        guard let f = frame else { throw ImageError(.corruptData, "\(path): no progressive frame header") }
+        guard let f = frame else { throw ImageError(.corruptData, "\(path): no frame header") }
         width = f.w
         height = f.h
         maxH = f.comps.map(\.h).max()!
@@ -201,5 +219,6 @@ struct ScanScript {
         quantTables = quant
         self.scans = scans
         endsWithEOI = sawEOI
+        progressive = f.progressive
     }
 }

@@ -1,0 +1,120 @@
+import Testing
+import ShrinkCore
+import ShrinkJPEG
+import ShrinkTestSupport
+
+/// The DC-only route (Shrink's own entropy decode of a sequential JPEG at 1/8, AC codes skipped) against
+/// libjpeg's planar 1/8 decode of the same bytes: the same planes, byte for byte, and the same outcome for
+/// damaged files.
+@Suite struct DCOnlyDecoderTests {
+    /// What one decode gave: the planes, or the error's code; and its warnings.
+    struct Outcome: Equatable {
+        var planes: [[UInt8]] = []
+        var error: ImageError.Code?
+        var warnings: [String] = []
+    }
+
+    static func decode(_ start: () throws -> any PlaneDecoding) -> Outcome {
+        do {
+            let decoder = try start()
+            let planes = try DCFirstDecoderTests.planes(decoder)
+            return Outcome(planes: planes, warnings: decoder.warnings)
+        } catch {
+            return Outcome(error: (error as? ImageError)?.code ?? .io)
+        }
+    }
+
+    /// Ours and libjpeg's, for `bytes`; nil when the file does not take the DC-only route.
+    static func both(_ bytes: [UInt8], strict: Bool = false) throws -> (ours: Outcome, libjpeg: Outcome)? {
+        let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "test")
+        let route = decoder.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true))
+        guard route.path == .dcOnly else { return nil }
+        let options = DecodeOptions(strict: strict)
+        let ours = decode {
+            guard case .planes(let p) = try route.start(options: options) else { throw ImageError(.invalidArgument, "rows") }
+            return p
+        }
+        return (ours, decode { try decoder.startPlanes(scaleDenominator: 8, options: options) })
+    }
+
+    @Test(arguments: [(false, 333, 251, 92), (true, 333, 251, 92), (false, 17, 9, 75), (false, 1000, 8, 100),
+                      (true, 64, 64, 100), (false, 1601, 1203, 98), (false, 640, 480, 30)])
+    func planesAreLibjpegs(_ chroma444: Bool, _ width: Int, _ height: Int, _ quality: Int) throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: quality, chroma444: chroma444)
+        let result = try #require(try Self.both(bytes), "a baseline YCbCr JPEG takes the DC-only route at 1/8 with planes")
+        #expect(result.ours.error == nil && result.ours.warnings.isEmpty)
+        #expect(result.ours.planes.map(\.count) == [(width + 7) / 8 * ((height + 7) / 8),
+                                                     chroma444 ? (width + 7) / 8 * ((height + 7) / 8) : (width + 15) / 16 * ((height + 15) / 16),
+                                                     chroma444 ? (width + 7) / 8 * ((height + 7) / 8) : (width + 15) / 16 * ((height + 15) / 16)])
+        #expect(result.ours == result.libjpeg, "\(width)x\(height) q\(quality) \(chroma444 ? "4:4:4" : "4:2:0")")
+    }
+
+    @Test func otherRequestsAndFilesKeepTheirRoutes() throws {
+        let photo = TestImages.pattern(width: 320, height: 240)
+        let baseline = try JPEGDecoder(bytes: ImageBytes(try TestImages.jpeg(photo)), path: "baseline")
+        #expect(baseline.route(RouteRequest(scaleDenominator: 8, wantsPlanes: false)).path == .dctScaledRows)
+        #expect(baseline.route(RouteRequest(scaleDenominator: 4, wantsPlanes: true)).path == .dctScaledPlanes)
+        let progressive = try JPEGDecoder(bytes: ImageBytes(try TestImages.jpeg(photo, progressive: true)), path: "progressive")
+        #expect(progressive.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true)).path == .dcFirst)
+        let gray = try JPEGDecoder(bytes: ImageBytes(try TestImages.jpeg(TestImages.grayRamp(width: 200, height: 120))), path: "gray")
+        #expect(gray.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true)).path != .dcOnly)
+    }
+
+    /// Cut files and flipped bytes: never a crash; a cut file is `.truncated` as libjpeg has it; flipped bytes
+    /// decode (with warnings) whenever libjpeg decodes them, and strict decoding refuses them as corrupt or cut.
+    @Test func damageGetsLibjpegsOutcome() throws {
+        let bytes = try TestImages.jpeg(TestImages.pattern(width: 480, height: 320), quality: 90, chroma444: false)
+        var cuts = 0
+        for cut in stride(from: 700, to: bytes.count, by: 211) + [bytes.count - 2, bytes.count - 1] {
+            guard let r = try? Self.both(Array(bytes[0..<cut])) else { continue }
+            // libjpeg reads past the last row for the EOI, so even a file that lost only its EOI is truncated.
+            #expect(r.ours.error == .truncated && r.libjpeg.error == .truncated,
+                    "cut at \(cut) of \(bytes.count): ours \(String(describing: r.ours.error)), libjpeg \(String(describing: r.libjpeg.error))")
+            cuts += 1
+        }
+        #expect(cuts > 20, "\(cuts) cuts took the route")
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var damaged = (decoded: 0, strictRefused: 0)
+        for _ in 0..<200 {
+            var data = bytes
+            for _ in 0..<3 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                let at = 700 + Int(seed >> 33) % (data.count - 702)
+                data[at] = UInt8(truncatingIfNeeded: seed >> 17)
+            }
+            guard let lenient = try Self.both(data), let strict = try Self.both(data, strict: true) else { continue }
+            if lenient.libjpeg.error == nil {
+                #expect(lenient.ours.error == nil, "libjpeg decoded a damaged file ours refused: \(String(describing: lenient.ours.error))")
+                #expect(lenient.ours.planes.map(\.count) == lenient.libjpeg.planes.map(\.count))
+                damaged.decoded += 1
+            }
+            if let code = strict.ours.error {
+                #expect(code == .corruptData || code == .truncated, "\(code)")
+                damaged.strictRefused += 1
+            }
+        }
+        #expect(damaged.decoded > 100 && damaged.strictRefused > 50, "\(damaged)")
+    }
+
+    /// Every corpus JPEG that takes the route: libjpeg's planes exactly when libjpeg decodes it cleanly, and never
+    /// a refusal of a file libjpeg decodes.
+    @Test(.needsCorpus) func corpusFilesGiveLibjpegsPlanes() throws {
+        var counts = (files: 0, identical: 0, damaged: 0)
+        for entry in Corpus.entries where entry.format == "jpeg" {
+            guard let bytes = Corpus.readBytes(Corpus.path(entry.path)), let r = try? Self.both(bytes) else { continue }
+            counts.files += 1
+            if r.libjpeg.error == nil && r.libjpeg.warnings.isEmpty {
+                #expect(r.ours == r.libjpeg, "\(entry.path): \(String(describing: r.ours.error)) \(r.ours.warnings)")
+                if r.ours == r.libjpeg { counts.identical += 1 }
+            } else {
+                counts.damaged += 1
+                if r.libjpeg.error == nil {
+                    #expect(r.ours.error == nil, "\(entry.path): libjpeg decoded it with \(r.libjpeg.warnings), ours: \(String(describing: r.ours.error))")
+                }
+            }
+        }
+        print("DC-only corpus: \(counts)")
+        // 188 files took the route and 160 of them libjpeg decodes cleanly (recorded once).
+        #expect(counts.files >= 150 && counts.identical >= 130, "\(counts)")
+    }
+}

@@ -14,45 +14,43 @@ final class ACSkipTable: @unchecked Sendable {
 
     let entries: UnsafeMutablePointer<UInt32>
 
-    /// Built from `table`'s code counts and symbols (validated when it was built).
+    /// Built from `table`'s code counts and symbols (validated when it was built): first each window's first
+    /// code alone, filled code by code (T.81 C's canonical order), then each entry extended by looking its
+    /// remaining bits up in that first table: a code found there fits when it and its value end inside the
+    /// window, whatever bits follow. About 20 µs a table.
     init(_ table: HuffmanTable) {
         let size = 1 << Self.bits
         entries = .allocate(capacity: size)
-        // Canonical codes (T.81 C): the first code of each length, and where its symbols start.
-        var first = [Int](repeating: 0, count: 17), start = [Int](repeating: 0, count: 17)
+        entries.initialize(repeating: 0, count: size)
+        // The first code of each window: the bits it and its value take, its index step, whether it ends the block.
+        var used = [UInt8](repeating: 0, count: size), step = used, ends = [Bool](repeating: false, count: size)
         var code = 0, k = 0
         for length in 1...16 {
-            first[length] = code
-            start[length] = k
-            code = (code + table.counts[length]) << 1
-            k += table.counts[length]
+            for _ in 0..<table.counts[length] {
+                defer { code += 1; k += 1 }
+                guard length <= Self.bits else { continue }
+                let rs = Int(table.symbols[k]), run = rs >> 4, sz = rs & 15
+                let first = (code << (Self.bits - length)) ..< ((code + 1) << (Self.bits - length))
+                for w in first {
+                    // ZRL skips 16 zeros; any other run without a value ends the block (as libjpeg reads it).
+                    used[w] = UInt8(length + sz)
+                    step[w] = UInt8(sz != 0 ? run + 1 : run == 15 ? 16 : 0)
+                    ends[w] = sz == 0 && run != 15
+                }
+            }
+            code <<= 1
         }
-        /// The code at bit `at` of `window` (its top bit first) and its value's size: (bits used, step, end of block).
-        func item(_ window: Int, at: Int) -> (bits: Int, step: Int, end: Bool)? {
-            for length in 1...16 where at + length <= Self.bits {
-                let c = (window >> (Self.bits - at - length)) & ((1 << length) - 1)
-                let n = table.counts[length]
-                guard n > 0, c >= first[length], c < first[length] + n else { continue }
-                let rs = Int(table.symbols[start[length] + c - first[length]]), run = rs >> 4, sz = rs & 15
-                if sz == 0 { return run == 15 ? (length, 16, false) : (length, 0, true) }   // ZRL; any other: end of block
-                // A first code whose value runs past the window is still one entry (the caller makes sure it has the
-                // bits); later ones must fit.
-                return at == 0 || at + length + sz <= Self.bits ? (length + sz, run + 1, false) : nil
+        for w in 0..<size where used[w] != 0 {
+            let one = (bits: Int(used[w]), step: Int(step[w]), end: ends[w])
+            var all = one
+            // A first code whose value runs past the window is an entry alone (the caller makes sure it has the bits).
+            while all.bits <= Self.bits && !all.end {
+                let rest = (w << all.bits) & (size - 1)
+                let bits = Int(used[rest]), next = Int(step[rest])
+                guard bits != 0, all.bits + bits <= Self.bits, all.step + next <= 16 else { break }
+                all = (all.bits + bits, all.step + next, ends[rest])
             }
-            return nil
-        }
-        for window in 0..<size {
-            guard let one = item(window, at: 0) else {
-                entries[window] = 0
-                continue
-            }
-            var used = one.bits, step = one.step, end = one.end
-            while !end, let next = item(window, at: used), step + next.step <= 16 {
-                used += next.bits
-                step += next.step
-                end = next.end
-            }
-            entries[window] = UInt32(used) | UInt32(step) << 5 | (end ? 1 << 12 : 0)
+            entries[w] = UInt32(all.bits) | UInt32(all.step) << 5 | (all.end ? 1 << 12 : 0)
                 | UInt32(one.bits) << 13 | UInt32(one.step) << 18 | (one.end ? 1 << 25 : 0)
         }
     }

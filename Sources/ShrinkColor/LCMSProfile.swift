@@ -6,9 +6,10 @@ import ShrinkCore
 final class LCMSProfile: @unchecked Sendable {
     let handle: cmsHPROFILE
 
-    /// Opens `bytes`; nil when lcms2 cannot read them.
+    /// Opens `bytes`; nil when lcms2 cannot read them. lcms2's allocations are bounded first (``LCMSMemory``).
     init?(_ bytes: [UInt8]) {
         LCMSProfile.silenceErrors
+        LCMSMemory.bounded
         guard bytes.count >= 132, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number(clamping: $0.count)) }) else {
             return nil
         }

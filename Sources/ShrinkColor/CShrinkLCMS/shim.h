@@ -1,6 +1,7 @@
 // Little CMS 2 as a module. Its pixel-format constants are macros built from other macros, which Swift does
 // not import: the ones Shrink uses are restated here as constants.
 #include <lcms2.h>
+#include <lcms2_plugin.h>   // the memory handler plug-in (LCMSMemory)
 
 static const cmsUInt32Number CShrinkLCMS_GRAY_8 = TYPE_GRAY_8;
 static const cmsUInt32Number CShrinkLCMS_RGB_8 = TYPE_RGB_8;

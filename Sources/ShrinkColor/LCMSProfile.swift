@@ -6,10 +6,9 @@ import ShrinkCore
 final class LCMSProfile: @unchecked Sendable {
     let handle: cmsHPROFILE
 
-    /// Opens `bytes`; nil when lcms2 cannot read them. lcms2's allocations are bounded first (``LCMSMemory``).
+    /// Opens `bytes`; nil when lcms2 cannot read them.
     init?(_ bytes: [UInt8]) {
-        LCMSProfile.silenceErrors
-        LCMSMemory.bounded
+        LCMSProfile.prepared
         guard bytes.count >= 132, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number(clamping: $0.count)) }) else {
             return nil
         }
@@ -20,12 +19,19 @@ final class LCMSProfile: @unchecked Sendable {
 
     deinit { cmsCloseProfile(handle) }
 
-    /// lcms2 reports errors through a callback; its default prints nothing, but a caller's handler could.
-    /// Shrink turns failures into warnings itself, so the callback is a no-op (set once).
-    static let silenceErrors: Void = cmsSetLogErrorHandler { _, _, _ in }
+    /// lcms2 set up once, before any profile is made (every way to a profile touches this first, so nothing runs in
+    /// lcms2 while it changes): its allocations bounded (``LCMSMemory``), and its error callback a no-op (its default
+    /// prints nothing, but a caller's handler could; Shrink turns failures into warnings itself).
+    static let prepared: Void = {
+        LCMSMemory.bounded
+        cmsSetLogErrorHandler { _, _, _ in }
+    }()
 
     /// sRGB (IEC 61966-2.1), as lcms2 builds it.
-    static func sRGB() -> LCMSProfile { LCMSProfile(handle: cmsCreate_sRGBProfile()) }
+    static func sRGB() -> LCMSProfile {
+        prepared
+        return LCMSProfile(handle: cmsCreate_sRGBProfile())
+    }
 
     /// Display P3: the P3 primaries, a D65 white and sRGB's transfer curve.
     static func displayP3() -> LCMSProfile {
@@ -47,6 +53,7 @@ final class LCMSProfile: @unchecked Sendable {
     /// An RGB profile (or, `gray`, a gray one with the same white) of `primaries` and `transfer`: parametric
     /// curves where lcms2 has them, PQ and HLG as 4096-point tables. Nil when lcms2 rejects the primaries.
     static func built(primaries: ColorPrimaries, transfer: CodedColorProfiles.Transfer, gray: Bool) -> LCMSProfile? {
+        prepared
         let curve: OpaquePointer?
         switch transfer {
         case .sRGB:
@@ -77,6 +84,7 @@ final class LCMSProfile: @unchecked Sendable {
 
     /// Calls `body` with three copies of sRGB's piecewise curve (IEC 61966-2.1), freed after.
     private static func withSRGBCurve<T>(_ body: (UnsafeMutablePointer<OpaquePointer?>) -> T) -> T {
+        prepared
         var parameters: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         let curve = cmsBuildParametricToneCurve(nil, 4, &parameters)
         defer { cmsFreeToneCurve(curve) }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ShrinkCore
 import ShrinkJPEG
@@ -94,6 +95,51 @@ import ShrinkTestSupport
             }
         }
         #expect(damaged.decoded > 100 && damaged.strictRefused > 50, "\(damaged)")
+    }
+
+    /// A baseline file with a restart marker every MCU row (`jpegtran -restart 1`), clean and with its markers
+    /// damaged in each way libjpeg resynchronises (jdmarker.c): the same planes as libjpeg's, and a warning
+    /// from both for every damaged one.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "needs jpegtran (libjpeg-turbo-progs)"))
+    func restartMarkersAndTheirDamage() async throws {
+        let plain = try TestImages.jpeg(TestImages.pattern(width: 480, height: 320), quality: 90, chroma444: false)
+        let input = NSTemporaryDirectory() + "shrink-rst-\(UUID().uuidString).jpg"
+        try Data(plain).write(to: URL(fileURLWithPath: input))
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let bytes = try await ChildProcess.bytes("/usr/bin/jpegtran", ["-restart", "1", input])
+        let clean = try #require(try Self.both(bytes))
+        #expect(clean.ours == clean.libjpeg && clean.ours.error == nil && clean.ours.warnings.isEmpty)
+        // The RSTn markers inside the scan, and what each damage does to the one at `at`.
+        let start = try #require((2..<bytes.count).first { bytes[$0 - 2] == 0xFF && bytes[$0 - 1] == 0xDA })
+        let markers = (start..<bytes.count - 1).filter { bytes[$0] == 0xFF && (0xD0...0xD7).contains(bytes[$0 + 1]) }
+        #expect(markers.count == 320 / 16 - 1)
+        // Each damage to the marker at `at`, the one before it at `before`.
+        let damages: [(String, ([UInt8], Int, Int) -> [UInt8])] = [
+            ("another marker (0xF7) instead", { b, at, _ in var d = b; d[at + 1] = 0xF7; return d }),
+            ("the next restart number", { b, at, _ in var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 1) & 7; return d }),
+            ("an earlier restart number", { b, at, _ in var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 7) & 7; return d }),
+            ("a number four away", { b, at, _ in var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 4) & 7; return d }),
+            ("stray bytes before it", { b, at, _ in Array(b[..<at]) + [0x12, 0x34, 0x56] + Array(b[at...]) }),
+            ("fill bytes before it", { b, at, _ in Array(b[..<at]) + [0xFF, 0xFF] + Array(b[at...]) }),
+            ("the marker removed", { b, at, _ in Array(b[..<at]) + Array(b[(at + 2)...]) }),
+            // The interval before it runs out of data halfway: its remaining blocks are grey, its predictions untouched.
+            ("another marker halfway through the interval before it", { b, at, before in
+                let cut = (before + at) / 2
+                return Array(b[..<cut]) + [0xFF, 0xF7] + Array(b[cut...])
+            }),
+        ]
+        for (name, damage) in damages {
+            for i in [3, markers.count / 2] {
+                let at = markers[i]
+                let r = try #require(try Self.both(damage(bytes, at, markers[i - 1])), "\(name)")
+                #expect(r.ours.error == nil && r.libjpeg.error == nil, "\(name) at \(at): \(String(describing: r.ours.error)) \(String(describing: r.libjpeg.error))")
+                #expect(r.ours.planes == r.libjpeg.planes, "\(name) at \(at): planes differ from libjpeg's")
+                // Fill bytes are allowed before a marker (libjpeg says nothing); everything else is damage.
+                let damaged = name != "fill bytes before it"
+                #expect(r.ours.warnings.isEmpty != damaged && r.libjpeg.warnings.isEmpty != damaged,
+                        "\(name) at \(at): ours \(r.ours.warnings), libjpeg \(r.libjpeg.warnings)")
+            }
+        }
     }
 
     /// Every corpus JPEG that takes the route: libjpeg's planes exactly when libjpeg decodes it cleanly, and never

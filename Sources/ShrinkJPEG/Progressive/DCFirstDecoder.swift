@@ -183,11 +183,22 @@ struct DCFirstDecoder {
     }
 
     /// A block's sample at 1/8: its DC value dequantised, divided by 8 (rounded) and level-shifted, as libjpeg's
-    /// 1×1 IDCT gives it.
+    /// 1×1 IDCT gives it — with its 16-bit quantiser multiplier, and its range limit, which clamps results within
+    /// ±512 of the centre and wraps beyond (damaged data gets there).
     @inline(__always)
-    private static func sample(_ dc: Int16, quant q0: Int) -> UInt8 {
-        UInt8(clamping: ((Int(dc) &* q0 &+ 4) >> 3) &+ 128)
+    static func sample(_ dc: Int16, quant q0: Int) -> UInt8 {
+        let x = (Int(dc) &* Int(Int16(truncatingIfNeeded: q0)) &+ 4) &>> 3
+        // Within ±512 the range limit is a clamp (nearly always: one predictable branch); beyond, its table.
+        if UInt(bitPattern: x &+ 512) < 1024 { return UInt8(clamping: x &+ 128) }
+        return rangeLimit[x & 1023]
     }
+
+    /// libjpeg's post-IDCT range limit, indexed by the result & 1023. Written once, then only read.
+    nonisolated(unsafe) static let rangeLimit: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+        for y in 0..<1024 { table[y] = y < 128 ? UInt8(y + 128) : y < 512 ? 255 : y < 896 ? 0 : UInt8(y - 896) }
+        return UnsafePointer(table)
+    }()
 
     private func table(_ scan: ScanScript.Scan, dc: Bool, _ k: Int) throws(ImageError) -> HuffmanTable {
         guard let t = scan.tables[(dc ? 0 : 4) + (dc ? scan.dcTables[k] : scan.acTables[k])] else {
@@ -229,7 +240,8 @@ struct DCFirstDecoder {
         }
         if strict && reader.fakeBitsUsed { throw ImageError(.truncated, "\(path): a DC scan ends early") }
         if outcome.badCode { Self.note("corrupt JPEG data: bad Huffman code in a DC scan", in: &warnings) }
-        if reader.fakeBitsUsed { Self.note("corrupt JPEG data: a DC scan ends early (missing data read as zeros)", in: &warnings) }
+        if reader.ranShortAnywhere { Self.note("corrupt JPEG data: a DC scan ends early (missing data read as zeros)", in: &warnings) }
+        if reader.resynchronised { Self.note("corrupt JPEG data: restart markers missing or out of place", in: &warnings) }
     }
 
     /// Adds `warning` to `warnings` unless it is there already.
@@ -296,7 +308,10 @@ struct DCFirstDecoder {
             }
             for s in 0..<count { release(scans[s].data) }
         }
-        let cut = (0..<scans.count).contains(where: { readers[$0].fakeBitsUsed })
+        let cut = (0..<scans.count).contains(where: { readers[$0].ranShortAnywhere })
+        if (0..<scans.count).contains(where: { readers[$0].resynchronised }) {
+            Self.note("corrupt JPEG data: restart markers missing or out of place", in: &warnings)
+        }
         if strict && cut { throw ImageError(.truncated, "\(path): an AC scan ends early") }
         if badCode { Self.note("corrupt JPEG data: bad Huffman code in an AC scan", in: &warnings) }
         if cut { Self.note("corrupt JPEG data: an AC scan ends early (missing data read as zeros)", in: &warnings) }

@@ -82,6 +82,15 @@ enum DCScanLayout {
         var i = 0
         for _ in 0..<mcus {
             if try reader.restartIfDue(strict: strict, path: path) { p = (0, 0, 0, 0) }
+            if reader.fakeBitsUsed {
+                // The data ran out before a marker: as libjpeg (insufficient_data), the rest of the interval's
+                // blocks are not decoded and keep a zero DC.
+                for _ in 0..<perMCU {
+                    row[i] = 0
+                    i += 1
+                }
+                continue
+            }
             for u in 0..<perMCU {
                 let slot = slots[u]
                 var diff = 0

@@ -28,7 +28,7 @@ struct EntropyReader {
     var position: Int { pos }
 
     /// True when bits past the data have been consumed (a truncated or corrupt scan).
-    var fakeBitsUsed: Bool { zeroBytes * 8 > count }
+    var fakeBitsUsed: Bool { stopped && zeroBytes &* 8 > count }
 
     /// True when reading stopped at the end of the bytes rather than at a marker (the file is cut short; a
     /// lone 0xFF as the last byte is no marker).
@@ -37,6 +37,8 @@ struct EntropyReader {
     /// True when an earlier restart interval ran short (``fakeBitsUsed`` then), or this one has.
     var ranShortAnywhere: Bool { ranShort || fakeBitsUsed }
     private var ranShort = false
+    /// True once a restart marker was missing, misnumbered or preceded by stray bytes, and was resynchronised.
+    private(set) var resynchronised = false
 
     private mutating func refill() {
         // Whole bytes at once while the next eight hold no 0xFF (no stuffing, no marker): the usual case.
@@ -219,9 +221,11 @@ struct EntropyReader {
 
     private mutating func restart(strict: Bool, path: String) throws(ImageError) -> Bool {
         if fakeBitsUsed {
-            if strict { throw ImageError(.truncated, "\(path): scan data ends early") }
+            if strict { throw ImageError(.corruptData, "\(path): scan data ends early (a marker inside the image data)") }
             ranShort = true
         }
+        // Whole bytes of data read ahead and not used belong to no block: libjpeg counts them as discarded.
+        let unused = count - 8 * zeroBytes >= 8
         acc = 0
         count = 0
         zeroBytes = 0
@@ -229,25 +233,31 @@ struct EntropyReader {
         // As libjpeg reads and resynchronises restart markers (jdmarker.c, read_restart_marker and
         // jpeg_resync_to_restart): the expected RSTn is read; another marker is either stepped over (one that
         // cannot belong here, or an earlier RSTn), taken as the expected one (an RSTn too far off), or left
-        // unread, so the interval reads as zeros (any other valid marker, or one of the next two RSTn).
+        // unread, so the interval reads as zeros (any other valid marker, or one of the next two RSTn). Bytes
+        // skipped on the way, or any marker but the expected one, are damage (``resynchronised``).
         var p = pos
         while true {
-            guard let at = Self.nextMarker(bytes, from: p, end: end) else {
+            guard let (at, skippedBytes) = Self.nextMarker(bytes, from: p, end: end) else {
                 if strict { throw ImageError(.truncated, "\(path): scan data ends before a restart marker") }
+                resynchronised = true
                 pos = end
                 break
             }
-            let marker = Int(bytes[at + 1]), expected = 0xD0 + nextRestart
-            if marker == expected && (at == p || !strict) {
+            let marker = Int(bytes[at + 1]), expected = 0xD0 + nextRestart, skipped = skippedBytes || unused
+            if marker == expected && !skipped {
                 pos = at + 2
                 break
             }
             if strict {
-                throw ImageError(.corruptData, at != p ? "\(path): restart marker missing" : "\(path): restart marker out of order")
+                throw ImageError(.corruptData, marker == expected ? "\(path): stray bytes before a restart marker" : "\(path): restart marker missing or out of order")
             }
+            resynchronised = true
             let n = nextRestart
             func near(_ d: Int) -> Int { 0xD0 + (n + d) & 7 }
-            if marker < 0xC0 || (0xD0...0xD7).contains(marker) && (marker == near(-1) || marker == near(-2)) {
+            if marker == expected {
+                pos = at + 2                            // after stray bytes
+                break
+            } else if marker < 0xC0 || (0xD0...0xD7).contains(marker) && (marker == near(-1) || marker == near(-2)) {
                 p = at + 2                              // not a marker for here, or an earlier restart: look further
             } else if !(0xD0...0xD7).contains(marker) || marker == near(1) || marker == near(2) {
                 pos = at                                // left unread: this interval reads as zeros
@@ -262,20 +272,23 @@ struct EntropyReader {
         return true
     }
 
-    /// The offset of the next marker at or after `from` (0xFF, fill bytes, then a byte other than 0x00), skipping
-    /// stuffed bytes and anything else on the way, as libjpeg's next_marker does; nil when the data ends first.
-    static func nextMarker(_ bytes: UnsafeRawBufferPointer, from: Int, end: Int) -> Int? {
-        var p = from
+    /// The next marker at or after `from`: the offset of its last 0xFF (fill bytes allowed before it) and whether
+    /// anything else was skipped on the way (other bytes, stuffed 0xFF 0x00 pairs), as libjpeg's next_marker
+    /// counts discarded bytes; nil when the data ends first.
+    static func nextMarker(_ bytes: UnsafeRawBufferPointer, from: Int, end: Int) -> (at: Int, skipped: Bool)? {
+        var p = from, skipped = false
         while p + 1 < end {
             if bytes[p] != 0xFF {
                 p += 1
+                skipped = true
                 continue
             }
             var q = p + 1
             while q < end && bytes[q] == 0xFF { q += 1 }
             guard q < end else { return nil }
-            if bytes[q] != 0 { return q - 1 }
+            if bytes[q] != 0 { return (q - 1, skipped) }
             p = q + 1
+            skipped = true
         }
         return nil
     }

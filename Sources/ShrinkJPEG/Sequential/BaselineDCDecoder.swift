@@ -48,6 +48,10 @@ struct BaselineDCDecoder {
                   let quant = script.quantTables[c.quantTable] else {
                 throw ImageError(.unsupportedFeature, "\(path): a component's tables are not all defined")
             }
+            // libjpeg refuses a DC table with a symbol above 15 (JERR_BAD_HUFF_TABLE); leave it that refusal.
+            guard (0..<dc.symbolCount).allSatisfy({ dc.symbols[$0] <= 15 }) else {
+                throw ImageError(.unsupportedFeature, "\(path): a DC table has symbols above 15")
+            }
             let skip = skips[4 + scan.acTables[slot]] ?? ACSkipTable(ac)
             skips[4 + scan.acTables[slot]] = skip
             let single = scan.components.count == 1
@@ -95,14 +99,17 @@ struct BaselineDCDecoder {
     }
 
     /// Bytes the decode holds: its tables (the Huffman tables the header built, 16 KiB a skip table), one MCU row
-    /// of samples, and, when the input is mapped, the pages read and not yet released (released every
-    /// ``releaseEvery`` bytes, plus the kernel's 64 KiB fault-around).
+    /// of samples, and, when the input is mapped, the pages read and not yet released: up to ``releaseEvery``
+    /// bytes, then what ``mcusBetweenReleases`` MCUs can take before the next check (at most 500 bytes a block:
+    /// 64 codes of 31 bits, every byte stuffed), and the kernel's 64 KiB fault-around.
     func stateBytes(mapped: Bool) -> Int {
         let rows = script.components.indices.reduce(0) { $0 + rowShape($1).rows * rowShape($1).width }
         return 32 << 10 + 16 << 10 * Set(units.map { ObjectIdentifier($0.skip) }).count + rows
-            + (mapped ? Self.releaseEvery + 64 << 10 : 0)
+            + (mapped ? Self.releaseEvery + Self.mcusBetweenReleases * units.count * 500 + 64 << 10 : 0)
     }
 
     /// Input bytes read between two releases of the pages behind the decoder.
     static let releaseEvery = 256 << 10
+    /// MCUs decoded between two checks for pages to release.
+    static let mcusBetweenReleases = 64
 }

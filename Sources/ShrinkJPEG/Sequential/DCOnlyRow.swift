@@ -16,24 +16,29 @@ enum DCOnlyRow {
         let quant: Int
     }
 
-    /// Decodes `mcus` MCUs of `blocks`; restart markers reset `pred` (one Int per scan slot). Returns true when a
+    /// Decodes MCUs `mcus` of a row of `blocks`; restart markers reset `pred` (one Int per scan slot). Returns true when a
     /// bad Huffman code was stepped over (read as a zero difference, or as the end of the block); with `strict`
     /// it is an error instead.
-    static func decode(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Int,
+    static func decode(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
                        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
         var reader = entropy
         defer { entropy = reader }
         var bad = false
-        for m in 0..<mcus {
+        for m in mcus {
             if try reader.restartIfDue(strict: strict, path: path) { pred.update(repeating: 0, count: 4) }
+            if reader.fakeBitsUsed {
+                // The data ran out before a marker: as libjpeg (insufficient_data), the rest of the interval's
+                // blocks are not decoded: zero coefficients, grey, and the predictions left as they are.
+                for block in blocks { block.out[m &* block.step] = 128 }
+                continue
+            }
             for block in blocks {
                 let (diff, ok) = reader.dcOnlyBlock(block.dc, block.skip, block.ac)
                 if !ok { bad = true }
                 let value = pred[block.slot] &+ diff
                 pred[block.slot] = value
-                // libjpeg keeps the coefficient as a 16-bit JCOEF, then its 1×1 IDCT: (DC × Q0 + 4) >> 3, level-shifted.
-                let dc = Int(Int16(truncatingIfNeeded: value))
-                block.out[m &* block.step] = UInt8(clamping: ((dc &* block.quant &+ 4) >> 3) &+ 128)
+                // libjpeg keeps the coefficient as a 16-bit JCOEF, then its 1×1 IDCT.
+                block.out[m &* block.step] = DCFirstDecoder.sample(Int16(truncatingIfNeeded: value), quant: block.quant)
             }
             if bad && strict { throw ImageError(.corruptData, "\(path): bad Huffman code") }
         }

@@ -36,7 +36,7 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
         factors = decoder.factors
         nextRows = [Int](repeating: 0, count: planeSizes.count)
         reader = EntropyReader(bytes.bytes, data: decoder.scan.data, restartInterval: decoder.scan.restartInterval)
-        released = decoder.scan.data.lowerBound
+        released = 0
         rows = decoder.script.components.indices.map { i in
             let shape = decoder.rowShape(i)
             let row = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, shape.rows * shape.width))
@@ -65,8 +65,19 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
         guard nextMCURow < decoder.mcusHigh else { return false }
         let path = decoder.path
         // The tables the blocks point into live as long as `decoder` (held by self).
-        badCode = try DCOnlyRow.decode(&reader, blocks: UnsafeBufferPointer(blocks), mcus: decoder.mcusWide, pred: pred,
-                                       strict: strict, path: path) || badCode
+        // A few MCUs at a time, the input's pages released behind the reader between them.
+        var m = 0
+        while m < decoder.mcusWide {
+            let next = min(decoder.mcusWide, m + BaselineDCDecoder.mcusBetweenReleases)
+            badCode = try DCOnlyRow.decode(&reader, blocks: UnsafeBufferPointer(blocks), mcus: m ..< next, pred: pred,
+                                           strict: strict, path: path) || badCode
+            if reader.position - released >= BaselineDCDecoder.releaseEvery {
+                let upTo = reader.position - 16
+                bytes.releaseResidentPages(in: released ..< upTo)
+                released = upTo
+            }
+            m = next
+        }
         // The data ran out with no marker: cut short (libjpeg, reading ahead, hits the end of the file too).
         if reader.reachedEndOfData {
             throw ImageError(.truncated, "\(path): JPEG data ends before the image does (decoding row \(nextRows[0]))")
@@ -82,11 +93,6 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
             }
         }
         nextMCURow += 1
-        if reader.position - released >= BaselineDCDecoder.releaseEvery {
-            let upTo = reader.position - 16
-            bytes.releaseResidentPages(in: released ..< upTo)
-            released = upTo
-        }
         try monitor?.checkpoint(row: nextRows[0])
         if nextMCURow == decoder.mcusHigh { try ending() }
         return true
@@ -97,6 +103,7 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
         let path = decoder.path
         if badCode { warnings.append("corrupt JPEG data: bad Huffman code") }
         if reader.ranShortAnywhere { warnings.append("corrupt JPEG data: the scan ends early (missing data read as zeros)") }
+        if reader.resynchronised { warnings.append("corrupt JPEG data: restart markers missing or out of place") }
         // The scan ended at a marker; no EOI after it costs no pixel: a warning, as libjpeg's route has it.
         if !Self.hasEOI(bytes.bytes, from: max(decoder.scan.data.lowerBound, reader.position - 16)) {
             if strict { throw ImageError(.truncated, "\(path): JPEG data ends before its EOI marker") }

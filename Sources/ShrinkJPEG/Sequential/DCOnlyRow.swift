@@ -21,6 +21,41 @@ enum DCOnlyRow {
     /// it is an error instead.
     static func decode(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
                        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
+        // Data runs out only in damaged files, and only after the reader stopped at a marker or the end: the
+        // MCUs are decoded without looking for it, and again, looking before each MCU, only when it happened
+        // (a per-MCU check cost 2–3 % on clean files). Once it has, every pass looks.
+        guard !entropy.fakeBitsUsed else { return try decodeChecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path) }
+        let start = entropy, saved = (pred[0], pred[1], pred[2], pred[3])
+        let bad = try decodeUnchecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path)
+        guard entropy.fakeBitsUsed || entropy.ranShortAnywhere != start.ranShortAnywhere else { return bad }
+        entropy = start
+        (pred[0], pred[1], pred[2], pred[3]) = saved
+        return try decodeChecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path)
+    }
+
+    /// ``decode(_:blocks:mcus:pred:strict:path:)`` without looking for data that ran out.
+    private static func decodeUnchecked(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+                                        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
+        var reader = entropy
+        defer { entropy = reader }
+        var bad = false
+        for m in mcus {
+            if try reader.restartIfDue(strict: strict, path: path) { pred.update(repeating: 0, count: 4) }
+            for block in blocks {
+                let (diff, ok) = reader.dcOnlyBlock(block.dc, block.skip, block.ac)
+                if !ok { bad = true }
+                let value = pred[block.slot] &+ diff
+                pred[block.slot] = value
+                block.out[m &* block.step] = DCFirstDecoder.sample(Int16(truncatingIfNeeded: value), quant: block.quant)
+            }
+            if bad && strict { throw ImageError(.corruptData, "\(path): bad Huffman code") }
+        }
+        return bad
+    }
+
+    /// ``decode(_:blocks:mcus:pred:strict:path:)`` looking before each MCU for data that ran out.
+    private static func decodeChecked(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+                                      pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
         var reader = entropy
         defer { entropy = reader }
         var bad = false

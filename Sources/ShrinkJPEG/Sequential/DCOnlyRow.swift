@@ -33,35 +33,31 @@ enum DCOnlyRow {
         return try decodeChecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path)
     }
 
-    /// ``decode(_:blocks:mcus:pred:strict:path:)`` without looking for data that ran out.
+    /// ``decode(_:blocks:mcus:pred:strict:path:)`` without looking for data that ran out (the MCU loop specialised).
+    @inline(never)
     private static func decodeUnchecked(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
                                         pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
-        var reader = entropy
-        defer { entropy = reader }
-        var bad = false
-        for m in mcus {
-            if try reader.restartIfDue(strict: strict, path: path) { pred.update(repeating: 0, count: 4) }
-            for block in blocks {
-                let (diff, ok) = reader.dcOnlyBlock(block.dc, block.skip, block.ac)
-                if !ok { bad = true }
-                let value = pred[block.slot] &+ diff
-                pred[block.slot] = value
-                block.out[m &* block.step] = DCFirstDecoder.sample(Int16(truncatingIfNeeded: value), quant: block.quant)
-            }
-            if bad && strict { throw ImageError(.corruptData, "\(path): bad Huffman code") }
-        }
-        return bad
+        try decodeMCUs(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path, looking: false)
     }
 
     /// ``decode(_:blocks:mcus:pred:strict:path:)`` looking before each MCU for data that ran out.
+    @inline(never)
     private static func decodeChecked(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
                                       pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
+        try decodeMCUs(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path, looking: true)
+    }
+
+    /// The MCU loop of both passes; `looking` (a constant at each call, so each pass is compiled without the other's
+    /// test) looks before each MCU for data that ran out.
+    @inline(__always)
+    private static func decodeMCUs(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+                                   pred: UnsafeMutablePointer<Int>, strict: Bool, path: String, looking: Bool) throws(ImageError) -> Bool {
         var reader = entropy
         defer { entropy = reader }
         var bad = false
         for m in mcus {
             if try reader.restartIfDue(strict: strict, path: path) { pred.update(repeating: 0, count: 4) }
-            if reader.fakeBitsUsed {
+            if looking && reader.fakeBitsUsed {
                 // The data ran out before a marker: as libjpeg (insufficient_data), the rest of the interval's
                 // blocks are not decoded: zero coefficients, grey, and the predictions left as they are.
                 for block in blocks { block.out[m &* block.step] = 128 }

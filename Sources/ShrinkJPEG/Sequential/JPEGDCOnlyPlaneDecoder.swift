@@ -113,18 +113,13 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
         released = bytes.count
     }
 
-    /// True when an EOI marker (0xFF 0xD9, fill bytes allowed) follows `start` in `bytes`.
+    /// True when an EOI marker (0xFF 0xD9, fill bytes allowed) follows `start` in `bytes`: the markers after it,
+    /// found as the entropy reader finds them, until one is EOI.
     static func hasEOI(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
         var p = start
-        while p + 1 < bytes.count {
-            if bytes[p] == 0xFF {
-                var q = p + 1
-                while q < bytes.count && bytes[q] == 0xFF { q += 1 }
-                if q < bytes.count && bytes[q] == 0xD9 { return true }
-                p = q
-            } else {
-                p += 1
-            }
+        while let (at, _) = EntropyReader.nextMarker(bytes, from: p, end: bytes.count) {
+            if bytes[at + 1] == 0xD9 { return true }
+            p = at + 2
         }
         return false
     }

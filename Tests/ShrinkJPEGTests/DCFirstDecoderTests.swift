@@ -109,14 +109,9 @@ import ShrinkTestSupport
         // corrupt or truncated; lenient decoding steps over all of it here and always gives the 20x15 picture.
         // Counts recorded once: 103 of the 200 damaged files take the DC-first path.
         var strictOutcomes = (images: 0, corrupt: 0, truncated: 0), lenient = (images: 0, errors: 0)
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var damage = SeededDamage()
         for _ in 0..<200 {
-            var data = bytes
-            for _ in 0..<4 {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                let at = 200 + Int(seed >> 33) % (data.count - 202)
-                data[at] = UInt8(truncatingIfNeeded: seed >> 17)
-            }
+            let data = damage.next(bytes, flips: 4, from: 200)
             guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "flipped"), decoder.decodesDCFirst else { continue }
             do {
                 _ = try Self.rows(decoder.startDCFirst(options: DecodeOptions(strict: true)))

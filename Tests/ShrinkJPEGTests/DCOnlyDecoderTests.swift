@@ -74,15 +74,10 @@ import ShrinkTestSupport
             cuts += 1
         }
         #expect(cuts > 20, "\(cuts) cuts took the route")
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var damage = SeededDamage()
         var damaged = (decoded: 0, strictRefused: 0)
         for _ in 0..<200 {
-            var data = bytes
-            for _ in 0..<3 {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                let at = 700 + Int(seed >> 33) % (data.count - 702)
-                data[at] = UInt8(truncatingIfNeeded: seed >> 17)
-            }
+            let data = damage.next(bytes, flips: 3, from: 700)
             guard let lenient = try Self.both(data), let strict = try Self.both(data, strict: true) else { continue }
             if lenient.libjpeg.error == nil {
                 #expect(lenient.ours.error == nil, "libjpeg decoded a damaged file ours refused: \(String(describing: lenient.ours.error))")

@@ -563,6 +563,10 @@ struct sj_writer {
     struct jpeg_compress_struct c;
     sj_encode_error err;
     FILE *file;
+    // yuv420 writers (components 0): one iMCU row of padded planes (16 luma rows, 8 of each chroma), filled
+    // by sj_writer_write_yuv420 and handed to jpeg_write_raw_data when full.
+    JSAMPARRAY group[3];
+    int grouped;
 };
 
 static void sj_writer_free(sj_writer *w) {
@@ -580,8 +584,8 @@ static int sj_writer_fail(sj_writer *w, char *message, size_t message_len) {
 
 sj_writer *sj_writer_open(const char *path, int width, int height, int components, int quality, int subsampling_444,
                           char *message, size_t message_len) {
-    if (components != 1 && components != 3) {
-        snprintf(message, message_len, "components must be 1 or 3");
+    if (components != 0 && components != 1 && components != 3) {
+        snprintf(message, message_len, "components must be 0 (yuv420), 1 or 3");
         return NULL;
     }
     sj_writer *w = calloc(1, sizeof *w);
@@ -607,19 +611,73 @@ sj_writer *sj_writer_open(const char *path, int width, int height, int component
     jpeg_stdio_dest(&w->c, w->file);
     w->c.image_width = (JDIMENSION)width;
     w->c.image_height = (JDIMENSION)height;
-    w->c.input_components = components;
-    w->c.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    int yuv = components == 0;
+    w->c.input_components = yuv ? 3 : components;
+    w->c.in_color_space = yuv ? JCS_YCbCr : components == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&w->c);
     jpeg_set_quality(&w->c, quality, TRUE);
     if (components == 3 && subsampling_444) {
         w->c.comp_info[0].h_samp_factor = w->c.comp_info[0].v_samp_factor = 1;
     }
+    w->c.raw_data_in = yuv ? TRUE : FALSE;
     jpeg_start_compress(&w->c, TRUE);
+    if (yuv) {
+        for (int i = 0; i < 3; i++) {
+            jpeg_component_info *comp = &w->c.comp_info[i];
+            w->group[i] = (*w->c.mem->alloc_sarray)((j_common_ptr)&w->c, JPOOL_IMAGE, comp->width_in_blocks * DCTSIZE,
+                                                    (JDIMENSION)(comp->v_samp_factor * DCTSIZE));
+        }
+    }
     return w;
 }
 
+// Hands the filled iMCU row to libjpeg; a short last group repeats its last rows below the image.
+static void sj_writer_flush_group(sj_writer *w) {
+    for (int i = 0; i < 3; i++) {
+        int rows = w->c.comp_info[i].v_samp_factor * DCTSIZE;
+        int filled = i == 0 ? w->grouped : (w->grouped + 1) / 2;
+        JDIMENSION padded = w->c.comp_info[i].width_in_blocks * DCTSIZE;
+        for (int r = filled; r < rows; r++) memcpy(w->group[i][r], w->group[i][filled - 1], padded);
+    }
+    jpeg_write_raw_data(&w->c, w->group, (JDIMENSION)(w->c.max_v_samp_factor * DCTSIZE));
+    w->grouped = 0;
+}
+
+int sj_writer_write_yuv420(sj_writer *w, const unsigned char *y, size_t y_stride, const unsigned char *cb,
+                           const unsigned char *cr, size_t c_stride, int count, char *message, size_t message_len) {
+    if (!w || !w->c.raw_data_in) return SJ_BAD_CALL;
+    if (setjmp(w->err.jump)) return sj_writer_fail(w, message, message_len);
+    int height = (int)w->c.image_height, done = (int)w->c.next_scanline + w->grouped;
+    if (count < 0 || done + count > height) {
+        snprintf(message, message_len, "%d rows would pass the image height %d", count, height);
+        return SJ_BAD_CALL;
+    }
+    if (done % 2 != 0) {
+        snprintf(message, message_len, "a yuv420 band must start on an even row, not %d", done);
+        return SJ_BAD_CALL;
+    }
+    int width = (int)w->c.image_width, cw = (width + 1) / 2;
+    JDIMENSION padded[3] = {w->c.comp_info[0].width_in_blocks * DCTSIZE, w->c.comp_info[1].width_in_blocks * DCTSIZE,
+                            w->c.comp_info[2].width_in_blocks * DCTSIZE};
+    for (int row = 0; row < count; row++) {
+        JSAMPROW l = w->group[0][w->grouped];
+        memcpy(l, y + (size_t)row * y_stride, (size_t)width);
+        memset(l + width, l[width - 1], padded[0] - (JDIMENSION)width);
+        if (row % 2 == 0) {
+            for (int i = 1; i < 3; i++) {
+                JSAMPROW c = w->group[i][w->grouped / 2];
+                memcpy(c, (i == 1 ? cb : cr) + (size_t)(row / 2) * c_stride, (size_t)cw);
+                memset(c + cw, c[cw - 1], padded[i] - (JDIMENSION)cw);
+            }
+        }
+        w->grouped += 1;
+        if (w->grouped == w->c.max_v_samp_factor * DCTSIZE) sj_writer_flush_group(w);
+    }
+    return SJ_OK;
+}
+
 int sj_writer_write(sj_writer *w, const unsigned char *rows, size_t stride, int count, char *message, size_t message_len) {
-    if (!w) return SJ_BAD_CALL;
+    if (!w || w->c.raw_data_in) return SJ_BAD_CALL;
     if (setjmp(w->err.jump)) return sj_writer_fail(w, message, message_len);
     if (count < 0 || w->c.next_scanline + (JDIMENSION)count > w->c.image_height) {
         snprintf(message, message_len, "%d rows would pass the image height %u", count, w->c.image_height);
@@ -639,8 +697,12 @@ int sj_writer_finish(sj_writer *w, char *message, size_t message_len) {
         sj_writer_free(w);
         return status;
     }
+    if (w->c.raw_data_in && w->grouped > 0 && w->c.next_scanline + (JDIMENSION)w->grouped == w->c.image_height) {
+        sj_writer_flush_group(w);
+    }
     if (w->c.next_scanline < w->c.image_height) {
-        snprintf(message, message_len, "only %u of %u rows were written", w->c.next_scanline, w->c.image_height);
+        snprintf(message, message_len, "only %u of %u rows were written", w->c.next_scanline + (JDIMENSION)w->grouped,
+                 w->c.image_height);
         sj_writer_free(w);
         return SJ_BAD_CALL;
     }

@@ -114,7 +114,7 @@ struct MontageCommand: ParsableCommand {
         }
         let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             budget: budget?.bytes, maxConcurrentDecodes: jobs, memoryCache: sheet.memoryCacheConfiguration(),
-            diskCache: diskCache))
+            diskCache: diskCache, measuresMemory: json))
         let baseline = ProcessStatus.read()
         let terminal = Terminal(total: photos.count, progress: true)
         var maxThreads = baseline.threads
@@ -123,7 +123,8 @@ struct MontageCommand: ParsableCommand {
         let summary: ContactSheet.Summary
         do {
             summary = try await sheet.render(photos, to: output, pipeline: pipeline) { cell in
-                maxThreads = max(maxThreads, ProcessStatus.read().threads)
+                // Sampled only for --json (a read of /proc per photo); the plain summary counts threads at the end.
+                if json { maxThreads = max(maxThreads, ProcessStatus.read().threads) }
                 var line = JSONLine()
                 line.add("input", cell.path)
                 line.add("index", cell.index)

@@ -116,11 +116,16 @@ void sj_free(void *p);
 /// memory can be encoded band by band. Memory: libjpeg's compressor state and one iMCU row of samples.
 typedef struct sj_writer sj_writer;
 /// Opens `path` for writing and starts a width × height JPEG of `components` (1 gray, 3 RGB) interleaved
-/// samples. NULL on failure, with the reason in message.
+/// samples, or of yuv420 planes written as raw data (components 0: 4:2:0, no colour conversion, no
+/// downsampling). NULL on failure, with the reason in message.
 sj_writer *sj_writer_open(const char *path, int width, int height, int components, int quality, int subsampling_444,
                           char *message, size_t message_len);
 /// Writes `count` rows `stride` bytes apart; rows past the image height are an error.
 int sj_writer_write(sj_writer *w, const unsigned char *rows, size_t stride, int count, char *message, size_t message_len);
+/// Writes `count` rows of a yuv420 writer: luma rows `y_stride` apart and the (count + 1) / 2 chroma rows
+/// of each plane that go with them, `c_stride` apart. Every call but the last must pass an even count.
+int sj_writer_write_yuv420(sj_writer *w, const unsigned char *y, size_t y_stride, const unsigned char *cb,
+                           const unsigned char *cr, size_t c_stride, int count, char *message, size_t message_len);
 /// Finishes the JPEG (every row must have been written), closes the file and frees the writer.
 int sj_writer_finish(sj_writer *w, char *message, size_t message_len);
 /// Abandons the JPEG, closes the file and frees the writer (the partial file stays: the caller removes it).

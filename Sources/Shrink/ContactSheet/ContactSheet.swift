@@ -1,8 +1,9 @@
 import ShrinkCore
 
 /// A contact sheet: many photos in a grid of square cells, rendered through an ``ImagePipeline`` and
-/// written band by band by a ``StreamingImageEncoding`` (JPEG) — one row of cells at a time, while the next rows are prefetched — like a
-/// scrolling grid that keeps only the visible rows. Its memory does not grow with the number of photos: one
+/// written band by band by a ``StreamingImageEncoding`` — one row of cells at a time, while the next rows are
+/// prefetched — like a scrolling grid that keeps only the visible rows. The encoder is given yuv420 planes (a
+/// 4:2:0 JPEG), so the cells' planes go into the file without a conversion to RGB and back. Its memory does not grow with the number of photos: one
 /// band of the sheet, the cells of about two rows in the pipeline's memory cache, and the decodes the budget
 /// admits.
 ///
@@ -15,7 +16,7 @@ package struct ContactSheet: Sendable {
     package var layout: Layout
     /// Mode and pixel format of the cell thumbnails. Quality mode, memory-optimised formats by default.
     package var options: ThumbnailOptions
-    /// What writes the sheet, band by band.
+    /// What writes the sheet, band by band, from yuv420 planes (a 4:2:0 JPEG).
     package var encoder: any StreamingImageEncoding
     /// Rows of cells prefetched ahead of the row being written. `1` by default.
     package var rowsAhead: Int
@@ -65,7 +66,7 @@ package struct ContactSheet: Sendable {
                        progress: (Cell) -> Void = { _ in }) async throws(ImageError) -> Summary {
         guard !paths.isEmpty else { throw ImageError(.invalidArgument, "\(output): a contact sheet needs at least one photo") }
         let size = layout.sheetSize(count: paths.count)
-        let writer = try encoder.startWriting(to: output, size: size, format: .rgb8)
+        let writer = try encoder.startWriting(to: output, size: size, format: .yuv420)
         let rows = layout.rows(count: paths.count)
         // Requests are made a row at a time: nothing per photo is held beyond the rows in flight.
         let target = ThumbnailTarget.box(PixelSize(width: layout.cell, height: layout.cell), fit: .inside)
@@ -76,9 +77,8 @@ package struct ContactSheet: Sendable {
             }
         }
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
-        var band = SheetBand(layout: layout, width: size.width)
+        var band = SheetBand(layout: layout, sheet: size, bands: rows)
         var shown = 0, failed = 0
-        try band.writeTopGap(to: writer)
         for r in 0..<rows {
             prefetcher.startPrefetching(with: (1...max(1, rowsAhead)).flatMap { rowsAhead > 0 ? requestsOfRow(r + $0) : [] })
             let row = requestsOfRow(r)
@@ -99,12 +99,12 @@ package struct ContactSheet: Sendable {
             // Drawn cells are not needed again: dropping them keeps the cache for the prefetched rows (a
             // visible read made them the most recent entries, so LRU alone would evict the prefetched ones).
             for request in row { if let key = try? request.cacheKey() { pipeline.memoryCache?.removeValue(for: key) } }
-            band.clear()
+            band.begin(band: r)
             for (i, result) in results.enumerated() {
                 let index = r * layout.columns + i
                 switch result! {
                 case .success(let response):
-                    band.place(response.image.pixels, column: i)
+                    band.place(response.image.pixels, row: r, column: i)
                     shown += 1
                     progress(Cell(index: index, path: paths[index],
                                   result: .success((response.image.size, response.telemetry))))

@@ -1,84 +1,129 @@
 import ShrinkCore
 
-/// One band of a contact sheet: a row of cells and the gap below it, as rgb8 rows ready for the JPEG
-/// writer. Memory: (cell + gap) × sheet width × 3 bytes, reused for every row of cells.
+/// One band of a contact sheet as yuv420 planes, handed to the JPEG writer as raw rows: the sheet's rows from
+/// one even row to the next, a row of cells with the gap around it (band 0 also holds the top gap). Bands
+/// start on even rows and cells on even pixels, so a yuv420 thumbnail's planes are copied as they are: no
+/// conversion to RGB for the sheet and none back for the JPEG, and no 4:2:0 chroma sample straddles two bands.
+/// With an odd cell or gap, a cell may sit one pixel up or left of its exact centre.
+///
+/// Memory: (cell + 2 × gap + 2) × sheet width × 1.5 bytes, reused for every row of cells.
 struct SheetBand {
     let layout: ContactSheet.Layout
-    let width: Int
-    private var pixels: [UInt8]
+    /// The sheet's size.
+    let sheet: PixelSize
+    /// Bands in the sheet: one per row of cells.
+    let bands: Int
+    /// The sheet row the current band starts on, and its number of rows.
+    private(set) var top = 0
+    private(set) var rows = 0
+    private let chromaWidth: Int
+    private var luma: [UInt8]
+    private var cb: [UInt8]
+    private var cr: [UInt8]
+    private let fill: (y: UInt8, cb: UInt8, cr: UInt8)
 
-    init(layout: ContactSheet.Layout, width: Int) {
+    init(layout: ContactSheet.Layout, sheet: PixelSize, bands: Int) {
         self.layout = layout
-        self.width = width
-        pixels = [UInt8](repeating: 0, count: (layout.cell + layout.gap) * width * 3)
-        clear()
-    }
-
-    /// Fills the band with the background.
-    mutating func clear() {
+        self.sheet = sheet
+        self.bands = bands
+        chromaWidth = (sheet.width + 1) / 2
+        let capacity = layout.cell + 2 * layout.gap + 2
+        luma = [UInt8](repeating: 0, count: capacity * sheet.width)
+        cb = [UInt8](repeating: 0, count: (capacity / 2 + 1) * chromaWidth)
+        cr = cb
         let bg = layout.background
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                p[i] = bg.red; p[i + 1] = bg.green; p[i + 2] = bg.blue
-                i += 3
-            }
-        }
+        let (u, v) = PixelConverter.chroma(r: Int32(bg.red), g: Int32(bg.green), b: Int32(bg.blue), count: 1)
+        fill = (PixelConverter.luma(bg.red, bg.green, bg.blue), u, v)
     }
 
-    /// Draws `image` centred in cell `column`, compositing any alpha over the background.
-    mutating func place(_ image: PixelBuffer, column: Int) {
+    /// The sheet row band `r` starts on: where its row of cells starts, rounded down to even; 0 for the first
+    /// band, the sheet's height past the last.
+    func start(ofBand r: Int) -> Int {
+        guard r > 0 else { return 0 }
+        return min(sheet.height, (layout.gap + r * (layout.cell + layout.gap)) & ~1)
+    }
+
+    /// Makes band `r` the current one and fills it with the background.
+    mutating func begin(band r: Int) {
+        top = start(ofBand: r)
+        rows = (r + 1 >= bands ? sheet.height : start(ofBand: r + 1)) - top
+        let fill = fill
+        luma.withUnsafeMutableBufferPointer { $0.update(repeating: fill.y) }
+        cb.withUnsafeMutableBufferPointer { $0.update(repeating: fill.cb) }
+        cr.withUnsafeMutableBufferPointer { $0.update(repeating: fill.cr) }
+    }
+
+    /// Draws `image` centred (to the even pixel) in cell `column` of the current band's row `r` of cells,
+    /// compositing any alpha over the background first. yuv420 images are copied plane by plane; others are
+    /// converted to yuv420 once (a cell's worth of pixels).
+    mutating func place(_ image: PixelBuffer, row r: Int, column: Int) {
         let cell = layout.cell
-        let w = min(image.size.width, cell), h = min(image.size.height, cell)
-        let x0 = layout.gap + column * (cell + layout.gap) + (cell - w) / 2
-        let y0 = (cell - h) / 2
-        let alpha = image.format.hasAlpha
-        let source = PixelConverter.convert(image, to: alpha ? .rgba8 : .rgb8)
-        let bg = layout.background
-        source.bytes.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                Self.blit(src.baseAddress!, sourceWidth: source.size.width, channels: alpha ? 4 : 3, width: w, height: h,
-                          into: dst.baseAddress! + (y0 * width + x0) * 3, stride: width * 3, background: bg)
+        let x0 = (layout.gap + column * (cell + layout.gap) + (cell - min(image.size.width, cell)) / 2) & ~1
+        let y0 = ((layout.gap + r * (cell + layout.gap) + (cell - min(image.size.height, cell)) / 2) & ~1) - top
+        let w = min(image.size.width, cell, sheet.width - x0), h = min(image.size.height, cell, rows - y0)
+        guard w > 0, h > 0, y0 >= 0 else { return }
+        let planar = image.format == .yuv420 ? image : PixelConverter.convert(flattened(image), to: .yuv420)
+        let planes = planar.planes
+        let width = sheet.width, chromaWidth = chromaWidth
+        planar.bytes.withUnsafeBufferPointer { src in
+            let base = src.baseAddress!
+            luma.withUnsafeMutableBufferPointer { dst in
+                Self.copy(base + planes[0].offset, stride: planes[0].width, width: w, height: h,
+                          into: dst.baseAddress! + y0 * width + x0, stride: width)
+            }
+            let cw = (w + 1) / 2, ch = (h + 1) / 2
+            cb.withUnsafeMutableBufferPointer { dst in
+                Self.copy(base + planes[1].offset, stride: planes[1].width, width: cw, height: ch,
+                          into: dst.baseAddress! + y0 / 2 * chromaWidth + x0 / 2, stride: chromaWidth)
+            }
+            cr.withUnsafeMutableBufferPointer { dst in
+                Self.copy(base + planes[2].offset, stride: planes[2].width, width: cw, height: ch,
+                          into: dst.baseAddress! + y0 / 2 * chromaWidth + x0 / 2, stride: chromaWidth)
             }
         }
     }
 
-    /// Writes the band's rows (all of them: the cells and the gap below).
+    /// Writes the current band's rows.
     func write(to writer: any RowEncoding) throws(ImageError) {
-        try pixels.withUnsafeBytes { raw in
-            Result { () throws(ImageError) in
-                try writer.write(rows: raw.baseAddress!, bytesPerRow: width * 3, count: layout.cell + layout.gap)
+        let (width, chromaWidth, rows) = (sheet.width, chromaWidth, rows)
+        try luma.withUnsafeBufferPointer { y in
+            cb.withUnsafeBufferPointer { u in
+                cr.withUnsafeBufferPointer { v in
+                    Result { () throws(ImageError) in
+                        try writer.write(luma: y.baseAddress!, lumaStride: width, cb: u.baseAddress!, cr: v.baseAddress!,
+                                         chromaStride: chromaWidth, count: rows)
+                    }
+                }
             }
         }.get()
     }
 
-    /// Writes the gap above the first row of cells.
-    func writeTopGap(to writer: any RowEncoding) throws(ImageError) {
-        guard layout.gap > 0 else { return }
-        var gap = [UInt8](repeating: 0, count: width * 3)
-        for x in 0..<width { gap[3 * x] = layout.background.red; gap[3 * x + 1] = layout.background.green; gap[3 * x + 2] = layout.background.blue }
-        for _ in 0..<layout.gap {
-            try gap.withUnsafeBytes { raw in
-                Result { () throws(ImageError) in try writer.write(rows: raw.baseAddress!, bytesPerRow: width * 3, count: 1) }
-            }.get()
+    /// `image` without alpha: composited over the background (rgb8), or as it is.
+    private func flattened(_ image: PixelBuffer) -> PixelBuffer {
+        guard image.format.hasAlpha else { return image }
+        let rgba = PixelConverter.convert(image, to: .rgba8)
+        let bg = layout.background
+        var out = [UInt8](repeating: 0, count: rgba.size.width * rgba.size.height * 3)
+        rgba.bytes.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in
+                Self.composite(s.baseAddress!, count: rgba.size.width * rgba.size.height, over: bg, into: d.baseAddress!)
+            }
+        }
+        return PixelBuffer(format: .rgb8, size: rgba.size, bytes: out)
+    }
+
+    private static func composite(_ s: UnsafePointer<UInt8>, count: Int, over bg: (red: UInt8, green: UInt8, blue: UInt8),
+                                  into d: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count {
+            let a = UInt32(s[4 * i + 3]), na = 255 - a
+            d[3 * i] = UInt8((UInt32(s[4 * i]) * a + UInt32(bg.red) * na + 127) / 255)
+            d[3 * i + 1] = UInt8((UInt32(s[4 * i + 1]) * a + UInt32(bg.green) * na + 127) / 255)
+            d[3 * i + 2] = UInt8((UInt32(s[4 * i + 2]) * a + UInt32(bg.blue) * na + 127) / 255)
         }
     }
 
-    private static func blit(_ src: UnsafePointer<UInt8>, sourceWidth: Int, channels: Int, width: Int, height: Int,
-                             into dst: UnsafeMutablePointer<UInt8>, stride: Int,
-                             background bg: (red: UInt8, green: UInt8, blue: UInt8)) {
-        for y in 0..<height {
-            let s = src + y * sourceWidth * channels, d = dst + y * stride
-            if channels == 3 {
-                d.update(from: s, count: width * 3)
-                continue
-            }
-            for x in 0..<width {
-                let a = UInt32(s[4 * x + 3]), na = 255 - a
-                d[3 * x] = UInt8((UInt32(s[4 * x]) * a + UInt32(bg.red) * na + 127) / 255)
-                d[3 * x + 1] = UInt8((UInt32(s[4 * x + 1]) * a + UInt32(bg.green) * na + 127) / 255)
-                d[3 * x + 2] = UInt8((UInt32(s[4 * x + 2]) * a + UInt32(bg.blue) * na + 127) / 255)
-            }
-        }
+    private static func copy(_ src: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
+                             into dst: UnsafeMutablePointer<UInt8>, stride: Int) {
+        for y in 0..<height { (dst + y * stride).update(from: src + y * sourceStride, count: width) }
     }
 }

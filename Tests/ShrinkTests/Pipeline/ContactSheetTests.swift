@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import Shrink
+import ShrinkTestSupport
+
+@Suite struct ContactSheetTests {
+    private static func solid(width: Int, height: Int, _ rgba: [UInt8], right: [UInt8]? = nil) -> PixelBuffer {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width { bytes.replaceSubrange((y * width + x) * 4 ..< (y * width + x + 1) * 4, with: x >= width / 2 ? right ?? rgba : rgba) }
+        }
+        return PixelBuffer(format: .rgba8, size: PixelSize(width: width, height: height), bytes: bytes)
+    }
+
+    /// A sheet of a 4:2:0 JPEG, a gray JPEG and a PNG whose left half is transparent, with an odd gap: the
+    /// sheet is written from yuv420 planes, so check where each photo landed and its colours, the alpha
+    /// composited over the background, and the background itself.
+    @Test func cellsLandCentredOnTheBackgroundWithAlphaComposited() async throws {
+        let dir = NSTemporaryDirectory() + "shrink-sheet-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let red = try TestImages.jpeg(PixelConverter.convert(Self.solid(width: 96, height: 64, [220, 30, 30, 255]), to: .rgb8),
+                                      quality: 95, chroma444: false)
+        let gray = try TestImages.jpeg(PixelConverter.convert(Self.solid(width: 40, height: 80, [90, 90, 90, 255]), to: .gray8))
+        let png = try PNGEncoder().encode(Self.solid(width: 64, height: 64, [0, 0, 0, 0], right: [20, 40, 230, 255]))
+        let paths = ["a.jpg", "b.jpg", "c.png"].map { dir + "/" + $0 }
+        for (path, bytes) in zip(paths, [red, gray, png]) { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+        let layout = ContactSheet.Layout(cell: 32, columns: 3, gap: 3, background: (0, 128, 0))
+        let sheet = ContactSheet(layout: layout, encoder: JPEGEncoder(options: .init(quality: 95)))
+        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 2, memoryCache: sheet.memoryCacheConfiguration()))
+        let summary = try await sheet.render(paths, to: dir + "/sheet.jpg", pipeline: pipeline)
+        #expect(summary.shown == 3 && summary.failed == 0)
+        #expect(summary.size == PixelSize(width: 3 * 32 + 4 * 3, height: 32 + 2 * 3))
+
+        let image = try ImageSource(path: dir + "/sheet.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        #expect(image.size == summary.size)
+        func near(_ x: Int, _ y: Int, _ rgb: [Int], within tolerance: Int = 24, _ what: Comment) {
+            let p = image.pixel(x: x, y: y).map(Int.init)
+            #expect(zip(p, rgb).allSatisfy { abs($0 - $1) <= tolerance }, "\(what) at (\(x), \(y)): \(p), expected \(rgb)")
+        }
+        near(1, 1, [0, 128, 0], "background, top gap")
+        near(54, 36, [0, 128, 0], "background, bottom gap")
+        // Cell 0 (x 3..<35): the red photo fitted to 32×21, centred at rows 3 + 5 ..< 3 + 26.
+        near(19, 19, [220, 30, 30], "red photo")
+        near(19, 5, [0, 128, 0], "above the red photo")
+        // Cell 1 (x 38..<70): the gray photo fitted to 16×32, centred at columns 38 + 8 ..< 38 + 24.
+        near(54, 19, [90, 90, 90], "gray photo")
+        near(42, 19, [0, 128, 0], "left of the gray photo")
+        // Cell 2 (x 73..<105, placed from the even column 72): transparent left half shows the background.
+        near(78, 19, [0, 128, 0], "transparent half")
+        near(99, 19, [20, 40, 230], within: 30, "opaque half")
+    }
+}

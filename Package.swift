@@ -55,7 +55,9 @@ let package = Package(
                        providers: [.apt(["libwebp-dev"])]),
         .target(name: "ShrinkWebP", dependencies: ["ShrinkCore", "CShrinkWebP"], exclude: ["CShrinkWebP"]),
         .target(name: "ShrinkCore", dependencies: ["CShrinkSystem"]),
-        .target(name: "ShrinkResample", dependencies: ["ShrinkCore"]),
+        // C: the resampler's inner loops, built for AVX2 and for the baseline, picked at load time.
+        .target(name: "CShrinkResample", path: "Sources/ShrinkResample/CShrinkResample"),
+        .target(name: "ShrinkResample", dependencies: ["ShrinkCore", "CShrinkResample"], exclude: ["CShrinkResample"]),
         .target(name: "ShrinkJPEG", dependencies: ["ShrinkCore", "CShrinkJPEG"]),
         .target(name: "ShrinkPNG", dependencies: ["ShrinkCore", "CShrinkSPNG"]),
         // HEIC and AVIF: Shrink's container parser, HEVC tiles through libde265, AV1 through dav1d.

@@ -1,3 +1,4 @@
+import CShrinkResample
 import ShrinkCore
 
 /// Resizes a stream of interleaved rows (gray8, rgb8, rgba8 or rgba16), given top to bottom, to an output
@@ -152,8 +153,8 @@ package final class StreamingResampler {
     }
 
     /// Horizontal pass over one float row of `inputCount` floats (padding included: colour pixels are read as
-    /// 4-lane vectors). One channel: each window as whole 8-lane vectors (its weights are zero past the window)
-    /// where the row has the floats, else tap by tap.
+    /// 4-lane vectors). One channel: `shrink_resample_row1`, each window as whole 8-lane vectors (its weights
+    /// are zero past the window) where the row has the floats, else tap by tap.
     private static func convolveRow(_ input: UnsafePointer<Float>, count inputCount: Int, into out: UnsafeMutablePointer<Float>,
                                     channels: Int, outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
                                     stride taps: Int) {
@@ -161,32 +162,9 @@ package final class StreamingResampler {
             count.withUnsafeBufferPointer { count in
                 switch channels {
                 case 1:
-                    for x in 0..<outputWidth {
-                        let w = weights + x &* taps, p = input + start[x]
-                        if start[x] &+ taps <= inputCount {
-                            var acc = SIMD8<Float>()
-                            var k = 0
-                            while k < taps {
-                                acc += UnsafeRawPointer(w + k).loadUnaligned(as: SIMD8<Float>.self)
-                                    * UnsafeRawPointer(p + k).loadUnaligned(as: SIMD8<Float>.self)
-                                k &+= 8
-                            }
-                            // Pairwise: SIMD's sum() adds the lanes one after another, a chain of 7 dependent adds.
-                            let half = acc.lowHalf + acc.highHalf, quarter = half.lowHalf + half.highHalf
-                            out[x] = quarter[0] + quarter[1]
-                            continue
-                        }
-                        var s0: Float = 0, s1: Float = 0
-                        var k = 0
-                        let n = count[x]
-                        while k + 1 < n {
-                            s0 += w[k] * p[k]
-                            s1 += w[k + 1] * p[k + 1]
-                            k += 2
-                        }
-                        if k < n { s0 += w[k] * p[k] }
-                        out[x] = s0 + s1
-                    }
+                    // In C, built for AVX2 too (8-float vectors where the CPU has them, 4 otherwise).
+                    shrink_resample_row1(input, inputCount, out, outputWidth, start.baseAddress!, count.baseAddress!,
+                                         weights, taps)
                 case 3, 4:
                     // One 4-lane multiply-add per tap; for RGB the fourth lane is the next pixel's red, ignored.
                     let c = channels
@@ -217,17 +195,13 @@ package final class StreamingResampler {
         }
     }
 
-    /// Vertical pass: one output row from the ring rows of its window, rounded and clamped to 8 bits; with
+    /// Vertical pass: one output row from the ring rows of its window (`shrink_resample_columns`), rounded and
+    /// clamped to 8 bits; with
     /// alpha (`unpremultiplyEvery` = channels), colour is divided by alpha again (0 where alpha rounds to 0).
     private static func convolveColumns(ring: UnsafePointer<Float>, ringRows: Int, width: Int, start: Int, count: Int,
                                         weights: UnsafePointer<Float>, accumulator acc: UnsafeMutablePointer<Float>,
                                         output: UnsafeMutablePointer<UInt8>, unpremultiplyEvery c: Int, sixteenBit: Bool) {
-        acc.update(repeating: 0, count: width)
-        for k in 0..<count {
-            let row = ring + ((start + k) % ringRows) * width
-            let wk = weights[k]
-            for i in 0..<width { acc[i] += wk * row[i] }
-        }
+        shrink_resample_columns(ring, ringRows, width, start, count, weights, acc)
         if c > 0 {
             var i = 0
             while i < width {

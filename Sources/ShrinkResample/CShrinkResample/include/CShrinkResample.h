@@ -1,0 +1,22 @@
+#ifndef CSHRINK_RESAMPLE_H
+#define CSHRINK_RESAMPLE_H
+
+#include <stdint.h>
+
+/// The Lanczos resampler's inner loops over float samples, in C so that each is compiled twice on x86-64
+/// Linux: for x86-64-v3 (AVX2, 8 floats a vector) and for the baseline (SSE2, 4), the CPU choosing at load
+/// time (an ifunc; elsewhere the baseline build alone). Floating-point contraction is off, so both make the
+/// very same bits, and the same as the Swift loops they replace.
+
+/// One row of a one-channel horizontal pass: output[x] = Σ weights[x × stride + k] × input[start[x] + k].
+/// Where input_count allows, each window is read as whole 8-float vectors (its weights are zero past
+/// count[x]); else tap by tap. Cost: output_width × stride multiply-adds.
+void shrink_resample_row1(const float *input, intptr_t input_count, float *output, intptr_t output_width,
+                          const intptr_t *start, const intptr_t *count, const float *weights, intptr_t stride);
+
+/// One output row of the vertical pass: accumulator[i] = Σ weights[k] × ring row (start + k) mod ring_rows,
+/// over `count` rows of `width` floats. Cost: width × count multiply-adds.
+void shrink_resample_columns(const float *ring, intptr_t ring_rows, intptr_t width, intptr_t start, intptr_t count,
+                             const float *weights, float *accumulator);
+
+#endif

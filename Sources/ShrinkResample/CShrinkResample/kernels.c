@@ -1,0 +1,49 @@
+#include "CShrinkResample.h"
+
+// Same results on every CPU: a × b + c stays a multiply and an add, never a fused one.
+#pragma clang fp contract(off)
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__clang__)
+#define SHRINK_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SHRINK_CLONES
+#endif
+
+// Eight floats, read from any float-aligned address.
+typedef float shrink_v8f __attribute__((vector_size(32), aligned(4), may_alias));
+
+SHRINK_CLONES
+void shrink_resample_row1(const float *input, intptr_t input_count, float *output, intptr_t output_width,
+                          const intptr_t *start, const intptr_t *count, const float *weights, intptr_t stride) {
+    for (intptr_t x = 0; x < output_width; x++) {
+        const float *w = weights + x * stride, *p = input + start[x];
+        if (start[x] + stride <= input_count) {
+            shrink_v8f acc = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (intptr_t k = 0; k < stride; k += 8) acc += *(const shrink_v8f *)(w + k) * *(const shrink_v8f *)(p + k);
+            // Pairwise, as the Swift loop summed: halves, then quarters, then the last two.
+            float q0 = (acc[0] + acc[4]) + (acc[2] + acc[6]), q1 = (acc[1] + acc[5]) + (acc[3] + acc[7]);
+            output[x] = q0 + q1;
+            continue;
+        }
+        float s0 = 0, s1 = 0;
+        intptr_t k = 0, n = count[x];
+        for (; k + 1 < n; k += 2) {
+            s0 += w[k] * p[k];
+            s1 += w[k + 1] * p[k + 1];
+        }
+        if (k < n) s0 += w[k] * p[k];
+        output[x] = s0 + s1;
+    }
+}
+
+SHRINK_CLONES
+void shrink_resample_columns(const float *ring, intptr_t ring_rows, intptr_t width, intptr_t start, intptr_t count,
+                             const float *weights, float *accumulator) {
+    float *restrict acc = accumulator;
+    for (intptr_t i = 0; i < width; i++) acc[i] = 0;
+    for (intptr_t k = 0; k < count; k++) {
+        const float *restrict row = ring + ((start + k) % ring_rows) * width;
+        float wk = weights[k];
+        for (intptr_t i = 0; i < width; i++) acc[i] += wk * row[i];
+    }
+}

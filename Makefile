@@ -26,8 +26,12 @@ FUZZ_SECONDS ?= 600
 
 deps:
 	@scripts/install-deps
-	@mkdir -p $(STATIC_CXX) && archive=$$(clang -print-file-name=libstdc++.a 2>/dev/null || cc -print-file-name=libstdc++.a) \
-	  && if [ -f "$$archive" ]; then ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a; fi
+	@mkdir -p "$(STATIC_CXX)"; archive=; \
+	for compiler in "$$(dirname "$$(command -v $(SWIFT))")/clang" clang cc; do \
+	  candidate=$$("$$compiler" -print-file-name=libstdc++.a 2>/dev/null) && [ -f "$$candidate" ] && { archive=$$candidate; break; }; \
+	done; \
+	if [ -n "$$archive" ]; then ln -sf "$$archive" "$(STATIC_CXX)/libstdc++.a"; \
+	else echo "make: no libstdc++.a found; the release binary links libstdc++.so (a slower start)" >&2; fi
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) $(LIGHT_FLAGS) --product shrink

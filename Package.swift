@@ -102,7 +102,7 @@ let package = Package(
         ),
         .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "ShrinkHEIF", "CShrinkGIF"]),
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "CShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkWebPTests", dependencies: ["Shrink", "ShrinkWebP", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),

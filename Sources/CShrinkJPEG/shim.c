@@ -608,6 +608,8 @@ sj_writer *sj_writer_open(const char *path, int width, int height, int component
         sj_writer_free(w);
         return NULL;
     }
+    // libjpeg hands stdio 4 KiB at a time; a 64 KiB buffer makes that one write(2) per 64 KiB, not per 4 KiB.
+    setvbuf(w->file, NULL, _IOFBF, 64 << 10);
     jpeg_stdio_dest(&w->c, w->file);
     w->c.image_width = (JDIMENSION)width;
     w->c.image_height = (JDIMENSION)height;

@@ -77,6 +77,9 @@ struct MontageCommand: ParsableCommand {
         guard (8...4096).contains(cell) else { throw ValidationError("--cell must be 8-4096") }
         guard (1...256).contains(columns) else { throw ValidationError("--columns must be 1-256") }
         guard (0...256).contains(gap) else { throw ValidationError("--gap must be 0-256") }
+        guard gap > 0 || cell % 2 == 0 else {
+            throw ValidationError("--cell must be even with --gap 0 (the sheet's 4:2:0 chroma pairs rows, so rows of cells start on even rows)")
+        }
         guard Self.color(background) != nil else { throw ValidationError("--background must be RRGGBB hex, like 202020") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -123,8 +126,8 @@ struct MontageCommand: ParsableCommand {
         let summary: ContactSheet.Summary
         do {
             summary = try await sheet.render(photos, to: output, pipeline: pipeline) { cell in
-                // Sampled only for --json (a read of /proc per photo); the plain summary counts threads at the end.
-                if json { maxThreads = max(maxThreads, ProcessStatus.read().threads) }
+                // A read of /proc per photo for --json, per row of cells otherwise.
+                if json || cell.index % layout.columns == 0 { maxThreads = max(maxThreads, ProcessStatus.read().threads) }
                 var line = JSONLine()
                 line.add("input", cell.path)
                 line.add("index", cell.index)

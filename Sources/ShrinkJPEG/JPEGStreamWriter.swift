@@ -12,8 +12,8 @@ import ShrinkCore
 /// when ``finish()`` succeeds (it is written to a temporary file beside it, then renamed); a writer dropped
 /// unfinished removes its temporary file.
 ///
-/// Memory: libjpeg's compressor state and one iMCU row of samples (16 rows × width × 3 bytes; 1.5 for
-/// yuv420), whatever the image height.
+/// Memory: libjpeg's compressor state, one iMCU row of samples (16 rows × width × 3 bytes; 1.5 for yuv420)
+/// and a 64 KiB file buffer, whatever the image height.
 package final class JPEGStreamWriter: RowEncoding {
     /// The file being written.
     package let path: String
@@ -62,7 +62,7 @@ package final class JPEGStreamWriter: RowEncoding {
     }
 
     /// Appends `count` rows of ``format`` (rgb8 or gray8), `bytesPerRow` apart. Fails with `.invalidArgument` past the image
-    /// height, `.encodingFailed` or `.io` when libjpeg or the disk fails.
+    /// height, `.encodingFailed` when libjpeg fails (the writer is then abandoned).
     package func write(rows: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(ImageError) {
         guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
         guard format != .yuv420 else {
@@ -74,16 +74,29 @@ package final class JPEGStreamWriter: RowEncoding {
         var message = [CChar](repeating: 0, count: 256)
         let status = sj_writer_write(writer, rows.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count),
                                      &message, message.count)
-        guard status == 0 else {
-            throw ImageError(status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .encodingFailed,
-                             "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
-        }
+        try check(status, message)
         rowsWritten += count
+    }
+
+    /// Throws for a failed write: `.invalidArgument` for a bad call (the writer stays usable), `.encodingFailed`
+    /// when libjpeg failed — then the compressor is left mid-row, so the writer is abandoned (its temporary file
+    /// removed) and later calls fail.
+    private func check(_ status: Int32, _ message: [CChar]) throws(ImageError) {
+        guard status != 0 else { return }
+        if status == Int32(SJ_BAD_CALL.rawValue) {
+            throw ImageError(.invalidArgument, "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
+        }
+        if let writer {
+            sj_writer_abort(writer)
+            self.writer = nil
+            unlink(temporary)
+        }
+        throw ImageError(.encodingFailed, "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
     }
 
     /// Appends `count` rows of a yuv420 writer (see ``RowEncoding/write(luma:lumaStride:cb:cr:chromaStride:count:)``).
     /// Fails with `.invalidArgument` for other writers, past the image height or on an odd row, `.encodingFailed`
-    /// or `.io` when libjpeg or the disk fails.
+    /// when libjpeg fails (the writer is then abandoned).
     package func write(luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
                        chromaStride: Int, count: Int) throws(ImageError) {
         guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
@@ -95,10 +108,7 @@ package final class JPEGStreamWriter: RowEncoding {
         }
         var message = [CChar](repeating: 0, count: 256)
         let status = sj_writer_write_yuv420(writer, luma, lumaStride, cb, cr, chromaStride, Int32(count), &message, message.count)
-        guard status == 0 else {
-            throw ImageError(status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .encodingFailed,
-                             "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
-        }
+        try check(status, message)
         rowsWritten += count
     }
 

@@ -3,7 +3,8 @@ import ShrinkCore
 extension ContactSheet {
     /// The grid of a contact sheet: square cells of `cell` pixels, `columns` wide, `gap` pixels between
     /// cells and around the edge, on a `background` colour. Photos keep their aspect ratio, centred in their
-    /// cell.
+    /// cell (to the even pixel: the sheet is 4:2:0). With no gap, give an even cell: rows of cells must start
+    /// on even rows, and with an odd cell and no gap a photo as tall as its cell loses its last row.
     package struct Layout: Sendable {
         /// Cell side in pixels. `256` by default.
         package var cell: Int

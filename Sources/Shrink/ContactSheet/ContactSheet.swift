@@ -16,7 +16,8 @@ package struct ContactSheet: Sendable {
     package var layout: Layout
     /// Mode and pixel format of the cell thumbnails. Quality mode, memory-optimised formats by default.
     package var options: ThumbnailOptions
-    /// What writes the sheet, band by band, from yuv420 planes (a 4:2:0 JPEG).
+    /// What writes the sheet, band by band, from yuv420 planes: a 4:2:0 encoder (a `JPEGEncoder` with
+    /// `chroma444` set refuses them, and ``render(_:to:pipeline:progress:)`` fails with `.invalidArgument`).
     package var encoder: any StreamingImageEncoding
     /// Rows of cells prefetched ahead of the row being written. `1` by default.
     package var rowsAhead: Int

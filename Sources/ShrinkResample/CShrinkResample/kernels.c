@@ -1,9 +1,16 @@
 #include "CShrinkResample.h"
 
-// Same results on every CPU: a × b + c stays a multiply and an add, never a fused one.
+// Same results on every CPU: a × b + c stays a multiply and an add, never a fused one (GCC ignores the standard
+// pragma and fuses by default, hence its own).
+#if defined(__clang__)
 #pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#pragma STDC FP_CONTRACT OFF
 
-#if defined(__x86_64__) && defined(__linux__) && defined(__clang__)
+// Two builds and an ifunc need glibc (musl has no ifunc).
+#if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__clang__)
 #define SHRINK_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define SHRINK_CLONES

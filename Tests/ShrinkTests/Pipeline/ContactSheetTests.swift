@@ -51,4 +51,50 @@ import ShrinkTestSupport
         near(78, 19, [0, 128, 0], "transparent half")
         near(99, 19, [20, 40, 230], within: 30, "opaque half")
     }
+
+    /// Three rows of cells with an odd cell and gap (bands of different heights, the last one odd), photos
+    /// whose fitted width and height are odd: each lands in its cell in its colour, the gaps stay background,
+    /// and the pixel past a photo's odd edge shows the photo's colour at half strength at most (its 4:2:0
+    /// chroma sample is shared with the background and averaged with it).
+    @Test func oddCellsAndGapsOverSeveralRows() async throws {
+        let dir = NSTemporaryDirectory() + "shrink-sheet-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let colours: [[UInt8]] = [[220, 30, 30], [30, 200, 40], [40, 60, 220], [230, 220, 40], [200, 40, 200]]
+        var paths: [String] = []
+        for (i, c) in colours.enumerated() {
+            // 62 × 42 fits a 31 cell as 31 × 21: odd both ways.
+            let rgb = PixelConverter.convert(Self.solid(width: 62, height: 42, c + [255]), to: .rgb8)
+            let path = dir + "/p\(i).jpg"
+            try Data(try TestImages.jpeg(rgb, quality: 95, chroma444: false)).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let layout = ContactSheet.Layout(cell: 31, columns: 2, gap: 3, background: (128, 128, 128))
+        let sheet = ContactSheet(layout: layout, encoder: JPEGEncoder(options: .init(quality: 95)))
+        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 2, memoryCache: sheet.memoryCacheConfiguration()))
+        let summary = try await sheet.render(paths, to: dir + "/sheet.jpg", pipeline: pipeline)
+        #expect(summary.size == PixelSize(width: 2 * 31 + 3 * 3, height: 3 * 31 + 4 * 3))
+        let image = try ImageSource(path: dir + "/sheet.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        #expect(image.size == summary.size)
+        func pixel(_ x: Int, _ y: Int) -> [Int] { image.pixel(x: x, y: y).map(Int.init) }
+        for (i, c) in colours.enumerated() {
+            let (row, column) = (i / 2, i % 2)
+            let left = 3 + column * 34, top = 3 + row * 34
+            // The photo: 31 × 21 from the even column at or left of `left`, rows from the even row at or above top + 5.
+            let (x0, y0) = (left & ~1, (top + 5) & ~1)
+            let centre = pixel(x0 + 15, y0 + 10)
+            #expect(zip(centre, c).allSatisfy { abs($0 - Int($1)) <= 20 }, "photo \(i) at its centre: \(centre), expected \(c)")
+            let above = pixel(x0 + 15, y0 - 2)
+            #expect(above.allSatisfy { abs($0 - 128) <= 12 }, "above photo \(i): \(above)")
+            // The background pixel sharing a chroma sample with the photo's last column: the shared sample is half
+            // photo, half background, so the photo's colour shows at most half strength there (60 from grey
+            // here; copied as it is, the photo's chroma put it 110–124 off).
+            let past = pixel(x0 + 31, y0 + 10)
+            #expect(past.allSatisfy { abs($0 - 128) <= 75 }, "right of photo \(i): \(past)")
+        }
+        for y in [0, 35, 69, summary.size.height - 1] {
+            let gap = pixel(40, y)
+            #expect(gap.allSatisfy { abs($0 - 128) <= 12 }, "gap row \(y): \(gap)")
+        }
+    }
 }

@@ -1,0 +1,71 @@
+import CShrinkResample
+import Testing
+
+/// The C kernels (`kernels.c`, built for AVX2 and for the baseline) against plain Swift doing the same float
+/// operations in the same order: equal bit for bit, so a thumbnail is the same on every CPU and the same as
+/// before the loops moved to C. The inputs are random floats, windows of every length up to the stride, and
+/// windows at the row's end that must be read tap by tap.
+@Suite struct ResampleKernelTests {
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+    }
+
+    @Test(arguments: [8, 16, 24, 40])
+    func horizontalRowMatchesScalarReferenceBitForBit(stride: Int) {
+        var g = Generator(state: UInt64(stride))
+        let inputCount = 301, outputWidth = 97
+        let input = (0..<inputCount).map { _ in Float.random(in: 0...255, using: &g) }
+        var start = [Int](), count = [Int](), weights = [Float](repeating: 0, count: outputWidth * stride)
+        for x in 0..<outputWidth {
+            let n = 1 + x % stride
+            // The last windows end at the row's end, so start + stride passes it: the tap-by-tap path.
+            let s = x < outputWidth - 6 ? (x * 3) % (inputCount - stride) : inputCount - n
+            start.append(s)
+            count.append(n)
+            for k in 0..<n { weights[x * stride + k] = Float.random(in: -0.3...1, using: &g) }
+        }
+        var out = [Float](repeating: .nan, count: outputWidth)
+        shrink_resample_row1(input, inputCount, &out, outputWidth, start, count, weights, stride)
+        for x in 0..<outputWidth {
+            let w = x * stride, p = start[x]
+            var expected: Float
+            if p + stride <= inputCount {
+                var lanes = [Float](repeating: 0, count: 8)
+                for k in Swift.stride(from: 0, to: stride, by: 8) {
+                    for l in 0..<8 { lanes[l] = lanes[l] + weights[w + k + l] * input[p + k + l] }
+                }
+                expected = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]))
+            } else {
+                var s0: Float = 0, s1: Float = 0, k = 0
+                while k + 1 < count[x] {
+                    s0 = s0 + weights[w + k] * input[p + k]
+                    s1 = s1 + weights[w + k + 1] * input[p + k + 1]
+                    k += 2
+                }
+                if k < count[x] { s0 = s0 + weights[w + k] * input[p + k] }
+                expected = s0 + s1
+            }
+            #expect(out[x].bitPattern == expected.bitPattern, "output \(x): \(out[x]) against \(expected)")
+        }
+    }
+
+    @Test func verticalColumnsMatchScalarReferenceBitForBit() {
+        var g = Generator(state: 7)
+        let ringRows = 13, width = 203
+        let ring = (0..<ringRows * width).map { _ in Float.random(in: 0...255, using: &g) }
+        let weights = (0..<ringRows).map { _ in Float.random(in: -0.3...1, using: &g) }
+        for (start, count) in [(0, 13), (9, 11), (12, 1), (5, 7)] {
+            var acc = [Float](repeating: .nan, count: width)
+            shrink_resample_columns(ring, ringRows, width, start, count, weights, &acc)
+            for i in 0..<width {
+                var expected: Float = 0
+                for k in 0..<count { expected = expected + weights[k] * ring[((start + k) % ringRows) * width + i] }
+                #expect(acc[i].bitPattern == expected.bitPattern, "start \(start), column \(i)")
+            }
+        }
+    }
+}

@@ -44,6 +44,8 @@ import ShrinkTestSupport
         let help = try await cli.shrink("montage", "--help")
         #expect(help.status == 0 && help.out.contains("--cell") && help.out.contains("--budget"))
         #expect(try await cli.shrink("montage", "x.jpg", "--cell", "2").status == 2)
+        let oddCellNoGap = try await cli.shrink("montage", "x.jpg", "--cell", "9", "--gap", "0")
+        #expect(oddCellNoGap.status == 2 && oddCellNoGap.err.contains("--cell must be even with --gap 0"))
         #expect(try await cli.shrink("montage", "x.jpg", "-o", "sheet.png").status == 2)
         #expect(try await cli.shrink("montage", "x.jpg", "--budget", "lots").status == 2)
     }

@@ -1,0 +1,8 @@
+/* zlib-ng's arch/x86/chorba_sse2.c compiled for sse2 (configure would pass the matching -m flags). */
+#if defined(__x86_64__) && defined(__clang__)
+#include "zbuild.h"
+#include <immintrin.h>
+#pragma clang attribute push (__attribute__((target("sse2"))), apply_to = function)
+#include "arch/x86/chorba_sse2.c"
+#pragma clang attribute pop
+#endif

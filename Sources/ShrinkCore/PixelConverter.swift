@@ -38,6 +38,30 @@ package enum PixelConverter {
         return PixelBuffer(format: format, size: image.size, bytes: out)
     }
 
+    /// `image` composited over an opaque `background`, as rgb8: `c·a + bg·(255 − a)`, rounded, per channel
+    /// (an image with alpha goes through rgba8 first; one without it is converted as it is). What JPEG output
+    /// and contact sheets do with alpha. Cost: one pass over the pixels, plus the rgba8 conversion if needed.
+    package static func flattened(_ image: PixelBuffer, over background: (red: UInt8, green: UInt8, blue: UInt8)) -> PixelBuffer {
+        guard image.format.hasAlpha else { return convert(image, to: .rgb8) }
+        let rgba = convert(image, to: .rgba8)
+        let count = rgba.size.pixelCount
+        let out = [UInt8](unsafeUninitializedCapacity: count * 3) { buffer, written in
+            rgba.bytes.withUnsafeBufferPointer { composite($0.baseAddress!, count: count, over: background, into: buffer.baseAddress!) }
+            written = count * 3
+        }
+        return PixelBuffer(format: .rgb8, size: rgba.size, bytes: out)
+    }
+
+    private static func composite(_ s: UnsafePointer<UInt8>, count: Int, over bg: (red: UInt8, green: UInt8, blue: UInt8),
+                                  into d: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count {
+            let a = UInt32(s[4 * i + 3]), na = 255 - a
+            d[3 * i] = UInt8((UInt32(s[4 * i]) * a + UInt32(bg.red) * na + 127) / 255)
+            d[3 * i + 1] = UInt8((UInt32(s[4 * i + 1]) * a + UInt32(bg.green) * na + 127) / 255)
+            d[3 * i + 2] = UInt8((UInt32(s[4 * i + 2]) * a + UInt32(bg.blue) * na + 127) / 255)
+        }
+    }
+
     /// Converts an image of `size` in `from` at `source` into `destination`, which holds
     /// `format.byteCount(for: size)` bytes (every byte is written).
     package static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: PixelSize, into destination: UnsafeMutablePointer<UInt8>,

@@ -54,7 +54,7 @@ public struct JPEGEncoder: ImageEncoding {
     public func encode(_ image: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
         switch image.format {
         case .gray8, .rgb8: break
-        case .rgba8: return try encode(flattened(image), metadata: metadata)
+        case .rgba8: return try encode(PixelConverter.flattened(image, over: options.background), metadata: metadata)
         case .yuv420 where !options.chroma444: return try encodePlanes(image, metadata: metadata)
         case .nv12 where !options.chroma444: return try encodePlanes(PixelConverter.convert(image, to: .yuv420), metadata: metadata)
         case .yuv420, .nv12: return try encode(PixelConverter.convert(image, to: .rgb8), metadata: metadata)
@@ -128,20 +128,5 @@ public struct JPEGEncoder: ImageEncoding {
             }
         }
         return try Self.result(status, out, length, message)
-    }
-
-    /// `image` (rgba8) composited over the background colour, as rgb8: `c·a + bg·(255 − a)`, rounded.
-    private func flattened(_ image: PixelBuffer) -> PixelBuffer {
-        let bg = [Int(options.background.red), Int(options.background.green), Int(options.background.blue)]
-        var rgb = [UInt8](repeating: 0, count: image.size.pixelCount * 3)
-        image.bytes.withUnsafeBufferPointer { src in
-            rgb.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<image.size.pixelCount {
-                    let a = Int(src[i * 4 + 3])
-                    for k in 0..<3 { dst[i * 3 + k] = UInt8((Int(src[i * 4 + k]) * a + bg[k] * (255 - a) + 127) / 255) }
-                }
-            }
-        }
-        return PixelBuffer(format: .rgb8, size: image.size, bytes: rgb)
     }
 }

@@ -62,7 +62,8 @@ struct SheetBand {
         let y0 = ((layout.gap + r * (cell + layout.gap) + (cell - min(image.size.height, cell)) / 2) & ~1) - top
         let w = min(image.size.width, cell, sheet.width - x0), h = min(image.size.height, cell, rows - y0)
         guard w > 0, h > 0, y0 >= 0 else { return }
-        let planar = image.format == .yuv420 ? image : PixelConverter.convert(flattened(image), to: .yuv420)
+        let opaque = image.format.hasAlpha ? PixelConverter.flattened(image, over: layout.background) : image
+        let planar = PixelConverter.convert(opaque, to: .yuv420)
         let planes = planar.planes
         let width = sheet.width, chromaWidth = chromaWidth
         planar.bytes.withUnsafeBufferPointer { src in
@@ -96,30 +97,6 @@ struct SheetBand {
                 }
             }
         }.get()
-    }
-
-    /// `image` without alpha: composited over the background (rgb8), or as it is.
-    private func flattened(_ image: PixelBuffer) -> PixelBuffer {
-        guard image.format.hasAlpha else { return image }
-        let rgba = PixelConverter.convert(image, to: .rgba8)
-        let bg = layout.background
-        var out = [UInt8](repeating: 0, count: rgba.size.width * rgba.size.height * 3)
-        rgba.bytes.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { d in
-                Self.composite(s.baseAddress!, count: rgba.size.width * rgba.size.height, over: bg, into: d.baseAddress!)
-            }
-        }
-        return PixelBuffer(format: .rgb8, size: rgba.size, bytes: out)
-    }
-
-    private static func composite(_ s: UnsafePointer<UInt8>, count: Int, over bg: (red: UInt8, green: UInt8, blue: UInt8),
-                                  into d: UnsafeMutablePointer<UInt8>) {
-        for i in 0..<count {
-            let a = UInt32(s[4 * i + 3]), na = 255 - a
-            d[3 * i] = UInt8((UInt32(s[4 * i]) * a + UInt32(bg.red) * na + 127) / 255)
-            d[3 * i + 1] = UInt8((UInt32(s[4 * i + 1]) * a + UInt32(bg.green) * na + 127) / 255)
-            d[3 * i + 2] = UInt8((UInt32(s[4 * i + 2]) * a + UInt32(bg.blue) * na + 127) / 255)
-        }
     }
 
     private static func copy(_ src: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,

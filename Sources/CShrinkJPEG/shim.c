@@ -420,31 +420,65 @@ static void sj_write_rows(j_compress_ptr c, const unsigned char *pixels, size_t 
     }
 }
 
-// yuv420 planes as raw data. libjpeg reads whole blocks: rows padded to width_in_blocks × 8 (edge samples
-// repeated), and 16 luma / 8 chroma rows per call (the last rows repeated below the image).
-static void sj_write_yuv420(j_compress_ptr c, const unsigned char *const planes[3]) {
-    int width = (int)c->image_width, height = (int)c->image_height;
-    int pw[3] = {width, (width + 1) / 2, (width + 1) / 2};
-    int ph[3] = {height, (height + 1) / 2, (height + 1) / 2};
+// yuv420 planes as libjpeg raw data, an iMCU row (16 luma rows, 8 of each chroma) at a time. libjpeg reads
+// whole blocks: rows are padded to width_in_blocks × 8 by repeating their last sample, and a short last group
+// repeats its last rows below the image. The one-shot encoder and the band-by-band writer share it.
+typedef struct {
     JSAMPARRAY rows[3];
+    int filled;   // luma rows in the group; chroma rows are (filled + 1) / 2
+} sj_raw_group;
+
+static void sj_raw_group_init(j_compress_ptr c, sj_raw_group *g) {
     for (int i = 0; i < 3; i++) {
-        JDIMENSION padded = c->comp_info[i].width_in_blocks * DCTSIZE;
-        rows[i] = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE, padded, (JDIMENSION)(c->comp_info[i].v_samp_factor * DCTSIZE));
+        jpeg_component_info *comp = &c->comp_info[i];
+        g->rows[i] = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE, comp->width_in_blocks * DCTSIZE,
+                                             (JDIMENSION)(comp->v_samp_factor * DCTSIZE));
     }
-    while (c->next_scanline < c->image_height) {
-        for (int i = 0; i < 3; i++) {
-            int n = c->comp_info[i].v_samp_factor * DCTSIZE;
-            int first = (int)c->next_scanline * c->comp_info[i].v_samp_factor / c->max_v_samp_factor;
-            JDIMENSION padded = c->comp_info[i].width_in_blocks * DCTSIZE;
-            for (int r = 0; r < n; r++) {
-                int sy = first + r < ph[i] ? first + r : ph[i] - 1;
-                const unsigned char *line = planes[i] + (size_t)sy * pw[i];
-                memcpy(rows[i][r], line, (size_t)pw[i]);
-                for (JDIMENSION x = (JDIMENSION)pw[i]; x < padded; x++) rows[i][r][x] = line[pw[i] - 1];
+    g->filled = 0;
+}
+
+// Hands the group to libjpeg, completing a short one with copies of its last rows.
+static void sj_raw_group_flush(j_compress_ptr c, sj_raw_group *g) {
+    for (int i = 0; i < 3; i++) {
+        int rows = c->comp_info[i].v_samp_factor * DCTSIZE;
+        int filled = i == 0 ? g->filled : (g->filled + 1) / 2;
+        JDIMENSION padded = c->comp_info[i].width_in_blocks * DCTSIZE;
+        for (int r = filled; r < rows; r++) memcpy(g->rows[i][r], g->rows[i][filled - 1], padded);
+    }
+    jpeg_write_raw_data(c, g->rows, (JDIMENSION)(c->max_v_samp_factor * DCTSIZE));
+    g->filled = 0;
+}
+
+// Adds `count` luma rows (`y_stride` apart) and, from the even ones, the chroma rows (`c_stride` apart), handing
+// each full group to libjpeg. The group must start on an even row.
+static void sj_raw_group_add(j_compress_ptr c, sj_raw_group *g, const unsigned char *y, size_t y_stride,
+                             const unsigned char *cb, const unsigned char *cr, size_t c_stride, int count) {
+    int width = (int)c->image_width, cw = (width + 1) / 2;
+    for (int row = 0; row < count; row++) {
+        JSAMPROW l = g->rows[0][g->filled];
+        JDIMENSION padded = c->comp_info[0].width_in_blocks * DCTSIZE;
+        memcpy(l, y + (size_t)row * y_stride, (size_t)width);
+        memset(l + width, l[width - 1], padded - (JDIMENSION)width);
+        if (row % 2 == 0) {
+            for (int i = 1; i < 3; i++) {
+                JSAMPROW ch = g->rows[i][g->filled / 2];
+                padded = c->comp_info[i].width_in_blocks * DCTSIZE;
+                memcpy(ch, (i == 1 ? cb : cr) + (size_t)(row / 2) * c_stride, (size_t)cw);
+                memset(ch + cw, ch[cw - 1], padded - (JDIMENSION)cw);
             }
         }
-        jpeg_write_raw_data(c, rows, (JDIMENSION)(c->max_v_samp_factor * DCTSIZE));
+        g->filled += 1;
+        if (g->filled == c->max_v_samp_factor * DCTSIZE) sj_raw_group_flush(c, g);
     }
+}
+
+// The whole image's yuv420 planes (each plane's rows packed) as raw data.
+static void sj_write_yuv420(j_compress_ptr c, const unsigned char *const planes[3]) {
+    int width = (int)c->image_width, cw = (width + 1) / 2;
+    sj_raw_group g;
+    sj_raw_group_init(c, &g);
+    sj_raw_group_add(c, &g, planes[0], (size_t)width, planes[1], planes[2], (size_t)cw, (int)c->image_height);
+    if (g.filled > 0) sj_raw_group_flush(c, &g);
 }
 
 // The one compressor behind both entry points: components 1 (gray) or 3 (RGB) read interleaved rows from
@@ -563,10 +597,8 @@ struct sj_writer {
     struct jpeg_compress_struct c;
     sj_encode_error err;
     FILE *file;
-    // yuv420 writers (components 0): one iMCU row of padded planes (16 luma rows, 8 of each chroma), filled
-    // by sj_writer_write_yuv420 and handed to jpeg_write_raw_data when full.
-    JSAMPARRAY group[3];
-    int grouped;
+    // yuv420 writers (components 0): the iMCU row being filled by sj_writer_write_yuv420.
+    sj_raw_group group;
 };
 
 static void sj_writer_free(sj_writer *w) {
@@ -623,33 +655,15 @@ sj_writer *sj_writer_open(const char *path, int width, int height, int component
     }
     w->c.raw_data_in = yuv ? TRUE : FALSE;
     jpeg_start_compress(&w->c, TRUE);
-    if (yuv) {
-        for (int i = 0; i < 3; i++) {
-            jpeg_component_info *comp = &w->c.comp_info[i];
-            w->group[i] = (*w->c.mem->alloc_sarray)((j_common_ptr)&w->c, JPOOL_IMAGE, comp->width_in_blocks * DCTSIZE,
-                                                    (JDIMENSION)(comp->v_samp_factor * DCTSIZE));
-        }
-    }
+    if (yuv) sj_raw_group_init(&w->c, &w->group);
     return w;
-}
-
-// Hands the filled iMCU row to libjpeg; a short last group repeats its last rows below the image.
-static void sj_writer_flush_group(sj_writer *w) {
-    for (int i = 0; i < 3; i++) {
-        int rows = w->c.comp_info[i].v_samp_factor * DCTSIZE;
-        int filled = i == 0 ? w->grouped : (w->grouped + 1) / 2;
-        JDIMENSION padded = w->c.comp_info[i].width_in_blocks * DCTSIZE;
-        for (int r = filled; r < rows; r++) memcpy(w->group[i][r], w->group[i][filled - 1], padded);
-    }
-    jpeg_write_raw_data(&w->c, w->group, (JDIMENSION)(w->c.max_v_samp_factor * DCTSIZE));
-    w->grouped = 0;
 }
 
 int sj_writer_write_yuv420(sj_writer *w, const unsigned char *y, size_t y_stride, const unsigned char *cb,
                            const unsigned char *cr, size_t c_stride, int count, char *message, size_t message_len) {
     if (!w || !w->c.raw_data_in) return SJ_BAD_CALL;
     if (setjmp(w->err.jump)) return sj_writer_fail(w, message, message_len);
-    int height = (int)w->c.image_height, done = (int)w->c.next_scanline + w->grouped;
+    int height = (int)w->c.image_height, done = (int)w->c.next_scanline + w->group.filled;
     if (count < 0 || done + count > height) {
         snprintf(message, message_len, "%d rows would pass the image height %d", count, height);
         return SJ_BAD_CALL;
@@ -658,23 +672,7 @@ int sj_writer_write_yuv420(sj_writer *w, const unsigned char *y, size_t y_stride
         snprintf(message, message_len, "a yuv420 band must start on an even row, not %d", done);
         return SJ_BAD_CALL;
     }
-    int width = (int)w->c.image_width, cw = (width + 1) / 2;
-    JDIMENSION padded[3] = {w->c.comp_info[0].width_in_blocks * DCTSIZE, w->c.comp_info[1].width_in_blocks * DCTSIZE,
-                            w->c.comp_info[2].width_in_blocks * DCTSIZE};
-    for (int row = 0; row < count; row++) {
-        JSAMPROW l = w->group[0][w->grouped];
-        memcpy(l, y + (size_t)row * y_stride, (size_t)width);
-        memset(l + width, l[width - 1], padded[0] - (JDIMENSION)width);
-        if (row % 2 == 0) {
-            for (int i = 1; i < 3; i++) {
-                JSAMPROW c = w->group[i][w->grouped / 2];
-                memcpy(c, (i == 1 ? cb : cr) + (size_t)(row / 2) * c_stride, (size_t)cw);
-                memset(c + cw, c[cw - 1], padded[i] - (JDIMENSION)cw);
-            }
-        }
-        w->grouped += 1;
-        if (w->grouped == w->c.max_v_samp_factor * DCTSIZE) sj_writer_flush_group(w);
-    }
+    sj_raw_group_add(&w->c, &w->group, y, y_stride, cb, cr, c_stride, count);
     return SJ_OK;
 }
 
@@ -699,11 +697,11 @@ int sj_writer_finish(sj_writer *w, char *message, size_t message_len) {
         sj_writer_free(w);
         return status;
     }
-    if (w->c.raw_data_in && w->grouped > 0 && w->c.next_scanline + (JDIMENSION)w->grouped == w->c.image_height) {
-        sj_writer_flush_group(w);
+    if (w->c.raw_data_in && w->group.filled > 0 && w->c.next_scanline + (JDIMENSION)w->group.filled == w->c.image_height) {
+        sj_raw_group_flush(&w->c, &w->group);
     }
     if (w->c.next_scanline < w->c.image_height) {
-        snprintf(message, message_len, "only %u of %u rows were written", w->c.next_scanline + (JDIMENSION)w->grouped,
+        snprintf(message, message_len, "only %u of %u rows were written", w->c.next_scanline + (JDIMENSION)w->group.filled,
                  w->c.image_height);
         sj_writer_free(w);
         return SJ_BAD_CALL;

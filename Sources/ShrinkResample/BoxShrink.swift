@@ -9,8 +9,9 @@ import ShrinkCore
 /// sum in `UInt32`, 16-bit ones (and 8-bit blocks too large for 32 bits) in `UInt64`, so a block costs one
 /// multiply-add per sample and no float conversion until the block closes.
 ///
-/// Memory: one row of block sums (`ceil(width / factorX) × channels`, 4 or 8 bytes each, only when shrinking)
-/// and the float output row of the same width (see ``predictedBytes(inputWidth:format:factorX:factorY:)``).
+/// Memory: one row of block sums (`ceil(width / factorX) × channels`, 4 or 8 bytes each, only when shrinking;
+/// see ``predictedBytes(inputWidth:format:factorX:factorY:)``). Each completed float row is written where the
+/// caller says (the resampler's ring), so the stage holds no row of its own.
 /// Edge blocks that overhang the image average only the pixels that exist.
 struct BoxShrink {
     let factorX: Int
@@ -27,8 +28,6 @@ struct BoxShrink {
     /// Block sums in 64 bits (16-bit samples or very large blocks), else empty.
     private var wideSums: [UInt64]
     private var rowsInBlock = 0
-    /// The float row of the most recently completed block (`outputWidth × channels` samples, then padding).
-    private(set) var output: [Float]
 
     init(inputWidth: Int, inputHeight: Int, format: PixelFormat, factorX: Int, factorY: Int) {
         self.factorX = factorX
@@ -44,12 +43,7 @@ struct BoxShrink {
         let wide = Self.needsWideSums(format: format, factorX: factorX, factorY: factorY)
         sums8 = shrinks && !wide ? [UInt32](repeating: 0, count: outputWidth * channels) : []
         wideSums = shrinks && wide ? [UInt64](repeating: 0, count: outputWidth * channels) : []
-        // Padded by 4 so the resampler may load a 4-lane vector at the last pixel.
-        output = [Float](repeating: 0, count: outputWidth * channels + Self.padding)
     }
-
-    /// Floats after the last output sample.
-    static let padding = 4
 
     /// True when a block's sums may pass `UInt32.max`: 16-bit samples, or 8-bit blocks of more than 66,051
     /// premultiplied (255 × 255) samples.
@@ -59,26 +53,24 @@ struct BoxShrink {
         return format == .rgba16 || overflow || samples > Int(UInt32.max) / largest
     }
 
-    /// Bytes a box stage over rows `inputWidth` wide holds: the sums (when shrinking) and the float output row.
+    /// Bytes a box stage over rows `inputWidth` wide holds: the sums, when shrinking.
     static func predictedBytes(inputWidth: Int, format: PixelFormat, factorX: Int, factorY: Int) -> Int {
         let width = (inputWidth + factorX - 1) / factorX * format.channels
-        let sumBytes = factorX > 1 || factorY > 1
+        return factorX > 1 || factorY > 1
             ? width * (needsWideSums(format: format, factorX: factorX, factorY: factorY) ? 8 : 4) : 0
-        return sumBytes + (width + padding) * 4
     }
 
     /// Bytes this stage holds.
-    var workingBytes: Int { sums8.count * 4 + wideSums.count * 8 + output.count * 4 }
+    var workingBytes: Int { sums8.count * 4 + wideSums.count * 8 }
 
-    /// Adds input row `y`; returns the completed output row index when this row closes a block.
-    /// `accumulate` false skips the work (the block is not needed) but still tracks block boundaries.
-    mutating func add(row: UnsafeRawPointer, y: Int, accumulate: Bool) -> Int? {
+    /// Adds input row `y`; when this row closes a block, writes the block row's floats (`outputWidth ×
+    /// channels`) to `out` and returns its index. `accumulate` false skips the work (the block is not needed)
+    /// but still tracks block boundaries; nothing is written then.
+    mutating func add(row: UnsafeRawPointer, y: Int, accumulate: Bool, into out: UnsafeMutablePointer<Float>) -> Int? {
         if factorX == 1 && factorY == 1 {
             if accumulate {
-                let (n, c, wide, premultiplies) = (inputWidth * channels, channels, sixteenBit, premultiplies)
-                output.withUnsafeMutableBufferPointer {
-                    Self.convert(row, count: n, channels: c, sixteenBit: wide, premultiplies: premultiplies, into: $0.baseAddress!)
-                }
+                Self.convert(row, count: inputWidth * channels, channels: channels, sixteenBit: sixteenBit,
+                             premultiplies: premultiplies, into: out)
             }
             return y
         }
@@ -106,7 +98,7 @@ struct BoxShrink {
         guard closes else { return nil }
         let rows = rowsInBlock
         rowsInBlock = 0
-        if accumulate { finishBlock(rows: rows) }
+        if accumulate { finishBlock(rows: rows, into: out) }
         return y / factorY
     }
 
@@ -202,15 +194,15 @@ struct BoxShrink {
         }
     }
 
-    /// Turns the block sums into the float output row (0–255, colour premultiplied) and clears them.
-    private mutating func finishBlock(rows: Int) {
+    /// Turns the block sums into the float row at `out` (0–255, colour premultiplied) and clears them.
+    private mutating func finishBlock(rows: Int, into out: UnsafeMutablePointer<Float>) {
         let c = channels, fx = factorX, w = inputWidth, blocks = outputWidth
         // Sample scale: 8-bit sums are already 0–255; 16-bit ones are 257 × that. Premultiplied colour carries
         // one more factor of alpha's maximum (255 or 65535).
         let unit: Float = sixteenBit ? 257 : 1
         let colourUnit: Float = premultiplies ? unit * (sixteenBit ? 65535 : 255) : unit
         let colourChannels = premultiplies ? c - 1 : c
-        output.withUnsafeMutableBufferPointer { out in
+        do {
             func finish<Sum: FixedWidthInteger>(_ sums: UnsafeMutableBufferPointer<Sum>) {
                 var start = 0
                 if c == 4, Sum.self == UInt32.self {
@@ -218,7 +210,7 @@ struct BoxShrink {
                     let full = w / fx
                     let n = Float(fx * rows)
                     let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(with: 1 / (n * unit), where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
-                    let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out.baseAddress!)
+                    let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out)
                     for bx in 0..<full {
                         let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
                         o.storeBytes(of: SIMD4<Float>(v) * scale, toByteOffset: bx * 16, as: SIMD4<Float>.self)

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The filter weights of recent resamples, shared: a server or a batch resizing photos of one camera to one
-/// size computes each axis's Lanczos table (a `sin` pair per tap) once instead of per image.
+/// size computes each axis's Lanczos table (a `sin` and a `cos` per output sample, a rotation per tap) once instead of per image.
 ///
 /// Memory: at most ``byteLimit`` of weight tables (all entries are dropped when a new one would pass it);
 /// a lookup is one lock and one dictionary probe.

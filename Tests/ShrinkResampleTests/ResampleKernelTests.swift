@@ -53,18 +53,20 @@ import Testing
         }
     }
 
-    @Test func verticalColumnsMatchScalarReferenceBitForBit() {
+    /// Rows wider than the columns filtered (a span of a wider box row), and windows longer than the kernel's
+    /// list of row pointers (64), which it then finds row by row.
+    @Test(arguments: [(13, 203, 203), (13, 203, 251), (70, 67, 67)])
+    func verticalColumnsMatchScalarReferenceBitForBit(ringRows: Int, width: Int, rowStride: Int) {
         var g = Generator(state: 7)
-        let ringRows = 13, width = 203
-        let ring = (0..<ringRows * width).map { _ in Float.random(in: 0...255, using: &g) }
+        let ring = (0..<ringRows * rowStride).map { _ in Float.random(in: 0...255, using: &g) }
         let weights = (0..<ringRows).map { _ in Float.random(in: -0.3...1, using: &g) }
-        for (start, count) in [(0, 13), (9, 11), (12, 1), (5, 7)] {
+        for (start, count) in [(0, ringRows), (9, 11), (ringRows - 1, 1), (5, 7), (3, ringRows - 2)] {
             var acc = [Float](repeating: .nan, count: width)
-            shrink_resample_columns(ring, ringRows, width, start, count, weights, &acc)
+            shrink_resample_columns(ring, ringRows, rowStride, width, start, count, weights, &acc)
             for i in 0..<width {
                 var expected: Float = 0
-                for k in 0..<count { expected = expected + weights[k] * ring[((start + k) % ringRows) * width + i] }
-                #expect(acc[i].bitPattern == expected.bitPattern, "start \(start), column \(i)")
+                for k in 0..<count { expected = expected + weights[k] * ring[((start + k) % ringRows) * rowStride + i] }
+                #expect(acc[i].bitPattern == expected.bitPattern, "start \(start), count \(count), column \(i)")
             }
         }
     }

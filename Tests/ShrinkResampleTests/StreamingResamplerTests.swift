@@ -148,6 +148,26 @@ import Glibc
 }
 
 @Suite struct ResamplerMemoryTests {
+    /// One channel filters vertically first, so its ring holds rows of the input's width; colour filters
+    /// horizontally first and its ring holds rows of the output's width.
+    @Test func oneChannelFiltersVerticallyFirstColourHorizontally() {
+        let gray = StreamingResampler(inputSize: PixelSize(width: 1000, height: 750), format: .gray8,
+                                      outputSize: PixelSize(width: 400, height: 300))
+        let rgb = StreamingResampler(inputSize: PixelSize(width: 1000, height: 750), format: .rgb8,
+                                     outputSize: PixelSize(width: 400, height: 300))
+        #expect(gray.order == .verticalFirst)
+        #expect(rgb.order == .horizontalFirst)
+        // 17 taps for a 2.5x reduction: 17 rows of 1000 floats against 17 rows of 400 three-float pixels; the
+        // weight tables (24 floats and a start and count per output sample, 80 kB) and two rows besides.
+        #expect(gray.workingBytes >= 17 * 1000 * 4 && gray.workingBytes < 17 * 1000 * 4 + 100_000, "\(gray.workingBytes)")
+        #expect(rgb.workingBytes >= 17 * 400 * 3 * 4 && rgb.workingBytes < 17 * 400 * 3 * 4 + 100_000, "\(rgb.workingBytes)")
+        // The prediction made without building one is what a built one holds, give or take its array headers.
+        for (r, format) in [(gray, PixelFormat.gray8), (rgb, .rgb8)] {
+            let predicted = StreamingResampler.predictedBytes(inputSize: r.inputSize, format: format, outputSize: r.outputSize)
+            #expect(predicted >= r.workingBytes - 1024 && predicted <= r.workingBytes + 4096, "\(format): \(predicted) vs \(r.workingBytes)")
+        }
+    }
+
     @Test func workingMemoryDoesNotGrowWithInputHeight() {
         // O(width × taps): a 100× taller input of the same width needs the same working memory.
         let short = StreamingResampler(inputSize: PixelSize(width: 1280, height: 600), format: .rgb8,

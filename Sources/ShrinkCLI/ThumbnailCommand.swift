@@ -10,8 +10,11 @@ import Darwin
 /// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover] [--mode quality|fast] [--quality Q]
 /// [-o PATH] [--jobs N] [--json]`.
 struct ThumbnailCommand: ParsableCommand {
+    /// The subcommand's name (the fast path matches it without building ``configuration``).
+    static let name = "thumbnail"
+
     static let configuration = CommandConfiguration(
-        commandName: "thumbnail",
+        commandName: name,
         abstract: "Make thumbnails (or full-size oriented copies) without decoding the full-size bitmap.",
         discussion: """
             The plan comes from the header: JPEGs decode at 1/2, 1/4 or 1/8 scale where that leaves at least 2× \

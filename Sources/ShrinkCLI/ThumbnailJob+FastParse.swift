@@ -19,7 +19,7 @@ extension ThumbnailJob {
     /// arguments that fail ``validate()``. `ThumbnailParsingTests` checks that both parsers agree.
     static func fastParse(_ arguments: [String]) -> ThumbnailJob? {
         var job = defaults
-        var seen = Set<String>()
+        var seen: [String] = []         // an array, not a Set: see ShrinkCommand.asksForHelp
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -35,7 +35,9 @@ extension ThumbnailJob {
             }
             if name == "-o" { name = "--output" }
             if name == "--color" { name = "--colour" }
-            guard seen.insert(name == "--no-embedded-thumbnail" ? "--embedded-thumbnail" : name).inserted else { return nil }
+            let key = name == "--no-embedded-thumbnail" ? "--embedded-thumbnail" : name
+            guard !seen.contains(key) else { return nil }
+            seen.append(key)
             // Flags take no value.
             var isFlag = true
             switch name {

@@ -7,7 +7,14 @@ SWIFT ?= swift
 # archive: loading libstdc++.so cost 0.6 ms of CPU at every start); no $ORIGIN run path either, which made the
 # loader try the binary's directory for every library first (23 failed opens).
 STATIC_CXX = $(CURDIR)/.build/static-libstdc++
-RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_CXX)
+# Linked by the toolchain's lld with the relative relocations packed (DT_RELR, read by glibc 2.36 and later): the
+# loader applies the binary's 42,000 of them from an 8 KiB table instead of a 1 MB one, 0.1 ms less CPU at every
+# start. Without an ld.lld beside swift, or with an older glibc, the default linker and relocations stay.
+RELR_FLAGS := $(shell lld="$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/ld.lld"; \
+	glibc=$$(getconf GNU_LIBC_VERSION 2>/dev/null | cut -d' ' -f2); \
+	[ -x "$$lld" ] && [ -n "$$glibc" ] && [ "$$(printf '2.36\n%s\n' "$$glibc" | sort -V | head -n1)" = 2.36 ] \
+	&& echo "-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs")
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(STATIC_CXX) $(RELR_FLAGS)
 # The release CLI for `make run` and the end-to-end checks leaves the server out (Hummingbird and swift-nio take
 # 6–8 minutes to build in release on 2 cores); `make serve` and the server benchmarks build it with the server.
 LIGHT_FLAGS = --disable-default-traits -debug-info-format none

@@ -305,9 +305,6 @@ package final class StreamingResampler {
             }
             return
         }
-        for i in 0..<width {
-            let v = acc[i] + 0.5
-            output[i] = v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
-        }
+        shrink_resample_quantize8(acc, width, output)
     }
 }

@@ -70,4 +70,19 @@ import Testing
             }
         }
     }
+
+    /// The 8-bit rounding of a filtered row, vectorised in C, gives what the scalar Swift rule gives: + 0.5,
+    /// truncated, clamped — at the edges (−0.5, 0.49, 254.5, 255) and over random values.
+    @Test func quantizeMatchesScalarRule() {
+        var g = Generator(state: 11)
+        let edges: [Float] = [-1000, -0.5, -0.49, 0, 0.49, 0.5, 1.4999, 1.5, 127.5, 254.49, 254.5, 255, 255.4, 300, 1e9]
+        let values = edges + (0..<1000).map { _ in Float.random(in: -20...275, using: &g) }
+        var out = [UInt8](repeating: 7, count: values.count)
+        shrink_resample_quantize8(values, values.count, &out)
+        for (i, value) in values.enumerated() {
+            let v = value + 0.5
+            let expected: UInt8 = v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v)
+            #expect(out[i] == expected, "\(value)")
+        }
+    }
 }

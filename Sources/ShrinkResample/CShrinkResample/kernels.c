@@ -77,3 +77,11 @@ void shrink_resample_columns(const float *ring, intptr_t ring_rows, intptr_t row
         acc[i] = sum;
     }
 }
+
+SHRINK_CLONES
+void shrink_resample_quantize8(const float *input, intptr_t count, uint8_t *output) {
+    for (intptr_t i = 0; i < count; i++) {
+        float v = input[i] + 0.5f;
+        output[i] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+    }
+}

@@ -20,4 +20,8 @@ void shrink_resample_row1(const float *input, intptr_t input_count, float *outpu
 void shrink_resample_columns(const float *ring, intptr_t ring_rows, intptr_t row_stride, intptr_t width, intptr_t start,
                              intptr_t count, const float *weights, float *accumulator);
 
+/// A filtered row to 8 bits: each sample plus 0.5, truncated, clamped to 0–255 (no NaN comes in). Cost: `count`
+/// conversions, vectorised.
+void shrink_resample_quantize8(const float *input, intptr_t count, uint8_t *output);
+
 #endif

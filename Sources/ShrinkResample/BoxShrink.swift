@@ -1,3 +1,4 @@
+import CShrinkResample
 import ShrinkCore
 
 /// The first stage of the resampler: for large reductions it averages `factorX × factorY` blocks of the
@@ -7,11 +8,14 @@ import ShrinkCore
 ///
 /// Block sums are integers taken straight from the input row: 8-bit samples (premultiplied: `colour × alpha`)
 /// sum in `UInt32`, 16-bit ones (and 8-bit blocks too large for 32 bits) in `UInt64`, so a block costs one
-/// multiply-add per sample and no float conversion until the block closes.
+/// multiply-add per sample and no float conversion until the block closes. 8-bit rows are summed down first:
+/// each row adds into a row of per-pixel sums (`shrink_box_accumulate8`, whole vectors of samples whatever the
+/// block width), and only the block's last row adds those across into block sums (`shrink_box_blocks`).
 ///
-/// Memory: one row of block sums (`ceil(width / factorX) × channels`, 4 or 8 bytes each, only when shrinking;
-/// see ``predictedBytes(inputWidth:format:factorX:factorY:)``). Each completed float row is written where the
-/// caller says (the resampler's ring), so the stage holds no row of its own.
+/// Memory: when shrinking, one row of block sums (`ceil(width / factorX) × channels`, 4 or 8 bytes each) and,
+/// for 8-bit rows, one row of per-pixel sums (`width × channels × 4` bytes); see
+/// ``predictedBytes(inputWidth:format:factorX:factorY:)``. Each completed float row is written where the caller
+/// says (the resampler's ring), so the stage holds no row of its own.
 /// Edge blocks that overhang the image average only the pixels that exist.
 struct BoxShrink {
     let factorX: Int
@@ -25,6 +29,8 @@ struct BoxShrink {
     let outputHeight: Int
     /// Block sums in 32 bits (8-bit samples, blocks small enough), else empty.
     private var sums8: [UInt32]
+    /// Per-pixel sums of the block's 8-bit rows so far (`inputWidth × channels`), with `sums8`, else empty.
+    private var pixelSums8: [UInt32]
     /// Block sums in 64 bits (16-bit samples or very large blocks), else empty.
     private var wideSums: [UInt64]
     private var rowsInBlock = 0
@@ -42,6 +48,7 @@ struct BoxShrink {
         let shrinks = factorX > 1 || factorY > 1
         let wide = Self.needsWideSums(format: format, factorX: factorX, factorY: factorY)
         sums8 = shrinks && !wide ? [UInt32](repeating: 0, count: outputWidth * channels) : []
+        pixelSums8 = shrinks && !wide ? [UInt32](repeating: 0, count: inputWidth * channels) : []
         wideSums = shrinks && wide ? [UInt64](repeating: 0, count: outputWidth * channels) : []
     }
 
@@ -53,15 +60,17 @@ struct BoxShrink {
         return format == .rgba16 || overflow || samples > Int(UInt32.max) / largest
     }
 
-    /// Bytes a box stage over rows `inputWidth` wide holds: the sums, when shrinking.
+    /// Bytes a box stage over rows `inputWidth` wide holds: when shrinking, the block sums, and for 8-bit
+    /// rows the per-pixel sums.
     static func predictedBytes(inputWidth: Int, format: PixelFormat, factorX: Int, factorY: Int) -> Int {
+        guard factorX > 1 || factorY > 1 else { return 0 }
         let width = (inputWidth + factorX - 1) / factorX * format.channels
-        return factorX > 1 || factorY > 1
-            ? width * (needsWideSums(format: format, factorX: factorX, factorY: factorY) ? 8 : 4) : 0
+        let wide = needsWideSums(format: format, factorX: factorX, factorY: factorY)
+        return wide ? width * 8 : width * 4 + inputWidth * format.channels * 4
     }
 
     /// Bytes this stage holds.
-    var workingBytes: Int { sums8.count * 4 + wideSums.count * 8 }
+    var workingBytes: Int { sums8.count * 4 + pixelSums8.count * 4 + wideSums.count * 8 }
 
     /// Adds input row `y`; when this row closes a block, writes the block row's floats (`outputWidth ×
     /// channels`) to `out` and returns its index. `accumulate` false skips the work (the block is not needed)
@@ -87,9 +96,8 @@ struct BoxShrink {
                                  premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else {
-                sums8.withUnsafeMutableBufferPointer {
-                    Self.sum8(row.assumingMemoryBound(to: UInt8.self), width: w, factor: fx, blocks: ow, channels: c,
-                              premultiplies: premultiplies, into: $0.baseAddress!)
+                pixelSums8.withUnsafeMutableBufferPointer {
+                    shrink_box_accumulate8(row.assumingMemoryBound(to: UInt8.self), w, c, premultiplies ? 1 : 0, $0.baseAddress!)
                 }
             }
         }
@@ -98,7 +106,15 @@ struct BoxShrink {
         guard closes else { return nil }
         let rows = rowsInBlock
         rowsInBlock = 0
-        if accumulate { finishBlock(rows: rows, into: out) }
+        if accumulate {
+            if !sums8.isEmpty {
+                let (c, fx, w) = (channels, factorX, inputWidth)
+                pixelSums8.withUnsafeMutableBufferPointer { pixels in
+                    sums8.withUnsafeMutableBufferPointer { shrink_box_blocks(pixels.baseAddress!, w, c, fx, $0.baseAddress!) }
+                }
+            }
+            finishBlock(rows: rows, into: out)
+        }
         return y / factorY
     }
 
@@ -121,66 +137,9 @@ struct BoxShrink {
         }
     }
 
-    /// Adds one 8-bit row into `sums` (`blocks × channels`): per block of `factor` pixels, the sum of each
-    /// channel, colour times alpha when `premultiplies` (at most 255 × 255 per sample, so a `UInt32` holds
-    /// 66,000 samples of a block).
-    private static func sum8(_ p: UnsafePointer<UInt8>, width w: Int, factor fx: Int, blocks: Int, channels c: Int,
-                             premultiplies: Bool, into sums: UnsafeMutablePointer<UInt32>) {
-        switch (c, premultiplies) {
-        case (4, true):
-            // (a, a, a, 1) from a broadcast with two bitwise constants (building it lane by lane costs inserts).
-            let colour = SIMD4<UInt32>(UInt32.max, UInt32.max, UInt32.max, 0), one = SIMD4<UInt32>(0, 0, 0, 1)
-            let colour2 = SIMD8<UInt16>(.max, .max, .max, 0, .max, .max, .max, 0), one2 = SIMD8<UInt16>(0, 0, 0, 1, 0, 0, 0, 1)
-            for bx in 0..<blocks {
-                var acc = SIMD4<UInt32>()
-                var q = UnsafeRawPointer(p + bx &* fx &* 4)
-                var n = min(bx &* fx &+ fx, w) &- bx &* fx
-                if n >= 2 {
-                    // Two pixels at a time in 16-bit lanes (colour × alpha ≤ 65,025 fits), widened to add.
-                    var pair = SIMD8<UInt32>()
-                    while n >= 2 {
-                        let two = SIMD8<UInt16>(truncatingIfNeeded: q.loadUnaligned(as: SIMD8<UInt8>.self))
-                        let alpha = SIMD8(lowHalf: SIMD4(repeating: two[3]), highHalf: SIMD4(repeating: two[7]))
-                        pair &+= SIMD8<UInt32>(truncatingIfNeeded: two &* (alpha & colour2 | one2))
-                        q += 8
-                        n &-= 2
-                    }
-                    acc &+= pair.lowHalf &+ pair.highHalf
-                }
-                if n == 1 {
-                    let pixel = SIMD4<UInt32>(truncatingIfNeeded: q.loadUnaligned(as: SIMD4<UInt8>.self))
-                    acc &+= pixel &* (SIMD4(repeating: pixel[3]) & colour | one)
-                }
-                let s = UnsafeMutableRawPointer(sums + bx * 4)
-                s.storeBytes(of: s.loadUnaligned(as: SIMD4<UInt32>.self) &+ acc, as: SIMD4<UInt32>.self)
-            }
-        case (3, _):
-            for bx in 0..<blocks {
-                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
-                var q = p + bx * fx * 3
-                for _ in 0..<(min(bx * fx + fx, w) - bx * fx) {
-                    r &+= UInt32(q[0]); g &+= UInt32(q[1]); b &+= UInt32(q[2])
-                    q += 3
-                }
-                sums[bx * 3] &+= r; sums[bx * 3 + 1] &+= g; sums[bx * 3 + 2] &+= b
-            }
-        case (1, _) where fx == 2:
-            for bx in 0..<(w / 2) { sums[bx] &+= UInt32(p[2 * bx]) &+ UInt32(p[2 * bx + 1]) }
-            if w % 2 == 1 { sums[blocks - 1] &+= UInt32(p[w - 1]) }
-        case (1, _):
-            for bx in 0..<blocks {
-                var s: UInt32 = 0
-                for x in (bx * fx)..<min(bx * fx + fx, w) { s &+= UInt32(p[x]) }
-                sums[bx] &+= s
-            }
-        default:
-            sumAny(p, width: w, factor: fx, blocks: blocks, channels: c, premultiplies: premultiplies, into: sums)
-        }
-    }
-
-    /// Adds one row of 8- or 16-bit samples into `sums` as ``sum8(_:width:factor:blocks:channels:premultiplies:into:)``
-    /// does, for any channel count, with no fast path: 16-bit rows and blocks past 32 bits (`UInt64` sums), and
-    /// 8-bit layouts `sum8` has no fast path for (`UInt32`). The caller picks a `Sum` wide enough for a block.
+    /// Adds one row of 8- or 16-bit samples into `sums` (`blocks × channels`): per block of `factor` pixels, the
+    /// sum of each channel, colour times alpha when `premultiplies`. For 16-bit rows and 8-bit blocks past 32
+    /// bits (`UInt64` sums); the caller picks a `Sum` wide enough for a block.
     private static func sumAny<Sample: FixedWidthInteger, Sum: FixedWidthInteger>(
         _ p: UnsafePointer<Sample>, width w: Int, factor fx: Int, blocks: Int, channels c: Int, premultiplies: Bool,
         into sums: UnsafeMutablePointer<Sum>

@@ -177,7 +177,7 @@ package final class StreamingResampler {
                 completed = between.withUnsafeMutableBufferPointer { between in
                     box.add(row: rows + i * bytesPerRow, y: y, accumulate: needed, into: between.baseAddress!)
                 }
-                if let completed, needed { filterAcross(into: slot) }
+                if completed != nil, needed { filterAcross(into: slot) }
             }
             guard let completed, needed else { continue }
             emitRows(through: completed, emit: emit)

@@ -85,4 +85,35 @@ import Testing
             #expect(out[i] == expected, "\(value)")
         }
     }
+
+    /// Box sums summed down per pixel (whole vectors) and then across blocks equal the sums taken block by
+    /// block, for RGBA premultiplied (colour × alpha, alpha as itself), RGB and gray, odd widths, factors 1–7.
+    @Test(arguments: [(4, true), (3, false), (1, false), (4, false)])
+    func boxSumsDownThenAcrossMatchBlockSums(channels c: Int, premultiply: Bool) {
+        var g = Generator(state: 5)
+        for (width, factor, rows) in [(37, 3, 3), (64, 4, 2), (9, 7, 5), (1, 1, 1), (101, 2, 1), (16, 5, 4)] {
+            let data = (0..<width * c * rows).map { _ in UInt8.random(in: 0...255, using: &g) }
+            var pixelSums = [UInt32](repeating: 0, count: width * c)
+            for r in 0..<rows {
+                data.withUnsafeBufferPointer { shrink_box_accumulate8($0.baseAddress! + r * width * c, width, c, premultiply ? 1 : 0, &pixelSums) }
+            }
+            let blocks = (width + factor - 1) / factor
+            var sums = [UInt32](repeating: 99, count: blocks * c)
+            shrink_box_blocks(&pixelSums, width, c, factor, &sums)
+            #expect(pixelSums.allSatisfy { $0 == 0 }, "the per-pixel sums are cleared")
+            for b in 0..<blocks {
+                for k in 0..<c {
+                    var expected: UInt32 = 0
+                    for r in 0..<rows {
+                        for x in (b * factor)..<min(b * factor + factor, width) {
+                            let q = (r * width + x) * c
+                            let alpha = premultiply && k < c - 1 ? UInt32(data[q + c - 1]) : 1
+                            expected += UInt32(data[q + k]) * alpha
+                        }
+                    }
+                    #expect(sums[b * c + k] == expected, "width \(width) factor \(factor) block \(b) channel \(k)")
+                }
+            }
+        }
+    }
 }

@@ -97,7 +97,8 @@ struct BoxShrink {
                 }
             } else {
                 pixelSums8.withUnsafeMutableBufferPointer {
-                    shrink_box_accumulate8(row.assumingMemoryBound(to: UInt8.self), w, c, premultiplies ? 1 : 0, $0.baseAddress!)
+                    shrink_box_accumulate8(row.assumingMemoryBound(to: UInt8.self), w, c, premultiplies ? 1 : 0,
+                                           rowsInBlock == 0 ? 1 : 0, $0.baseAddress!)
                 }
             }
         }

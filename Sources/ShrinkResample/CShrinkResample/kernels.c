@@ -92,7 +92,11 @@ typedef uint16_t shrink_v16u16 __attribute__((vector_size(32)));
 typedef uint32_t shrink_v16u32 __attribute__((vector_size(64), aligned(4), may_alias));
 
 SHRINK_CLONES
-void shrink_box_accumulate8(const uint8_t *row, intptr_t pixels, intptr_t channels, int premultiply, uint32_t *sums) {
+void shrink_box_accumulate8(const uint8_t *row, intptr_t pixels, intptr_t channels, int premultiply, int first,
+                            uint32_t *sums) {
+    // The first row of a block stores its values, the others add theirs: the sums need no clearing between blocks.
+    const shrink_v16u32 keep = first ? (shrink_v16u32){0} : ~(shrink_v16u32){0};
+    const uint32_t keep1 = first ? 0 : ~0u;
     intptr_t i = 0;
     if (premultiply && channels == 4) {
         // Four pixels at a time: colour × alpha in 16-bit lanes (at most 65,025), alpha × 1, widened to add.
@@ -102,48 +106,46 @@ void shrink_box_accumulate8(const uint8_t *row, intptr_t pixels, intptr_t channe
         for (; i + 4 <= pixels; i += 4) {
             shrink_v16u16 p = __builtin_convertvector(*(const shrink_v16u8 *)(row + 4 * i), shrink_v16u16);
             shrink_v16u16 a = __builtin_shufflevector(p, p, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15);
-            *(shrink_v16u32 *)(sums + 4 * i) += __builtin_convertvector(p * ((a & colour) | one), shrink_v16u32);
+            shrink_v16u32 *s = (shrink_v16u32 *)(sums + 4 * i);
+            *s = (*s & keep) + __builtin_convertvector(p * ((a & colour) | one), shrink_v16u32);
         }
     }
     if (premultiply) {
         for (; i < pixels; i++) {
             uint32_t a = row[i * channels + channels - 1];
-            for (intptr_t k = 0; k < channels - 1; k++) sums[i * channels + k] += row[i * channels + k] * a;
-            sums[i * channels + channels - 1] += a;
+            for (intptr_t k = 0; k < channels - 1; k++)
+                sums[i * channels + k] = (sums[i * channels + k] & keep1) + row[i * channels + k] * a;
+            sums[i * channels + channels - 1] = (sums[i * channels + channels - 1] & keep1) + a;
         }
         return;
     }
     intptr_t n = pixels * channels, k = 0;
-    for (; k + 16 <= n; k += 16) *(shrink_v16u32 *)(sums + k) += __builtin_convertvector(*(const shrink_v16u8 *)(row + k), shrink_v16u32);
-    for (; k < n; k++) sums[k] += row[k];
+    for (; k + 16 <= n; k += 16) {
+        shrink_v16u32 *s = (shrink_v16u32 *)(sums + k);
+        *s = (*s & keep) + __builtin_convertvector(*(const shrink_v16u8 *)(row + k), shrink_v16u32);
+    }
+    for (; k < n; k++) sums[k] = (sums[k] & keep1) + row[k];
 }
 
 // Four 32-bit sums (an RGBA pixel's), read from any 4-byte-aligned address.
 typedef uint32_t shrink_v4u32 __attribute__((vector_size(16), aligned(4), may_alias));
 
 SHRINK_CLONES
-void shrink_box_blocks(uint32_t *pixel_sums, intptr_t pixels, intptr_t channels, intptr_t factor, uint32_t *block_sums) {
+void shrink_box_blocks(const uint32_t *pixel_sums, intptr_t pixels, intptr_t channels, intptr_t factor,
+                       uint32_t *block_sums) {
     intptr_t blocks = (pixels + factor - 1) / factor;
-    const shrink_v4u32 zero = {0, 0, 0, 0};
     for (intptr_t b = 0; b < blocks; b++) {
         intptr_t x0 = b * factor, x1 = x0 + factor < pixels ? x0 + factor : pixels;
         if (channels == 4) {
-            // A pixel's four sums as one vector, cleared as they are read.
-            shrink_v4u32 sum = zero;
-            for (intptr_t x = x0; x < x1; x++) {
-                shrink_v4u32 *p = (shrink_v4u32 *)(pixel_sums + 4 * x);
-                sum += *p;
-                *p = zero;
-            }
+            // A pixel's four sums as one vector.
+            shrink_v4u32 sum = {0, 0, 0, 0};
+            for (intptr_t x = x0; x < x1; x++) sum += *(const shrink_v4u32 *)(pixel_sums + 4 * x);
             *(shrink_v4u32 *)(block_sums + 4 * b) = sum;
             continue;
         }
         for (intptr_t k = 0; k < channels; k++) {
             uint32_t sum = 0;
-            for (intptr_t x = x0; x < x1; x++) {
-                sum += pixel_sums[x * channels + k];
-                pixel_sums[x * channels + k] = 0;
-            }
+            for (intptr_t x = x0; x < x1; x++) sum += pixel_sums[x * channels + k];
             block_sums[b * channels + k] = sum;
         }
     }

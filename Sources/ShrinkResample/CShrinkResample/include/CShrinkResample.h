@@ -25,12 +25,15 @@ void shrink_resample_columns(const float *ring, intptr_t ring_rows, intptr_t row
 void shrink_resample_quantize8(const float *input, intptr_t count, uint8_t *output);
 
 /// Adds one 8-bit row of `pixels` pixels into per-pixel sums (`pixels × channels`), colour times alpha when
-/// `premultiply` (the last channel is alpha and adds as itself). A box's rows are summed down this way, whatever
-/// its width, in whole vectors; `shrink_box_blocks` then adds across. Cost: one multiply-add per sample.
-void shrink_box_accumulate8(const uint8_t *row, intptr_t pixels, intptr_t channels, int premultiply, uint32_t *sums);
+/// `premultiply` (the last channel is alpha and adds as itself); `first` (a block's first row) stores instead of
+/// adding, so the sums need no clearing. A box's rows are summed down this way, whatever its width, in whole
+/// vectors; `shrink_box_blocks` then adds across. Cost: one multiply-add per sample.
+void shrink_box_accumulate8(const uint8_t *row, intptr_t pixels, intptr_t channels, int premultiply, int first,
+                            uint32_t *sums);
 
 /// Sums the per-pixel sums across blocks of `factor` pixels (the last block may be narrower) into `block_sums`
-/// (`ceil(pixels / factor) × channels`, overwritten) and clears the per-pixel sums. Cost: two passes over them.
-void shrink_box_blocks(uint32_t *pixel_sums, intptr_t pixels, intptr_t channels, intptr_t factor, uint32_t *block_sums);
+/// (`ceil(pixels / factor) × channels`, overwritten). Cost: one pass over the per-pixel sums.
+void shrink_box_blocks(const uint32_t *pixel_sums, intptr_t pixels, intptr_t channels, intptr_t factor,
+                       uint32_t *block_sums);
 
 #endif

@@ -111,10 +111,7 @@ extension ImageSource {
         if info.colorModel.isInk { peak += InkConversion.stateBytes }
         switch route.output {
         case .planes:
-            let chroma = PixelSize(width: (plan.storedOutputSize.width + 1) / 2, height: (plan.storedOutputSize.height + 1) / 2)
-            peak += plan.decodedSize.width * 3 * RowRenderer.stripRows
-                + StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: plan.storedOutputSize)
-                + 2 * StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: .gray8, outputSize: chroma)
+            peak += plan.decodedSize.width * 3 * RowRenderer.stripRows + Self.planeResamplerBytes(plan)
             if format == .nv12 { peak += result }
         case .rows(let rows):
             peak += plan.decodedSize.width * max(rows.bytesPerPixel, 3) * RowRenderer.stripRows
@@ -125,6 +122,23 @@ extension ImageSource {
             if !rendersDirectly(format, rows: rows) { peak += decoder.outputFormat.byteCount(for: plan.outputSize) }
         }
         return max(peak, colour)
+    }
+
+    /// The three plane resamplers of a planar decode of `plan`, as ``PlanarRenderer`` makes them: luma over the
+    /// plan's region, each chroma plane to half the output over the region scaled by its sampling. The
+    /// sampling is not known before the decoder runs, so each chroma plane is predicted at the largest of 4:4:4,
+    /// 4:2:2, 4:4:0 and 4:2:0 (for one channel the ring follows the columns read, which the sampling sets).
+    static func planeResamplerBytes(_ plan: ThumbnailPlan) -> Int {
+        let stored = plan.storedOutputSize, source = plan.decodedSize, r = plan.decodedRegion
+        let chroma = PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
+        let ex = Double(2 * chroma.width) / Double(stored.width), ey = Double(2 * chroma.height) / Double(stored.height)
+        let luma = StreamingResampler.predictedBytes(inputSize: source, format: .gray8, outputSize: stored, region: r)
+        let chromaBytes = [(1.0, 1.0), (0.5, 1.0), (1.0, 0.5), (0.5, 0.5)].map { fx, fy in
+            let size = PixelSize(width: Int((Double(source.width) * fx).rounded(.up)), height: Int((Double(source.height) * fy).rounded(.up)))
+            let region = FractionalRect(x: r.x * fx, y: r.y * fy, width: r.width * fx * ex, height: r.height * fy * ey)
+            return StreamingResampler.predictedBytes(inputSize: size, format: .gray8, outputSize: chroma, region: region)
+        }.max()!
+        return luma + 2 * chromaBytes
     }
 
     /// The route a decode of `plan` into `format` takes, as the codec chooses it from the header: the one

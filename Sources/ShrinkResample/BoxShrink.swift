@@ -12,8 +12,11 @@ import ShrinkCore
 /// each row adds into a row of per-pixel sums (`shrink_box_accumulate8`, whole vectors of samples whatever the
 /// block width), and only the block's last row adds those across into block sums (`shrink_box_blocks`).
 ///
-/// Memory: when shrinking, one row of block sums (`ceil(width / factorX) × channels`, 4 or 8 bytes each) and,
-/// for 8-bit rows, one row of per-pixel sums (`width × channels × 4` bytes); see
+/// Only the block columns asked for are made (``columns``: what the Lanczos windows read, a crop's columns and
+/// their reach), from only the input pixels under them.
+///
+/// Memory: when shrinking, one row of block sums (`columns × channels`, 4 or 8 bytes each) and, for 8-bit rows,
+/// one row of per-pixel sums (the columns' input pixels × channels × 4 bytes); see
 /// ``predictedBytes(inputWidth:format:factorX:factorY:)``. Each completed float row is written where the caller
 /// says (the resampler's ring), so the stage holds no row of its own.
 /// Edge blocks that overhang the image average only the pixels that exist.
@@ -25,17 +28,26 @@ struct BoxShrink {
     let channels: Int
     let sixteenBit: Bool
     let premultiplies: Bool
+    /// Blocks across and down the whole input.
     let outputWidth: Int
     let outputHeight: Int
+    /// The block columns each completed row holds (`columns.count × channels` floats), within `0..<outputWidth`.
+    let columns: Range<Int>
+    /// The input pixels under ``columns``: from `firstPixel`, `pixelCount` of them.
+    private let firstPixel: Int
+    private let pixelCount: Int
     /// Block sums in 32 bits (8-bit samples, blocks small enough), else empty.
     private var sums8: [UInt32]
-    /// Per-pixel sums of the block's 8-bit rows so far (`inputWidth × channels`), with `sums8`, else empty.
+    /// Per-pixel sums of the block's 8-bit rows so far (`pixelCount × channels`), with `sums8`, else empty.
     private var pixelSums8: [UInt32]
     /// Block sums in 64 bits (16-bit samples or very large blocks), else empty.
     private var wideSums: [UInt64]
     private var rowsInBlock = 0
+    /// Rows of the current block added to the per-pixel sums (the first stores over the last block's sums).
+    private var rowsSummedInBlock = 0
 
-    init(inputWidth: Int, inputHeight: Int, format: PixelFormat, factorX: Int, factorY: Int) {
+    /// A box stage making block `columns` (all of them by default) of `factorX × factorY` blocks.
+    init(inputWidth: Int, inputHeight: Int, format: PixelFormat, factorX: Int, factorY: Int, columns: Range<Int>? = nil) {
         self.factorX = factorX
         self.factorY = factorY
         self.inputWidth = inputWidth
@@ -45,11 +57,15 @@ struct BoxShrink {
         premultiplies = format == .rgba8 || format == .rgba16
         outputWidth = (inputWidth + factorX - 1) / factorX
         outputHeight = (inputHeight + factorY - 1) / factorY
+        let columns = (columns ?? 0 ..< outputWidth).clamped(to: 0 ..< outputWidth)
+        self.columns = columns
+        firstPixel = columns.lowerBound * factorX
+        pixelCount = max(0, min(columns.upperBound * factorX, inputWidth) - firstPixel)
         let shrinks = factorX > 1 || factorY > 1
         let wide = Self.needsWideSums(format: format, factorX: factorX, factorY: factorY)
-        sums8 = shrinks && !wide ? [UInt32](repeating: 0, count: outputWidth * channels) : []
-        pixelSums8 = shrinks && !wide ? [UInt32](repeating: 0, count: inputWidth * channels) : []
-        wideSums = shrinks && wide ? [UInt64](repeating: 0, count: outputWidth * channels) : []
+        sums8 = shrinks && !wide ? [UInt32](repeating: 0, count: columns.count * channels) : []
+        pixelSums8 = shrinks && !wide ? [UInt32](repeating: 0, count: pixelCount * channels) : []
+        wideSums = shrinks && wide ? [UInt64](repeating: 0, count: columns.count * channels) : []
     }
 
     /// True when a block's sums may pass `UInt32.max`: 16-bit samples, or 8-bit blocks of more than 66,051
@@ -60,8 +76,8 @@ struct BoxShrink {
         return format == .rgba16 || overflow || samples > Int(UInt32.max) / largest
     }
 
-    /// Bytes a box stage over rows `inputWidth` wide holds: when shrinking, the block sums, and for 8-bit
-    /// rows the per-pixel sums.
+    /// Bytes a box stage over rows `inputWidth` wide (or over that many input pixels of its columns) holds:
+    /// when shrinking, the block sums, and for 8-bit rows the per-pixel sums.
     static func predictedBytes(inputWidth: Int, format: PixelFormat, factorX: Int, factorY: Int) -> Int {
         guard factorX > 1 || factorY > 1 else { return 0 }
         let width = (inputWidth + factorX - 1) / factorX * format.channels
@@ -72,44 +88,47 @@ struct BoxShrink {
     /// Bytes this stage holds.
     var workingBytes: Int { sums8.count * 4 + pixelSums8.count * 4 + wideSums.count * 8 }
 
-    /// Adds input row `y`; when this row closes a block, writes the block row's floats (`outputWidth ×
-    /// channels`) to `out` and returns its index. `accumulate` false skips the work (the block is not needed)
+    /// Adds input row `y`; when this row closes a block, writes the block row's floats (``columns`` ×
+    /// channels) to `out` and returns its index. `accumulate` false skips the work (the block is not needed)
     /// but still tracks block boundaries; nothing is written then.
     mutating func add(row: UnsafeRawPointer, y: Int, accumulate: Bool, into out: UnsafeMutablePointer<Float>) -> Int? {
         if factorX == 1 && factorY == 1 {
             if accumulate {
-                Self.convert(row, count: inputWidth * channels, channels: channels, sixteenBit: sixteenBit,
-                             premultiplies: premultiplies, into: out)
+                Self.convert(row + firstPixel * channels * (sixteenBit ? 2 : 1), count: pixelCount * channels,
+                             channels: channels, sixteenBit: sixteenBit, premultiplies: premultiplies, into: out)
             }
             return y
         }
         if accumulate {
-            let (c, fx, w, ow) = (channels, factorX, inputWidth, outputWidth)
+            // From the first pixel of the first column asked for; widths and blocks count from there.
+            let (c, fx, w, ow, first) = (channels, factorX, pixelCount, columns.count, firstPixel * channels)
             if sixteenBit {
                 wideSums.withUnsafeMutableBufferPointer {
-                    Self.sumAny(row.assumingMemoryBound(to: UInt16.self), width: w, factor: fx, blocks: ow, channels: c,
+                    Self.sumAny(row.assumingMemoryBound(to: UInt16.self) + first, width: w, factor: fx, blocks: ow, channels: c,
                                  premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else if !wideSums.isEmpty {
                 wideSums.withUnsafeMutableBufferPointer {
-                    Self.sumAny(row.assumingMemoryBound(to: UInt8.self), width: w, factor: fx, blocks: ow, channels: c,
+                    Self.sumAny(row.assumingMemoryBound(to: UInt8.self) + first, width: w, factor: fx, blocks: ow, channels: c,
                                  premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else {
                 pixelSums8.withUnsafeMutableBufferPointer {
-                    shrink_box_accumulate8(row.assumingMemoryBound(to: UInt8.self), w, c, premultiplies ? 1 : 0,
-                                           rowsInBlock == 0 ? 1 : 0, $0.baseAddress!)
+                    shrink_box_accumulate8(row.assumingMemoryBound(to: UInt8.self) + first, w, c, premultiplies ? 1 : 0,
+                                           rowsSummedInBlock == 0 ? 1 : 0, $0.baseAddress!)
                 }
             }
         }
         rowsInBlock += 1
+        if accumulate { rowsSummedInBlock += 1 }
         let closes = rowsInBlock == factorY || y == inputHeight - 1
         guard closes else { return nil }
         let rows = rowsInBlock
         rowsInBlock = 0
+        rowsSummedInBlock = 0
         if accumulate {
             if !sums8.isEmpty {
-                let (c, fx, w) = (channels, factorX, inputWidth)
+                let (c, fx, w) = (channels, factorX, pixelCount)
                 pixelSums8.withUnsafeMutableBufferPointer { pixels in
                     sums8.withUnsafeMutableBufferPointer { shrink_box_blocks(pixels.baseAddress!, w, c, fx, $0.baseAddress!) }
                 }
@@ -156,7 +175,8 @@ struct BoxShrink {
 
     /// Turns the block sums into the float row at `out` (0–255, colour premultiplied) and clears them.
     private mutating func finishBlock(rows: Int, into out: UnsafeMutablePointer<Float>) {
-        let c = channels, fx = factorX, w = inputWidth, blocks = outputWidth
+        // Counted from the first column asked for (its first pixel is a block boundary).
+        let c = channels, fx = factorX, w = pixelCount, blocks = columns.count
         // Sample scale: 8-bit sums are already 0–255; 16-bit ones are 257 × that. Premultiplied colour carries
         // one more factor of alpha's maximum (255 or 65535).
         let unit: Float = sixteenBit ? 257 : 1

@@ -8,9 +8,9 @@ import ShrinkCore
 /// float, so 16-bit sources reduce in full precision; alpha is premultiplied before any reduction and
 /// un-premultiplied after (no dark fringes).
 ///
-/// Memory: O(width × taps), never O(width × height): the box accumulator, a ring of `taps` float rows (of the
-/// box stage's width for one channel, of the output width for colour), one row between the passes, and the
-/// weight tables. A source `region` (fractional, in input pixels) selects what is resampled, which is how
+/// Memory: O(width × taps), never O(width × height): the box accumulator, a ring of `taps` float rows (for one
+/// channel, of the box columns the horizontal windows read — a crop's, and the filter's reach; for colour, of
+/// the output width), one row between the passes, and the weight tables. A source `region` (fractional, in input pixels) selects what is resampled, which is how
 /// centre crops (fit `cover`) are made without a full-size intermediate.
 ///
 /// ```swift
@@ -40,7 +40,7 @@ package final class StreamingResampler {
     /// Which pass runs on the rows as they arrive. Both orders make the same multiply-adds of a reduction;
     /// they differ in which loop does the larger part (the pass over the taller input).
     package enum Order: Sendable {
-        /// One channel: the ring holds box rows and each output row is filtered down its columns (plain
+        /// One channel: the ring holds the box rows (the columns the windows read) and each output row is filtered down its columns (plain
         /// vector multiply-adds, 32 columns at a time), then across (a dot product per output sample, once per
         /// output row instead of once per input row). 0.55 ms less CPU on a 12 MP photo's Y, Cb and Cr planes
         /// to 400 px than horizontal first.
@@ -59,10 +59,9 @@ package final class StreamingResampler {
     private var box: BoxShrink
     private let horizontal: FilterWeights
     private let vertical: FilterWeights
-    /// The horizontal windows' starts, relative to ``spanStart``.
+    /// The horizontal windows' starts, relative to the first box column any of them reads: the box stage makes
+    /// only the `spanWidth` columns from there.
     private let horizontalStart: [Int]
-    /// The box-row pixels any horizontal window reads: `spanStart ..< spanStart + spanWidth`.
-    private let spanStart: Int
     private let spanWidth: Int
     /// `ringRows` rows, `rowFloats` apart, the vertical windows of the output rows to come: box rows
     /// (vertical first) or box rows filtered across (horizontal first).
@@ -88,38 +87,44 @@ package final class StreamingResampler {
         let region = region ?? FractionalRect(inputSize)
         let factorX = max(1, Int(region.width / Double(outputSize.width) / Self.boxGap))
         let factorY = max(1, Int(region.height / Double(outputSize.height) / Self.boxGap))
-        box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
-                        factorX: factorX, factorY: factorY)
-        horizontal = FilterWeightsCache.weights(inputCount: box.outputWidth, from: region.x / Double(factorX),
+        let boxWidth = (inputSize.width + factorX - 1) / factorX, boxHeight = (inputSize.height + factorY - 1) / factorY
+        horizontal = FilterWeightsCache.weights(inputCount: boxWidth, from: region.x / Double(factorX),
                                    to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
-        vertical = FilterWeightsCache.weights(inputCount: box.outputHeight, from: region.y / Double(factorY),
+        vertical = FilterWeightsCache.weights(inputCount: boxHeight, from: region.y / Double(factorY),
                                  to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
         ringRows = vertical.maxTaps
+        // Only the box columns some horizontal window reads are made: a crop's, and the filter's reach.
         let first = horizontal.start.min() ?? 0
-        spanStart = first
         spanWidth = (zip(horizontal.start, horizontal.count).map { $0 + $1 }.max() ?? 1) - first
         horizontalStart = horizontal.start.map { $0 - first }
+        box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
+                        factorX: factorX, factorY: factorY, columns: first ..< first + spanWidth)
         order = Order(channels: channels)
-        rowFloats = (order == .verticalFirst ? box.outputWidth : outputSize.width) * channels
+        rowFloats = (order == .verticalFirst ? spanWidth : outputSize.width) * channels
         ring = [Float](repeating: 0, count: ringRows * rowFloats)
-        between = [Float](repeating: 0, count: Self.betweenFloats(order, boxWidth: box.outputWidth, spanWidth: spanWidth,
-                                                                  channels: channels, stride: horizontal.stride))
+        between = [Float](repeating: 0, count: Self.betweenFloats(spanWidth: spanWidth, channels: channels, stride: horizontal.stride))
         accumulator = [Float](repeating: 0, count: outputSize.width * channels)
         outputRow = [UInt8](repeating: 0, count: outputSize.width * channels * (sixteenBitOutput ? 2 : 1))
         lastInputRowNeeded = min(inputSize.height - 1, (vertical.lastInputNeeded + 1) * factorY - 1)
     }
 
-    /// Floats of the row between the passes: the span (vertical first) or the box row (horizontal first), then
-    /// room for a horizontal window of `stride` floats read whole from any start, and for a 4-lane read of
+    /// Floats of the row between the passes (the span's columns, filtered down or not yet filtered across),
+    /// then room for a horizontal window of `stride` floats read whole from any start, and for a 4-lane read of
     /// the last RGB pixel, which passes its end by one.
-    private static func betweenFloats(_ order: Order, boxWidth: Int, spanWidth: Int, channels: Int, stride: Int) -> Int {
-        (order == .verticalFirst ? spanWidth : boxWidth) * channels + max(stride, 4)
+    private static func betweenFloats(spanWidth: Int, channels: Int, stride: Int) -> Int {
+        spanWidth * channels + max(stride, 4)
+    }
+
+    /// At most how many box columns the horizontal windows of a resample read: the region's, plus the
+    /// filter's reach (`support` box pixels) on each side, plus rounding; never more than the box row.
+    private static func spanBound(boxWidth: Int, regionWidth: Double, support: Double) -> Int {
+        min(boxWidth, Int(regionWidth.rounded(.up)) + 2 * Int(support.rounded(.up)) + 3)
     }
 
     /// Bytes a resampler from `inputSize` to `outputSize` over `region` would hold, predicted without
-    /// building it: the ring of float rows (taps × the box stage's width for one channel, × the output width
-    /// otherwise), the row between the passes (the box row's width at most), the output float row, the output
-    /// row itself and,
+    /// building it: the ring of float rows (taps × the columns the windows read for one channel, × the output
+    /// width otherwise), the row between the passes (those columns), the output float row, the output row
+    /// itself and,
     /// when a box pre-shrink runs, its integer sums; the filter weights of both axes (per output sample: a
     /// start, a count and one float per tap) and the shifted horizontal starts.
     package static func predictedBytes(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil) -> Int {
@@ -132,12 +137,12 @@ package final class StreamingResampler {
         let tapsX = Int((3 * max(scaleX, 1)).rounded(.up)) * 2 + 1
         let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
         let boxWidth = (inputSize.width + fx - 1) / fx
-        let order = Order(channels: c)
-        let ringWidth = order == .verticalFirst ? boxWidth : outputSize.width
-        let between = betweenFloats(order, boxWidth: boxWidth, spanWidth: boxWidth, channels: c, stride: (tapsX + 7) / 8 * 8)
-        let floats = taps * ringWidth * c + between + outputSize.width * c
+        let span = spanBound(boxWidth: boxWidth, regionWidth: region.width / Double(fx), support: 3 * max(scaleX, 1))
+        let ringWidth = Order(channels: c) == .verticalFirst ? span : outputSize.width
+        let floats = taps * ringWidth * c + betweenFloats(spanWidth: span, channels: c, stride: (tapsX + 7) / 8 * 8)
+            + outputSize.width * c
         let outputRow = outputSize.width * c * 2     // 16-bit output at most
-        let box = BoxShrink.predictedBytes(inputWidth: inputSize.width, format: format, factorX: fx, factorY: fy)
+        let box = BoxShrink.predictedBytes(inputWidth: min(inputSize.width, span * fx), format: format, factorX: fx, factorY: fy)
         let weights = outputSize.width * (24 + 4 * ((tapsX + 7) / 8 * 8)) + outputSize.height * (16 + 4 * ((taps + 7) / 8 * 8))
         return floats * 4 + outputRow + box + weights
     }
@@ -190,7 +195,7 @@ package final class StreamingResampler {
             ring.withUnsafeMutableBufferPointer { ring in
                 horizontal.weights.withUnsafeBufferPointer { w in
                     Self.convolveRow(input.baseAddress!, count: input.count, into: ring.baseAddress! + slot, channels: channels,
-                                     outputWidth: outputSize.width, start: horizontal.start, count: horizontal.count,
+                                     outputWidth: outputSize.width, start: horizontalStart, count: horizontal.count,
                                      weights: w.baseAddress!, stride: horizontal.stride)
                 }
             }
@@ -218,7 +223,7 @@ package final class StreamingResampler {
                     switch order {
                     case .verticalFirst:
                         between.withUnsafeMutableBufferPointer { between in
-                            shrink_resample_columns(ring.baseAddress! + spanStart * c, ringRows, rowFloats, spanWidth * c,
+                            shrink_resample_columns(ring.baseAddress!, ringRows, rowFloats, spanWidth * c,
                                                     vertical.start[y], vertical.count[y], w.baseAddress! + y * taps,
                                                     between.baseAddress!)
                             horizontal.weights.withUnsafeBufferPointer { hw in

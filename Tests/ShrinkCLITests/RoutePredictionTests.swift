@@ -33,6 +33,7 @@ import ShrinkTestSupport
         for i in stride(from: 3, to: rgba.count, by: 4) { rgba[i] = UInt8((i / 4) % 1600 * 255 / 1599) }
         let alpha = PixelBuffer(format: .rgba8, size: photo.size, bytes: rgba)
         let baseline = try TestImages.jpeg(photo, chroma444: false)
+        let panorama = try TestImages.jpeg(TestImages.pattern(width: 6000, height: 1000), chroma444: false)
         let progressive = try TestImages.jpeg(photo, chroma444: false, progressive: true)
         let lossy = try WebPEncoder(options: .init(quality: 80)).encode(photo)
         var palette: [UInt8] = []
@@ -47,6 +48,9 @@ import ShrinkTestSupport
             Case(name: "GIF interlaced", bytes: interlaced, size: 200, output: "png", path: DecodePath("interlacedFrame")),
             Case(name: "JPEG rows", bytes: baseline, size: 200, output: "png", path: .dctScaledRows),
             Case(name: "JPEG planes", bytes: baseline, size: 200, output: "jpg", path: .dctScaledPlanes),
+            // A narrow crop of a wide image: the planes' rings hold only the columns the crop reads.
+            Case(name: "JPEG planes, a cover crop of a panorama", bytes: panorama, size: 300, output: "jpg",
+                 path: .dctScaledPlanes, options: ["--size", "60x300", "--fit", "cover"]),
             Case(name: "JPEG DC-only planes", bytes: baseline, size: 100, output: "jpg", path: .dcOnly),
             Case(name: "JPEG coefficients", bytes: progressive, size: 200, output: "png", path: .coefficientBuffer),
             Case(name: "JPEG coefficients to planes", bytes: progressive, size: 200, output: "jpg", path: .dctScaledPlanes),

@@ -6,17 +6,9 @@ import Testing
 /// before the loops moved to C. The inputs are random floats, windows of every length up to the stride, and
 /// windows at the row's end that must be read tap by tap.
 @Suite struct ResampleKernelTests {
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state
-        }
-    }
-
     @Test(arguments: [8, 16, 24, 40])
     func horizontalRowMatchesScalarReferenceBitForBit(stride: Int) {
-        var g = Generator(state: UInt64(stride))
+        var g = SeededGenerator(state: UInt64(stride))
         let inputCount = 301, outputWidth = 97
         let input = (0..<inputCount).map { _ in Float.random(in: 0...255, using: &g) }
         var start = [Int](), count = [Int](), weights = [Float](repeating: 0, count: outputWidth * stride)
@@ -57,7 +49,7 @@ import Testing
     /// list of row pointers (64), which it then finds row by row.
     @Test(arguments: [(13, 203, 203), (13, 203, 251), (70, 67, 67)])
     func verticalColumnsMatchScalarReferenceBitForBit(ringRows: Int, width: Int, rowStride: Int) {
-        var g = Generator(state: 7)
+        var g = SeededGenerator(state: 7)
         let ring = (0..<ringRows * rowStride).map { _ in Float.random(in: 0...255, using: &g) }
         let weights = (0..<ringRows).map { _ in Float.random(in: -0.3...1, using: &g) }
         for (start, count) in [(0, ringRows), (9, 11), (ringRows - 1, 1), (5, 7), (3, ringRows - 2)] {
@@ -74,7 +66,7 @@ import Testing
     /// The 8-bit rounding of a filtered row, vectorised in C, gives what the scalar Swift rule gives: + 0.5,
     /// truncated, clamped — at the edges (−0.5, 0.49, 254.5, 255) and over random values.
     @Test func quantizeMatchesScalarRule() {
-        var g = Generator(state: 11)
+        var g = SeededGenerator(state: 11)
         let edges: [Float] = [-1000, -0.5, -0.49, 0, 0.49, 0.5, 1.4999, 1.5, 127.5, 254.49, 254.5, 255, 255.4, 300, 1e9]
         let values = edges + (0..<1000).map { _ in Float.random(in: -20...275, using: &g) }
         var out = [UInt8](repeating: 7, count: values.count)
@@ -90,7 +82,7 @@ import Testing
     /// block, for RGBA premultiplied (colour × alpha, alpha as itself), RGB and gray, odd widths, factors 1–7.
     @Test(arguments: [(4, true), (3, false), (1, false), (4, false)])
     func boxSumsDownThenAcrossMatchBlockSums(channels c: Int, premultiply: Bool) {
-        var g = Generator(state: 5)
+        var g = SeededGenerator(state: 5)
         for (width, factor, rows) in [(37, 3, 3), (64, 4, 2), (9, 7, 5), (1, 1, 1), (101, 2, 1), (16, 5, 4)] {
             let data = (0..<width * c * rows).map { _ in UInt8.random(in: 0...255, using: &g) }
             // Left over from an earlier block: the first row stores over it.

@@ -148,6 +148,38 @@ import Glibc
 }
 
 @Suite struct ResamplerMemoryTests {
+    /// The prediction made without building a resampler covers what one built holds, for every format,
+    /// reductions and enlargements, with and without a fractional region (a crop): 400 random geometries.
+    @Test func predictionCoversWhatAResamplerHolds() {
+        var g = SeededGenerator(state: 17)
+        for _ in 0..<400 {
+            let input = PixelSize(width: Int.random(in: 1...3000, using: &g), height: Int.random(in: 1...2000, using: &g))
+            let output = PixelSize(width: Int.random(in: 1...max(1, min(900, input.width * 2)), using: &g),
+                                   height: Int.random(in: 1...max(1, min(900, input.height * 2)), using: &g))
+            var region: FractionalRect?
+            if Bool.random(using: &g) {
+                let w = Double.random(in: 0.01...Double(input.width), using: &g), h = Double.random(in: 0.01...Double(input.height), using: &g)
+                region = FractionalRect(x: Double.random(in: 0...(Double(input.width) - w), using: &g),
+                                        y: Double.random(in: 0...(Double(input.height) - h), using: &g), width: w, height: h)
+            }
+            for format in [PixelFormat.gray8, .rgb8, .rgba8, .rgba16] {
+                let r = StreamingResampler(inputSize: input, format: format, outputSize: output, region: region)
+                let predicted = StreamingResampler.predictedBytes(inputSize: input, format: format, outputSize: output, region: region)
+                #expect(predicted >= r.workingBytes, "\(format) \(input) -> \(output) over \(String(describing: region))")
+            }
+        }
+    }
+
+    /// A narrow crop of a wide plane: the one-channel ring holds the columns the crop reads, not the plane's width.
+    @Test func aCropsRingHoldsOnlyTheColumnsItReads() {
+        // 6000x1000 to 60x300 filling the box: a 200-pixel-wide centre column of the plane.
+        let crop = StreamingResampler(inputSize: PixelSize(width: 6000, height: 1000), format: .gray8,
+                                      outputSize: PixelSize(width: 60, height: 300),
+                                      region: FractionalRect(x: 2900, y: 0, width: 200, height: 1000))
+        // 21 rows of about 222 columns (the crop and the filter's reach), not 21 of 6000.
+        #expect(crop.workingBytes < 21 * 300 * 4 + 40_000, "\(crop.workingBytes)")
+    }
+
     /// One channel filters vertically first, so its ring holds rows of the input's width; colour filters
     /// horizontally first and its ring holds rows of the output's width.
     @Test func oneChannelFiltersVerticallyFirstColourHorizontally() {

@@ -124,21 +124,19 @@ extension ImageSource {
         return max(peak, colour)
     }
 
-    /// The three plane resamplers of a planar decode of `plan`, as ``PlanarRenderer`` makes them: luma over the
-    /// plan's region, each chroma plane to half the output over the region scaled by its sampling. The
-    /// sampling is not known before the decoder runs, so each chroma plane is predicted at the largest of 4:4:4,
-    /// 4:2:2, 4:4:0 and 4:2:0 (for one channel the ring follows the columns read, which the sampling sets).
+    /// The three plane resamplers of a planar decode of `plan`, with the geometry ``PlanarRenderer`` gives them
+    /// (``PlanarRenderer/plane(_:sampled:lumaRegion:stored:)``). The chroma sampling is not known before the
+    /// decoder runs, so each chroma plane is predicted at the largest of 4:4:4, 4:2:2, 4:4:0 and 4:2:0 (for one
+    /// channel the ring follows the columns read, which the sampling sets).
     static func planeResamplerBytes(_ plan: ThumbnailPlan) -> Int {
-        let stored = plan.storedOutputSize, source = plan.decodedSize, r = plan.decodedRegion
-        let chroma = PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
-        let ex = Double(2 * chroma.width) / Double(stored.width), ey = Double(2 * chroma.height) / Double(stored.height)
-        let luma = StreamingResampler.predictedBytes(inputSize: source, format: .gray8, outputSize: stored, region: r)
-        let chromaBytes = [(1.0, 1.0), (0.5, 1.0), (1.0, 0.5), (0.5, 0.5)].map { fx, fy in
-            let size = PixelSize(width: Int((Double(source.width) * fx).rounded(.up)), height: Int((Double(source.height) * fy).rounded(.up)))
-            let region = FractionalRect(x: r.x * fx, y: r.y * fy, width: r.width * fx * ex, height: r.height * fy * ey)
-            return StreamingResampler.predictedBytes(inputSize: size, format: .gray8, outputSize: chroma, region: region)
-        }.max()!
-        return luma + 2 * chromaBytes
+        let source = plan.decodedSize
+        func bytes(_ i: Int, sampled f: (x: Double, y: Double)) -> Int {
+            let (target, region) = PlanarRenderer.plane(i, sampled: f, lumaRegion: plan.decodedRegion, stored: plan.storedOutputSize)
+            let size = PixelSize(width: Int((Double(source.width) * f.x).rounded(.up)), height: Int((Double(source.height) * f.y).rounded(.up)))
+            return StreamingResampler.predictedBytes(inputSize: size, format: .gray8, outputSize: target, region: region)
+        }
+        let chroma = [(1.0, 1.0), (0.5, 1.0), (1.0, 0.5), (0.5, 0.5)].map { bytes(1, sampled: $0) }.max()!
+        return bytes(0, sampled: (1, 1)) + 2 * chroma
     }
 
     /// The route a decode of `plan` into `format` takes, as the codec chooses it from the header: the one

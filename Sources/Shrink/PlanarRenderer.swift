@@ -14,21 +14,12 @@ enum PlanarRenderer {
         guard planes.planeSizes[0] == plan.decodedSize || (region != nil && plan.resamples) else {
             throw ImageError(.invalidArgument, "decoder produces \(planes.planeSizes[0]), the plan expects \(plan.decodedSize)")
         }
-        let stored = plan.storedOutputSize
         let layout = PixelFormat.yuv420.planes(for: plan.outputSize)
-        let storedChroma = PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
         return try PixelBuffer(format: .yuv420, size: plan.outputSize) { destination throws(ImageError) in
             var sinks: [PlaneSink] = []
             for i in 0..<3 {
-                let target = i == 0 ? stored : storedChroma
-                let f = planes.factors[i]
-                // The plane's part of the source: the luma region scaled by this plane's sampling. An output
-                // chroma sample covers two output luma samples, so when the output has an odd size the
-                // chroma region reaches half a luma sample past it (⌈w/2⌉·2 luma samples, not w).
-                let r = region ?? plan.decodedRegion
-                let ex = i == 0 ? 1 : Double(2 * target.width) / Double(stored.width)
-                let ey = i == 0 ? 1 : Double(2 * target.height) / Double(stored.height)
-                let region = FractionalRect(x: r.x * f.x, y: r.y * f.y, width: r.width * f.x * ex, height: r.height * f.y * ey)
+                let (target, region) = Self.plane(i, sampled: planes.factors[i], lumaRegion: region ?? plan.decodedRegion,
+                                                  stored: plan.storedOutputSize)
                 let writer = OrientedWriter(destination: destination.baseAddress! + layout[i].offset, storedSize: target,
                                             channels: 1, orientation: plan.orientation)
                 sinks.append(PlaneSink(source: planes.planeSizes[i], region: region, target: target, writer: writer))
@@ -43,6 +34,19 @@ enum PlanarRenderer {
             }
             try planes.finish()
         }
+    }
+
+    /// Plane `i`'s stored output size (chroma: half the luma's, rounded up) and the part of it to resample: the
+    /// luma region scaled by the plane's sampling (`sampled`, its size over the luma plane's). An output chroma
+    /// sample covers two output luma samples, so when the output has an odd size the chroma region reaches half
+    /// a luma sample past the luma region (⌈w/2⌉·2 luma samples, not w). The memory prediction
+    /// (``ImageSource/planeResamplerBytes(_:)``) uses the same geometry.
+    static func plane(_ i: Int, sampled f: (x: Double, y: Double), lumaRegion r: FractionalRect,
+                      stored: PixelSize) -> (target: PixelSize, region: FractionalRect) {
+        let target = i == 0 ? stored : PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
+        let ex = i == 0 ? 1 : Double(2 * target.width) / Double(stored.width)
+        let ey = i == 0 ? 1 : Double(2 * target.height) / Double(stored.height)
+        return (target, FractionalRect(x: r.x * f.x, y: r.y * f.y, width: r.width * f.x * ex, height: r.height * f.y * ey))
     }
 }
 

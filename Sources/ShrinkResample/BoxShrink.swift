@@ -28,10 +28,8 @@ struct BoxShrink {
     let channels: Int
     let sixteenBit: Bool
     let premultiplies: Bool
-    /// Blocks across and down the whole input.
-    let outputWidth: Int
-    let outputHeight: Int
-    /// The block columns each completed row holds (`columns.count × channels` floats), within `0..<outputWidth`.
+    /// The block columns each completed row holds (`columns.count × channels` floats), within the
+    /// `blocks(inputWidth, factor: factorX)` across the whole input.
     let columns: Range<Int>
     /// The input pixels under ``columns``: from `firstPixel`, `pixelCount` of them.
     private let firstPixel: Int
@@ -55,9 +53,8 @@ struct BoxShrink {
         channels = format.channels
         sixteenBit = format == .rgba16
         premultiplies = format == .rgba8 || format == .rgba16
-        outputWidth = (inputWidth + factorX - 1) / factorX
-        outputHeight = (inputHeight + factorY - 1) / factorY
-        let columns = (columns ?? 0 ..< outputWidth).clamped(to: 0 ..< outputWidth)
+        let across = Self.blocks(inputWidth, factor: factorX)
+        let columns = (columns ?? 0 ..< across).clamped(to: 0 ..< across)
         self.columns = columns
         firstPixel = columns.lowerBound * factorX
         pixelCount = max(0, min(columns.upperBound * factorX, inputWidth) - firstPixel)
@@ -67,6 +64,10 @@ struct BoxShrink {
         pixelSums8 = shrinks && !wide ? [UInt32](repeating: 0, count: pixelCount * channels) : []
         wideSums = shrinks && wide ? [UInt64](repeating: 0, count: columns.count * channels) : []
     }
+
+    /// Blocks of `factor` samples over `count` samples (the last may be narrower): the box stage's output width
+    /// or height.
+    static func blocks(_ count: Int, factor: Int) -> Int { (count + factor - 1) / factor }
 
     /// True when a block's sums may pass `UInt32.max`: 16-bit samples, or 8-bit blocks of more than 66,051
     /// premultiplied (255 × 255) samples.
@@ -80,7 +81,7 @@ struct BoxShrink {
     /// when shrinking, the block sums, and for 8-bit rows the per-pixel sums.
     static func predictedBytes(inputWidth: Int, format: PixelFormat, factorX: Int, factorY: Int) -> Int {
         guard factorX > 1 || factorY > 1 else { return 0 }
-        let width = (inputWidth + factorX - 1) / factorX * format.channels
+        let width = blocks(inputWidth, factor: factorX) * format.channels
         let wide = needsWideSums(format: format, factorX: factorX, factorY: factorY)
         return wide ? width * 8 : width * 4 + inputWidth * format.channels * 4
     }

@@ -10,8 +10,9 @@ import ShrinkCore
 ///
 /// Memory: O(width × taps), never O(width × height): the box accumulator, a ring of `taps` float rows (for one
 /// channel, of the box columns the horizontal windows read — a crop's, and the filter's reach; for colour, of
-/// the output width), one row between the passes, and the weight tables. A source `region` (fractional, in input pixels) selects what is resampled, which is how
-/// centre crops (fit `cover`) are made without a full-size intermediate.
+/// the output width), one row between the passes, and the weight tables. A source `region` (fractional, in
+/// input pixels) selects what is resampled, which is how centre crops (fit `cover`) are made without a
+/// full-size intermediate.
 ///
 /// ```swift
 /// let r = StreamingResampler(inputSize: PixelSize(width: 960, height: 400), format: .rgb8,
@@ -40,9 +41,9 @@ package final class StreamingResampler {
     /// Which pass runs on the rows as they arrive. Both orders make the same multiply-adds of a reduction;
     /// they differ in which loop does the larger part (the pass over the taller input).
     package enum Order: Sendable {
-        /// One channel: the ring holds the box rows (the columns the windows read) and each output row is filtered down its columns (plain
-        /// vector multiply-adds, 32 columns at a time), then across (a dot product per output sample, once per
-        /// output row instead of once per input row). 0.55 ms less CPU on a 12 MP photo's Y, Cb and Cr planes
+        /// One channel: the ring holds the box rows (the columns the windows read) and each output row is
+        /// filtered down its columns (plain vector multiply-adds, 32 columns at a time), then across (a dot
+        /// product per output sample, once per output row instead of once per input row). 0.55 ms less CPU on a 12 MP photo's Y, Cb and Cr planes
         /// to 400 px than horizontal first.
         case verticalFirst
         /// Colour: each arriving row is filtered across (all channels of a pixel in one 4-lane multiply-add per
@@ -85,12 +86,12 @@ package final class StreamingResampler {
         self.sixteenBitOutput = sixteenBitOutput
         self.outputSize = outputSize
         let region = region ?? FractionalRect(inputSize)
-        let factorX = max(1, Int(region.width / Double(outputSize.width) / Self.boxGap))
-        let factorY = max(1, Int(region.height / Double(outputSize.height) / Self.boxGap))
-        let boxWidth = (inputSize.width + factorX - 1) / factorX, boxHeight = (inputSize.height + factorY - 1) / factorY
-        horizontal = FilterWeightsCache.weights(inputCount: boxWidth, from: region.x / Double(factorX),
+        let (factorX, factorY) = Self.boxFactors(region: region, outputSize: outputSize)
+        horizontal = FilterWeightsCache.weights(inputCount: BoxShrink.blocks(inputSize.width, factor: factorX),
+                                   from: region.x / Double(factorX),
                                    to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
-        vertical = FilterWeightsCache.weights(inputCount: boxHeight, from: region.y / Double(factorY),
+        vertical = FilterWeightsCache.weights(inputCount: BoxShrink.blocks(inputSize.height, factor: factorY),
+                                 from: region.y / Double(factorY),
                                  to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
         ringRows = vertical.maxTaps
         // Only the box columns some horizontal window reads are made: a crop's, and the filter's reach.
@@ -106,6 +107,13 @@ package final class StreamingResampler {
         accumulator = [Float](repeating: 0, count: outputSize.width * channels)
         outputRow = [UInt8](repeating: 0, count: outputSize.width * channels * (sixteenBitOutput ? 2 : 1))
         lastInputRowNeeded = min(inputSize.height - 1, (vertical.lastInputNeeded + 1) * factorY - 1)
+    }
+
+    /// The box stage's factors across and down for `region` to `outputSize`: reductions larger than
+    /// ``boxGap`` × start with blocks that leave at least that much to the Lanczos stage (1: no box).
+    private static func boxFactors(region: FractionalRect, outputSize: PixelSize) -> (x: Int, y: Int) {
+        (max(1, Int(region.width / Double(outputSize.width) / boxGap)),
+         max(1, Int(region.height / Double(outputSize.height) / boxGap)))
     }
 
     /// Floats of the row between the passes (the span's columns, filtered down or not yet filtered across),
@@ -124,20 +132,17 @@ package final class StreamingResampler {
     /// Bytes a resampler from `inputSize` to `outputSize` over `region` would hold, predicted without
     /// building it: the ring of float rows (taps × the columns the windows read for one channel, × the output
     /// width otherwise), the row between the passes (those columns), the output float row, the output row
-    /// itself and,
-    /// when a box pre-shrink runs, its integer sums; the filter weights of both axes (per output sample: a
-    /// start, a count and one float per tap) and the shifted horizontal starts.
+    /// itself and, when a box pre-shrink runs, its integer sums; the filter weights of both axes (per output
+    /// sample: a start, a count and one float per tap) and the shifted horizontal starts.
     package static func predictedBytes(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil) -> Int {
         let region = region ?? FractionalRect(inputSize)
         let c = format.channels
-        let fx = max(1, Int(region.width / Double(outputSize.width) / boxGap))
-        let fy = max(1, Int(region.height / Double(outputSize.height) / boxGap))
+        let (fx, fy) = boxFactors(region: region, outputSize: outputSize)
         let scaleX = region.width / Double(fx) / Double(outputSize.width)
         let scaleY = region.height / Double(fy) / Double(outputSize.height)
         let tapsX = Int((3 * max(scaleX, 1)).rounded(.up)) * 2 + 1
         let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
-        let boxWidth = (inputSize.width + fx - 1) / fx
-        let span = spanBound(boxWidth: boxWidth, regionWidth: region.width / Double(fx), support: 3 * max(scaleX, 1))
+        let span = spanBound(boxWidth: BoxShrink.blocks(inputSize.width, factor: fx), regionWidth: region.width / Double(fx), support: 3 * max(scaleX, 1))
         let ringWidth = Order(channels: c) == .verticalFirst ? span : outputSize.width
         let floats = taps * ringWidth * c + betweenFloats(spanWidth: span, channels: c, stride: (tapsX + 7) / 8 * 8)
             + outputSize.width * c

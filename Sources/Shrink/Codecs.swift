@@ -45,7 +45,8 @@ extension CodecRegistry {
         case .webp:
             return WebPEncoder(options: WebPEncoder.Options(quality: settings.quality, keepICCProfile: settings.keepICCProfile))
         default:
-            var options = JPEGEncoder.Options(quality: settings.quality, progressive: settings.progressive)
+            var options = JPEGEncoder.Options(quality: settings.quality, progressive: settings.progressive,
+                                              optimizeHuffmanTables: settings.optimizeCoding)
             options.keepICCProfile = settings.keepICCProfile
             options.background = (bg.red, bg.green, bg.blue)
             return JPEGEncoder(options: options)

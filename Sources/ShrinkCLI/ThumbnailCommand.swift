@@ -71,6 +71,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Write progressive JPEGs.")
     var progressive = ThumbnailJob.defaults.progressive
 
+    @Flag(help: "JPEG output: Huffman tables optimised for each image, for files about 3 % smaller with the same pixels, at about three times the entropy coding's CPU (0.7 ms more for a 400×250 thumbnail). Off by default, as libvips writes; progressive JPEGs always have them.")
+    var optimizeCoding = ThumbnailJob.defaults.optimizeCoding
+
     @Option(help: "Output format when -o is a directory or absent: jpg, png or webp.")
     var format: String = ThumbnailJob.defaults.format
 
@@ -114,7 +117,7 @@ struct ThumbnailCommand: ParsableCommand {
     var job: ThumbnailJob {
         ThumbnailJob(inputs: inputs, size: size, prescale: prescale, fit: fit, mode: mode, embeddedThumbnail: embeddedThumbnail,
                      pixelFormat: pixelFormat, quality: quality, subsampling: subsampling, progressive: progressive,
-                     format: format, compression: compression, pngFilter: pngFilter, depth: depth, lossless: lossless,
+                     optimizeCoding: optimizeCoding, format: format, compression: compression, pngFilter: pngFilter, depth: depth, lossless: lossless,
                      keepExif: keepExif, stripIcc: stripIcc, output: output, upscale: upscale, decoding: decoding.settings,
                      colour: colorArguments.colour, jobs: jobs, json: json)
     }

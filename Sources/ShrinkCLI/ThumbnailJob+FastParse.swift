@@ -6,7 +6,8 @@ extension ThumbnailJob {
     /// declare these as their defaults).
     static let defaults = ThumbnailJob(
         inputs: [], size: nil, prescale: nil, fit: .inside, mode: .quality, embeddedThumbnail: nil,
-        pixelFormat: PixelFormatArgument(argument: "auto")!, quality: 85, subsampling: 420, progressive: false, format: "jpg",
+        pixelFormat: PixelFormatArgument(argument: "auto")!, quality: 85, subsampling: 420, progressive: false,
+        optimizeCoding: false, format: "jpg",
         compression: 6, pngFilter: .none, depth: nil, lossless: false, keepExif: false, stripIcc: false, output: nil,
         upscale: false, decoding: DecodingSettings(), colour: .sRGB, jobs: nil, json: false)
 
@@ -42,6 +43,7 @@ extension ThumbnailJob {
             var isFlag = true
             switch name {
             case "--progressive": job.progressive = true
+            case "--optimize-coding": job.optimizeCoding = true
             case "--lossless": job.lossless = true
             case "--keep-exif": job.keepExif = true
             case "--strip-icc": job.stripIcc = true

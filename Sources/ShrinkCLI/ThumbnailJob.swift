@@ -20,6 +20,7 @@ struct ThumbnailJob {
     var quality: Int
     var subsampling: Int
     var progressive: Bool
+    var optimizeCoding: Bool
     var format: String
     var compression: Int
     var pngFilter: PNGEncoder.Filters
@@ -224,7 +225,8 @@ struct ThumbnailJob {
             return PNGEncoder(options: PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
                                                           keepICCProfile: !stripIcc, keepEXIF: keepExif))
         default:
-            var options = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive)
+            var options = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive,
+                                              optimizeHuffmanTables: optimizeCoding)
             options.keepEXIF = keepExif
             options.keepICCProfile = !stripIcc
             return JPEGEncoder(options: options)

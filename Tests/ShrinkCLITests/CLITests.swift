@@ -85,6 +85,18 @@ import ShrinkTestSupport
         }
     }
 
+    @Test func optimizeCodingWritesASmallerJPEGOfTheSamePixels() async throws {
+        let w = try workspace()
+        let plain = w.dir + "/plain.jpg", optimised = w.dir + "/optimised.jpg"
+        #expect(try await shrink("thumbnail", w.photo, "--size", "150", "-o", plain).status == 0)
+        #expect(try await shrink("thumbnail", w.photo, "--size", "150", "-o", optimised, "--optimize-coding").status == 0)
+        let plainBytes = try #require(Corpus.readBytes(plain)), optimisedBytes = try #require(Corpus.readBytes(optimised))
+        #expect(optimisedBytes.count < plainBytes.count)
+        let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        let a = try ImageSource(bytes: plainBytes).image(options: rgb), b = try ImageSource(bytes: optimisedBytes).image(options: rgb)
+        #expect(a.pixels.size == PixelSize(width: 100, height: 150) && a.pixels.bytes == b.pixels.bytes)
+    }
+
     @Test func batchContinuesPastABadFileAndExitsOne() async throws {
         let w = try workspace()
         let outDir = w.dir + "/thumbs/nested"

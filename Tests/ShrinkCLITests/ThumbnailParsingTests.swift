@@ -17,7 +17,7 @@ import Testing
         ["a.jpg", "b.png", "--size=300x200", "--fit", "cover", "-o", "out/", "--jobs", "2", "--json"],
         ["photo.jpg", "--prescale", "1/8", "-o", "eighth.png", "--png-filter", "adaptive", "--compression", "9", "--depth", "16"],
         ["-", "--size", "256", "--mode", "fast", "--no-embedded-thumbnail", "--quality", "70", "--subsampling", "444",
-         "--progressive", "--keep-exif", "--strip-icc", "--upscale", "--strict", "--max-pixels", "1000000",
+         "--progressive", "--optimize-coding", "--keep-exif", "--strip-icc", "--upscale", "--strict", "--max-pixels", "1000000",
          "--max-input-bytes", "5000000", "--max-scans", "20", "--memory-budget", "1000000", "--colour", "keep"],
         ["x.heic", "--format", "webp", "--lossless", "--embedded-thumbnail", "--pixel-format", "rgba16", "--color", "display-p3"],
         ["y.jpg", "--max-working-bytes", "2000000", "--size", "64"],
@@ -29,7 +29,7 @@ import Testing
         let fast = try #require(ThumbnailJob.fastParse(arguments), "the fast parser declined \(arguments)")
         let reference = try ThumbnailCommand.parse(arguments).job
         #expect(Self.properties(fast) == Self.properties(reference))
-        #expect(Self.properties(fast).count == 23)
+        #expect(Self.properties(fast).count == 24)
     }
 
     /// With no options both parsers give ``ThumbnailJob/defaults``, which ``ThumbnailCommand`` declares as its
@@ -43,7 +43,7 @@ import Testing
         let d = ThumbnailJob.defaults
         #expect(d.quality == 85 && d.subsampling == 420 && d.compression == 6 && d.pngFilter == .none && d.format == "jpg")
         #expect(d.mode == .quality && d.fit == .inside && d.colour == .sRGB && d.pixelFormat.request == nil)
-        #expect(!d.progressive && !d.lossless && !d.keepExif && !d.stripIcc && !d.upscale && !d.json)
+        #expect(!d.progressive && !d.optimizeCoding && !d.lossless && !d.keepExif && !d.stripIcc && !d.upscale && !d.json)
         #expect(d.size == nil && d.prescale == nil && d.depth == nil && d.jobs == nil && d.output == nil && d.embeddedThumbnail == nil)
         #expect(d.decoding.maxPixels == 0x3FFF * 0x3FFF && d.decoding.maxInputBytes == 1 << 30 && d.decoding.maxScans == 500
                 && d.decoding.maxWorkingBytes == 1 << 30 && !d.decoding.strict)

@@ -14,24 +14,29 @@ public struct OutputSettings: Sendable, Hashable {
     public var quality: Int
     /// JPEG only: progressive scans. `false` by default.
     public var progressive: Bool
+    /// JPEG only: Huffman tables optimised for each image, for a file about 3 % smaller with the same pixels, at
+    /// about three times the entropy coding's CPU. `false` by default, as libvips writes.
+    public var optimizeCoding: Bool
     /// The colour transparent pixels are flattened onto for formats without alpha (JPEG). White by default.
     public var background: RGBColor
     /// Keep the ICC profile of the pixels (none after conversion to sRGB). `true` by default.
     public var keepICCProfile: Bool
 
     /// Settings for `format`; `quality` is clamped to 1–100.
-    public init(format: ImageFormat, quality: Int = 80, progressive: Bool = false,
+    public init(format: ImageFormat, quality: Int = 80, progressive: Bool = false, optimizeCoding: Bool = false,
                 background: RGBColor = .white, keepICCProfile: Bool = true) {
         self.format = format
         self.quality = min(100, max(1, quality))
         self.progressive = progressive
+        self.optimizeCoding = optimizeCoding
         self.background = background
         self.keepICCProfile = keepICCProfile
     }
 
-    /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of.
+    /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of. (`opt` only when
+    /// on, so keys made before the field existed still name the same bytes.)
     package var keyFields: [(String, String)] {
         [("f", format.name), ("q", String(quality)), ("prog", progressive ? "1" : "0"),
-         ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0")]
+         ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0")] + (optimizeCoding ? [("opt", "1")] : [])
     }
 }

@@ -18,7 +18,7 @@ public struct JPEGEncoder: ImageEncoding {
         /// Compute optimal Huffman tables for this image: the same pixels in a file about 3 % smaller, for about
         /// three times the entropy coding's CPU (libjpeg buffers every coefficient, 2 bytes per sample after
         /// subsampling, counts their symbols in a first pass and codes them in a second; a 400×250 thumbnail
-        /// takes 0.7 ms more). `false` by default, as libvips and libjpeg write; progressive output always
+        /// takes about 0.8 ms more). `false` by default, as libvips and libjpeg write; progressive output always
         /// optimises.
         public var optimizeHuffmanTables: Bool
 

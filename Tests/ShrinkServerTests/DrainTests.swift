@@ -15,10 +15,23 @@ import Testing
     @Test func sigtermDrainsInFlightRequestsAndExitsZero() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "\(Self.binary) is built by swift build --build-tests")
         let fixture = try ServerFixture()
-        try fixture.write("big.jpg", try TestImages.jpeg(TestImages.pattern(width: 2400, height: 1600), quality: 90))
+        // The request in flight fetches its source from a loopback origin that holds the body until SIGTERM has
+        // been sent, so the request is in flight then however fast the machine decodes (a local source's full
+        // decode took under 0.3 s on a quiet machine, and the request finished before the signal).
+        let body = try TestImages.jpeg(TestImages.pattern(width: 2400, height: 1600), quality: 90)
+        let arrived = Gate(), held = DispatchGroup()
+        held.enter()
+        let origin = try RawOrigin { _, fd in
+            arrived.open()
+            held.wait()
+            RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+        }
+        defer { origin.stop() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["serve", "--bind", "127.0.0.1:0", "--root", fixture.root, "--budget", "256M", "--drain-delay", "1"]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["SHRINK_ALLOWED_SOURCES": "http://127.0.0.1:\(origin.port)/", "SHRINK_ALLOWED_PRIVATE_HOSTS": "127.0.0.1:\(origin.port)"]) { $1 }
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -41,17 +54,18 @@ import Testing
         #expect(log.withLock { $0 }.contains("signing is OFF"))
         #expect(try await RawHTTP.get(port: port, "/ready").status == 200)
 
-        // Full size to PNG: long enough in a debug build to be in flight when SIGTERM arrives.
-        let listening = port
+        // Full size to PNG, from the origin: in flight (its source held) when SIGTERM arrives.
+        let listening = port, source = "http://127.0.0.1:\(origin.port)/big.jpg"
         let inFlight = Task { () async throws -> (RawHTTP.Response, ContinuousClock.Instant) in
-            (try await RawHTTP.get(port: listening, "/insecure/plain/local:///big.jpg@png"), .now)
+            (try await RawHTTP.get(port: listening, "/insecure/plain/\(source)@png"), .now)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        await arrived.wait()
         let killedAt = ContinuousClock.now
         kill(process.processIdentifier, SIGTERM)
         try await Task.sleep(for: .milliseconds(200))
         let ready = try await RawHTTP.get(port: port, "/ready")
         #expect(ready.status == 503)
+        held.leave()
 
         let (r, finishedAt) = try await inFlight.value
         #expect(finishedAt > killedAt, "the request was still in flight when SIGTERM arrived")

@@ -67,10 +67,12 @@ extension CodecRegistry {
 
     /// Bytes an encode of a `size` result may hold beyond the pixels: a converted copy of the pixels (RGBA
     /// for PNG and WebP, RGB when JPEG flattens alpha), the output (bounded by the raw size for PNG, a
-    /// quarter of it for lossy formats at any quality) and 1 MiB of encoder state.
+    /// quarter of it for lossy formats at any quality), 1 MiB of encoder state, and for a progressive JPEG or
+    /// optimised Huffman tables libjpeg's buffer of every coefficient (2 bytes a sample, 4:2:0).
     static func predictedEncodeBytes(for size: PixelSize, settings: OutputSettings) -> Int {
         let pixels = size.pixelCount
         let output = settings.format == .png ? pixels * 4 : pixels
-        return pixels * 4 + output + (1 << 20)
+        let coefficients = settings.format == .jpeg && (settings.progressive || settings.optimizeCoding) ? pixels * 3 : 0
+        return pixels * 4 + output + coefficients + (1 << 20)
     }
 }

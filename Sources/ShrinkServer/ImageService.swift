@@ -231,8 +231,10 @@ package final class ImageService: Sendable {
             default: format = .jpeg
             }
         }
+        // Optimised Huffman tables for JPEG, as imgproxy writes: a result is cached and served many times, so
+        // 3 % fewer bytes are worth the encode's extra 0.8 ms.
         return (OutputSettings(format: format, quality: url.options.quality ?? configuration.quality,
-                               background: url.options.background ?? .white), negotiated)
+                               optimizeCoding: format == .jpeg, background: url.options.background ?? .white), negotiated)
     }
 
     /// A year and immutable for signed URLs (their bytes never change under one ETag); an hour unsigned;

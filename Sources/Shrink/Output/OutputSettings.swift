@@ -15,7 +15,9 @@ public struct OutputSettings: Sendable, Hashable {
     /// JPEG only: progressive scans. `false` by default.
     public var progressive: Bool
     /// JPEG only: Huffman tables optimised for each image, for a file about 3 % smaller with the same pixels, at
-    /// about three times the entropy coding's CPU. `false` by default, as libvips writes.
+    /// about three times the entropy coding's CPU and a buffer of every coefficient (3 bytes per pixel, counted in
+    /// the encode's predicted bytes). `false` by default, as libvips writes; `shrink serve` turns it on for JPEG, as
+    /// imgproxy does (its results are cached and served many times).
     public var optimizeCoding: Bool
     /// The colour transparent pixels are flattened onto for formats without alpha (JPEG). White by default.
     public var background: RGBColor
@@ -33,10 +35,9 @@ public struct OutputSettings: Sendable, Hashable {
         self.keepICCProfile = keepICCProfile
     }
 
-    /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of. (`opt` only when
-    /// on, so keys made before the field existed still name the same bytes.)
+    /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of.
     package var keyFields: [(String, String)] {
-        [("f", format.name), ("q", String(quality)), ("prog", progressive ? "1" : "0"),
-         ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0")] + (optimizeCoding ? [("opt", "1")] : [])
+        [("f", format.name), ("q", String(quality)), ("prog", progressive ? "1" : "0"), ("opt", optimizeCoding ? "1" : "0"),
+         ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0")]
     }
 }

@@ -59,6 +59,21 @@ import ShrinkTestSupport
         // 80x60 result (4 B/px copy + 1 B/px output + 1 MiB); the in-memory source both times.
         #expect(charges[1] - charges[0] == 80 * 60 * 5 + (1 << 20))
         #expect(charges[0] >= Self.jpeg.count)
+        // Optimised Huffman tables (and progressive JPEGs) make libjpeg buffer every coefficient: 3 B/px at 4:2:0.
+        _ = try await pipeline.encodedImage(for: Self.request("optimised"), as: OutputSettings(format: .jpeg, optimizeCoding: true))
+        let optimised = log.all.compactMap { e -> Int? in if case .decodeStarted(_, let c, _) = e { c } else { nil } }
+        #expect(optimised.count == 3 && optimised[2] - optimised[1] == 80 * 60 * 3)
+    }
+
+    @Test func optimisedHuffmanTablesMakeASmallerFileOfTheSamePixels() async throws {
+        let pipeline = ImagePipeline()
+        let plain = try await pipeline.encodedImage(for: Self.request("h"), as: OutputSettings(format: .jpeg))
+        let optimised = try await pipeline.encodedImage(for: Self.request("h"), as: OutputSettings(format: .jpeg, optimizeCoding: true))
+        #expect(optimised.image.bytes.count < plain.image.bytes.count)
+        #expect(optimised.image.validator != plain.image.validator)
+        let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        #expect(try ImageSource(bytes: plain.image.bytes).image(options: rgb).pixels.bytes
+                == ImageSource(bytes: optimised.image.bytes).image(options: rgb).pixels.bytes)
     }
 
     @Test func diskHitsAreTheStoredBytesWithoutLoadingTheSource() async throws {
@@ -108,7 +123,9 @@ import ShrinkTestSupport
         #expect(try cropped.cacheKey().string.contains("src=k%7Cx%3Dy|"))
         #expect(try cropped.cacheKey().string.contains("|r=crop:0.5:100.0:1:0.5|"))
         let pipeline = ImagePipeline()
-        #expect(try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .png)).string.hasSuffix("|f=png|q=80|prog=0|bg=ffffff|icc=1"))
+        #expect(try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .png)).string.hasSuffix("|f=png|q=80|prog=0|opt=0|bg=ffffff|icc=1"))
+        #expect(try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .jpeg, optimizeCoding: true))
+                .string.hasSuffix("|f=jpeg|q=80|prog=0|opt=1|bg=ffffff|icc=1"))
     }
 
     @Test func rotationCropsAndGravityShapeTheResult() async throws {

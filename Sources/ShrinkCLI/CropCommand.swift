@@ -32,6 +32,9 @@ struct CropCommand: ParsableCommand {
     @Option(help: "JPEG and WebP output quality, 1-100.")
     var quality: Int = 85
 
+    @Flag(help: OutputExtensions.optimizeCodingHelp)
+    var optimizeCoding = false
+
     @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg, .png or .webp). Default: NAME.crop.jpg in the current directory.")
     var output: String?
 
@@ -54,13 +57,15 @@ struct CropCommand: ParsableCommand {
         }
         if lossless {
             if size != nil { throw ValidationError("--lossless cannot reduce: drop --size") }
+            if optimizeCoding { throw ValidationError("--optimize-coding goes with a re-encoded output: drop --lossless") }
             if let output, CodecRegistry.standard.format(forPath: output) != .jpeg { throw ValidationError("--lossless writes JPEG") }
         }
     }
 
     func run() throws {
         let destination = output ?? ThumbnailJob.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
-        let format = OutputExtensions.encoder(forPath: destination, quality: quality) ?? JPEGEncoder(options: .init(quality: quality))
+        let format = OutputExtensions.encoder(forPath: destination, quality: quality, optimizeCoding: optimizeCoding)
+            ?? JPEGEncoder(options: .init(quality: quality, optimizeHuffmanTables: optimizeCoding))
         let start = Clock.now()
         do {
             let source = try decoding.open(input)

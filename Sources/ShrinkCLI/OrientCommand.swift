@@ -35,6 +35,9 @@ struct OrientCommand: ParsableCommand {
     @Option(help: "JPEG and WebP quality when re-encoding (without --lossless), 1-100.")
     var quality: Int = 92
 
+    @Flag(help: OutputExtensions.optimizeCodingHelp)
+    var optimizeCoding = false
+
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
@@ -44,6 +47,7 @@ struct OrientCommand: ParsableCommand {
         }
         if lossless, format != .jpeg { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
         if trim && !lossless { throw ValidationError("--trim goes with --lossless") }
+        if optimizeCoding && lossless { throw ValidationError("--optimize-coding goes with a re-encoded output: drop --lossless") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
     }
 
@@ -57,7 +61,8 @@ struct OrientCommand: ParsableCommand {
                 shown = try ImageSource(bytes: upright, name: output).info.size      // trimming may shrink it
             } else {
                 let format = OutputExtensions.encoder(forPath: output, quality: quality, keepEXIF: true,
-                                                      chroma444: source.info.chromaSubsampling == .s444) ?? JPEGEncoder()
+                                                      chroma444: source.info.chromaSubsampling == .s444,
+                                                      optimizeCoding: optimizeCoding) ?? JPEGEncoder()
                 // Rotating keeps the colours as they are, the profile with them.
                 let image = try source.image(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
                                                                         color: .keep))

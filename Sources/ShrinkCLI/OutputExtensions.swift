@@ -1,3 +1,4 @@
+import ArgumentParser
 import Shrink
 
 /// The output file extensions the registered encoders write, for help and error text.
@@ -10,12 +11,17 @@ enum OutputExtensions {
 }
 
 extension OutputExtensions {
+    /// `--optimize-coding`'s help, shared by the commands that write JPEG.
+    static let optimizeCodingHelp = ArgumentHelp("JPEG output: Huffman tables optimised for each image, for files about 3 % smaller with the same pixels, at about three times the entropy coding's CPU (about 0.8 ms more for a 400×250 thumbnail). Off by default, as libvips writes; progressive JPEGs always have them.")
+
     /// The encoder for `path`'s extension, at `quality` for JPEG and WebP, keeping EXIF when asked (its
-    /// orientation reset to 1); nil for an extension no registered encoder writes.
-    static func encoder(forPath path: String, quality: Int, keepEXIF: Bool = false, chroma444: Bool = false) -> (any ImageEncoding)? {
+    /// orientation reset to 1), JPEG with optimised Huffman tables when asked; nil for an extension no
+    /// registered encoder writes.
+    static func encoder(forPath path: String, quality: Int, keepEXIF: Bool = false, chroma444: Bool = false,
+                        optimizeCoding: Bool = false) -> (any ImageEncoding)? {
         switch CodecRegistry.standard.encoder(forPath: path)?.format {
         case .jpeg?:
-            var options = JPEGEncoder.Options(quality: quality, chroma444: chroma444)
+            var options = JPEGEncoder.Options(quality: quality, chroma444: chroma444, optimizeHuffmanTables: optimizeCoding)
             options.keepEXIF = keepEXIF
             return JPEGEncoder(options: options)
         case .webp?: return WebPEncoder(options: WebPEncoder.Options(quality: quality, keepEXIF: keepEXIF))

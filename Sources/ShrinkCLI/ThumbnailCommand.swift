@@ -71,7 +71,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Write progressive JPEGs.")
     var progressive = ThumbnailJob.defaults.progressive
 
-    @Flag(help: "JPEG output: Huffman tables optimised for each image, for files about 3 % smaller with the same pixels, at about three times the entropy coding's CPU (about 0.8 ms more for a 400×250 thumbnail). Off by default, as libvips writes; progressive JPEGs always have them.")
+    @Flag(help: OutputExtensions.optimizeCodingHelp)
     var optimizeCoding = ThumbnailJob.defaults.optimizeCoding
 
     @Option(help: "Output format when -o is a directory or absent: jpg, png or webp.")

@@ -95,6 +95,17 @@ import ShrinkTestSupport
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
         let a = try ImageSource(bytes: plainBytes).image(options: rgb), b = try ImageSource(bytes: optimisedBytes).image(options: rgb)
         #expect(a.pixels.size == PixelSize(width: 100, height: 150) && a.pixels.bytes == b.pixels.bytes)
+        // crop and orient re-encode the same way; with --lossless there is nothing to re-encode.
+        for command in [["crop", w.photo, "--rect", "10,20,120,90"], ["orient", w.photo]] {
+            let plain = w.dir + "/\(command[0]).jpg", optimised = w.dir + "/\(command[0])-optimised.jpg"
+            #expect(try await shrink(command + ["-o", plain]).status == 0)
+            #expect(try await shrink(command + ["-o", optimised, "--optimize-coding"]).status == 0)
+            let p = try #require(Corpus.readBytes(plain)), o = try #require(Corpus.readBytes(optimised))
+            #expect(o.count < p.count, "\(command[0])")
+            #expect(try ImageSource(bytes: p).image(options: rgb).pixels.bytes == ImageSource(bytes: o).image(options: rgb).pixels.bytes)
+            let lossless = try await shrink(command + ["-o", w.dir + "/l.jpg", "--lossless", "--optimize-coding"])
+            #expect(lossless.status == 2 && lossless.err.contains("drop --lossless"), "\(lossless.err)")
+        }
     }
 
     @Test func batchContinuesPastABadFileAndExitsOne() async throws {

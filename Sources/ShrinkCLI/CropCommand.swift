@@ -57,7 +57,7 @@ struct CropCommand: ParsableCommand {
         }
         if lossless {
             if size != nil { throw ValidationError("--lossless cannot reduce: drop --size") }
-            if optimizeCoding { throw ValidationError("--optimize-coding goes with a re-encoded output: drop --lossless") }
+            if optimizeCoding { throw OutputExtensions.optimizeCodingWithLossless }
             if let output, CodecRegistry.standard.format(forPath: output) != .jpeg { throw ValidationError("--lossless writes JPEG") }
         }
     }

@@ -47,7 +47,7 @@ struct OrientCommand: ParsableCommand {
         }
         if lossless, format != .jpeg { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
         if trim && !lossless { throw ValidationError("--trim goes with --lossless") }
-        if optimizeCoding && lossless { throw ValidationError("--optimize-coding goes with a re-encoded output: drop --lossless") }
+        if optimizeCoding && lossless { throw OutputExtensions.optimizeCodingWithLossless }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
     }
 

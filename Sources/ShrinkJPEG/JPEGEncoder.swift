@@ -64,7 +64,6 @@ public struct JPEGEncoder: ImageEncoding {
         guard image.size.width <= 65500, image.size.height <= 65500 else {
             throw ImageError(.invalidArgument, "JPEG cannot hold \(image.size) (max 65500 per side)")
         }
-        let optimize = options.progressive || options.optimizeHuffmanTables
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
@@ -78,7 +77,7 @@ public struct JPEGEncoder: ImageEncoding {
                 exif.withUnsafeBufferPointer { exif in
                     sj_encode(pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
                               Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
-                              options.progressive ? 1 : 0, optimize ? 1 : 0,
+                              options.progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0,
                               icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(exif.count),
                               &out, &length, &message, message.count)
                 }
@@ -86,6 +85,9 @@ public struct JPEGEncoder: ImageEncoding {
         }
         return try Self.result(status, out, length, message)
     }
+
+    /// Whether libjpeg computes Huffman tables for the image: when asked, and always for progressive output.
+    private var optimizesHuffmanTables: Bool { options.progressive || options.optimizeHuffmanTables }
 
     /// The encoded bytes libjpeg wrote (freed here), or the error it reported.
     private static func result(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ length: UInt,
@@ -104,7 +106,6 @@ public struct JPEGEncoder: ImageEncoding {
             throw ImageError(.invalidArgument, "JPEG quality must be 1–100, not \(options.quality)")
         }
         let planes = image.planes
-        let optimize = options.progressive || options.optimizeHuffmanTables
         let icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
         let exif = options.keepEXIF ? metadata.exif ?? [] : []
         var out: UnsafeMutablePointer<UInt8>?
@@ -115,7 +116,7 @@ public struct JPEGEncoder: ImageEncoding {
                 exif.withUnsafeBufferPointer { exif in
                     sj_encode_yuv420(p.baseAddress!, p.baseAddress! + planes[1].offset, p.baseAddress! + planes[2].offset,
                                      Int32(image.size.width), Int32(image.size.height), Int32(options.quality),
-                                     options.progressive ? 1 : 0, optimize ? 1 : 0,
+                                     options.progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0,
                                      icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(min(exif.count, 65527)),
                                      &out, &length, &message, message.count)
                 }

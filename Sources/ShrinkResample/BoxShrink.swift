@@ -174,7 +174,9 @@ struct BoxShrink {
         }
     }
 
-    /// Turns the block sums into the float row at `out` (0–255, colour premultiplied) and clears them.
+    /// Turns the block sums into the float row at `out` (0–255, colour premultiplied). The 64-bit sums are then
+    /// cleared for the next block (they add row by row); the 32-bit ones need no clearing, as
+    /// `shrink_box_blocks` writes every block of them.
     private mutating func finishBlock(rows: Int, into out: UnsafeMutablePointer<Float>) {
         // Counted from the first column asked for (its first pixel is a block boundary).
         let c = channels, fx = factorX, w = pixelCount, blocks = columns.count
@@ -183,42 +185,36 @@ struct BoxShrink {
         let unit: Float = sixteenBit ? 257 : 1
         let colourUnit: Float = premultiplies ? unit * (sixteenBit ? 65535 : 255) : unit
         let colourChannels = premultiplies ? c - 1 : c
-        do {
-            func finish<Sum: FixedWidthInteger>(_ sums: UnsafeMutableBufferPointer<Sum>) {
-                var start = 0
-                if c == 4, Sum.self == UInt32.self {
-                    // Whole blocks four lanes at a time (every block but perhaps the last has fx columns).
-                    let full = w / fx
-                    let n = Float(fx * rows)
-                    let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(with: 1 / (n * unit), where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
-                    let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out)
-                    for bx in 0..<full {
-                        let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
-                        o.storeBytes(of: SIMD4<Float>(v) * scale, toByteOffset: bx * 16, as: SIMD4<Float>.self)
-                        raw.storeBytes(of: SIMD4<UInt32>(), toByteOffset: bx * 16, as: SIMD4<UInt32>.self)
-                    }
-                    start = full
-                } else if c != 4 && colourChannels == c {
-                    // No alpha: one scale for every whole block.
-                    let full = w / fx
-                    let scale = 1 / (Float(fx * rows) * unit)
-                    for i in 0..<(full * c) {
-                        out[i] = Float(sums[i]) * scale
-                        sums[i] = 0
-                    }
-                    start = full
+        func finish<Sum: FixedWidthInteger>(_ sums: UnsafeMutableBufferPointer<Sum>) {
+            var start = 0
+            if c == 4, Sum.self == UInt32.self {
+                // Whole blocks four lanes at a time (every block but perhaps the last has fx columns).
+                let full = w / fx
+                let n = Float(fx * rows)
+                let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(with: 1 / (n * unit), where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
+                let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out)
+                for bx in 0..<full {
+                    let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
+                    o.storeBytes(of: SIMD4<Float>(v) * scale, toByteOffset: bx * 16, as: SIMD4<Float>.self)
                 }
-                for bx in start..<blocks {
-                    let n = Float((min(bx * fx + fx, w) - bx * fx) * rows)
-                    let colour = 1 / (n * colourUnit), plain = 1 / (n * unit)
-                    for ch in 0..<c {
-                        out[bx * c + ch] = Float(sums[bx * c + ch]) * (ch < colourChannels ? colour : plain)
-                        sums[bx * c + ch] = 0
-                    }
-                }
+                start = full
+            } else if c != 4 && colourChannels == c {
+                // No alpha: one scale for every whole block.
+                let full = w / fx
+                let scale = 1 / (Float(fx * rows) * unit)
+                for i in 0..<(full * c) { out[i] = Float(sums[i]) * scale }
+                start = full
             }
-            if wideSums.isEmpty { sums8.withUnsafeMutableBufferPointer { finish($0) } }
-            else { wideSums.withUnsafeMutableBufferPointer { finish($0) } }
+            for bx in start..<blocks {
+                let n = Float((min(bx * fx + fx, w) - bx * fx) * rows)
+                let colour = 1 / (n * colourUnit), plain = 1 / (n * unit)
+                for ch in 0..<c { out[bx * c + ch] = Float(sums[bx * c + ch]) * (ch < colourChannels ? colour : plain) }
+            }
+        }
+        if wideSums.isEmpty {
+            sums8.withUnsafeMutableBufferPointer { finish($0) }
+        } else {
+            wideSums.withUnsafeMutableBufferPointer { finish($0); $0.update(repeating: 0) }
         }
     }
 }

@@ -72,7 +72,8 @@ struct FilterWeights {
         self.stride = stride
     }
 
-    /// Index of the last input sample any output needs (for stopping a decode early).
+    /// Index of the last input sample any output needs (for stopping a decode early, or the end of the span a
+    /// row's windows read).
     var lastInputNeeded: Int {
         zip(start, count).map { $0 + $1 - 1 }.max() ?? 0
     }

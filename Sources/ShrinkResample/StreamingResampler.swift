@@ -96,7 +96,7 @@ package final class StreamingResampler {
         ringRows = vertical.maxTaps
         // Only the box columns some horizontal window reads are made: a crop's, and the filter's reach.
         let first = horizontal.start.min() ?? 0
-        spanWidth = (zip(horizontal.start, horizontal.count).map { $0 + $1 }.max() ?? 1) - first
+        spanWidth = horizontal.lastInputNeeded + 1 - first
         horizontalStart = horizontal.start.map { $0 - first }
         box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
                         factorX: factorX, factorY: factorY, columns: first ..< first + spanWidth)

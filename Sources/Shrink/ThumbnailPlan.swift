@@ -73,14 +73,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
             guard box.width > 0, box.height > 0 else {
                 throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
             }
-            let sx = Double(box.width) / Double(displayed.width), sy = Double(box.height) / Double(displayed.height)
-            if min(sx, sy) >= 1 && !options.allowUpscaling {
-                out = displayed
-            } else if sx <= sy {
-                out = PixelSize(width: box.width, height: min(box.height, Self.scaled(displayed.height, box.width, displayed.width)))
-            } else {
-                out = PixelSize(width: min(box.width, Self.scaled(displayed.width, box.height, displayed.height)), height: box.height)
-            }
+            out = Self.fitted(displayed, inside: box, allowUpscaling: options.allowUpscaling)
             region = FractionalRect(displayed)
         case .box(let box, .cover):
             guard box.width > 0, box.height > 0 else {
@@ -163,6 +156,19 @@ public struct ThumbnailPlan: Sendable, Equatable {
 
     /// The prescale as a fraction, e.g. `"1/8"`.
     public var prescaleText: String { "1/\(prescale)" }
+
+    /// The size an image `displayed` that large comes out fitted inside `box` (aspect ratio kept, never
+    /// enlarged without `allowUpscaling`): the output size of a `.box(box, .inside)` target.
+    package static func fitted(_ displayed: PixelSize, inside box: PixelSize, allowUpscaling: Bool) -> PixelSize {
+        let sx = Double(box.width) / Double(displayed.width), sy = Double(box.height) / Double(displayed.height)
+        if min(sx, sy) >= 1 && !allowUpscaling {
+            return displayed
+        } else if sx <= sy {
+            return PixelSize(width: box.width, height: min(box.height, scaled(displayed.height, box.width, displayed.width)))
+        } else {
+            return PixelSize(width: min(box.width, scaled(displayed.width, box.height, displayed.height)), height: box.height)
+        }
+    }
 
     /// `value × n / total`, rounded, at least 1.
     private static func scaled(_ value: Int, _ n: Int, _ total: Int) -> Int {

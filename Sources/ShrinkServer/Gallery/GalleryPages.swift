@@ -29,6 +29,17 @@ package struct GalleryPages: Sendable {
         return "/" + (keys.isEnabled ? keys.sign(signed) : "insecure") + signed
     }
 
+    /// The `srcset` candidates of an image shown at `size`: each fit in ``widths`` with the width the server
+    /// really sends for it (never enlarged), so the browser knows each candidate's density; fits that give the
+    /// same image as a smaller fit are left out (a 200 px photo has one candidate).
+    package func candidates(_ size: PixelSize) -> [(fit: Int, width: Int)] {
+        var seen = Set<Int>()
+        return Self.widths.compactMap { fit in
+            let width = ThumbnailPlan.fitted(size, inside: PixelSize(width: fit, height: fit), allowUpscaling: false).width
+            return seen.insert(width).inserted ? (fit, width) : nil
+        }
+    }
+
     /// The `<li>` of one tile: a link to its inspector around an `<img>` with `srcset`, `sizes`, the displayed
     /// `width`/`height` from the header (so the box never moves), `decoding=async` and, unless `eager`,
     /// `loading=lazy`; or a readable error.
@@ -41,7 +52,7 @@ package struct GalleryPages: Sendable {
                 + "<span class=\"name\">\(name)</span></li>"
         }
         let size = info.displayedSize
-        let srcset = Self.widths.map { "\(HTML.escape(imageURL(path, fit: $0))) \($0)w" }.joined(separator: ", ")
+        let srcset = candidates(size).map { "\(HTML.escape(imageURL(path, fit: $0.fit))) \($0.width)w" }.joined(separator: ", ")
         return "<li class=\"tile\"><a href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(path)))\">"
             + "<img src=\"\(HTML.escape(imageURL(path, fit: Self.widths[0])))\" srcset=\"\(srcset)\" "
             + "sizes=\"(max-width: 560px) 45vw, 240px\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(name)\" "

@@ -27,7 +27,7 @@ INPUT ?= $(DEFAULT_INPUT)
 SIZE ?= 400
 PREFIX ?= /usr/local
 
-.PHONY: run test build build-server install docs serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-examples
+.PHONY: run test test-no-corpus build build-server install docs serve deps bench bench-serve soak-serve cluster-test quality clean fuzz check-examples
 
 FUZZ_SECONDS ?= 600
 
@@ -69,6 +69,11 @@ run: build
 SHELL := /bin/bash
 LOGS = .build/test-output/logs
 logged = set -o pipefail; $(2) 2>&1 | tee $(LOGS)/$(1).log
+SWIFT_TEST = SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel
+GALLERY = SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery
+# The checks that read the corpus: ../shared/corpus (or SHRINK_CORPUS), else the generated one
+# (scripts/generated_corpus.py), which `make test-no-corpus` makes them read.
+CORPUS_CHECKS = check-quality check-png check-regions check-corrupt check-agreement check-formats check-progressive check-colour
 
 # Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`; the server's tests
 # run the debug build, server included, that `--build-tests` makes).
@@ -80,22 +85,30 @@ test: build
 	@mkdir -p .build-fuzz && (scripts/fuzz --sweep > .build-fuzz/prebuild.log 2>&1 &)
 	@rm -rf $(LOGS) && mkdir -p $(LOGS)
 	$(SWIFT) build --build-tests -debug-info-format none
-	$(call logged,swift-test,SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug/shrink $(SWIFT) test --skip-build --parallel)
+	$(call logged,swift-test,$(SWIFT_TEST))
 	$(call logged,docs,scripts/docs)
-	$(call logged,check-quality,scripts/check-quality)
-	$(call logged,check-png,scripts/check-png)
-	$(call logged,check-regions,scripts/check-regions)
-	$(call logged,check-corrupt,scripts/check-corrupt)
-	$(call logged,check-agreement,scripts/check-agreement)
-	$(call logged,check-formats,scripts/check-formats)
 	$(call logged,check-inputs,scripts/check-inputs)
 	$(call logged,check-install,scripts/check-install)
-	$(call logged,check-progressive,scripts/check-progressive)
-	$(call logged,check-colour,scripts/check-colour)
-	$(call logged,check-gallery,SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery)
+	@for check in $(CORPUS_CHECKS); do $(call logged,$$check,scripts/$$check) || exit 1; done
+	$(call logged,check-gallery,$(GALLERY))
 	$(call logged,fuzz,scripts/fuzz 2)
 	$(call logged,check-sanitizers,scripts/check-sanitizers)
 	@scripts/test-summary $(LOGS)
+
+# `make test` as a user's clone without the corpus runs it (SHRINK_CORPUS=none), over the steps that mode changes:
+# the Swift tests (their corpus traits skip, by name), every check that reads the corpus (on generated inputs), the
+# gallery, the fuzz pass (generated seeds) and the sanitizer sweep. It reuses `make test`'s builds (run that first);
+# the summary fails the pass if a step neither ran on generated inputs nor said why it skipped. CI runs it.
+test-no-corpus: LOGS = .build/test-output/no-corpus-logs
+test-no-corpus: export SHRINK_CORPUS = none
+test-no-corpus:
+	@rm -rf $(LOGS) && mkdir -p $(LOGS)
+	$(call logged,swift-test,$(SWIFT_TEST))
+	@for check in $(CORPUS_CHECKS); do $(call logged,$$check,scripts/$$check) || exit 1; done
+	$(call logged,check-gallery,$(GALLERY))
+	$(call logged,fuzz,scripts/fuzz 2)
+	$(call logged,check-sanitizers,scripts/check-sanitizers)
+	@scripts/test-summary --no-corpus $(LOGS)
 
 # The library's DocC archive in .build/docs/Shrink.doccarchive: fails on any DocC warning and on any public symbol
 # without a doc comment (scripts/docs; `make test` runs it too).

@@ -59,7 +59,9 @@ let package = Package(
         .systemLibrary(name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
                        providers: [.apt(["libwebp-dev"])]),
         .target(name: "ShrinkWebP", dependencies: ["ShrinkCore", "CShrinkWebP"], exclude: ["CShrinkWebP"]),
-        .target(name: "ShrinkCore", dependencies: ["CShrinkSystem"]),
+        .systemLibrary(name: "CShrinkCrypto", path: "Sources/ShrinkCore/CShrinkCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .target(name: "ShrinkCore", dependencies: ["CShrinkSystem", "CShrinkCrypto"], exclude: ["CShrinkCrypto"]),
         // C: the resampler's inner loops, built for AVX2 and for the baseline, picked at load time.
         .target(name: "CShrinkResample", path: "Sources/ShrinkResample/CShrinkResample"),
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore", "CShrinkResample"], exclude: ["CShrinkResample"]),

@@ -1,96 +1,40 @@
-/// SHA-256 (FIPS 180-4), for digests that must be stable across runs, machines and versions: cache keys on
-/// disk, ETags, output validators. Not for secrets (the server signs with swift-crypto).
-///
-/// Cost: about 64 rounds of 32-bit arithmetic per 64 bytes (a few hundred MB/s); memory: 64 bytes of
-/// state, no allocation beyond the 32-byte result.
-package struct SHA256: Sendable {
-    private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
-    private var block = [UInt8](repeating: 0, count: 64)
-    private var used = 0
-    private var length: UInt64 = 0
+import CShrinkCrypto
 
-    package init() {}
-
-    /// The digest of `bytes`.
+/// SHA-256 through the system's libcrypto (OpenSSL's `EVP_Digest`): cache keys, ETags, validators and content
+/// identities. One pass over the bytes, no copy when they are contiguous.
+package enum SHA256 {
+    /// The 32-byte digest of `bytes`.
     package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var s = SHA256()
-        s.update(bytes)
-        return s.finish()
+        if let digest = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return digest }
+        return Array(bytes).withUnsafeBytes { hash($0) }
+    }
+
+    /// The 32-byte digest of the bytes in `raw`.
+    package static func hash(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let ok = digest.withUnsafeMutableBufferPointer {
+            EVP_Digest(raw.baseAddress, raw.count, $0.baseAddress, &length, EVP_sha256(), nil)
+        }
+        precondition(ok == 1 && length == 32, "libcrypto's SHA-256 failed")
+        return digest
     }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
-    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        hash(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String { hexDigits(hash(bytes)) }
 
-    /// The digest of a string's UTF-8 as hex.
+    /// The digest of `string`'s UTF-8 bytes as 64 lowercase hex digits.
     package static func hex(_ string: String) -> String { hex(Array(string.utf8)) }
 
-    /// Adds `bytes` to the message.
-    package mutating func update(_ bytes: some Sequence<UInt8>) {
+    /// `bytes` as lowercase hex digits, two a byte.
+    package static func hexDigits(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
         for b in bytes {
-            block[used] = b
-            used += 1
-            length &+= 1
-            if used == 64 { compress(); used = 0 }
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
         }
-    }
-
-    /// Adds raw memory to the message (an encoded image's bytes).
-    package mutating func update(_ raw: UnsafeRawBufferPointer) {
-        update(raw.bindMemory(to: UInt8.self))
-    }
-
-    /// Pads, and returns the 32-byte digest.
-    package mutating func finish() -> [UInt8] {
-        let bits = length &* 8
-        block[used] = 0x80
-        used += 1
-        if used > 56 {
-            while used < 64 { block[used] = 0; used += 1 }
-            compress()
-            used = 0
-        }
-        while used < 56 { block[used] = 0; used += 1 }
-        for i in 0..<8 { block[56 + i] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64(i))) }
-        compress()
-        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
-        return words.flatMap { w in (0..<4).map { UInt8(truncatingIfNeeded: w >> (24 - 8 * UInt32($0))) } }
-    }
-
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
-
-    private mutating func compress() {
-        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
-        }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, hh) = h
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ ch &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+        return String(decoding: out, as: UTF8.self)
     }
 }

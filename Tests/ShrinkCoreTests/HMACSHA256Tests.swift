@@ -1,10 +1,9 @@
 import Testing
-@testable import ShrinkServer
-@testable import ShrinkServerURL
+@testable import ShrinkCore
 
-/// RFC 4231 test cases 1, 2, 4 and 6 (a key longer than a block).
-@Suite struct HMACTests {
-    func hex(_ b: [UInt8]) -> String { b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+/// RFC 4231 test cases 1, 2, 4 and 6 (a key longer than a block), and an empty key and message.
+@Suite struct HMACSHA256Tests {
+    func hex(_ b: [UInt8]) -> String { SHA256.hexDigits(b) }
 
     @Test func rfc4231() {
         #expect(hex(HMACSHA256.authenticationCode(for: Array("Hi There".utf8), key: [UInt8](repeating: 0x0b, count: 20)))
@@ -16,5 +15,8 @@ import Testing
         #expect(hex(HMACSHA256.authenticationCode(for: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
                                                   key: [UInt8](repeating: 0xaa, count: 131)))
                 == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        // python3: hmac.new(b"", b"", hashlib.sha256).hexdigest()
+        #expect(hex(HMACSHA256.authenticationCode(for: [], key: []))
+                == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }

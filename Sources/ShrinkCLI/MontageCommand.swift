@@ -148,8 +148,8 @@ struct MontageCommand: ParsableCommand {
                     line.add("bufferBytes", t.bufferBytes)
                     line.add("predictedPeakBytes", t.predictedPeakBytes)
                     line.add("measuredPeakBytes", t.measuredPeakBytes)
-                    line.add("queueWaitMs", Self.milliseconds(t.queueWait))
-                    line.add("decodeMs", Self.milliseconds(t.decodeTime))
+                    line.add("queueWaitMs", Int(t.queueWait.inMilliseconds))
+                    line.add("decodeMs", Int(t.decodeTime.inMilliseconds))
                     terminal.out(line.text)
                 case .failure(let error):
                     failed += 1
@@ -203,10 +203,5 @@ struct MontageCommand: ParsableCommand {
         let digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
         guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
         return (UInt8(v >> 16), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
-    }
-
-    static func milliseconds(_ d: Duration) -> Int {
-        let (s, atto) = d.components
-        return Int(s) * 1000 + Int(atto / 1_000_000_000_000_000)
     }
 }

@@ -82,7 +82,7 @@ package enum ColorManagement {
         }
         return ColorManagementResult(profile: decision.embedded,
                                      conversion: ColorConversion(from: decision.from, to: decision.to, converted: true,
-                                                                 milliseconds: milliseconds(clock.now - start)),
+                                                                 milliseconds: (clock.now - start).inMilliseconds),
                                      warning: decision.warning)
     }
 
@@ -153,7 +153,4 @@ package enum ColorManagement {
         return (format.hasAlpha ? PixelFormat.rgba8 : .rgb8).byteCount(for: size) + format.byteCount(for: size)
     }
 
-    static func milliseconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-    }
 }

@@ -19,7 +19,7 @@ package struct ColorRowTransform: Sendable {
     /// What this transform did to an image, having spent `elapsed` on its rows.
     package func result(elapsed: Duration) -> ColorManagementResult {
         ColorManagementResult(profile: embedded, conversion: ColorConversion(from: from, to: to, converted: true,
-                                                                             milliseconds: ColorManagement.milliseconds(elapsed)),
+                                                                             milliseconds: elapsed.inMilliseconds),
                               warning: nil)
     }
 }

@@ -79,7 +79,7 @@ package final class InkConversion: InkConverting {
         let p3 = policy == .displayP3 && made != nil
         return ColorManagementResult(profile: p3 ? ColorProfile.displayP3.bytes : nil,
                                      conversion: ColorConversion(from: made == nil ? "CMYK (no profile)" : from, to: p3 ? "Display P3" : "sRGB",
-                                                                 converted: true, milliseconds: ColorManagement.milliseconds(elapsed)),
+                                                                 converted: true, milliseconds: elapsed.inMilliseconds),
                                      warning: warning)
     }
 }

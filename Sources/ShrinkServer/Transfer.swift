@@ -167,10 +167,7 @@ final class Transfer: @unchecked Sendable {
         reserved = 0
     }
 
-    private static func ms(_ d: Duration) -> Int {
-        let (s, a) = d.components
-        return max(1, Int(s) * 1000 + Int(a / 1_000_000_000_000_000))
-    }
+    private static func ms(_ d: Duration) -> Int { max(1, Int(d.inMilliseconds)) }
 }
 
 /// `body` with a C string for `text`, or NULL.

@@ -194,19 +194,15 @@ package struct Gallery: Sendable {
     private func telemetry(_ etag: String) throws(RequestError) -> ServerResponse {
         guard let e = service.telemetry.entry(etag: etag) else { throw RequestError(404, "no telemetry kept for that ETag") }
         let t = e.made
-        func ms(_ d: Duration) -> String {
-            let (s, a) = d.components
-            return String(Double(s) * 1000 + Double(a) / 1e15)
-        }
         let fields: [String] = [
-            "\"origin\":" + HTML.jsonString(t.coalesced ? "coalesced" : t.origin.rawValue),
-            "\"latestOrigin\":" + HTML.jsonString(e.latestOrigin), "\"responses\":\(e.responses)", "\"notModified\":\(e.notModified)",
-            "\"decodePath\":" + (t.decodePath.map { HTML.jsonString($0.name) } ?? "null"),
-            "\"decoder\":" + (t.decoder.map { HTML.jsonString($0) } ?? "null"),
-            "\"pixelFormat\":" + (t.pixelFormat.map { HTML.jsonString("\($0)") } ?? "null"),
+            "\"origin\":" + JSONText.quoted(t.coalesced ? "coalesced" : t.origin.rawValue, forHTML: true),
+            "\"latestOrigin\":" + JSONText.quoted(e.latestOrigin, forHTML: true), "\"responses\":\(e.responses)", "\"notModified\":\(e.notModified)",
+            "\"decodePath\":" + (t.decodePath.map { JSONText.quoted($0.name, forHTML: true) } ?? "null"),
+            "\"decoder\":" + (t.decoder.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
+            "\"pixelFormat\":" + (t.pixelFormat.map { JSONText.quoted("\($0)", forHTML: true) } ?? "null"),
             "\"prescale\":\(t.prescale)", "\"predictedPeakBytes\":\(t.predictedPeakBytes)", "\"bytesRead\":\(t.bytesRead)",
-            "\"encodedBytes\":\(t.encodedBytes)", "\"queueMs\":" + ms(t.queueWait), "\"decodeMs\":" + ms(t.decodeTime),
-            "\"encodeMs\":" + ms(t.encodeTime), "\"fallback\":" + (t.fallback.map { HTML.jsonString($0) } ?? "null"),
+            "\"encodedBytes\":\(t.encodedBytes)", "\"queueMs\":\(t.queueWait.inMilliseconds)", "\"decodeMs\":\(t.decodeTime.inMilliseconds)",
+            "\"encodeMs\":\(t.encodeTime.inMilliseconds)", "\"fallback\":" + (t.fallback.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
         ]
         return json("{" + fields.joined(separator: ",") + "}")
     }
@@ -231,7 +227,7 @@ package struct Gallery: Sendable {
         let stored = try await writer.store(name: name, body: body, expectedBytes: request.contentLength)
         let tile = index.tile(folder: folder, raw: Array(stored.utf8))
         return ServerResponse(status: 201, headers: [("Content-Type", "application/json")],
-                              body: Array(("{\"name\":" + HTML.jsonString(stored) + ",\"tile\":" + HTML.jsonString(pages.tile(tile, eager: true)) + "}").utf8))
+                              body: Array(("{\"name\":" + JSONText.quoted(stored, forHTML: true) + ",\"tile\":" + JSONText.quoted(pages.tile(tile, eager: true), forHTML: true) + "}").utf8))
     }
 
     private func login<Body: AsyncSequence>(_ request: Request, body: Body) async -> ServerResponse where Body.Element == [UInt8] {

@@ -89,6 +89,7 @@ test: build
 	$(call logged,docs,scripts/docs)
 	$(call logged,check-inputs,scripts/check-inputs)
 	$(call logged,check-install,scripts/check-install)
+	$(call logged,check-manifest,scripts/check-manifest)
 	@for check in $(CORPUS_CHECKS); do $(call logged,$$check,scripts/$$check) || exit 1; done
 	$(call logged,check-gallery,$(GALLERY))
 	$(call logged,fuzz,scripts/fuzz 2)

@@ -100,7 +100,7 @@ struct MontageCommand: ParsableCommand {
         // A directory without photos adds no cell (and none at all is an error below).
         let photos = InputFiles.expand(inputs).filter { !FileOutput.isDirectory($0) }
         guard !photos.isEmpty else {
-            Terminal.printError("no .jpg, .jpeg or .png files in \(inputs.joined(separator: " "))")
+            Terminal.printError("no images (\(CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }.joined(separator: ", "))) in \(inputs.joined(separator: " "))")
             throw ExitCode.failure
         }
         let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)

@@ -18,6 +18,15 @@ import ShrinkTestSupport
         return (dir, paths)
     }
 
+    @Test func aFolderWithoutImagesNamesTheFormatsMontageReads() async throws {
+        let dir = NSTemporaryDirectory() + "shrink-montage-empty-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let r = try await cli.shrink(["montage", dir, "-o", dir + "/sheet.jpg"])
+        #expect(r.status == 1)
+        let formats = CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }
+        #expect(formats.contains("HEIF") && r.err.contains("no images (" + formats.joined(separator: ", ") + ") in " + dir), "\(r.err)")
+    }
+
     @Test func sheetLayoutCellsAndABadPhoto() async throws {
         let (dir, paths) = try photos(9)
         try FileOutput.write(Array("not an image".utf8), to: dir + "/p04.jpg")   // replaces one photo

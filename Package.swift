@@ -121,6 +121,8 @@ let package = Package(
             "Shrink", "ShrinkJPEG", "ShrinkTestSupport", "ShrinkCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .testTarget(name: "ShrinkColorTests", dependencies: ["ShrinkColor", "CShrinkLCMS", "ShrinkCore", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkServerURLTests", dependencies: ["ShrinkServerURL", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkServerTests", dependencies: [
             "ShrinkServer", "ShrinkServerURL", "ShrinkTestSupport",
             .product(name: "Hummingbird", package: "hummingbird"),

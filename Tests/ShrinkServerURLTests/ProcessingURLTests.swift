@@ -1,6 +1,5 @@
 import Shrink
 import Testing
-@testable import ShrinkServer
 @testable import ShrinkServerURL
 
 @Suite struct ProcessingURLTests {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import ShrinkServer
 @testable import ShrinkServerURL
 
 /// Path traversal under the local root: `..`, `%2e%2e`, encoded slashes and symlinks out of the root.

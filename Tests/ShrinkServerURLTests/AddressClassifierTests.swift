@@ -1,5 +1,4 @@
 import Testing
-@testable import ShrinkServer
 @testable import ShrinkServerURL
 
 /// The SSRF classifier on the full list of ranges, offline: no connection is opened.

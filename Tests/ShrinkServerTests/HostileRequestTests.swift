@@ -7,7 +7,7 @@ import Testing
 
 /// The regression files and the corpus `corrupt/` folder through the server: an image or a 4xx with a
 /// message, never a crash or a 5xx.
-@Suite struct HostileInputTests {
+@Suite struct HostileRequestTests {
     @Test(.needsCorpus)
     func corruptAndRegressionFilesGetAnImageOrA4xx() async throws {
         let corpus = try #require(Corpus.root)

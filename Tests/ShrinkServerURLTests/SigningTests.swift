@@ -1,5 +1,4 @@
 import Testing
-@testable import ShrinkServer
 @testable import ShrinkServerURL
 
 /// imgproxy's published signature vectors (security/signature_test.go) and the rules around them.

@@ -87,6 +87,7 @@ test: build
 	$(SWIFT) build --build-tests -debug-info-format none
 	$(call logged,swift-test,$(SWIFT_TEST))
 	$(call logged,docs,scripts/docs)
+	$(call logged,check-format,scripts/check-format)
 	$(call logged,check-inputs,scripts/check-inputs)
 	$(call logged,check-install,scripts/check-install)
 	$(call logged,check-manifest,scripts/check-manifest)

@@ -32,10 +32,12 @@ let package = Package(
     targets: [
         // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms. The two libraries
         // are system library targets so that a machine without them is told which package to install.
-        .systemLibrary(name: "CShrinkLibJPEG", path: "Sources/ShrinkJPEG/CShrinkJPEG/LibJPEG", pkgConfig: "libjpeg",
-                       providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
-        .systemLibrary(name: "CShrinkTurboJPEG", path: "Sources/ShrinkJPEG/CShrinkJPEG/TurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CShrinkLibJPEG", path: "Sources/ShrinkJPEG/CShrinkJPEG/LibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CShrinkTurboJPEG", path: "Sources/ShrinkJPEG/CShrinkJPEG/TurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(
             name: "CShrinkJPEG",
             dependencies: ["CShrinkLibJPEG", "CShrinkTurboJPEG"],
@@ -46,23 +48,30 @@ let package = Package(
         // C: libspng 0.7.3 (Debian 12's version, unmodified) over zlib-ng 2.3.3 (zlib-compatible, its symbols
         // prefixed cshrink_z_), both vendored in Vendor/ (Vendor/VENDORED.md) for the PNG codec: zlib-ng's SIMD inflate and CRC take
         // about 30 % off a large PNG's decode against Debian's zlib. Licences beside the sources.
-        .target(name: "CShrinkZlibNG", path: "Vendor/CShrinkZlibNG",
-                exclude: ["zlib-ng/arch/x86", "zlib-ng/LICENSE.md"], cSettings: [.headerSearchPath("zlib-ng")]),
-        .target(name: "CShrinkSPNG", dependencies: ["CShrinkZlibNG"], path: "Vendor/CShrinkSPNG",
-                exclude: ["LICENSE"]),
+        .target(
+            name: "CShrinkZlibNG", path: "Vendor/CShrinkZlibNG",
+            exclude: ["zlib-ng/arch/x86", "zlib-ng/LICENSE.md"], cSettings: [.headerSearchPath("zlib-ng")]),
+        .target(
+            name: "CShrinkSPNG", dependencies: ["CShrinkZlibNG"], path: "Vendor/CShrinkSPNG",
+            exclude: ["LICENSE"]),
         // C: giflib's API as a module (DGifOpen with a read callback, DGifGetLine), nested in the codec's folder.
-        .systemLibrary(name: "CShrinkGIF", path: "Sources/ShrinkGIF/CShrinkGIF", pkgConfig: "libgif",
-                       providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(
+            name: "CShrinkGIF", path: "Sources/ShrinkGIF/CShrinkGIF", pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]),
         .target(name: "CShrinkSystem", path: "Sources/ShrinkCore/CShrinkSystem"),
         // C: loading a library with dlopen on first use and resolving its functions (the HEIF codecs' C modules).
         .target(name: "CShrinkLoad", path: "Sources/ShrinkHEIF/CShrinkLoad"),
         // WebP: libwebp's decoder, encoder and demuxer (the C module lives in the codec's folder).
-        .systemLibrary(name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
-                       providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"])]),
         .target(name: "ShrinkWebP", dependencies: ["ShrinkCore", "CShrinkWebP"], exclude: ["CShrinkWebP"]),
-        .systemLibrary(name: "CShrinkCrypto", path: "Sources/ShrinkCore/CShrinkCrypto", pkgConfig: "libcrypto",
-                       providers: [.apt(["libssl-dev"])]),
-        .target(name: "ShrinkCore", dependencies: ["CShrinkSystem", "CShrinkCrypto"], exclude: ["CShrinkCrypto", "CShrinkSystem"]),
+        .systemLibrary(
+            name: "CShrinkCrypto", path: "Sources/ShrinkCore/CShrinkCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "ShrinkCore", dependencies: ["CShrinkSystem", "CShrinkCrypto"],
+            exclude: ["CShrinkCrypto", "CShrinkSystem"]),
         // C: the resampler's inner loops, built for AVX2 and for the baseline, picked at load time.
         .target(name: "CShrinkResample", path: "Sources/ShrinkResample/CShrinkResample"),
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore", "CShrinkResample"], exclude: ["CShrinkResample"]),
@@ -78,54 +87,74 @@ let package = Package(
         // first use (linked, it would load libheif, x265 and aom into every process, ~7 ms at each start).
         // Building needs its header (Debian: libheif-dev); running needs libheif1 only for such images.
         .target(name: "CShrinkHeif", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkHEIF/CShrinkHeif"),
-        .target(name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
-                exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkLoad"]),
+        .target(
+            name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
+            exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkLoad"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
-        .systemLibrary(name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
-                       providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
+            name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
         .target(name: "ShrinkColor", dependencies: ["ShrinkCore", "CShrinkLCMS"], exclude: ["CShrinkLCMS"]),
-        .target(name: "Shrink", dependencies: ["ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF", "ShrinkHEIF", "CShrinkSystem"]),
+        .target(
+            name: "Shrink",
+            dependencies: [
+                "ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF",
+                "ShrinkHEIF", "CShrinkSystem",
+            ]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
-        .systemLibrary(name: "CShrinkLibCurl", path: "Sources/ShrinkServer/CShrinkCurl/LibCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
-        .target(name: "CShrinkCurl", dependencies: ["CShrinkLibCurl"], path: "Sources/ShrinkServer/CShrinkCurl", exclude: ["LibCurl"], linkerSettings: [.linkedLibrary("curl")]),
+        .systemLibrary(
+            name: "CShrinkLibCurl", path: "Sources/ShrinkServer/CShrinkCurl/LibCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .target(
+            name: "CShrinkCurl", dependencies: ["CShrinkLibCurl"], path: "Sources/ShrinkServer/CShrinkCurl",
+            exclude: ["LibCurl"], linkerSettings: [.linkedLibrary("curl")]),
         // The server's request side without I/O libraries: imgproxy-style URLs, signatures, local:/// paths,
         // address rules, entity tags.
         .target(name: "ShrinkServerURL", dependencies: ["Shrink"]),
         // The image server: imgproxy-style URLs over the pipeline (Hummingbird; sources through libcurl).
-        .target(name: "ShrinkServer", dependencies: [
-            "Shrink", "ShrinkServerURL", "CShrinkCurl",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], exclude: ["CShrinkCurl"]),
+        .target(
+            name: "ShrinkServer",
+            dependencies: [
+                "Shrink", "ShrinkServerURL", "CShrinkCurl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], exclude: ["CShrinkCurl"]),
         .executableTarget(
             name: "ShrinkCLI",
-            dependencies: ["Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .target(name: "ShrinkServer", condition: .when(traits: ["Server"])),
-                           .target(name: "ShrinkServerURL", condition: .when(traits: ["Server"]))]
+            dependencies: [
+                "Shrink", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .target(name: "ShrinkServer", condition: .when(traits: ["Server"])),
+                .target(name: "ShrinkServerURL", condition: .when(traits: ["Server"])),
+            ]
         ),
         .target(name: "ShrinkTestSupport", dependencies: ["Shrink", "ShrinkHEIF", "CShrinkGIF"]),
         .testTarget(name: "ShrinkCoreTests", dependencies: ["ShrinkCore", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "CShrinkResample", "ShrinkTestSupport"]),
+        .testTarget(
+            name: "ShrinkResampleTests", dependencies: ["ShrinkResample", "CShrinkResample", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJPEGTests", dependencies: ["ShrinkJPEG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkWebPTests", dependencies: ["Shrink", "ShrinkWebP", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkPNGTests", dependencies: ["ShrinkPNG", "CShrinkSPNG", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkHEIFTests", dependencies: ["ShrinkHEIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkCLITests", dependencies: [
-            "Shrink", "ShrinkJPEG", "ShrinkTestSupport", "ShrinkCLI",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .testTarget(name: "ShrinkColorTests", dependencies: ["ShrinkColor", "CShrinkLCMS", "ShrinkCore", "ShrinkTestSupport"]),
+        .testTarget(
+            name: "ShrinkCLITests",
+            dependencies: [
+                "Shrink", "ShrinkJPEG", "ShrinkTestSupport", "ShrinkCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "ShrinkColorTests", dependencies: ["ShrinkColor", "CShrinkLCMS", "ShrinkCore", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkServerURLTests", dependencies: ["ShrinkServerURL", "Shrink", "ShrinkTestSupport"]),
-        .testTarget(name: "ShrinkServerTests", dependencies: [
-            "ShrinkServer", "ShrinkServerURL", "ShrinkTestSupport",
-            .product(name: "Hummingbird", package: "hummingbird"),
-        ]),
+        .testTarget(
+            name: "ShrinkServerTests",
+            dependencies: [
+                "ShrinkServer", "ShrinkServerURL", "ShrinkTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
     ]
 )

@@ -14,12 +14,16 @@ let package = Package(
     targets: [
         // C: hands the command line and a Swift callback to libFuzzer's LLVMFuzzerRunDriver.
         .target(name: "CShrinkFuzzDriver"),
-        .target(name: "ShrinkFuzzSupport", dependencies: [.product(name: "Shrink", package: "Shrink"), "CShrinkFuzzDriver"]),
+        .target(
+            name: "ShrinkFuzzSupport", dependencies: [.product(name: "Shrink", package: "Shrink"), "CShrinkFuzzDriver"]),
         // The harnesses (the server's URL harness reaches the request parsers through ShrinkServerURL's
         // `@_spi(Fuzzing)` entry) and shrink-sweep, thumbnails of the files it is given, sanitized like them
         // (scripts/check-sanitizers).
-        .executableTarget(name: "ShrinkFuzz", dependencies: [
-            "ShrinkFuzzSupport", .product(name: "Shrink", package: "Shrink"), .product(name: "ShrinkServerURL", package: "Shrink"),
-        ]),
+        .executableTarget(
+            name: "ShrinkFuzz",
+            dependencies: [
+                "ShrinkFuzzSupport", .product(name: "Shrink", package: "Shrink"),
+                .product(name: "ShrinkServerURL", package: "Shrink"),
+            ]),
     ]
 )

@@ -43,10 +43,12 @@ extension CodecRegistry {
         case .png:
             return PNGEncoder(options: PNGEncoder.Options(keepICCProfile: settings.keepICCProfile))
         case .webp:
-            return WebPEncoder(options: WebPEncoder.Options(quality: settings.quality, keepICCProfile: settings.keepICCProfile))
+            return WebPEncoder(
+                options: WebPEncoder.Options(quality: settings.quality, keepICCProfile: settings.keepICCProfile))
         default:
-            var options = JPEGEncoder.Options(quality: settings.quality, progressive: settings.progressive,
-                                              optimizeHuffmanTables: settings.optimizeCoding)
+            var options = JPEGEncoder.Options(
+                quality: settings.quality, progressive: settings.progressive,
+                optimizeHuffmanTables: settings.optimizeCoding)
             options.keepICCProfile = settings.keepICCProfile
             options.background = (bg.red, bg.green, bg.blue)
             return JPEGEncoder(options: options)
@@ -56,7 +58,9 @@ extension CodecRegistry {
     /// Fails with `.unsupportedFormat` unless Shrink writes `settings.format` (JPEG, PNG or WebP).
     static func checkWritable(_ settings: OutputSettings) throws(ImageError) {
         guard [ImageFormat.jpeg, .png, .webp].contains(settings.format) else {
-            throw ImageError(.unsupportedFormat, "Shrink cannot write \(settings.format.name.uppercased()) (it writes JPEG, PNG and WebP)")
+            throw ImageError(
+                .unsupportedFormat,
+                "Shrink cannot write \(settings.format.name.uppercased()) (it writes JPEG, PNG and WebP)")
         }
     }
 
@@ -72,7 +76,8 @@ extension CodecRegistry {
     static func predictedEncodeBytes(for size: PixelSize, settings: OutputSettings) -> Int {
         let pixels = size.pixelCount
         let output = settings.format == .png ? pixels * 4 : pixels
-        let coefficients = settings.format == .jpeg && (settings.progressive || settings.optimizeCoding) ? pixels * 3 : 0
+        let coefficients =
+            settings.format == .jpeg && (settings.progressive || settings.optimizeCoding) ? pixels * 3 : 0
         return pixels * 4 + output + coefficients + (1 << 20)
     }
 }

@@ -20,8 +20,10 @@ final class ColorConvertingRows: RowDecoding {
     var nextRow: Int { rows.nextRow }
     var warnings: [String] { rows.warnings }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int {
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rows.readRows(startingAt: row, into: buffer, bytesPerRow: bytesPerRow, maxRows: maxRows)
         let clock = ContinuousClock(), start = clock.now
         for i in 0..<count { transform.apply(buffer + i * bytesPerRow, count: size.width) }

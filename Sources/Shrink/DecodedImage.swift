@@ -25,8 +25,12 @@ public struct DecodedImage: Sendable {
 
     /// An image of `pixels` made by `plan`, with what its decode reported. Decodes make their own; this is for
     /// tests and fakes (``ThumbnailPlan/init(size:)`` gives a plan for pixels shown as they are).
-    public init(pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(), predictedPeakBytes: Int = 0,
-                decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = [], colorConversion: ColorConversion? = nil) {
+    public init(
+        pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata = ImageMetadata(),
+        predictedPeakBytes: Int = 0,
+        decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = [],
+        colorConversion: ColorConversion? = nil
+    ) {
         self.warnings = warnings
         self.colorConversion = colorConversion
         self.pixels = pixels

@@ -19,22 +19,28 @@ import Synchronization
 /// ```
 extension ImageSource {
     /// ``image(_:region:options:)`` on `pipeline`'s decode threads.
-    public func image(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
-                      options: ThumbnailOptions = ThumbnailOptions(), on pipeline: ImagePipeline) async throws(ImageError) -> DecodedImage {
+    public func image(
+        _ target: ThumbnailTarget = .original, region: PixelRect? = nil,
+        options: ThumbnailOptions = ThumbnailOptions(), on pipeline: ImagePipeline
+    ) async throws(ImageError) -> DecodedImage {
         try await pipeline.image(for: request(target, region: region, options: options)).image
     }
 
     /// A thumbnail whose long side is `maxPixelSize`, on `pipeline`'s decode threads (see
     /// `thumbnail(maxPixelSize:options:)`).
-    public func thumbnail(maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions(),
-                          on pipeline: ImagePipeline) async throws(ImageError) -> DecodedImage {
+    public func thumbnail(
+        maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions(),
+        on pipeline: ImagePipeline
+    ) async throws(ImageError) -> DecodedImage {
         try await image(.maxPixelSize(maxPixelSize), options: options, on: pipeline)
     }
 
     /// A thumbnail for a `size` box filled as `fit` says, on `pipeline`'s decode threads (see
     /// `thumbnail(size:fit:options:)`).
-    public func thumbnail(size: PixelSize, fit: ThumbnailTarget.Fit = .inside, options: ThumbnailOptions = ThumbnailOptions(),
-                          on pipeline: ImagePipeline) async throws(ImageError) -> DecodedImage {
+    public func thumbnail(
+        size: PixelSize, fit: ThumbnailTarget.Fit = .inside, options: ThumbnailOptions = ThumbnailOptions(),
+        on pipeline: ImagePipeline
+    ) async throws(ImageError) -> DecodedImage {
         try await image(.box(size, fit: fit), options: options, on: pipeline)
     }
 
@@ -46,16 +52,20 @@ extension ImageSource {
     /// let webp = try await source.encodedImage(.maxPixelSize(256), as: OutputSettings(format: .webp), on: pipeline)
     /// return Response(status: .ok, headers: [.contentType: webp.mimeType], body: .init(byteBuffer: ByteBuffer(bytes: webp.bytes)))
     /// ```
-    public func encodedImage(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
-                             options: ThumbnailOptions = ThumbnailOptions(), as output: OutputSettings,
-                             on pipeline: ImagePipeline) async throws(ImageError) -> EncodedImage {
+    public func encodedImage(
+        _ target: ThumbnailTarget = .original, region: PixelRect? = nil,
+        options: ThumbnailOptions = ThumbnailOptions(), as output: OutputSettings,
+        on pipeline: ImagePipeline
+    ) async throws(ImageError) -> EncodedImage {
         try await pipeline.encodedImage(for: request(target, region: region, options: options), as: output).image
     }
 
     /// The pipeline request of one call on this source: its own identity, no cache.
     private func request(_ target: ThumbnailTarget, region: PixelRect?, options: ThumbnailOptions) -> ImageRequest {
-        ImageRequest(loader: SourceLoader(source: self, call: Self.callCount.add(1, ordering: .relaxed).newValue),
-                     target: target, region: region, options: options, limits: limits, cachePolicy: [.skipMemoryCache, .skipDiskCache])
+        ImageRequest(
+            loader: SourceLoader(source: self, call: Self.callCount.add(1, ordering: .relaxed).newValue),
+            target: target, region: region, options: options, limits: limits,
+            cachePolicy: [.skipMemoryCache, .skipDiskCache])
     }
 
     /// Numbers each async call, so that no two share a pipeline job.

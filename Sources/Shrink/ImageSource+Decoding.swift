@@ -5,8 +5,10 @@ import ShrinkCore
 extension ImageSource {
     /// Runs `plan` (made by ``plan(_:region:options:)`` with the same `options`): the decoder's route, the
     /// planar or row renderer, the pixel format conversion, colour management, the strict check.
-    package func image(_ plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions(),
-                       monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
+    package func image(
+        _ plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions(),
+        monitor: DecodeMonitor? = nil
+    ) throws(ImageError) -> DecodedImage {
         do throws(ImageError) {
             try monitor?.checkpoint(row: 0)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
@@ -14,8 +16,9 @@ extension ImageSource {
             let predicted = predictedPeakBytes(for: plan, format: format, route: route, color: options.color)
             var metadata = try decoder.metadata().orientedUpright
             let ink = inkConversion(options.color, profile: metadata.iccProfile)
-            let decode = DecodeOptions(fast: options.mode == .fast, strict: options.strict, memoryLimit: limits.maxWorkingBytes,
-                                       inkConverter: ink)
+            let decode = DecodeOptions(
+                fast: options.mode == .fast, strict: options.strict, memoryLimit: limits.maxWorkingBytes,
+                inkConverter: ink)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
             var warnings = info.warnings
@@ -33,26 +36,30 @@ extension ImageSource {
                     early = ColorConvertingRows(decoded, transform: transform)
                     rows = early!
                 }
-                let rendered = try RowRenderer.render(plan, from: rows, as: rendersDirectly(format, rows: rows.format) ? format : decoder.outputFormat,
-                                                      region: region, monitor: monitor)
+                let rendered = try RowRenderer.render(
+                    plan, from: rows, as: rendersDirectly(format, rows: rows.format) ? format : decoder.outputFormat,
+                    region: region, monitor: monitor)
                 warnings += rows.warnings
                 pixels = rendered.format == format ? rendered : PixelConverter.convert(rendered, to: format)
             }
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
-            let colour = ink?.result                                                // CMYK: converted as decoded
-                ?? early.map { $0.transform.result(elapsed: $0.elapsed) }     // converted before the resampler
-                ?? ColorManagement.apply(options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
+            let colour =
+                ink?.result // CMYK: converted as decoded
+                ?? early.map { $0.transform.result(elapsed: $0.elapsed) } // converted before the resampler
+                ?? ColorManagement.apply(
+                    options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
             metadata.iccProfile = colour.profile
             monitor?.notePeak()
             try checkInput()
             if options.strict, let first = warnings.first {
                 throw ImageError(.corruptData, "\(name): \(first) (strict decoding)")
             }
-            if let warning = colour.warning { warnings.append(warning) }     // a profile not applied is no damage
-            return DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predicted,
-                                decodePath: route.path, decoder: route.decoder, warnings: warnings, colorConversion: colour.conversion)
+            if let warning = colour.warning { warnings.append(warning) } // a profile not applied is no damage
+            return DecodedImage(
+                pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predicted,
+                decodePath: route.path, decoder: route.decoder, warnings: warnings, colorConversion: colour.conversion)
         } catch {
             try checkInput()
             throw error.naming(name)
@@ -69,43 +76,56 @@ extension ImageSource {
         case .maxPixelSize, .box: break
         case .original, .prescale: return nil
         }
-        let ratio = Double(stored.width) / Double(stored.height), imageRatio = Double(info.size.width) / Double(info.size.height)
+        let ratio = Double(stored.width) / Double(stored.height),
+            imageRatio = Double(info.size.width) / Double(info.size.height)
         guard abs(ratio / imageRatio - 1) <= 0.01 else { return nil }
         let planned = try plan(target, region: nil, options: options)
-        guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height else { return nil }
+        guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height else {
+            return nil
+        }
         func standsIn(_ source: ImageSource) throws(ImageError) -> Bool {
             var oriented = source.info
             oriented.orientation = info.orientation
-            let plan = try ThumbnailPlan(info: oriented, target: target, options: options, prescales: source.decoder.scaleDenominators,
-                                         scaledSize: source.decoder.scaledSize(denominator:))
+            let plan = try ThumbnailPlan(
+                info: oriented, target: target, options: options, prescales: source.decoder.scaleDenominators,
+                scaledSize: source.decoder.scaledSize(denominator:))
             return source.info.size == stored && plan.outputSize == planned.outputSize
         }
         if let own = decoder.embeddedThumbnail() {
-            let source = ImageSource(decoder: own, bytes: bytes, name: "\(name) (embedded thumbnail)", limits: limits, codec: codec)
+            let source = ImageSource(
+                decoder: own, bytes: bytes, name: "\(name) (embedded thumbnail)", limits: limits, codec: codec)
             return try standsIn(source) ? source : nil
         }
         guard let bytes = decoder.embeddedThumbnailBytes(),
-              let source = try? ImageSource(bytes: ImageBytes(bytes, name: "\(name) (EXIF thumbnail)"), name: "\(name) (EXIF thumbnail)",
-                                            limits: limits, codecs: CodecRegistry([codec])) else { return nil }
+            let source = try? ImageSource(
+                bytes: ImageBytes(bytes, name: "\(name) (EXIF thumbnail)"), name: "\(name) (EXIF thumbnail)",
+                limits: limits, codecs: CodecRegistry([codec]))
+        else { return nil }
         return try standsIn(source) ? source : nil
     }
 
     /// Decodes this (embedded thumbnail) source to `target` as if it were displayed with `orientation`, with
     /// the main image's `metadata`.
-    func image(_ target: ThumbnailTarget, options: ThumbnailOptions, monitor: DecodeMonitor?,
-                       orientation: ImageOrientation, metadata: ImageMetadata) throws(ImageError) -> DecodedImage {
+    func image(
+        _ target: ThumbnailTarget, options: ThumbnailOptions, monitor: DecodeMonitor?,
+        orientation: ImageOrientation, metadata: ImageMetadata
+    ) throws(ImageError) -> DecodedImage {
         var oriented = info
         oriented.orientation = orientation
-        let plan = try ThumbnailPlan(info: oriented, target: target, options: options, prescales: decoder.scaleDenominators,
-                                     scaledSize: decoder.scaledSize(denominator:))
+        let plan = try ThumbnailPlan(
+            info: oriented, target: target, options: options, prescales: decoder.scaleDenominators,
+            scaledSize: decoder.scaledSize(denominator:))
         var kept = options
-        kept.color = .keep                                  // the thumbnail is in the image's colours: its profile applies
+        kept.color = .keep // the thumbnail is in the image's colours: its profile applies
         let decoded = try image(plan, options: kept, monitor: monitor)
         var pixels = decoded.pixels, metadata = metadata, warnings = decoded.warnings
-        let colour = ColorManagement.apply(options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
+        let colour = ColorManagement.apply(
+            options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
         metadata.iccProfile = colour.profile
         if let warning = colour.warning { warnings.append(warning) }
-        return DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
-                            decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: warnings, colorConversion: colour.conversion)
+        return DecodedImage(
+            pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
+            decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: warnings,
+            colorConversion: colour.conversion)
     }
 }

@@ -29,7 +29,9 @@ extension ImageSource {
         do {
             let transforms = try losslessTransforms()
             let stored = info.orientation.storedRect(for: try checkedRegion(region), storedSize: info.size)
-            (out, kept) = try readingInput { () throws(ImageError) in try transforms.crop(stored, memoryBudget: limits.maxWorkingBytes) }
+            (out, kept) = try readingInput { () throws(ImageError) in
+                try transforms.crop(stored, memoryBudget: limits.maxWorkingBytes)
+            }
         } catch {
             throw error.naming(name)
         }
@@ -39,7 +41,9 @@ extension ImageSource {
 
     private func losslessTransforms() throws(ImageError) -> any LosslessTransforming {
         guard let transforms = decoder.losslessTransforms else {
-            throw ImageError(.unsupportedFormat, "\(name): lossless transforms are not available for \(info.format.name.uppercased()) (JPEG only)")
+            throw ImageError(
+                .unsupportedFormat,
+                "\(name): lossless transforms are not available for \(info.format.name.uppercased()) (JPEG only)")
         }
         return transforms
     }

@@ -10,8 +10,10 @@ extension ImageSource {
     /// starts: `.invalidArgument` for an empty target or a region outside the image, `.limitExceeded` when
     /// the source or the output has more than ``ImageLimits/maxPixels`` pixels, `.memoryBudgetExceeded` when
     /// the decoder's working memory exceeds ``ImageLimits/maxWorkingBytes``.
-    public func plan(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
-                     options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> ThumbnailPlan {
+    public func plan(
+        _ target: ThumbnailTarget = .original, region: PixelRect? = nil,
+        options: ThumbnailOptions = ThumbnailOptions()
+    ) throws(ImageError) -> ThumbnailPlan {
         do {
             return try plan(target, region: try fractional(region, rotation: options.rotation), options: options)
         } catch {
@@ -20,16 +22,21 @@ extension ImageSource {
     }
 
     /// ``plan(_:region:options:)`` for a region the planner already holds.
-    package func plan(_ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
-                      minimumPrescale: Int = 1) throws(ImageError) -> ThumbnailPlan {
+    package func plan(
+        _ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
+        minimumPrescale: Int = 1
+    ) throws(ImageError) -> ThumbnailPlan {
         try limits.check(info.size, path: name)
         var info = self.info
         info.orientation = info.orientation.followed(by: options.rotation)
-        let plan = try ThumbnailPlan(info: info, target: target, options: options, prescales: decoder.scaleDenominators,
-                                     scaledSize: decoder.scaledSize(denominator:), crop: region, minimumPrescale: minimumPrescale)
+        let plan = try ThumbnailPlan(
+            info: info, target: target, options: options, prescales: decoder.scaleDenominators,
+            scaledSize: decoder.scaledSize(denominator:), crop: region, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: name, what: "output")
-        let route = route(for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat), color: options.color)
+        let route = route(
+            for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat),
+            color: options.color)
         try limits.check(workingBytes: route.workingBytes, for: "decoding (\(route.path) route)", path: name)
         return plan
     }
@@ -40,23 +47,32 @@ extension ImageSource {
     /// enlarges to the target: softer, but shown) — with ``BudgetedPlan/fallback`` saying which. Fails with
     /// `.memoryBudgetExceeded` only when no plan fits (a progressive JPEG's coefficient buffer, say). This is
     /// how ``ImagePipeline`` plans each request against what is left of its budget.
-    package func plan(_ target: ThumbnailTarget = .original, region: PixelRect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
-                      within budget: Int) throws(ImageError) -> BudgetedPlan {
+    package func plan(
+        _ target: ThumbnailTarget = .original, region: PixelRect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
+        within budget: Int
+    ) throws(ImageError) -> BudgetedPlan {
         do {
-            return try plan(target, region: try fractional(region, rotation: options.rotation), options: options, within: budget)
+            return try plan(
+                target, region: try fractional(region, rotation: options.rotation), options: options, within: budget)
         } catch {
             throw error.naming(name)
         }
     }
 
     /// ``plan(_:region:options:within:)`` for a region the planner already holds.
-    package func plan(_ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
-                      within budget: Int) throws(ImageError) -> BudgetedPlan {
-        func candidate(_ options: ThumbnailOptions, minimumPrescale: Int, _ fallback: String?) throws(ImageError) -> BudgetedPlan {
+    package func plan(
+        _ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
+        within budget: Int
+    ) throws(ImageError) -> BudgetedPlan {
+        func candidate(_ options: ThumbnailOptions, minimumPrescale: Int, _ fallback: String?) throws(ImageError)
+            -> BudgetedPlan
+        {
             let plan = try plan(target, region: region, options: options, minimumPrescale: minimumPrescale)
             let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
-            return BudgetedPlan(plan: plan, options: options, format: format,
-                                predictedPeakBytes: predictedPeakBytes(for: plan, format: format, color: options.color), fallback: fallback)
+            return BudgetedPlan(
+                plan: plan, options: options, format: format,
+                predictedPeakBytes: predictedPeakBytes(for: plan, format: format, color: options.color),
+                fallback: fallback)
         }
         let requested = try candidate(options, minimumPrescale: 1, nil)
         if requested.predictedPeakBytes <= budget { return requested }
@@ -64,20 +80,26 @@ extension ImageSource {
         var fast = options
         fast.mode = .fast
         var tries: [(Int, String)] = options.mode == .fast ? [] : [(1, "fast mode")]
-        if case .prescale = target {} else {
-            tries += decoder.scaleDenominators.filter { $0 > requested.plan.prescale }.sorted().map { ($0, "DCT scale 1/\($0)") }
+        if case .prescale = target {
+        } else {
+            tries += decoder.scaleDenominators.filter { $0 > requested.plan.prescale }.sorted().map {
+                ($0, "DCT scale 1/\($0)")
+            }
         }
         for (minimum, name) in tries {
             guard let next = try? candidate(fast, minimumPrescale: minimum, name) else { continue }
             if next.predictedPeakBytes <= budget {
                 let dcFirst = decodePath(for: next.plan, format: next.format) == .dcFirst ? " (DC-first)" : ""
-                return BudgetedPlan(plan: next.plan, options: next.options, format: next.format,
-                                    predictedPeakBytes: next.predictedPeakBytes, fallback: name + dcFirst)
+                return BudgetedPlan(
+                    plan: next.plan, options: next.options, format: next.format,
+                    predictedPeakBytes: next.predictedPeakBytes, fallback: name + dcFirst)
             }
             if next.predictedPeakBytes < cheapest.predictedPeakBytes { cheapest = next }
         }
-        throw ImageError(.memoryBudgetExceeded,
-                         "\(self.name): the cheapest plan needs \(ImageLimits.mebibytes(cheapest.predictedPeakBytes)), above the \(ImageLimits.mebibytes(budget)) left of the pipeline's budget (ImagePipeline.Configuration.budget)")
+        throw ImageError(
+            .memoryBudgetExceeded,
+            "\(self.name): the cheapest plan needs \(ImageLimits.mebibytes(cheapest.predictedPeakBytes)), above the \(ImageLimits.mebibytes(budget)) left of the pipeline's budget (ImagePipeline.Configuration.budget)"
+        )
     }
 
     /// The peak bytes ``image(_:region:options:)`` is predicted to hold for `plan` under `options` (its pixel
@@ -90,7 +112,9 @@ extension ImageSource {
     /// print(plan.outputSize, source.predictedPeakBytes(for: plan))
     /// ```
     public func predictedPeakBytes(for plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions()) -> Int {
-        predictedPeakBytes(for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat), color: options.color)
+        predictedPeakBytes(
+            for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat),
+            color: options.color)
     }
 
     /// The peak bytes a decode of `plan` into `format` is predicted to hold, from the header alone: the
@@ -100,10 +124,12 @@ extension ImageSource {
     /// decode, the copies a colour conversion under `color` makes of a format it cannot transform in place
     /// (``ColorManagement/extraBytes(for:size:)``). Allocator overhead is not included.
     package func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> Int {
-        predictedPeakBytes(for: plan, format: format, route: route(for: plan, format: format, color: color), color: color)
+        predictedPeakBytes(
+            for: plan, format: format, route: route(for: plan, format: format, color: color), color: color)
     }
 
-    func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute, color: ColorPolicy) -> Int {
+    func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute, color: ColorPolicy) -> Int
+    {
         let result = format.byteCount(for: plan.outputSize)
         let converts = color == .displayP3 || (color == .sRGB && (info.iccProfileBytes > 0 || info.codedColor != nil))
         let colour = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
@@ -116,8 +142,9 @@ extension ImageSource {
         case .rows(let rows):
             peak += plan.decodedSize.width * max(rows.bytesPerPixel, 3) * RowRenderer.stripRows
             if plan.resamples {
-                peak += StreamingResampler.predictedBytes(inputSize: plan.decodedSize, format: rows,
-                                                          outputSize: plan.storedOutputSize, region: plan.decodedRegion)
+                peak += StreamingResampler.predictedBytes(
+                    inputSize: plan.decodedSize, format: rows,
+                    outputSize: plan.storedOutputSize, region: plan.decodedRegion)
             }
             if !rendersDirectly(format, rows: rows) { peak += decoder.outputFormat.byteCount(for: plan.outputSize) }
         }
@@ -131,9 +158,13 @@ extension ImageSource {
     static func planeResamplerBytes(_ plan: ThumbnailPlan) -> Int {
         let source = plan.decodedSize
         func bytes(_ i: Int, sampled f: (x: Double, y: Double)) -> Int {
-            let (target, region) = PlanarRenderer.plane(i, sampled: f, lumaRegion: plan.decodedRegion, stored: plan.storedOutputSize)
-            let size = PixelSize(width: Int((Double(source.width) * f.x).rounded(.up)), height: Int((Double(source.height) * f.y).rounded(.up)))
-            return StreamingResampler.predictedBytes(inputSize: size, format: .gray8, outputSize: target, region: region)
+            let (target, region) = PlanarRenderer.plane(
+                i, sampled: f, lumaRegion: plan.decodedRegion, stored: plan.storedOutputSize)
+            let size = PixelSize(
+                width: Int((Double(source.width) * f.x).rounded(.up)),
+                height: Int((Double(source.height) * f.y).rounded(.up)))
+            return StreamingResampler.predictedBytes(
+                inputSize: size, format: .gray8, outputSize: target, region: region)
         }
         let chroma = [(1.0, 1.0), (0.5, 1.0), (1.0, 0.5), (0.5, 0.5)].map { bytes(1, sampled: $0) }.max()!
         return bytes(0, sampled: (1, 1)) + 2 * chroma
@@ -145,20 +176,26 @@ extension ImageSource {
     /// takes rows, which are converted before the resampler, even where planes would serve.
     package func route(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodeRoute {
         let window = plan.storedRegion == FractionalRect(info.size) ? nil : plan.decodingWindow
-        let planar = (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
+        let planar =
+            (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
             && !decodesDeepForColour(color)
-        return decoder.route(RouteRequest(scaleDenominator: plan.prescale, wantsPlanes: planar,
-                                          wantsSixteenBit: format == .rgba16 || decodesDeepForColour(color), window: window))
+        return decoder.route(
+            RouteRequest(
+                scaleDenominator: plan.prescale, wantsPlanes: planar,
+                wantsSixteenBit: format == .rgba16 || decodesDeepForColour(color), window: window))
     }
 
     /// The transform decoded rows of `rowFormat` need before the resampler under `color`, when the image's
     /// profile is too steep to convert after it; nil otherwise (most profiles, and untagged images). `metadata`:
     /// the decoder's, when the caller has it (else it is read again, copying the profile).
-    package func earlyColor(_ color: ColorPolicy, rowFormat: PixelFormat, metadata: ImageMetadata? = nil) -> ColorRowTransform? {
+    package func earlyColor(_ color: ColorPolicy, rowFormat: PixelFormat, metadata: ImageMetadata? = nil)
+        -> ColorRowTransform?
+    {
         guard color != .keep, info.iccProfileBytes > 0 || info.codedColor != nil else { return nil }
         let read = metadata ?? (info.iccProfileBytes > 0 ? try? decoder.metadata() : nil)
         guard let profile = colourProfile(read, for: rowFormat) else { return nil }
-        return ColorManagement.beforeResampling(color, profile: profile, rowFormat: rowFormat, always: decodesDeepForColour(color))
+        return ColorManagement.beforeResampling(
+            color, profile: profile, rowFormat: rowFormat, always: decodesDeepForColour(color))
     }
 
     /// True when `color` converts an HDR source (PQ or HLG, more than 8 bits): its rows are decoded at 16 bits and
@@ -190,7 +227,8 @@ extension ImageSource {
         let sx = Double(route.decodedSize.width) / source.width
         let sy = Double(route.decodedSize.height) / source.height
         let r = plan.storedRegion
-        return FractionalRect(x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
+        return FractionalRect(
+            x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
     }
 
     /// The machinery a decode of `plan` into `format` under `color` runs on (``route(for:format:color:)``'s path).

@@ -38,21 +38,27 @@ public final class ImageSource: Sendable {
 
     /// Opens the image file at `path` (mapped read-only). Fails with `.fileNotFound`, `.io`,
     /// `.unsupportedFormat`, `.limitExceeded`, or the codec's header errors.
-    public convenience init(path: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard) throws(ImageError) {
+    public convenience init(path: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard)
+        throws(ImageError)
+    {
         let bytes: ImageBytes
         do throws(ImageError) { bytes = try ImageBytes(mapping: path) } catch { throw error.naming(path) }
         try self.init(bytes: bytes, name: path, limits: limits, codecs: codecs)
     }
 
     /// An image from bytes in memory (copied once); `name` is used in error messages.
-    public convenience init(bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = ImageLimits(),
-                            codecs: CodecRegistry = .standard) throws(ImageError) {
+    public convenience init(
+        bytes: [UInt8], name: String = "<memory>", limits: ImageLimits = ImageLimits(),
+        codecs: CodecRegistry = .standard
+    ) throws(ImageError) {
         try self.init(bytes: ImageBytes(bytes, name: name), name: name, limits: limits, codecs: codecs)
     }
 
     /// An image from bytes already mapped or loaded (by a ``DataLoading``); `name` is used in error messages.
     /// The first codec of `codecs` that recognises the bytes reads them.
-    public init(bytes: ImageBytes, name: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard) throws(ImageError) {
+    public init(bytes: ImageBytes, name: String, limits: ImageLimits = ImageLimits(), codecs: CodecRegistry = .standard)
+        throws(ImageError)
+    {
         self.name = name
         self.bytes = bytes
         self.limits = limits
@@ -61,13 +67,20 @@ public final class ImageSource: Sendable {
         } catch {
             throw error.naming(name)
         }
-        guard bytes.count > 0 else { throw ImageError(.unsupportedFormat, "\(name): empty file, not an image", name: name) }
+        guard bytes.count > 0 else {
+            throw ImageError(.unsupportedFormat, "\(name): empty file, not an image", name: name)
+        }
         guard let codec = codecs.codec(sniffing: bytes.bytes) else {
             let readable = codecs.readableFormats.map { $0.name.uppercased() }.joined(separator: ", ")
             if let known = ImageFormat(sniffing: bytes.bytes) {
-                throw ImageError(.unsupportedFormat, "\(name): \(known.name.uppercased()) decoding is not supported (Shrink reads \(readable))", name: name)
+                throw ImageError(
+                    .unsupportedFormat,
+                    "\(name): \(known.name.uppercased()) decoding is not supported (Shrink reads \(readable))",
+                    name: name)
             }
-            throw ImageError(.unsupportedFormat, "\(name): not a supported image format (unrecognised signature; Shrink reads \(readable))", name: name)
+            throw ImageError(
+                .unsupportedFormat,
+                "\(name): not a supported image format (unrecognised signature; Shrink reads \(readable))", name: name)
         }
         self.codec = codec
         do throws(ImageError) {
@@ -132,33 +145,42 @@ public final class ImageSource: Sendable {
     /// beforehand. Fails with `.invalidArgument` (an empty target, a region not entirely inside the image),
     /// `.limitExceeded` or `.memoryBudgetExceeded` (over ``limits``), `.corruptData` or `.truncated` (damage a
     /// decoder cannot step over; with ``ThumbnailOptions/strict`` any damage), `.unsupportedFeature`.
-    public func image(_ target: ThumbnailTarget = .original, region: PixelRect? = nil,
-                      options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+    public func image(
+        _ target: ThumbnailTarget = .original, region: PixelRect? = nil,
+        options: ThumbnailOptions = ThumbnailOptions()
+    ) throws(ImageError) -> DecodedImage {
         try image(target, region: try fractional(region, rotation: options.rotation), options: options, monitor: nil)
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless
     /// ``ThumbnailOptions/allowUpscaling``): `image(.maxPixelSize(maxPixelSize), options: options)`.
-    public func thumbnail(maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+    public func thumbnail(maxPixelSize: Int, options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError)
+        -> DecodedImage
+    {
         try image(.maxPixelSize(maxPixelSize), options: options)
     }
 
     /// A thumbnail for a `size` box: `.inside` keeps the aspect ratio within the box, `.cover` fills the box
     /// and cuts where ``ThumbnailOptions/gravity`` says: `image(.box(size, fit: fit), options: options)`.
-    public func thumbnail(size: PixelSize, fit: ThumbnailTarget.Fit = .inside,
-                          options: ThumbnailOptions = ThumbnailOptions()) throws(ImageError) -> DecodedImage {
+    public func thumbnail(
+        size: PixelSize, fit: ThumbnailTarget.Fit = .inside,
+        options: ThumbnailOptions = ThumbnailOptions()
+    ) throws(ImageError) -> DecodedImage {
         try image(.box(size, fit: fit), options: options)
     }
 
     /// Decodes to `target` (of the part inside `region`, displayed pixels, when given): plans from the header,
     /// decodes at the plan's prescale, resamples while rows stream, orients once. A `monitor` can cancel the
     /// decode from another thread (it stops at the next strip, `.cancelled`) and measures its heap.
-    package func image(_ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
-                       monitor: DecodeMonitor?) throws(ImageError) -> DecodedImage {
+    package func image(
+        _ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
+        monitor: DecodeMonitor?
+    ) throws(ImageError) -> DecodedImage {
         do {
             if region == nil, let thumbnail = try embeddedThumbnail(for: target, options: options) {
-                return try thumbnail.image(target, options: options, monitor: monitor, orientation: info.orientation,
-                                           metadata: try decoder.metadata().orientedUpright)
+                return try thumbnail.image(
+                    target, options: options, monitor: monitor, orientation: info.orientation,
+                    metadata: try decoder.metadata().orientedUpright)
             }
             let plan = try plan(target, region: region, options: options)
             return try image(plan, options: options, monitor: monitor)
@@ -175,16 +197,23 @@ public final class ImageSource: Sendable {
 
     /// `region` as the planner takes it; `.invalidArgument` when it is not inside the displayed image (under
     /// `rotation`) or smaller than 1×1.
-    package func fractional(_ region: PixelRect?, rotation: ImageOrientation = .up) throws(ImageError) -> FractionalRect? {
+    package func fractional(_ region: PixelRect?, rotation: ImageOrientation = .up) throws(ImageError)
+        -> FractionalRect?
+    {
         guard let region else { return nil }
         return try checkedRegion(region, rotation: rotation)
     }
 
     /// `region` as the planner takes it (see ``fractional(_:rotation:)``).
-    package func checkedRegion(_ region: PixelRect, rotation: ImageOrientation = .up) throws(ImageError) -> FractionalRect {
+    package func checkedRegion(_ region: PixelRect, rotation: ImageOrientation = .up) throws(ImageError)
+        -> FractionalRect
+    {
         let displayed = displayedSize(rotatedBy: rotation)
         guard region.isInside(displayed) else {
-            throw ImageError(.invalidArgument, "\(name): region \(region) is outside the \(displayed) image (it must lie entirely inside and be at least 1x1)", name: name)
+            throw ImageError(
+                .invalidArgument,
+                "\(name): region \(region) is outside the \(displayed) image (it must lie entirely inside and be at least 1x1)",
+                name: name)
         }
         return FractionalRect(region)
     }

@@ -11,7 +11,9 @@ import ShrinkCore
             _ = metadata.orientedUpright
         }
         _ = source.decoderWorkingBytes
-        for target in [ThumbnailTarget.maxPixelSize(256), .prescale(8), .box(PixelSize(width: 64, height: 64), fit: .cover)] {
+        for target in [
+            ThumbnailTarget.maxPixelSize(256), .prescale(8), .box(PixelSize(width: 64, height: 64), fit: .cover),
+        ] {
             guard let plan = try? source.plan(target) else { continue }
             _ = (plan.decodedRegion, plan.decodingWindow)
             for format in [PixelFormat.yuv420, .rgba8] {
@@ -31,7 +33,8 @@ import ShrinkCore
         precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
         guard image.decodePath != .embeddedThumbnail else { return }
         let format = options.pixelFormat.resolve(for: source.info, native: source.decoder.outputFormat)
-        precondition(image.decodePath == source.decodePath(for: image.plan, format: format),
-                     "ran \(String(describing: image.decodePath)), planned another route")
+        precondition(
+            image.decodePath == source.decodePath(for: image.plan, format: format),
+            "ran \(String(describing: image.decodePath)), planned another route")
     }
 }

@@ -42,10 +42,12 @@ public struct ThumbnailOptions: Sendable {
     package var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
 
     /// Options with the defaults above, or the values given.
-    public init(mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
-                pixelFormat: PixelFormatRequest = .memoryOptimized,
-                useEmbeddedThumbnail: Bool? = nil, color: ColorPolicy = .sRGB, gravity: Gravity = .centre,
-                rotation: ImageOrientation = .up) {
+    public init(
+        mode: Mode = .quality, allowUpscaling: Bool = false, strict: Bool = false,
+        pixelFormat: PixelFormatRequest = .memoryOptimized,
+        useEmbeddedThumbnail: Bool? = nil, color: ColorPolicy = .sRGB, gravity: Gravity = .centre,
+        rotation: ImageOrientation = .up
+    ) {
         self.rotation = rotation
         self.gravity = gravity
         self.useEmbeddedThumbnail = useEmbeddedThumbnail

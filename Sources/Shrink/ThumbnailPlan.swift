@@ -27,20 +27,27 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// target applies to it. Fails with `.invalidArgument` for an empty target or a crop outside the image.
     /// `minimumPrescale` makes the decoder scale by at least that much (when it can), even below the target
     /// resolution: a cheaper plan for a tight memory budget, the resampler then enlarging to the target.
-    package init(info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
-                scaledSize: (Int) -> PixelSize, crop: FractionalRect? = nil, minimumPrescale: Int = 1) throws(ImageError) {
+    package init(
+        info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
+        scaledSize: (Int) -> PixelSize, crop: FractionalRect? = nil, minimumPrescale: Int = 1
+    ) throws(ImageError) {
         let full = info.displayedSize
         let frame = crop ?? FractionalRect(full)
         if let crop, !crop.isInside(full) {
-            throw ImageError(.invalidArgument, "crop \(crop) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
+            throw ImageError(
+                .invalidArgument,
+                "crop \(crop) is outside the \(full) image (or not a finite rectangle of at least 1x1)")
         }
-        let largestSide = switch target {
-        case .maxPixelSize(let n): n
-        case .box(let box, _): max(box.width, box.height)
-        case .original, .prescale: 0
-        }
+        let largestSide =
+            switch target {
+            case .maxPixelSize(let n): n
+            case .box(let box, _): max(box.width, box.height)
+            case .original, .prescale: 0
+            }
         guard largestSide <= ThumbnailTarget.maxSide else {
-            throw ImageError(.invalidArgument, "thumbnail size \(largestSide) is above the largest side Shrink produces (\(ThumbnailTarget.maxSide))")
+            throw ImageError(
+                .invalidArgument,
+                "thumbnail size \(largestSide) is above the largest side Shrink produces (\(ThumbnailTarget.maxSide))")
         }
         // Targets apply to the frame (the whole image, or the crop); regions are found in it, then placed.
         let displayed = PixelSize(width: Int(frame.width), height: Int(frame.height))
@@ -53,10 +60,14 @@ public struct ThumbnailPlan: Sendable, Equatable {
         case .prescale(let d):
             guard d == 1 || prescales.contains(d) else {
                 let supported = ([1] + prescales.filter { $0 > 1 }).map { "1/\($0)" }.joined(separator: ", ")
-                throw ImageError(.unsupportedFeature, "this decoder cannot scale by 1/\(d) while decoding (it can: \(supported))")
+                throw ImageError(
+                    .unsupportedFeature, "this decoder cannot scale by 1/\(d) while decoding (it can: \(supported))")
             }
-            guard crop == nil else { throw ImageError(.invalidArgument, "an exact prescale applies to the whole image, not a crop") }
-            out = info.orientation.storedSize(of: d == 1 ? info.size : scaledSize(d))   // stored ↔ displayed swap both ways
+            guard crop == nil else {
+                throw ImageError(.invalidArgument, "an exact prescale applies to the whole image, not a crop")
+            }
+            // stored ↔ displayed swap both ways
+            out = info.orientation.storedSize(of: d == 1 ? info.size : scaledSize(d))
             region = FractionalRect(displayed)
         case .maxPixelSize(let n):
             guard n > 0 else { throw ImageError(.invalidArgument, "thumbnail size must be at least 1, not \(n)") }
@@ -83,15 +94,17 @@ public struct ThumbnailPlan: Sendable, Equatable {
             out = box
             if scale > 1 && !options.allowUpscaling {
                 // Keep the box's aspect ratio at the source's own resolution.
-                out = PixelSize(width: max(1, Int((Double(box.width) / scale).rounded())),
-                           height: max(1, Int((Double(box.height) / scale).rounded())))
+                out = PixelSize(
+                    width: max(1, Int((Double(box.width) / scale).rounded())),
+                    height: max(1, Int((Double(box.height) / scale).rounded())))
                 scale = 1
             }
             let w = min(Double(displayed.width), Double(out.width) / scale)
             let h = min(Double(displayed.height), Double(out.height) / scale)
             let g = options.gravity
-            region = FractionalRect(x: g.origin(window: w, in: Double(displayed.width), fraction: g.x),
-                          y: g.origin(window: h, in: Double(displayed.height), fraction: g.y), width: w, height: h)
+            region = FractionalRect(
+                x: g.origin(window: w, in: Double(displayed.width), fraction: g.x),
+                y: g.origin(window: h, in: Double(displayed.height), fraction: g.y), width: w, height: h)
         }
 
         region.x += frame.x
@@ -124,8 +137,9 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// its size up) is then only partly inside, which keeps the geometry exact at the far edges.
     package var decodedRegion: FractionalRect {
         let p = Double(prescale)
-        return FractionalRect(x: storedRegion.x / p, y: storedRegion.y / p, width: storedRegion.width / p,
-                    height: storedRegion.height / p)
+        return FractionalRect(
+            x: storedRegion.x / p, y: storedRegion.y / p, width: storedRegion.width / p,
+            height: storedRegion.height / p)
     }
 
     /// The part of the decoded (prescaled) image a crop or cover decode needs: the region plus the
@@ -164,9 +178,11 @@ public struct ThumbnailPlan: Sendable, Equatable {
         if min(sx, sy) >= 1 && !allowUpscaling {
             return displayed
         } else if sx <= sy {
-            return PixelSize(width: box.width, height: min(box.height, scaled(displayed.height, box.width, displayed.width)))
+            return PixelSize(
+                width: box.width, height: min(box.height, scaled(displayed.height, box.width, displayed.width)))
         } else {
-            return PixelSize(width: min(box.width, scaled(displayed.width, box.height, displayed.height)), height: box.height)
+            return PixelSize(
+                width: min(box.width, scaled(displayed.width, box.height, displayed.height)), height: box.height)
         }
     }
 

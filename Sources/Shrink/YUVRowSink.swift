@@ -21,8 +21,11 @@ final class YUVRowSink {
     private var chroma: [UInt8]
     private var chromaWidth: Int { (storedSize.width + 1) / 2 }
 
-    init(destination: UnsafeMutablePointer<UInt8>, format: PixelFormat, displayedSize: PixelSize, orientation: ImageOrientation,
-         matrix: PixelConverter.Matrix = .bt601) {
+    init(
+        destination: UnsafeMutablePointer<UInt8>, format: PixelFormat, displayedSize: PixelSize,
+        orientation: ImageOrientation,
+        matrix: PixelConverter.Matrix = .bt601
+    ) {
         let stored = orientation.storedSize(of: displayedSize)
         storedSize = stored
         nv12 = format == .nv12
@@ -30,8 +33,9 @@ final class YUVRowSink {
         let planes = format.planes(for: displayedSize)
         let storedChroma = PixelSize(width: (stored.width + 1) / 2, height: (stored.height + 1) / 2)
         lumaWriter = OrientedWriter(destination: destination, storedSize: stored, channels: 1, orientation: orientation)
-        chromaWriter = OrientedWriter(destination: destination + planes[1].offset, storedSize: storedChroma,
-                                      channels: nv12 ? 2 : 1, orientation: orientation)
+        chromaWriter = OrientedWriter(
+            destination: destination + planes[1].offset, storedSize: storedChroma,
+            channels: nv12 ? 2 : 1, orientation: orientation)
         // Does orientation run stored x (y) backwards along its displayed axis?
         let origin = orientation.displayedPosition(x: 0, y: 0, in: stored)
         let stepX = orientation.displayedPosition(x: min(1, stored.width - 1), y: 0, in: stored)
@@ -87,8 +91,9 @@ final class YUVRowSink {
         // I420: the Cb row to the Cb plane, the Cr row to the Cr plane (same geometry, one plane further).
         let cbRow = (0..<chromaWidth).map { chroma[$0 * 2] }, crRow = (0..<chromaWidth).map { chroma[$0 * 2 + 1] }
         cbRow.withUnsafeBufferPointer { chromaWriter.write(row: $0.baseAddress!, y: chromaRow) }
-        let crWriter = OrientedWriter(destination: chromaWriter.destination + (planes[2].offset - planes[1].offset),
-                                      storedSize: chromaWriter.storedSize, channels: 1, orientation: chromaWriter.orientation)
+        let crWriter = OrientedWriter(
+            destination: chromaWriter.destination + (planes[2].offset - planes[1].offset),
+            storedSize: chromaWriter.storedSize, channels: 1, orientation: chromaWriter.orientation)
         crRow.withUnsafeBufferPointer { crWriter.write(row: $0.baseAddress!, y: chromaRow) }
     }
 }

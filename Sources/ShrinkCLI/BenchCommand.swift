@@ -2,9 +2,9 @@ import ArgumentParser
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `shrink bench FILE...`: what decoding costs, measured. Each measurement runs in a forked child so its
@@ -40,8 +40,10 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let idle = Self.measure { "" }
         print("idle process: peak \(Formatting.bytes(idle.peak))")
-        let header = ["file", "file bytes", "naive rgba8", "naive peak", "naive ms", "full yuv420", "full yuv peak",
-                      "rgba8 thumb", "rgba8 peak", "rgba8 ms", "yuv420 thumb", "yuv420 peak", "yuv420 ms", "yuv→rgba Mpx/s"]
+        let header = [
+            "file", "file bytes", "naive rgba8", "naive peak", "naive ms", "full yuv420", "full yuv peak",
+            "rgba8 thumb", "rgba8 peak", "rgba8 ms", "yuv420 thumb", "yuv420 peak", "yuv420 ms", "yuv→rgba Mpx/s",
+        ]
         var rows: [[String]] = []
         var failed = false
         for path in files {
@@ -62,16 +64,22 @@ struct BenchCommand: ParsableCommand {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             // Each decode reports "bufferBytes milliseconds".
             func held(_ r: String) -> String { Int(r.split(separator: " ").first ?? "").map(Formatting.bytes) ?? r }
-            func ms(_ r: String) -> String { r.split(separator: " ").count == 2 ? String(r.split(separator: " ")[1]) : "-" }
-            rows.append([name, Formatting.bytes(source.fileBytes),
-                         held(naive.result), Formatting.bytes(naive.peak), ms(naive.result),
-                         held(full.result), Formatting.bytes(full.peak),
-                         held(rgba.result), Formatting.bytes(rgba.peak), ms(rgba.result),
-                         held(yuv.result), Formatting.bytes(yuv.peak), ms(yuv.result), speed.result])
+            func ms(_ r: String) -> String {
+                r.split(separator: " ").count == 2 ? String(r.split(separator: " ")[1]) : "-"
+            }
+            rows.append([
+                name, Formatting.bytes(source.fileBytes),
+                held(naive.result), Formatting.bytes(naive.peak), ms(naive.result),
+                held(full.result), Formatting.bytes(full.peak),
+                held(rgba.result), Formatting.bytes(rgba.peak), ms(rgba.result),
+                held(yuv.result), Formatting.bytes(yuv.peak), ms(yuv.result), speed.result,
+            ])
         }
         let widths = header.indices.map { i in ([header[i]] + rows.map { $0[i] }).map(\.count).max() ?? 0 }
         for line in [header] + rows {
-            print(line.indices.map { i in line[i] + String(repeating: " ", count: widths[i] - line[i].count) }.joined(separator: "  "))
+            print(
+                line.indices.map { i in line[i] + String(repeating: " ", count: widths[i] - line[i].count) }.joined(
+                    separator: "  "))
         }
         if failed { throw ExitCode.failure }
     }

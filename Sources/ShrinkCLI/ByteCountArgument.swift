@@ -25,7 +25,9 @@ struct ByteCountArgument: ExpressibleByArgument, Sendable {
 
     /// How help shows a default: `256M`, `2G`, or the plain count.
     var defaultValueDescription: String {
-        for (shift, suffix) in [(30, "G"), (20, "M"), (10, "K")] where bytes % (1 << shift) == 0 { return "\(bytes >> shift)\(suffix)" }
+        for (shift, suffix) in [(30, "G"), (20, "M"), (10, "K")] where bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(suffix)"
+        }
         return String(bytes)
     }
 }

@@ -35,7 +35,9 @@ struct CropCommand: ParsableCommand {
     @Flag(help: OutputExtensions.optimizeCodingHelp)
     var optimizeCoding = false
 
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg, .png or .webp). Default: NAME.crop.jpg in the current directory.")
+    @Option(
+        name: .shortAndLong,
+        help: "Output file (.jpg, .jpeg, .png or .webp). Default: NAME.crop.jpg in the current directory.")
     var output: String?
 
     @Flag(help: "One JSON line: input, output, rect, width, height, prescale, pixelFormat, bufferBytes, milliseconds.")
@@ -47,7 +49,10 @@ struct CropCommand: ParsableCommand {
     @OptionGroup(title: "Colour")
     var colorArguments: ColorArguments
 
-    @Flag(help: "JPEG only: cut the region from the DCT coefficients without re-encoding; it is widened to iMCU (8 or 16 pixel) boundaries and --size is not allowed.")
+    @Flag(
+        help:
+            "JPEG only: cut the region from the DCT coefficients without re-encoding; it is widened to iMCU (8 or 16 pixel) boundaries and --size is not allowed."
+    )
     var lossless = false
 
     func validate() throws {
@@ -58,13 +63,17 @@ struct CropCommand: ParsableCommand {
         if lossless {
             if size != nil { throw ValidationError("--lossless cannot reduce: drop --size") }
             if optimizeCoding { throw OutputExtensions.optimizeCodingWithLossless }
-            if let output, CodecRegistry.standard.format(forPath: output) != .jpeg { throw ValidationError("--lossless writes JPEG") }
+            if let output, CodecRegistry.standard.format(forPath: output) != .jpeg {
+                throw ValidationError("--lossless writes JPEG")
+            }
         }
     }
 
     func run() throws {
-        let destination = output ?? ThumbnailJob.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
-        let format = OutputExtensions.encoder(forPath: destination, quality: quality, optimizeCoding: optimizeCoding)
+        let destination =
+            output ?? ThumbnailJob.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
+        let format =
+            OutputExtensions.encoder(forPath: destination, quality: quality, optimizeCoding: optimizeCoding)
             ?? JPEGEncoder(options: .init(quality: quality, optimizeHuffmanTables: optimizeCoding))
         let start = Clock.now()
         do {
@@ -88,9 +97,11 @@ struct CropCommand: ParsableCommand {
                 }
                 return
             }
-            let image = try source.image(size?.target(fit: fit) ?? .original, region: rect.rect,
-                                          options: ThumbnailOptions(strict: decoding.strict, pixelFormat: format.preferredPixels,
-                                                                    color: colorArguments.colour))
+            let image = try source.image(
+                size?.target(fit: fit) ?? .original, region: rect.rect,
+                options: ThumbnailOptions(
+                    strict: decoding.strict, pixelFormat: format.preferredPixels,
+                    color: colorArguments.colour))
             DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)
@@ -107,8 +118,9 @@ struct CropCommand: ParsableCommand {
                 line.add("milliseconds", ms)
                 print(line.text)
             } else {
-                print("\(input) \(rect.text) -> \(destination) \(image.size) (prescale \(image.plan.prescaleText), "
-                      + "\(image.pixels.format.rawValue), \(Formatting.bytes(image.pixels.byteCount))) in \(ms) ms")
+                print(
+                    "\(input) \(rect.text) -> \(destination) \(image.size) (prescale \(image.plan.prescaleText), "
+                        + "\(image.pixels.format.rawValue), \(Formatting.bytes(image.pixels.byteCount))) in \(ms) ms")
             }
         } catch {
             Terminal.printError(error.naming(DecodingSettings.name(of: input)).description)
@@ -124,7 +136,8 @@ struct RectArgument: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         let parts = argument.split(separator: ",").map { Int($0.filter { $0 != " " }) }
-        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0 else { return nil }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], w > 0, h > 0
+        else { return nil }
         rect = PixelRect(x: x, y: y, width: w, height: h)
         text = "\(x),\(y),\(w),\(h)"
     }

@@ -2,9 +2,9 @@ import ArgumentParser
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The options every command that reads images shares: the limits checked from each header before anything
@@ -16,14 +16,22 @@ struct DecodingArguments: ParsableArguments {
     @Option(help: "Refuse input files larger than this many bytes (a count, or with a suffix: 20M, 1G).")
     var maxInputBytes = ByteCountArgument(bytes: DecodingSettings().maxInputBytes)
 
-    @Option(help: "Refuse JPEGs with more scans than this (a progressive file has about 10; many tiny scans are a CPU bomb).")
+    @Option(
+        help:
+            "Refuse JPEGs with more scans than this (a progressive file has about 10; many tiny scans are a CPU bomb).")
     var maxScans: Int = DecodingSettings().maxScans
 
-    @Option(name: [.customLong("max-working-bytes"), .customLong("memory-budget")],
-            help: "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header; a count, or with a suffix: 512M (--memory-budget is the older name).")
+    @Option(
+        name: [.customLong("max-working-bytes"), .customLong("memory-budget")],
+        help:
+            "Refuse a decode or lossless transform whose working memory exceeds this many bytes (a progressive JPEG's coefficient buffer, a transform's coefficients, a lossless WebP held whole, a WebP alpha plane, an interlaced GIF frame's indices), predicted from the header; a count, or with a suffix: 512M (--memory-budget is the older name)."
+    )
     var maxWorkingBytes = ByteCountArgument(bytes: DecodingSettings().maxWorkingBytes)
 
-    @Flag(help: "Fail on damage a decoder can step over (corrupt JPEG entropy data, a bad PNG checksum, malformed EXIF, a damaged later GIF frame); by default the image is decoded and a warning is printed. A file cut before its image ends is an error either way.")
+    @Flag(
+        help:
+            "Fail on damage a decoder can step over (corrupt JPEG entropy data, a bad PNG checksum, malformed EXIF, a damaged later GIF frame); by default the image is decoded and a warning is printed. A file cut before its image ends is an error either way."
+    )
     var strict = false
 
     func validate() throws {
@@ -32,8 +40,10 @@ struct DecodingArguments: ParsableArguments {
 
     /// The options' values, as the commands use them.
     var settings: DecodingSettings {
-        DecodingSettings(maxPixels: maxPixels, maxInputBytes: maxInputBytes.bytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes.bytes,
-                         strict: strict)
+        DecodingSettings(
+            maxPixels: maxPixels, maxInputBytes: maxInputBytes.bytes, maxScans: maxScans,
+            maxWorkingBytes: maxWorkingBytes.bytes,
+            strict: strict)
     }
 
     /// Opens `input` (``DecodingSettings/open(_:)``).

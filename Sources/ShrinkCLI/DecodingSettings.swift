@@ -1,9 +1,9 @@
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The values of the options every command that reads images shares (``DecodingArguments``), as plain
@@ -18,21 +18,24 @@ struct DecodingSettings: Sendable {
 
     /// Why these values cannot be used, or nil.
     var problem: String? {
-        maxWorkingBytes > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0 ? nil
+        maxWorkingBytes > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0
+            ? nil
             : "--max-working-bytes, --max-pixels, --max-input-bytes and --max-scans must be positive"
     }
 
     /// The limits as the library takes them.
     var limits: ImageLimits {
-        ImageLimits(maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes)
+        ImageLimits(
+            maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes)
     }
 
     /// Opens `input`: a file (mapped), or standard input for `-`.
     func open(_ input: String) throws(ImageError) -> ImageSource {
         guard input == "-" else { return try ImageSource(path: input, limits: limits) }
         let name = Self.name(of: input)
-        return try ImageSource(bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
-                               name: name, limits: limits)
+        return try ImageSource(
+            bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
+            name: name, limits: limits)
     }
 
     /// What messages call `input`: `<stdin>` for `-`, else the path as given.

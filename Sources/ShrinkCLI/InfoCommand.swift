@@ -23,7 +23,10 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
-    @Flag(help: "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColour (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF).")
+    @Flag(
+        help:
+            "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColour (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF)."
+    )
     var json = false
 
     func validate() throws {
@@ -109,8 +112,11 @@ struct InfoCommand: ParsableCommand {
     /// The ICC profile as lcms2 describes it ("Display P3 (RGB, matrix-shaper, 536 B)"), nil when there is none.
     static func profile(_ source: ImageSource) -> String? {
         guard source.info.iccProfileBytes > 0 else { return nil }
-        guard let bytes = try? source.decoder.metadata().iccProfile else { return "\(Formatting.bytes(source.info.iccProfileBytes)) (unreadable)" }
-        return ColorProfile(bytes)?.summary ?? "\(Formatting.bytes(bytes.count)) (lcms2 cannot read it: treated as sRGB)"
+        guard let bytes = try? source.decoder.metadata().iccProfile else {
+            return "\(Formatting.bytes(source.info.iccProfileBytes)) (unreadable)"
+        }
+        return ColorProfile(bytes)?.summary
+            ?? "\(Formatting.bytes(bytes.count)) (lcms2 cannot read it: treated as sRGB)"
     }
 
     /// What the file codes of its colour without a profile, as the equivalent profile's name ("BT.2020 PQ (coded
@@ -124,15 +130,26 @@ struct InfoCommand: ParsableCommand {
     static func table(_ source: ImageSource) -> String {
         let info = source.info
         var rows: [(String, String)] = [
-            ("format", [info.format.name.uppercased(), Self.layout(info)].filter { !$0.isEmpty }.joined(separator: ", ")),
+            (
+                "format",
+                [info.format.name.uppercased(), Self.layout(info)].filter { !$0.isEmpty }.joined(separator: ", ")
+            ),
             ("size", "\(info.size) (\(info.size.pixelCount) pixels)"),
-            ("orientation", "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"),
+            (
+                "orientation",
+                "\(info.orientation.rawValue)\(info.orientation == .up ? "" : ", displayed \(info.displayedSize)")"
+            ),
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
             ("subsampling", info.chromaSubsampling?.rawValue ?? "-"),
             ("ICC profile", Self.profile(source) ?? "none"),
             ("coded colour", Self.codedColour(source) ?? "-"),
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
-            ("thumbnail", info.embeddedThumbnail.map { "\($0) (\(source.decoder.embeddedThumbnail() == nil ? "EXIF" : "a thmb image of its own"))" } ?? "none"),
+            (
+                "thumbnail",
+                info.embeddedThumbnail.map {
+                    "\($0) (\(source.decoder.embeddedThumbnail() == nil ? "EXIF" : "a thmb image of its own"))"
+                } ?? "none"
+            ),
             ("features", info.features.isEmpty ? "-" : info.features.joined(separator: ", ")),
             ("warnings", info.warnings.isEmpty ? "none" : info.warnings.joined(separator: "; ")),
             ("file", Formatting.bytes(source.fileBytes)),
@@ -147,12 +164,16 @@ struct InfoCommand: ParsableCommand {
                 }
             }
         }
-        rows.append(("decoded cost", PixelFormat.allCases.map {
-            "\($0.rawValue) \(Formatting.bytes(info.decodedBytes(as: $0)))"
-        }.joined(separator: ", ")))
+        rows.append(
+            (
+                "decoded cost",
+                PixelFormat.allCases.map {
+                    "\($0.rawValue) \(Formatting.bytes(info.decodedBytes(as: $0)))"
+                }.joined(separator: ", ")
+            ))
         let width = rows.map(\.0.count).max() ?? 0
-        return ([source.name] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 })
+        return
+            ([source.name] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 })
             .joined(separator: "\n")
     }
 }
-

@@ -1,9 +1,9 @@
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns command-line inputs into image paths: files as given, directories as the files in them that a
@@ -16,7 +16,8 @@ enum InputFiles {
             guard FileOutput.isDirectory(input), let all = FileOutput.names(inDirectory: input) else { return [input] }
             let base = input.hasSuffix("/") ? String(input.dropLast()) : input
             let names = all.filter { name in
-                !name.hasPrefix(".") && (CodecRegistry.standard.format(forPath: name) != nil || isImage("\(base)/\(name)"))
+                !name.hasPrefix(".")
+                    && (CodecRegistry.standard.format(forPath: name) != nil || isImage("\(base)/\(name)"))
             }
             return names.isEmpty ? [input] : names.sorted().map { "\(base)/\($0)" }
         }
@@ -33,6 +34,8 @@ enum InputFiles {
         var head = [UInt8](repeating: 0, count: 32)
         let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 32) }
         guard n > 0 else { return false }
-        return head.withUnsafeBytes { CodecRegistry.standard.codec(sniffing: UnsafeRawBufferPointer(rebasing: $0.prefix(n))) != nil }
+        return head.withUnsafeBytes {
+            CodecRegistry.standard.codec(sniffing: UnsafeRawBufferPointer(rebasing: $0.prefix(n))) != nil
+        }
     }
 }

@@ -2,9 +2,9 @@ import ArgumentParser
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `shrink montage INPUT... | DIR --cell 256 [--columns N] [-o sheet.jpg] [--budget BYTES] [--json]`.
@@ -54,7 +54,10 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = .quality
 
-    @Option(help: "Bytes the pipeline may hold for images: running decodes, each charged its predicted peak, plus prefetched cells waiting in the memory cache (e.g. 64M; default: a quarter of the memory limit, at most 2G, for decodes, the cache apart).")
+    @Option(
+        help:
+            "Bytes the pipeline may hold for images: running decodes, each charged its predicted peak, plus prefetched cells waiting in the memory cache (e.g. 64M; default: a quarter of the memory limit, at most 2G, for decodes, the cache apart)."
+    )
     var budget: ByteCountArgument?
 
     @Option(help: "Decodes running at once (default: the number of cores).")
@@ -69,7 +72,10 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "Size limit of --cache-dir (e.g. 256M); least recently used entries are evicted.")
     var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 256 << 20)
 
-    @Flag(help: "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bytesRead, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, milliseconds, budget, peakRunningCharge, peakRunningDecodes, decodesStarted, coalescedRequests, memoryCacheHits, diskCacheHits, diskCacheMisses, maxThreads, rssBaselineBytes, peakRssBytes).")
+    @Flag(
+        help:
+            "One JSON line per photo (input, index, width, height, origin, coalesced, prescale, fallback (the cheaper plan run when the requested one does not fit --budget, or null), path, pixelFormat, bytesRead, bufferBytes, predictedPeakBytes, measuredPeakBytes, queueWaitMs, decodeMs, or error), then a summary line (output, width, height, photos, failed, milliseconds, budget, peakRunningCharge, peakRunningDecodes, decodesStarted, coalescedRequests, memoryCacheHits, diskCacheHits, diskCacheMisses, maxThreads, rssBaselineBytes, peakRssBytes)."
+    )
     var json = false
 
     func validate() throws {
@@ -78,9 +84,13 @@ struct MontageCommand: ParsableCommand {
         guard (1...256).contains(columns) else { throw ValidationError("--columns must be 1-256") }
         guard (0...256).contains(gap) else { throw ValidationError("--gap must be 0-256") }
         guard gap > 0 || cell % 2 == 0 else {
-            throw ValidationError("--cell must be even with --gap 0 (the sheet's 4:2:0 chroma pairs rows, so rows of cells start on even rows)")
+            throw ValidationError(
+                "--cell must be even with --gap 0 (the sheet's 4:2:0 chroma pairs rows, so rows of cells start on even rows)"
+            )
         }
-        guard Self.color(background) != nil else { throw ValidationError("--background must be RRGGBB hex, like 202020") }
+        guard Self.color(background) != nil else {
+            throw ValidationError("--background must be RRGGBB hex, like 202020")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         guard (0...16).contains(prefetchRows) else { throw ValidationError("--prefetch-rows must be 0-16") }
@@ -100,12 +110,15 @@ struct MontageCommand: ParsableCommand {
         // A directory without photos adds no cell (and none at all is an error below).
         let photos = InputFiles.expand(inputs).filter { !FileOutput.isDirectory($0) }
         guard !photos.isEmpty else {
-            Terminal.printError("no images (\(CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }.joined(separator: ", "))) in \(inputs.joined(separator: " "))")
+            Terminal.printError(
+                "no images (\(CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }.joined(separator: ", "))) in \(inputs.joined(separator: " "))"
+            )
             throw ExitCode.failure
         }
         let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)
-        let sheet = ContactSheet(layout: layout, options: ThumbnailOptions(mode: mode, color: colorArguments.colour),
-                                 encoder: JPEGEncoder(options: JPEGEncoder.Options(quality: quality)), rowsAhead: prefetchRows)
+        let sheet = ContactSheet(
+            layout: layout, options: ThumbnailOptions(mode: mode, color: colorArguments.colour),
+            encoder: JPEGEncoder(options: JPEGEncoder.Options(quality: quality)), rowsAhead: prefetchRows)
         var diskCache: DiskCache?
         if let cacheDir {
             do {
@@ -115,9 +128,10 @@ struct MontageCommand: ParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
-            budget: budget?.bytes, maxConcurrentDecodes: jobs, memoryCache: sheet.memoryCacheConfiguration(),
-            diskCache: diskCache, measuresMemory: json))
+        let pipeline = ImagePipeline(
+            configuration: ImagePipeline.Configuration(
+                budget: budget?.bytes, maxConcurrentDecodes: jobs, memoryCache: sheet.memoryCacheConfiguration(),
+                diskCache: diskCache, measuresMemory: json))
         let baseline = ProcessStatus.read()
         let terminal = Terminal(total: photos.count, progress: true)
         var maxThreads = baseline.threads
@@ -127,7 +141,9 @@ struct MontageCommand: ParsableCommand {
         do {
             summary = try await sheet.render(photos, to: output, pipeline: pipeline) { cell in
                 // A read of /proc per photo for --json, per row of cells otherwise.
-                if json || cell.index % layout.columns == 0 { maxThreads = max(maxThreads, ProcessStatus.read().threads) }
+                if json || cell.index % layout.columns == 0 {
+                    maxThreads = max(maxThreads, ProcessStatus.read().threads)
+                }
                 var line = JSONLine()
                 line.add("input", cell.path)
                 line.add("index", cell.index)
@@ -191,10 +207,11 @@ struct MontageCommand: ParsableCommand {
             line.add("peakRssBytes", end.peakResidentBytes)
             terminal.out(line.text)
         } else {
-            terminal.out("\(output) \(summary.size): \(summary.shown) of \(photos.count) photos in "
-                + "\(Int(seconds * 1000)) ms; budget \(Formatting.bytes(ledger.budget)), peak charged "
-                + "\(Formatting.bytes(ledger.peakRunningCharge)) (\(ledger.peakRunningDecodes) at once), "
-                + "\(maxThreads) threads at most, peak resident memory \(Formatting.bytes(end.peakResidentBytes))")
+            terminal.out(
+                "\(output) \(summary.size): \(summary.shown) of \(photos.count) photos in "
+                    + "\(Int(seconds * 1000)) ms; budget \(Formatting.bytes(ledger.budget)), peak charged "
+                    + "\(Formatting.bytes(ledger.peakRunningCharge)) (\(ledger.peakRunningDecodes) at once), "
+                    + "\(maxThreads) threads at most, peak resident memory \(Formatting.bytes(end.peakResidentBytes))")
         }
         if failed > 0 { throw ExitCode.failure }
     }

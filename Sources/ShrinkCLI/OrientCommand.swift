@@ -42,7 +42,9 @@ struct OrientCommand: ParsableCommand {
     var decoding: DecodingArguments
 
     func validate() throws {
-        guard let format = CodecRegistry.standard.format(forPath: output), CodecRegistry.standard.encoder(forPath: output) != nil else {
+        guard let format = CodecRegistry.standard.format(forPath: output),
+            CodecRegistry.standard.encoder(forPath: output) != nil
+        else {
             throw ValidationError("-o must end in \(OutputExtensions.list)")
         }
         if lossless, format != .jpeg { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
@@ -58,18 +60,24 @@ struct OrientCommand: ParsableCommand {
             if lossless {
                 let upright = try source.losslesslyUpright(trim: trim)
                 try FileOutput.write(upright, to: output)
-                shown = try ImageSource(bytes: upright, name: output).info.size      // trimming may shrink it
+                shown = try ImageSource(bytes: upright, name: output).info.size // trimming may shrink it
             } else {
-                let format = OutputExtensions.encoder(forPath: output, quality: quality, keepEXIF: true,
-                                                      chroma444: source.info.chromaSubsampling == .s444,
-                                                      optimizeCoding: optimizeCoding) ?? JPEGEncoder()
+                let format =
+                    OutputExtensions.encoder(
+                        forPath: output, quality: quality, keepEXIF: true,
+                        chroma444: source.info.chromaSubsampling == .s444,
+                        optimizeCoding: optimizeCoding) ?? JPEGEncoder()
                 // Rotating keeps the colours as they are, the profile with them.
-                let image = try source.image(options: ThumbnailOptions(strict: decoding.strict, pixelFormat: .native,
-                                                                        color: .keep))
+                let image = try source.image(
+                    options: ThumbnailOptions(
+                        strict: decoding.strict, pixelFormat: .native,
+                        color: .keep))
                 try image.write(to: output, as: format)
                 DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             }
-            print("\(input) orientation \(source.info.orientation.rawValue) -> \(output) \(shown)\(lossless ? " (lossless)" : "")")
+            print(
+                "\(input) orientation \(source.info.orientation.rawValue) -> \(output) \(shown)\(lossless ? " (lossless)" : "")"
+            )
         } catch {
             Terminal.printError(error.naming(DecodingSettings.name(of: input)).description)
             throw ExitCode.failure

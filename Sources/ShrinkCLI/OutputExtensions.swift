@@ -12,18 +12,24 @@ enum OutputExtensions {
 
 extension OutputExtensions {
     /// `--optimize-coding`'s help, shared by the commands that write JPEG.
-    static let optimizeCodingHelp = ArgumentHelp("JPEG output: Huffman tables optimised for each image, for files about 3 % smaller with the same pixels, at about three times the entropy coding's CPU (about 0.8 ms more for a 400×250 thumbnail). Off by default, as libvips writes; progressive JPEGs always have them.")
+    static let optimizeCodingHelp = ArgumentHelp(
+        "JPEG output: Huffman tables optimised for each image, for files about 3 % smaller with the same pixels, at about three times the entropy coding's CPU (about 0.8 ms more for a 400×250 thumbnail). Off by default, as libvips writes; progressive JPEGs always have them."
+    )
     /// The usage error of `--optimize-coding` with `--lossless`, which re-encodes nothing.
-    static let optimizeCodingWithLossless = ValidationError("--optimize-coding goes with a re-encoded output: drop --lossless")
+    static let optimizeCodingWithLossless = ValidationError(
+        "--optimize-coding goes with a re-encoded output: drop --lossless")
 
     /// The encoder for `path`'s extension, at `quality` for JPEG and WebP, keeping EXIF when asked (its
     /// orientation reset to 1), JPEG with optimised Huffman tables when asked; nil for an extension no
     /// registered encoder writes.
-    static func encoder(forPath path: String, quality: Int, keepEXIF: Bool = false, chroma444: Bool = false,
-                        optimizeCoding: Bool = false) -> (any ImageEncoding)? {
+    static func encoder(
+        forPath path: String, quality: Int, keepEXIF: Bool = false, chroma444: Bool = false,
+        optimizeCoding: Bool = false
+    ) -> (any ImageEncoding)? {
         switch CodecRegistry.standard.encoder(forPath: path)?.format {
         case .jpeg?:
-            var options = JPEGEncoder.Options(quality: quality, chroma444: chroma444, optimizeHuffmanTables: optimizeCoding)
+            var options = JPEGEncoder.Options(
+                quality: quality, chroma444: chroma444, optimizeHuffmanTables: optimizeCoding)
             options.keepEXIF = keepEXIF
             return JPEGEncoder(options: options)
         case .webp?: return WebPEncoder(options: WebPEncoder.Options(quality: quality, keepEXIF: keepEXIF))

@@ -1,158 +1,182 @@
 #if Server
-import ArgumentParser
-import Logging
-import Shrink
-import ShrinkServer
-import ShrinkServerURL
+    import ArgumentParser
+    import Logging
+    import Shrink
+    import ShrinkServer
+    import ShrinkServerURL
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
 
-/// `shrink serve`: an imgproxy-compatible thumbnail server over the pipeline.
-struct ServeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve thumbnails over HTTP from imgproxy-style URLs, within a memory budget.",
-        discussion: """
-            URLs: /SIGNATURE/OPTIONS/plain/SOURCE@EXT or /SIGNATURE/OPTIONS/BASE64URL_SOURCE.EXT, SOURCE being \
-            local:///PATH (under --root) or http(s)://… (allowed by SHRINK_ALLOWED_SOURCES). Options: rs/resize, \
-            s/size, rt, w, h, dpr, el, g (ce no so ea we noea nowe soea sowe sm fp:X:Y), c/crop, ar, rot, bg, q, \
-            f/format, pr/preset, cb, exp, ra, sm. Sign URLs with `shrink sign`; without SHRINK_KEY/SHRINK_SALT \
-            the server accepts `insecure` in place of a signature (development only) and says so at start.
+    /// `shrink serve`: an imgproxy-compatible thumbnail server over the pipeline.
+    struct ServeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve thumbnails over HTTP from imgproxy-style URLs, within a memory budget.",
+            discussion: """
+                URLs: /SIGNATURE/OPTIONS/plain/SOURCE@EXT or /SIGNATURE/OPTIONS/BASE64URL_SOURCE.EXT, SOURCE being \
+                local:///PATH (under --root) or http(s)://… (allowed by SHRINK_ALLOWED_SOURCES). Options: rs/resize, \
+                s/size, rt, w, h, dpr, el, g (ce no so ea we noea nowe soea sowe sm fp:X:Y), c/crop, ar, rot, bg, q, \
+                f/format, pr/preset, cb, exp, ra, sm. Sign URLs with `shrink sign`; without SHRINK_KEY/SHRINK_SALT \
+                the server accepts `insecure` in place of a signature (development only) and says so at start.
 
-            Endpoints: /health (live), /ready (503 while draining or when the queue is full), /metrics (Prometheus).
-            With --gallery: /_/browse/ (the local root as a grid of thumbnails, an inspector per image, uploads by \
-            drag and drop), for loopback clients only unless SHRINK_GALLERY_TOKEN is set.
-            SIGTERM: /ready answers 503, in-flight requests finish (within --drain-deadline), exit 0.
+                Endpoints: /health (live), /ready (503 while draining or when the queue is full), /metrics (Prometheus).
+                With --gallery: /_/browse/ (the local root as a grid of thumbnails, an inspector per image, uploads by \
+                drag and drop), for loopback clients only unless SHRINK_GALLERY_TOKEN is set.
+                SIGTERM: /ready answers 503, in-flight requests finish (within --drain-deadline), exit 0.
 
-            Environment (flags win): SHRINK_BIND, SHRINK_LOCAL_ROOT, SHRINK_BUDGET, SHRINK_CACHE_DIR, SHRINK_KEY, \
-            SHRINK_SALT (hex, comma-separated pairs for rotation), SHRINK_SIGNATURE_SIZE, SHRINK_ALLOWED_SOURCES \
-            (comma-separated URL prefixes), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
-            loopback), SHRINK_QUALITY, SHRINK_AUTO_WEBP, SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN.
+                Environment (flags win): SHRINK_BIND, SHRINK_LOCAL_ROOT, SHRINK_BUDGET, SHRINK_CACHE_DIR, SHRINK_KEY, \
+                SHRINK_SALT (hex, comma-separated pairs for rotation), SHRINK_SIGNATURE_SIZE, SHRINK_ALLOWED_SOURCES \
+                (comma-separated URL prefixes), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
+                loopback), SHRINK_QUALITY, SHRINK_AUTO_WEBP, SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN.
 
-            Example:
-              shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M
-              curl http://127.0.0.1:8080/insecure/rs:fill:300:300/plain/local:///cat.jpg@webp -o cat.webp
-            """)
+                Example:
+                  shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M
+                  curl http://127.0.0.1:8080/insecure/rs:fill:300:300/plain/local:///cat.jpg@webp -o cat.webp
+                """)
 
-    @Option(help: "Address and port to listen on (HOST:PORT). [env SHRINK_BIND; default 127.0.0.1:8080]")
-    var bind: String?
+        @Option(help: "Address and port to listen on (HOST:PORT). [env SHRINK_BIND; default 127.0.0.1:8080]")
+        var bind: String?
 
-    @Option(help: "Root directory of local:/// sources. [env SHRINK_LOCAL_ROOT; default: none]")
-    var root: String?
+        @Option(help: "Root directory of local:/// sources. [env SHRINK_LOCAL_ROOT; default: none]")
+        var root: String?
 
-    @Option(help: "Memory budget for decodes, encoders, downloads and cached results (256M, 1G). [env SHRINK_BUDGET; default a quarter of memory, at most 1G]")
-    var budget: ByteCountArgument?
+        @Option(
+            help:
+                "Memory budget for decodes, encoders, downloads and cached results (256M, 1G). [env SHRINK_BUDGET; default a quarter of memory, at most 1G]"
+        )
+        var budget: ByteCountArgument?
 
-    @Option(name: .customLong("result-cache"), help: "Memory for encoded results, inside the budget; 0 turns it off. [env SHRINK_RESULT_CACHE; default half the budget]")
-    var resultCache: String?
+        @Option(
+            name: .customLong("result-cache"),
+            help:
+                "Memory for encoded results, inside the budget; 0 turns it off. [env SHRINK_RESULT_CACHE; default half the budget]"
+        )
+        var resultCache: String?
 
-    @Option(name: .customLong("cache-dir"), help: "Directory of a disk cache of encoded results. [env SHRINK_CACHE_DIR; default: none]")
-    var cacheDir: String?
+        @Option(
+            name: .customLong("cache-dir"),
+            help: "Directory of a disk cache of encoded results. [env SHRINK_CACHE_DIR; default: none]")
+        var cacheDir: String?
 
-    @Option(name: .customLong("cache-size"), help: "Size limit of the disk cache.")
-    var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 1 << 30)
+        @Option(name: .customLong("cache-size"), help: "Size limit of the disk cache.")
+        var cacheSize: ByteCountArgument = ByteCountArgument(bytes: 1 << 30)
 
-    @Option(help: "Decodes at once (default: the cores).")
-    var concurrency: Int?
+        @Option(help: "Decodes at once (default: the cores).")
+        var concurrency: Int?
 
-    @Option(name: .customLong("queue"), help: "Requests that may wait for memory before new ones get 503.")
-    var queueLimit: Int = 256
+        @Option(name: .customLong("queue"), help: "Requests that may wait for memory before new ones get 503.")
+        var queueLimit: Int = 256
 
-    @Option(name: .customLong("max-wait"), help: "Seconds a request may wait for memory before a 503.")
-    var maxWait: Double = 10
+        @Option(name: .customLong("max-wait"), help: "Seconds a request may wait for memory before a 503.")
+        var maxWait: Double = 10
 
-    @Option(name: .customLong("drain-delay"), help: "Seconds /ready answers 503 after SIGTERM before the listener closes.")
-    var drainDelay: Double = 0
+        @Option(
+            name: .customLong("drain-delay"),
+            help: "Seconds /ready answers 503 after SIGTERM before the listener closes.")
+        var drainDelay: Double = 0
 
-    @Option(name: .customLong("drain-deadline"), help: "Seconds in-flight requests may take after SIGTERM.")
-    var drainDeadline: Double = 25
+        @Option(name: .customLong("drain-deadline"), help: "Seconds in-flight requests may take after SIGTERM.")
+        var drainDeadline: Double = 25
 
-    @Option(name: .customLong("max-source-size"), help: "Largest remote source download.")
-    var maxSourceSize: ByteCountArgument = ByteCountArgument(bytes: 32 << 20)
+        @Option(name: .customLong("max-source-size"), help: "Largest remote source download.")
+        var maxSourceSize: ByteCountArgument = ByteCountArgument(bytes: 32 << 20)
 
-    @Flag(help: "Serve the gallery pages under /_/ (browse --root, inspect, upload); loopback clients only unless SHRINK_GALLERY_TOKEN is set.")
-    var gallery = false
+        @Flag(
+            help:
+                "Serve the gallery pages under /_/ (browse --root, inspect, upload); loopback clients only unless SHRINK_GALLERY_TOKEN is set."
+        )
+        var gallery = false
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+        var logLevel: String = "info"
 
-    func run() throws {
-        var config: ServerConfiguration
-        do {
-            config = try ServerConfiguration(environment: ProcessInfoEnvironment.current)
-            if let bind { try config.setBind(bind) }
-        } catch {
-            throw ValidationError(error.description)
-        }
-        if let root { config.localRoot = root }
-        if let budget { config.budget = budget.bytes }
-        if let cacheDir { config.cacheDirectory = cacheDir }
-        if let resultCache {
-            do { config.resultCacheBytes = resultCache == "0" ? 0 : try ServerConfiguration.bytes(resultCache, name: "--result-cache") } catch {
+        func run() throws {
+            var config: ServerConfiguration
+            do {
+                config = try ServerConfiguration(environment: ProcessInfoEnvironment.current)
+                if let bind { try config.setBind(bind) }
+            } catch {
                 throw ValidationError(error.description)
             }
-        }
-        config.cacheBytes = cacheSize.bytes
-        if let concurrency { config.concurrency = max(1, concurrency) }
-        config.queueLimit = max(1, queueLimit)
-        config.maxQueueWait = .milliseconds(Int(max(0.01, maxWait) * 1000))
-        config.drainDelay = .milliseconds(Int(max(0, drainDelay) * 1000))
-        config.drainDeadline = .milliseconds(Int(max(0, drainDeadline) * 1000))
-        config.maxSourceBytes = maxSourceSize.bytes
-        config.gallery = gallery
-        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown --log-level \(logLevel)") }
+            if let root { config.localRoot = root }
+            if let budget { config.budget = budget.bytes }
+            if let cacheDir { config.cacheDirectory = cacheDir }
+            if let resultCache {
+                do {
+                    config.resultCacheBytes =
+                        resultCache == "0" ? 0 : try ServerConfiguration.bytes(resultCache, name: "--result-cache")
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
+            config.cacheBytes = cacheSize.bytes
+            if let concurrency { config.concurrency = max(1, concurrency) }
+            config.queueLimit = max(1, queueLimit)
+            config.maxQueueWait = .milliseconds(Int(max(0.01, maxWait) * 1000))
+            config.drainDelay = .milliseconds(Int(max(0, drainDelay) * 1000))
+            config.drainDeadline = .milliseconds(Int(max(0, drainDeadline) * 1000))
+            config.maxSourceBytes = maxSourceSize.bytes
+            config.gallery = gallery
+            guard let level = Logger.Level(rawValue: logLevel) else {
+                throw ValidationError("unknown --log-level \(logLevel)")
+            }
 
-        // Two allocator arenas, like imgproxy's MALLOC_ARENA_MAX=2: with one per thread, freed decode buffers
-        // stay resident in idle arenas and RSS drifts above the budget.
-        HeapUsage.limitArenas(to: 2)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        var logger = Logger(label: "shrink.serve")
-        logger.logLevel = level
-        let service: ImageService
-        do {
-            service = try ImageService(configuration: config, logger: logger)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        for line in config.summary { logger.notice("\(line)") }
-        if !config.keys.isEnabled {
-            logger.warning("URL signing is OFF: anyone who can reach this server can ask for any resize. Set SHRINK_KEY and SHRINK_SALT in production.")
-        }
-        let server: ImageServer
-        do {
-            server = try ImageServer(service: service, logger: logger)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        let announce = logger, host = config.host.contains(":") ? "[\(config.host)]" : config.host, gallery = config.gallery
-        try AsyncBridge.run {
-            try await server.run { port in
-                announce.notice("listening on \(host):\(port)")
-                if gallery { announce.notice("gallery: http://\(host):\(port)/_/browse/") }
+            // Two allocator arenas, like imgproxy's MALLOC_ARENA_MAX=2: with one per thread, freed decode buffers
+            // stay resident in idle arenas and RSS drifts above the budget.
+            HeapUsage.limitArenas(to: 2)
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            var logger = Logger(label: "shrink.serve")
+            logger.logLevel = level
+            let service: ImageService
+            do {
+                service = try ImageService(configuration: config, logger: logger)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            for line in config.summary { logger.notice("\(line)") }
+            if !config.keys.isEnabled {
+                logger.warning(
+                    "URL signing is OFF: anyone who can reach this server can ask for any resize. Set SHRINK_KEY and SHRINK_SALT in production."
+                )
+            }
+            let server: ImageServer
+            do {
+                server = try ImageServer(service: service, logger: logger)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            let announce = logger, host = config.host.contains(":") ? "[\(config.host)]" : config.host,
+                gallery = config.gallery
+            try AsyncBridge.run {
+                try await server.run { port in
+                    announce.notice("listening on \(host):\(port)")
+                    if gallery { announce.notice("gallery: http://\(host):\(port)/_/browse/") }
+                }
             }
         }
     }
-}
 
-/// The process environment as a dictionary.
-enum ProcessInfoEnvironment {
-    static var current: [String: String] {
-        var out: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") { out[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
-            p += 1
+    /// The process environment as a dictionary.
+    enum ProcessInfoEnvironment {
+        static var current: [String: String] {
+            var out: [String: String] = [:]
+            var p = environ
+            while let entry = p.pointee {
+                let text = String(cString: entry)
+                if let eq = text.firstIndex(of: "=") {
+                    out[String(text[..<eq])] = String(text[text.index(after: eq)...])
+                }
+                p += 1
+            }
+            return out
         }
-        return out
     }
-}
 #endif

@@ -2,9 +2,9 @@ import ArgumentParser
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `shrink`: decode images at the size they will be shown.
@@ -36,11 +36,15 @@ struct ShrinkCommand: ParsableCommand {
     )
 
     #if Server
-    static let subcommands: [any ParsableCommand.Type] = [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
-                                                          MontageCommand.self, BenchCommand.self, ServeCommand.self, SignCommand.self]
+        static let subcommands: [any ParsableCommand.Type] = [
+            InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
+            MontageCommand.self, BenchCommand.self, ServeCommand.self, SignCommand.self,
+        ]
     #else
-    static let subcommands: [any ParsableCommand.Type] = [InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
-                                                          MontageCommand.self, BenchCommand.self]
+        static let subcommands: [any ParsableCommand.Type] = [
+            InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
+            MontageCommand.self, BenchCommand.self,
+        ]
     #endif
 
     /// The subcommand named by the first argument, parsed on its own: ArgumentParser's root parse reflects over
@@ -50,7 +54,8 @@ struct ShrinkCommand: ParsableCommand {
     /// exactly as the root parse writes them).
     static func subcommandParse(_ arguments: [String]) -> (any ParsableCommand)? {
         guard let name = arguments.first, !asksForHelp(arguments),
-              let command = subcommands.first(where: { $0.configuration.commandName == name }) else { return nil }
+            let command = subcommands.first(where: { $0.configuration.commandName == name })
+        else { return nil }
         return try? command.parse(Array(arguments.dropFirst()))
     }
 

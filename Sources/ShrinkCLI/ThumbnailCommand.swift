@@ -2,9 +2,9 @@ import ArgumentParser
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover] [--mode quality|fast] [--quality Q]
@@ -41,25 +41,41 @@ struct ThumbnailCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Input images, or directories (the images in them, recognised by extension or content); - reads standard input.")
+    @Argument(
+        help:
+            "Input images, or directories (the images in them, recognised by extension or content); - reads standard input."
+    )
     var inputs: [String]
 
     @Option(help: "Long side N, or a WxH box. Omit for a full-size (oriented) decode.")
     var size: SizeArgument?
 
-    @Option(help: ArgumentHelp("Decode at exactly this DCT scale with no resampling, oriented (JPEG: 1/2, 1/4 or 1/8; also 1): the fastest thumbnail, and what djpeg -scale gives.", valueName: "1/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Decode at exactly this DCT scale with no resampling, oriented (JPEG: 1/2, 1/4 or 1/8; also 1): the fastest thumbnail, and what djpeg -scale gives.",
+            valueName: "1/N"))
     var prescale: PrescaleArgument?
 
-    @Option(help: "How the image fills a WxH box: inside (keep aspect, fit in the box) or cover (fill the box, crop the centre).")
+    @Option(
+        help:
+            "How the image fills a WxH box: inside (keep aspect, fit in the box) or cover (fill the box, crop the centre)."
+    )
     var fit: ThumbnailTarget.Fit = ThumbnailJob.defaults.fit
 
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = ThumbnailJob.defaults.mode
 
-    @Flag(inversion: .prefixedNo, help: "Decode the thumbnail embedded in the file instead of the image when it is at least --size with the image's aspect ratio: a JPEG's EXIF thumbnail or a HEIC/AVIF thmb image whose orientation and colour match the photo's (default: on with --mode fast, off with --mode quality).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Decode the thumbnail embedded in the file instead of the image when it is at least --size with the image's aspect ratio: a JPEG's EXIF thumbnail or a HEIC/AVIF thmb image whose orientation and colour match the photo's (default: on with --mode fast, off with --mode quality)."
+    )
     var embeddedThumbnail: Bool?
 
-    @Option(help: "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), high (rgba16 for 16-bit sources, reduced in 16-bit precision), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12.")
+    @Option(
+        help:
+            "Pixel format held in memory: auto (what the output takes: yuv420 for opaque colour written as 4:2:0 JPEG, the decoder's own gray8/rgb8/rgba8 otherwise), display (premultiplied bgra8), high (rgba16 for 16-bit sources, reduced in 16-bit precision), or one of gray8, grayAlpha8, alpha8, rgb8, rgba8, rgba8Premultiplied, bgra8, bgra8Premultiplied, rgba16, yuv420, nv12."
+    )
     var pixelFormat: PixelFormatArgument = ThumbnailJob.defaults.pixelFormat
 
     @Option(help: "JPEG and lossy WebP output quality, 1-100.")
@@ -80,7 +96,10 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "PNG output: zlib compression level, 0-9.")
     var compression: Int = ThumbnailJob.defaults.compression
 
-    @Option(help: "PNG output: scanline filters: none (the default, as libvips writes: fastest), adaptive (about a quarter smaller, slower), sub, up, average, paeth, or auto (adaptive up to 4 MP, none above).")
+    @Option(
+        help:
+            "PNG output: scanline filters: none (the default, as libvips writes: fastest), adaptive (about a quarter smaller, slower), sub, up, average, paeth, or auto (adaptive up to 4 MP, none above)."
+    )
     var pngFilter: PNGEncoder.Filters = ThumbnailJob.defaults.pngFilter
 
     @Option(help: "PNG output: bits per sample, 8 or 16 (default: 16 for rgba16 pixels, else 8).")
@@ -89,7 +108,10 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "WebP output: lossless (VP8L) instead of lossy.")
     var lossless = ThumbnailJob.defaults.lossless
 
-    @Flag(help: "Keep the source's EXIF block in the output (orientation reset to 1). Stripped by default: it may hold GPS.")
+    @Flag(
+        help:
+            "Keep the source's EXIF block in the output (orientation reset to 1). Stripped by default: it may hold GPS."
+    )
     var keepExif = ThumbnailJob.defaults.keepExif
 
     @Flag(help: "Drop the source's ICC profile (kept by default so colours stay right).")
@@ -110,16 +132,21 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Flag(help: "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, dcOnly, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, giflib, libde265 or dav1d, with its version when it gives one, or shrink for Shrink's own DC-only JPEG decoder), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error).")
+    @Flag(
+        help:
+            "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, dcOnly, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, giflib, libde265 or dav1d, with its version when it gives one, or shrink for Shrink's own DC-only JPEG decoder), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error)."
+    )
     var json = ThumbnailJob.defaults.json
 
     /// The parsed values as a ``ThumbnailJob``.
     var job: ThumbnailJob {
-        ThumbnailJob(inputs: inputs, size: size, prescale: prescale, fit: fit, mode: mode, embeddedThumbnail: embeddedThumbnail,
-                     pixelFormat: pixelFormat, quality: quality, subsampling: subsampling, progressive: progressive,
-                     optimizeCoding: optimizeCoding, format: format, compression: compression, pngFilter: pngFilter, depth: depth, lossless: lossless,
-                     keepExif: keepExif, stripIcc: stripIcc, output: output, upscale: upscale, decoding: decoding.settings,
-                     colour: colorArguments.colour, jobs: jobs, json: json)
+        ThumbnailJob(
+            inputs: inputs, size: size, prescale: prescale, fit: fit, mode: mode, embeddedThumbnail: embeddedThumbnail,
+            pixelFormat: pixelFormat, quality: quality, subsampling: subsampling, progressive: progressive,
+            optimizeCoding: optimizeCoding, format: format, compression: compression, pngFilter: pngFilter,
+            depth: depth, lossless: lossless,
+            keepExif: keepExif, stripIcc: stripIcc, output: output, upscale: upscale, decoding: decoding.settings,
+            colour: colorArguments.colour, jobs: jobs, json: json)
     }
 
     func validate() throws { try job.validate() }

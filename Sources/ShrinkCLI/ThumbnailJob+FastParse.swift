@@ -20,7 +20,7 @@ extension ThumbnailJob {
     /// arguments that fail ``validate()``. `ThumbnailParsingTests` checks that both parsers agree.
     static func fastParse(_ arguments: [String]) -> ThumbnailJob? {
         var job = defaults
-        var seen: [String] = []         // an array, not a Set: see ShrinkCommand.asksForHelp
+        var seen: [String] = [] // an array, not a Set: see ShrinkCommand.asksForHelp
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -82,9 +82,11 @@ extension ThumbnailJob {
             case "--output": job.output = value
             case "--jobs": guard let v: Int = parse() else { return nil }; job.jobs = v
             case "--max-pixels": guard let v: Int = parse() else { return nil }; job.decoding.maxPixels = v
-            case "--max-input-bytes": guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxInputBytes = v.bytes
+            case "--max-input-bytes":
+                guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxInputBytes = v.bytes
             case "--max-scans": guard let v: Int = parse() else { return nil }; job.decoding.maxScans = v
-            case "--max-working-bytes", "--memory-budget": guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxWorkingBytes = v.bytes
+            case "--max-working-bytes", "--memory-budget":
+                guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxWorkingBytes = v.bytes
             case "--colour": guard let v: ColorPolicy = parse() else { return nil }; job.colour = v
             default: return nil
             }

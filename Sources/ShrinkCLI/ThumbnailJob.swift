@@ -2,9 +2,9 @@ import ArgumentParser
 import Shrink
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One `shrink thumbnail` run as plain values, whichever parser produced them (``ThumbnailCommand`` through
@@ -40,26 +40,40 @@ struct ThumbnailJob {
         if let problem = decoding.problem { throw ValidationError(problem) }
         guard !inputs.isEmpty else { throw ValidationError("give at least one input image") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
-        guard subsampling == 420 || subsampling == 444 else { throw ValidationError("--subsampling must be 420 or 444") }
+        guard subsampling == 420 || subsampling == 444 else {
+            throw ValidationError("--subsampling must be 420 or 444")
+        }
         guard Self.writableFormat(named: format) != nil else {
-            throw ValidationError("--format must be one of \(CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions).joined(separator: ", "))")
+            throw ValidationError(
+                "--format must be one of \(CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions).joined(separator: ", "))"
+            )
         }
         guard (0...9).contains(compression) else { throw ValidationError("--compression must be 0-9") }
         if let depth, depth != 8 && depth != 16 { throw ValidationError("--depth must be 8 or 16") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if prescale != nil && size != nil { throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size") }
+        if prescale != nil && size != nil {
+            throw ValidationError("--prescale and --size cannot be combined: a prescale decides the size")
+        }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (standard input) can be given once") }
-        if let output, let format = CodecRegistry.standard.format(forPath: output), CodecRegistry.standard.encoder(forPath: output) == nil,
-           !FileOutput.isDirectory(output) {
-            throw ValidationError("\(format.name.uppercased()) output is not supported: -o must end in \(OutputExtensions.list), or name a directory")
+        if let output, let format = CodecRegistry.standard.format(forPath: output),
+            CodecRegistry.standard.encoder(forPath: output) == nil,
+            !FileOutput.isDirectory(output)
+        {
+            throw ValidationError(
+                "\(format.name.uppercased()) output is not supported: -o must end in \(OutputExtensions.list), or name a directory"
+            )
         }
         if lossless {
-            let named = output.flatMap { FileOutput.isDirectory($0) ? nil : CodecRegistry.standard.encoder(forPath: $0)?.format }
+            let named = output.flatMap {
+                FileOutput.isDirectory($0) ? nil : CodecRegistry.standard.encoder(forPath: $0)?.format
+            }
             guard (named ?? Self.writableFormat(named: format)) == .webp else {
                 throw ValidationError("--lossless applies to WebP output (-o x.webp or --format webp)")
             }
         }
-        if inputs.count > 1, let output, CodecRegistry.standard.encoder(forPath: output) != nil, !FileOutput.isDirectory(output) {
+        if inputs.count > 1, let output, CodecRegistry.standard.encoder(forPath: output) != nil,
+            !FileOutput.isDirectory(output)
+        {
             throw ValidationError("-o \(output) names one file but there are \(inputs.count) inputs; give a directory")
         }
     }
@@ -91,10 +105,11 @@ struct ThumbnailJob {
         let encoder = encoder(for: outputFormat)
         // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
         // conversion either way; the decoder's own pixels for lossless outputs).
-        let options = ThumbnailOptions(mode: mode, allowUpscaling: upscale, strict: decoding.strict,
-                                       pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
-                                       useEmbeddedThumbnail: embeddedThumbnail,
-                                       color: colour)
+        let options = ThumbnailOptions(
+            mode: mode, allowUpscaling: upscale, strict: decoding.strict,
+            pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
+            useEmbeddedThumbnail: embeddedThumbnail,
+            color: colour)
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         let json = json
@@ -107,8 +122,11 @@ struct ThumbnailJob {
         let measures = json && workers == 1
         WorkerPool.run(count: inputs.count, workers: workers) { i in
             let input = inputs[i]
-            let destination = single ?? Self.outputPath(for: input, number: numbers[i], directory: outputDirectory,
-                                                        suffix: outputSuffix, format: destinationFormat)
+            let destination =
+                single
+                ?? Self.outputPath(
+                    for: input, number: numbers[i], directory: outputDirectory,
+                    suffix: outputSuffix, format: destinationFormat)
             let start = Clock.now()
             var line = JSONLine()
             line.add("input", input)
@@ -116,7 +134,7 @@ struct ThumbnailJob {
                 let monitor = measures ? DecodeMonitor() : nil
                 let source = try decoding.open(input)
                 if let monitor {
-                    HeapUsage.returnFreeMemory()       // so heapHighWaterBytes counts little memory held from before
+                    HeapUsage.returnFreeMemory() // so heapHighWaterBytes counts little memory held from before
                     monitor.beginMeasuring()
                 }
                 let image = try source.image(target, region: nil, options: options, monitor: monitor)
@@ -144,12 +162,17 @@ struct ThumbnailJob {
                     terminal.out(line.text)
                 } else {
                     let naive = source.info.decodedBytes(as: .rgba8)
-                    let workingBytes = source.route(for: image.plan, format: image.pixels.format, color: options.color).workingBytes
-                    let working = workingBytes > 0 && image.decodePath != .embeddedThumbnail
-                        ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.name ?? "decoder"))" : ""
-                    terminal.out("\(input) \(source.info.displayedSize) -> \(destination) \(image.size) "
-                        + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
-                        + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue))\(working) in \(ms) ms")
+                    let workingBytes = source.route(for: image.plan, format: image.pixels.format, color: options.color)
+                        .workingBytes
+                    let working =
+                        workingBytes > 0 && image.decodePath != .embeddedThumbnail
+                        ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.name ?? "decoder"))"
+                        : ""
+                    terminal.out(
+                        "\(input) \(source.info.displayedSize) -> \(destination) \(image.size) "
+                            + "(prescale \(image.plan.prescaleText)): a full RGBA8 decode would hold \(Formatting.bytes(naive)); "
+                            + "Shrink held \(Formatting.bytes(image.pixels.byteCount)) (\(image.pixels.format.rawValue))\(working) in \(ms) ms"
+                    )
                 }
             } catch let error as ImageError {
                 failures.add()
@@ -175,22 +198,25 @@ struct ThumbnailJob {
                 getrusage(Self.selfUsage, &usage)
                 peak = Int(usage.ru_maxrss) * 1024
             }
-            terminal.out("\(inputs.count - failures.count) of \(inputs.count) done; peak resident memory of the whole "
-                + "process: \(Formatting.bytes(peak))")
+            terminal.out(
+                "\(inputs.count - failures.count) of \(inputs.count) done; peak resident memory of the whole "
+                    + "process: \(Formatting.bytes(peak))")
         }
         if failures.count > 0 { throw ExitCode.failure }
     }
 
     #if canImport(Glibc)
-    static let selfUsage = __rusage_who_t(RUSAGE_SELF.rawValue)
+        static let selfUsage = __rusage_who_t(RUSAGE_SELF.rawValue)
     #else
-    static let selfUsage = RUSAGE_SELF
+        static let selfUsage = RUSAGE_SELF
     #endif
 
     /// `DIR/NAME{suffix}.EXT` for each input `…/NAME.jpg`; inputs that share a name (from different
     /// folders) get `NAME-2`, `NAME-3`, … in input order, so no output overwrites another.
     static func outputPaths(for inputs: [String], directory: String, suffix: String, format: ImageFormat) -> [String] {
-        zip(inputs, outputNumbers(for: inputs)).map { outputPath(for: $0, number: $1, directory: directory, suffix: suffix, format: format) }
+        zip(inputs, outputNumbers(for: inputs)).map {
+            outputPath(for: $0, number: $1, directory: directory, suffix: suffix, format: format)
+        }
     }
 
     /// For each input, how many inputs up to it share its name (1 for the first): a batch keeps these
@@ -205,7 +231,9 @@ struct ThumbnailJob {
     }
 
     /// `DIR/NAME{-number}{suffix}.EXT`.
-    static func outputPath(for input: String, number: Int32, directory: String, suffix: String, format: ImageFormat) -> String {
+    static func outputPath(for input: String, number: Int32, directory: String, suffix: String, format: ImageFormat)
+        -> String
+    {
         let dir = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         return "\(dir)/\(outputName(of: input))\(number > 1 ? "-\(number)" : "")\(suffix).\(format.fileExtension)"
     }
@@ -219,14 +247,19 @@ struct ThumbnailJob {
     func encoder(for format: ImageFormat) -> any ImageEncoding {
         switch format {
         case .webp:
-            return WebPEncoder(options: WebPEncoder.Options(quality: quality, lossless: lossless, keepICCProfile: !stripIcc,
-                                                            keepEXIF: keepExif))
+            return WebPEncoder(
+                options: WebPEncoder.Options(
+                    quality: quality, lossless: lossless, keepICCProfile: !stripIcc,
+                    keepEXIF: keepExif))
         case .png:
-            return PNGEncoder(options: PNGEncoder.Options(compressionLevel: compression, filters: pngFilter, bitDepth: depth,
-                                                          keepICCProfile: !stripIcc, keepEXIF: keepExif))
+            return PNGEncoder(
+                options: PNGEncoder.Options(
+                    compressionLevel: compression, filters: pngFilter, bitDepth: depth,
+                    keepICCProfile: !stripIcc, keepEXIF: keepExif))
         default:
-            var options = JPEGEncoder.Options(quality: quality, chroma444: subsampling == 444, progressive: progressive,
-                                              optimizeHuffmanTables: optimizeCoding)
+            var options = JPEGEncoder.Options(
+                quality: quality, chroma444: subsampling == 444, progressive: progressive,
+                optimizeHuffmanTables: optimizeCoding)
             options.keepEXIF = keepExif
             options.keepICCProfile = !stripIcc
             return JPEGEncoder(options: options)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -19,18 +19,20 @@ enum WorkerPool {
         for _ in 1..<workers {
             let context = Unmanaged.passRetained(job).toOpaque()
             var thread = pthread_t()
-            let started = pthread_create(&thread, nil, { raw in
-                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-                job.work()
-                return nil
-            }, context)
+            let started = pthread_create(
+                &thread, nil,
+                { raw in
+                    let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+                    job.work()
+                    return nil
+                }, context)
             if started == 0 {
                 threads.append(thread)
             } else {
                 Unmanaged<Job>.fromOpaque(context).release()
             }
         }
-        job.work()   // the calling thread helps too (and finishes alone if no thread could start)
+        job.work() // the calling thread helps too (and finishes alone if no thread could start)
         for t in threads { pthread_join(t, nil) }
     }
 

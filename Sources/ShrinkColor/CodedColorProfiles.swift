@@ -1,10 +1,10 @@
 import CShrinkLCMS
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import ShrinkCore
 import Synchronization
@@ -33,7 +33,7 @@ package enum CodedColorProfiles {
         if let known = made.withLock({ $0[key] }) { return known }
         let profile = build(coded, gray: gray)
         made.withLock { cache in
-            if cache.count >= 64 { cache.removeAll() }            // a hostile stream of distinct gammas stays bounded
+            if cache.count >= 64 { cache.removeAll() } // a hostile stream of distinct gammas stays bounded
             cache[key] = .some(profile)
         }
         return profile
@@ -73,7 +73,8 @@ package enum CodedColorProfiles {
             case .gamma(let g): return pow(v, g)
             case .linear: return v
             case .pq:
-                let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128, c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+                let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128, c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32,
+                    c3 = 2392.0 / 4096 * 32
                 let p = pow(v, 1 / m2)
                 return Self.rollOff(pow(max(p - c1, 0) / (c2 - c3 * p), 1 / m1) * 10000 / 203)
             case .hlg:
@@ -107,16 +108,22 @@ package enum CodedColorProfiles {
                 transfer = abs(gamma - 1 / 2.2) < 0.0005 ? .sRGB : abs(gamma - 1) < 0.0005 ? .linear : .gamma(1 / gamma)
             }
             if let xy, xy.count == 8, xy.allSatisfy({ $0.isFinite && $0 > 0 && $0 < 1 }) {
-                let given = ColorPrimaries(white: [xy[0], xy[1]], red: [xy[2], xy[3]], green: [xy[4], xy[5]], blue: [xy[6], xy[7]], name: "cHRM")
+                let given = ColorPrimaries(
+                    white: [xy[0], xy[1]], red: [xy[2], xy[3]], green: [xy[4], xy[5]], blue: [xy[6], xy[7]],
+                    name: "cHRM")
                 let srgb = ColorPrimaries.bt709
-                let flat = given.white + given.red + given.green + given.blue, reference = srgb.white + srgb.red + srgb.green + srgb.blue
+                let flat = given.white + given.red + given.green + given.blue,
+                    reference = srgb.white + srgb.red + srgb.green + srgb.blue
                 if zip(flat, reference).contains(where: { abs($0 - $1) > 0.001 }) { primaries = given }
             }
             let custom = primaries != .bt709
             guard custom || transfer != .sRGB else { return nil }
-            name = "PNG " + [custom ? "cHRM" : nil, gamma.map { "gamma \(($0 * 100000).rounded() / 100000)" }].compactMap { $0 }.joined(separator: ", ")
+            name =
+                "PNG "
+                + [custom ? "cHRM" : nil, gamma.map { "gamma \(($0 * 100000).rounded() / 100000)" }].compactMap { $0 }
+                .joined(separator: ", ")
         }
-        if gray && transfer == .sRGB { return nil }                 // gray pixels see only the curve
+        if gray && transfer == .sRGB { return nil } // gray pixels see only the curve
         guard let profile = LCMSProfile.built(primaries: primaries, transfer: transfer, gray: gray) else { return nil }
         profile.describe(name)
         return ColorProfile(profile, bytes: profile.bytes)

@@ -31,10 +31,11 @@ package enum ColorManagement {
             if let described = ColorTransformCache.shared.description(of: bytes) {
                 decision.from = described.name.isEmpty ? "unnamed ICC profile" : described.name
                 if gray && described.space == .rgb {
-                    return decision                             // gray asked of a colour image: its luma, nothing to convert
+                    return decision // gray asked of a colour image: its luma, nothing to convert
                 }
                 if described.space != (gray ? .gray : .rgb) {
-                    decision.warning = "the ICC profile (\(decision.from)) is for \(described.space.rawValue) data, not \(format) pixels: not applied"
+                    decision.warning =
+                        "the ICC profile (\(decision.from)) is for \(described.space.rawValue) data, not \(format) pixels: not applied"
                     source = nil
                 }
             } else {
@@ -43,8 +44,12 @@ package enum ColorManagement {
             }
         }
         if source == nil && (policy == .sRGB || gray) { return decision }
-        guard let transform = ColorTransformCache.shared.transform(from: source ?? ColorProfile.sRGB.bytes, format: format, to: policy) else {
-            decision.warning = decision.warning ?? "the ICC profile (\(decision.from)) cannot be linked to \(to): not applied"
+        guard
+            let transform = ColorTransformCache.shared.transform(
+                from: source ?? ColorProfile.sRGB.bytes, format: format, to: policy)
+        else {
+            decision.warning =
+                decision.warning ?? "the ICC profile (\(decision.from)) cannot be linked to \(to): not applied"
             return decision
         }
         decision.embedded = policy == .displayP3 && !gray ? ColorProfile.displayP3.bytes : nil
@@ -57,14 +62,20 @@ package enum ColorManagement {
     /// to gray with sRGB's curve (and embed nothing); YUV (yuv420, nv12) two rows at a time through a scratch
     /// pair of RGB rows; the premultiplied and BGR formats through rgb8 or rgba8 and back
     /// (``extraBytes(for:size:)``); alpha8 masks are left alone.
-    package static func apply(_ policy: ColorPolicy, to pixels: inout PixelBuffer, profile: [UInt8]?) -> ColorManagementResult {
+    package static func apply(_ policy: ColorPolicy, to pixels: inout PixelBuffer, profile: [UInt8]?)
+        -> ColorManagementResult
+    {
         if pixels.format == .alpha8 { return ColorManagementResult(profile: nil, conversion: nil, warning: nil) }
         let planar = pixels.format.isPlanar, direct = transformsInPlace(pixels.format)
         let workFormat: PixelFormat = direct ? pixels.format : pixels.format.hasAlpha ? .rgba8 : .rgb8
         let clock = ContinuousClock(), start = clock.now
         let decision = decide(policy, profile: profile, format: workFormat)
-        let report = policy == .keep ? nil : ColorConversion(from: decision.from, to: decision.transform == nil ? decision.from : decision.to,
-                                                             converted: decision.transform != nil, milliseconds: 0)
+        let report =
+            policy == .keep
+            ? nil
+            : ColorConversion(
+                from: decision.from, to: decision.transform == nil ? decision.from : decision.to,
+                converted: decision.transform != nil, milliseconds: 0)
         guard let transform = decision.transform else {
             return ColorManagementResult(profile: decision.embedded, conversion: report, warning: decision.warning)
         }
@@ -73,29 +84,37 @@ package enum ColorManagement {
             pixels.bytes.withUnsafeMutableBytes { transform.apply($0.baseAddress!, count: count) }
         } else if planar {
             let (format, size) = (pixels.format, pixels.size)
-            pixels.bytes.withUnsafeMutableBytes { transformPlanar($0.baseAddress!.assumingMemoryBound(to: UInt8.self), format: format, size: size, transform) }
+            pixels.bytes.withUnsafeMutableBytes {
+                transformPlanar(
+                    $0.baseAddress!.assumingMemoryBound(to: UInt8.self), format: format, size: size, transform)
+            }
         } else {
             var work = PixelConverter.convert(pixels, to: workFormat)
             let count = work.size.pixelCount
             work.bytes.withUnsafeMutableBytes { transform.apply($0.baseAddress!, count: count) }
             pixels = PixelConverter.convert(work, to: pixels.format)
         }
-        return ColorManagementResult(profile: decision.embedded,
-                                     conversion: ColorConversion(from: decision.from, to: decision.to, converted: true,
-                                                                 milliseconds: (clock.now - start).inMilliseconds),
-                                     warning: decision.warning)
+        return ColorManagementResult(
+            profile: decision.embedded,
+            conversion: ColorConversion(
+                from: decision.from, to: decision.to, converted: true,
+                milliseconds: (clock.now - start).inMilliseconds),
+            warning: decision.warning)
     }
 
     /// The transform to run on decoded rows of `rowFormat` before the resampler, when `profile` is too steep to
     /// convert after it (``ColorTransform/isSteep``); nil when the conversion (if any) waits for the output.
     /// `always`: the transform runs on the rows however gentle it is (HDR sources, decoded to 16-bit rows so
     /// their steep curves keep their precision).
-    package static func beforeResampling(_ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat,
-                                        always: Bool = false) -> ColorRowTransform? {
+    package static func beforeResampling(
+        _ policy: ColorPolicy, profile: [UInt8]?, rowFormat: PixelFormat,
+        always: Bool = false
+    ) -> ColorRowTransform? {
         guard policy != .keep, profile != nil, transformsInPlace(rowFormat) else { return nil }
         let decision = decide(policy, profile: profile, format: rowFormat)
         guard let transform = decision.transform, transform.isSteep || always else { return nil }
-        return ColorRowTransform(transform: transform, from: decision.from, to: decision.to, embedded: decision.embedded)
+        return ColorRowTransform(
+            transform: transform, from: decision.from, to: decision.to, embedded: decision.embedded)
     }
 
     /// The conversion of CMYK ink decoded from an image tagged with `profile` (nil: untagged) under `policy`,
@@ -112,7 +131,9 @@ package enum ColorManagement {
     /// YUV pixels (full-range BT.601, as Shrink holds them) transformed in place, two rows at a time: the pair as
     /// RGB (each chroma sample shared by its 2×2 block), transformed, then luma per pixel and chroma from the
     /// block's average written back. Holds two RGB rows.
-    static func transformPlanar(_ base: UnsafeMutablePointer<UInt8>, format: PixelFormat, size: PixelSize, _ transform: ColorTransform) {
+    static func transformPlanar(
+        _ base: UnsafeMutablePointer<UInt8>, format: PixelFormat, size: PixelSize, _ transform: ColorTransform
+    ) {
         let w = size.width, h = size.height, planes = format.planes(for: size), nv12 = format == .nv12
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: max(w, 1) * 6)
         defer { rows.deallocate() }
@@ -122,8 +143,9 @@ package enum ColorManagement {
             let cb = base + planes[1].offset + cy * planes[1].bytesPerRow
             let cr = nv12 ? cb + 1 : base + planes[2].offset + cy * planes[2].bytesPerRow
             for i in 0..<pair {
-                PixelConverter.yuvRow(base + (y + i) * w, cb, cr, chromaStep: nv12 ? 2 : 1, width: w, into: rows + i * w * 3,
-                                      bytesPerPixel: 3, matrix: .bt601)
+                PixelConverter.yuvRow(
+                    base + (y + i) * w, cb, cr, chromaStep: nv12 ? 2 : 1, width: w, into: rows + i * w * 3,
+                    bytesPerPixel: 3, matrix: .bt601)
             }
             transform.apply(rows, count: pair * w)
             for i in 0..<pair {

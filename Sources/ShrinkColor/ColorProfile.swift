@@ -26,12 +26,13 @@ package struct ColorProfile: Sendable, Equatable {
     init(_ profile: LCMSProfile, bytes: [UInt8]) {
         self.bytes = bytes
         name = profile.name
-        space = switch cmsGetColorSpace(profile.handle) {
-        case cmsSigRgbData: .rgb
-        case cmsSigGrayData: .gray
-        case cmsSigCmykData: .cmyk
-        default: .other
-        }
+        space =
+            switch cmsGetColorSpace(profile.handle) {
+            case cmsSigRgbData: .rgb
+            case cmsSigGrayData: .gray
+            case cmsSigCmykData: .cmyk
+            default: .other
+            }
         isMatrixShaper = cmsIsMatrixShaper(profile.handle) != 0
     }
 
@@ -65,8 +66,10 @@ package struct ColorProfile: Sendable, Equatable {
     }()
 
     /// Where ``fallbackCMYK`` is looked for, in order.
-    package static let fallbackCMYKPaths = ["/usr/share/color/icc/ghostscript/default_cmyk.icc",
-                                           "/usr/share/ghostscript/iccprofiles/default_cmyk.icc"]
+    package static let fallbackCMYKPaths = [
+        "/usr/share/color/icc/ghostscript/default_cmyk.icc",
+        "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
+    ]
 
     /// One line for `info`: "Display P3 (RGB, matrix-shaper, 536 B)".
     package var summary: String {

@@ -18,8 +18,11 @@ package struct ColorRowTransform: Sendable {
 
     /// What this transform did to an image, having spent `elapsed` on its rows.
     package func result(elapsed: Duration) -> ColorManagementResult {
-        ColorManagementResult(profile: embedded, conversion: ColorConversion(from: from, to: to, converted: true,
-                                                                             milliseconds: elapsed.inMilliseconds),
-                              warning: nil)
+        ColorManagementResult(
+            profile: embedded,
+            conversion: ColorConversion(
+                from: from, to: to, converted: true,
+                milliseconds: elapsed.inMilliseconds),
+            warning: nil)
     }
 }

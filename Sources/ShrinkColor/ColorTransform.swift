@@ -33,7 +33,10 @@ final class ColorTransform: @unchecked Sendable {
         default: return nil
         }
         let flags = cmsUInt32Number(cmsFLAGS_NOCACHE) | (format.hasAlpha ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
-        guard let handle = cmsCreateTransform(source.handle, type, target.handle, type, cmsUInt32Number(INTENT_PERCEPTUAL), flags) else {
+        guard
+            let handle = cmsCreateTransform(
+                source.handle, type, target.handle, type, cmsUInt32Number(INTENT_PERCEPTUAL), flags)
+        else {
             return nil
         }
         self.handle = handle
@@ -46,8 +49,12 @@ final class ColorTransform: @unchecked Sendable {
     /// The transform of CMYK ink (`inverted`: 0 = full ink, as Adobe stores it) from `source` (a CMYK
     /// profile) to rgb8 in `target`; nil when lcms2 cannot link them.
     init?(ink source: LCMSProfile, inverted: Bool, to target: LCMSProfile) {
-        guard let handle = cmsCreateTransform(source.handle, inverted ? CShrinkLCMS_CMYK_8_REV : CShrinkLCMS_CMYK_8, target.handle,
-                                              CShrinkLCMS_RGB_8, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_NOCACHE) | CShrinkLCMS_GRIDPOINTS_11) else {
+        guard
+            let handle = cmsCreateTransform(
+                source.handle, inverted ? CShrinkLCMS_CMYK_8_REV : CShrinkLCMS_CMYK_8, target.handle,
+                CShrinkLCMS_RGB_8, cmsUInt32Number(INTENT_PERCEPTUAL),
+                cmsUInt32Number(cmsFLAGS_NOCACHE) | CShrinkLCMS_GRIDPOINTS_11)
+        else {
             return nil
         }
         self.handle = handle
@@ -78,9 +85,10 @@ final class ColorTransform: @unchecked Sendable {
     /// Transforms `count` pixels at `input` into `output` (which may be `input` when the sizes agree).
     func apply(_ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int) {
         var done = 0
-        while done < count {                                    // lcms2 counts pixels in 32 bits
+        while done < count { // lcms2 counts pixels in 32 bits
             let n = min(count - done, 1 << 24)
-            cmsDoTransform(handle, input + done * inputBytesPerPixel, output + done * format.bytesPerPixel, cmsUInt32Number(n))
+            cmsDoTransform(
+                handle, input + done * inputBytesPerPixel, output + done * format.bytesPerPixel, cmsUInt32Number(n))
             done += n
         }
     }
@@ -88,10 +96,14 @@ final class ColorTransform: @unchecked Sendable {
     /// Whether `handle` maps a 9×9×9 grid of colours (9 grays for gray formats) to within 1 level of itself.
     private static func changesNothing(_ handle: cmsHTRANSFORM, format: PixelFormat) -> Bool {
         let levels = (0..<9).map { min(255, $0 * 32) }
-        let colours = format.isGray ? levels.map { [$0] } : levels.flatMap { r in levels.flatMap { g in levels.map { b in [r, g, b] } } }
+        let colours =
+            format.isGray
+            ? levels.map { [$0] } : levels.flatMap { r in levels.flatMap { g in levels.map { b in [r, g, b] } } }
         let scale = format == .rgba16 ? 257 : 1
         let out = probe(handle, format: format, colours)
-        return zip(colours, out).allSatisfy { given, made in zip(given, made).allSatisfy { abs($1 - $0 * scale) <= scale } }
+        return zip(colours, out).allSatisfy { given, made in
+            zip(given, made).allSatisfy { abs($1 - $0 * scale) <= scale }
+        }
     }
 
     /// `colours` (8-bit levels: one each for gray formats, three for colour ones; alpha opaque) through `handle`
@@ -104,14 +116,22 @@ final class ColorTransform: @unchecked Sendable {
             for (i, levels) in colours.enumerated() {
                 for c in 0..<stride {
                     let v = (c < channels ? levels[c] : 255) * scale
-                    if wide { raw.storeBytes(of: UInt16(v), toByteOffset: 2 * (i * stride + c), as: UInt16.self) } else { raw[i * stride + c] = UInt8(v) }
+                    if wide {
+                        raw.storeBytes(of: UInt16(v), toByteOffset: 2 * (i * stride + c), as: UInt16.self)
+                    } else {
+                        raw[i * stride + c] = UInt8(v)
+                    }
                 }
             }
             cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, cmsUInt32Number(colours.count))
         }
         return buffer.withUnsafeBytes { raw in
             colours.indices.map { i in
-                (0..<channels).map { c in wide ? Int(raw.load(fromByteOffset: 2 * (i * stride + c), as: UInt16.self)) : Int(raw[i * stride + c]) }
+                (0..<channels).map { c in
+                    wide
+                        ? Int(raw.load(fromByteOffset: 2 * (i * stride + c), as: UInt16.self))
+                        : Int(raw[i * stride + c])
+                }
             }
         }
     }

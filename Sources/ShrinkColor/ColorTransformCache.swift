@@ -33,7 +33,9 @@ final class ColorTransformCache: Sendable {
     /// to gray with sRGB's curve), made on first use; nil when lcms2 cannot read the profile or link it.
     func transform(from profile: [UInt8], format: PixelFormat, to policy: ColorPolicy) -> ColorTransform? {
         cached(from: profile, Target(format: format, policy: policy)) { source in
-            let destination = format.isGray ? LCMSProfile.sGray() : policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB()
+            let destination =
+                format.isGray
+                ? LCMSProfile.sGray() : policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB()
             return ColorTransform(from: source, to: destination, format: format)
         }
     }
@@ -42,13 +44,17 @@ final class ColorTransformCache: Sendable {
     /// `policy`'s target (sRGB, or Display P3), made on first use; nil when lcms2 cannot read or link it.
     func inkTransform(from profile: [UInt8], inverted: Bool, to policy: ColorPolicy) -> ColorTransform? {
         cached(from: profile, Target(format: .rgb8, policy: policy, inkInverted: inverted)) { source in
-            ColorTransform(ink: source, inverted: inverted, to: policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB())
+            ColorTransform(
+                ink: source, inverted: inverted, to: policy == .displayP3 ? LCMSProfile.displayP3() : LCMSProfile.sRGB()
+            )
         }
     }
 
     /// The transform for `target` from `profile`, from the cache, else made by `make` from the opened profile
     /// (outside the lock) and remembered, nil included.
-    private func cached(from profile: [UInt8], _ target: Target, make: (LCMSProfile) -> ColorTransform?) -> ColorTransform? {
+    private func cached(from profile: [UInt8], _ target: Target, make: (LCMSProfile) -> ColorTransform?)
+        -> ColorTransform?
+    {
         if let known = entry(for: profile).transforms[target] { return known }
         let made = LCMSProfile(profile).flatMap(make)
         entries.withLock { state in state.byProfile[profile]?.transforms[target] = .some(made) }
@@ -64,7 +70,7 @@ final class ColorTransformCache: Sendable {
             return entry
         }
         if let hit { return hit }
-        let made = Entry(description: ColorProfile(profile))          // parsed outside the lock
+        let made = Entry(description: ColorProfile(profile)) // parsed outside the lock
         return entries.withLock { state in
             if let raced = state.byProfile[profile] { return raced }
             state.byProfile[profile] = made

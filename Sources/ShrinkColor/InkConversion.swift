@@ -31,7 +31,8 @@ package final class InkConversion: InkConverting {
                 if described.space == .cmyk {
                     chosen = (profile, name)
                 } else {
-                    warning = "the ICC profile (\(name)) is for \(described.space.rawValue) data, not CMYK ink: not applied"
+                    warning =
+                        "the ICC profile (\(name)) is for \(described.space.rawValue) data, not CMYK ink: not applied"
                 }
             } else {
                 warning = "the ICC profile (\(profile.count) B) cannot be read"
@@ -41,17 +42,21 @@ package final class InkConversion: InkConverting {
             chosen = (fallback.bytes, "\(fallback.name.isEmpty ? "fallback CMYK profile" : fallback.name) (fallback)")
             warning = warning.map { "\($0): converted with \(chosen!.name)" }
         } else if chosen == nil {
-            warning = (warning.map { "\($0); " } ?? "") + "no CMYK profile available: ink converted without colour management"
+            warning =
+                (warning.map { "\($0); " } ?? "") + "no CMYK profile available: ink converted without colour management"
         }
         if policy == .keep, let chosen {
-            warning = (warning.map { "\($0); " } ?? "") + "a CMYK profile (\(chosen.name)) cannot be kept on RGB pixels: converted to sRGB"
+            warning =
+                (warning.map { "\($0); " } ?? "")
+                + "a CMYK profile (\(chosen.name)) cannot be kept on RGB pixels: converted to sRGB"
         }
         self.profile = chosen?.bytes
         from = chosen?.name ?? "CMYK (no profile)"
         self.warning = warning
     }
 
-    package func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
+    package func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int)
+    {
         let clock = ContinuousClock(), start = clock.now
         if let transform = transform(inverted: inverted) {
             transform.apply(UnsafeRawPointer(ink), into: UnsafeMutableRawPointer(rgb), count: count)
@@ -66,7 +71,8 @@ package final class InkConversion: InkConverting {
     private func transform(inverted: Bool) -> ColorTransform? {
         if let known = state.withLock({ $0.transform }), known.inverted == inverted { return known.made }
         let made = profile.flatMap {
-            ColorTransformCache.shared.inkTransform(from: $0, inverted: inverted, to: policy == .displayP3 ? .displayP3 : .sRGB)
+            ColorTransformCache.shared.inkTransform(
+                from: $0, inverted: inverted, to: policy == .displayP3 ? .displayP3 : .sRGB)
         }
         state.withLock { $0.transform = (inverted, made) }
         return made
@@ -77,9 +83,11 @@ package final class InkConversion: InkConverting {
     package var result: ColorManagementResult {
         let (made, elapsed) = state.withLock { ($0.transform?.made, $0.elapsed) }
         let p3 = policy == .displayP3 && made != nil
-        return ColorManagementResult(profile: p3 ? ColorProfile.displayP3.bytes : nil,
-                                     conversion: ColorConversion(from: made == nil ? "CMYK (no profile)" : from, to: p3 ? "Display P3" : "sRGB",
-                                                                 converted: true, milliseconds: elapsed.inMilliseconds),
-                                     warning: warning)
+        return ColorManagementResult(
+            profile: p3 ? ColorProfile.displayP3.bytes : nil,
+            conversion: ColorConversion(
+                from: made == nil ? "CMYK (no profile)" : from, to: p3 ? "Display P3" : "sRGB",
+                converted: true, milliseconds: elapsed.inMilliseconds),
+            warning: warning)
     }
 }

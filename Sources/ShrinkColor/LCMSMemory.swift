@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CShrinkLCMS
 
@@ -25,7 +25,9 @@ enum LCMSMemory {
         plugin.base.Next = nil
         plugin.MallocPtr = { _, size in size == 0 || size > LCMSMemory.maxAllocation ? nil : malloc(Int(size)) }
         plugin.FreePtr = { _, block in free(block) }
-        plugin.ReallocPtr = { _, block, size in size == 0 || size > LCMSMemory.maxAllocation ? nil : realloc(block, Int(size)) }
+        plugin.ReallocPtr = { _, block, size in
+            size == 0 || size > LCMSMemory.maxAllocation ? nil : realloc(block, Int(size))
+        }
         _ = cmsPlugin(&plugin)
     }()
 }

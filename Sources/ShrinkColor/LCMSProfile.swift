@@ -9,7 +9,11 @@ final class LCMSProfile: @unchecked Sendable {
     /// Opens `bytes`; nil when lcms2 cannot read them.
     init?(_ bytes: [UInt8]) {
         LCMSProfile.prepared
-        guard bytes.count >= 132, let handle = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number(clamping: $0.count)) }) else {
+        guard bytes.count >= 132,
+            let handle = bytes.withUnsafeBytes({
+                cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number(clamping: $0.count))
+            })
+        else {
             return nil
         }
         self.handle = handle
@@ -36,8 +40,9 @@ final class LCMSProfile: @unchecked Sendable {
     /// Display P3: the P3 primaries, a D65 white and sRGB's transfer curve.
     static func displayP3() -> LCMSProfile {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1), Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
-                                        Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1), Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
+            Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
         let profile = LCMSProfile(handle: withSRGBCurve { curves in cmsCreateRGBProfile(&white, &primaries, curves)! })
         profile.describe("Display P3")
         return profile
@@ -47,7 +52,9 @@ final class LCMSProfile: @unchecked Sendable {
     func describe(_ text: String) {
         guard let mlu = cmsMLUalloc(nil, 1) else { return }
         defer { cmsMLUfree(mlu) }
-        if cmsMLUsetASCII(mlu, "en", "US", text) != 0 { _ = cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu)) }
+        if cmsMLUsetASCII(mlu, "en", "US", text) != 0 {
+            _ = cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+        }
     }
 
     /// An RGB profile (or, `gray`, a gray one with the same white) of `primaries` and `transfer`: parametric
@@ -69,9 +76,10 @@ final class LCMSProfile: @unchecked Sendable {
         defer { cmsFreeToneCurve(curve) }
         var white = cmsCIExyY(x: primaries.white[0], y: primaries.white[1], Y: 1)
         if gray { return cmsCreateGrayProfile(&white, curve).map { LCMSProfile(handle: $0) } }
-        var triple = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: primaries.red[0], y: primaries.red[1], Y: 1),
-                                     Green: cmsCIExyY(x: primaries.green[0], y: primaries.green[1], Y: 1),
-                                     Blue: cmsCIExyY(x: primaries.blue[0], y: primaries.blue[1], Y: 1))
+        var triple = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: primaries.red[0], y: primaries.red[1], Y: 1),
+            Green: cmsCIExyY(x: primaries.green[0], y: primaries.green[1], Y: 1),
+            Blue: cmsCIExyY(x: primaries.blue[0], y: primaries.blue[1], Y: 1))
         var curves: [OpaquePointer?] = [curve, curve, curve]
         return cmsCreateRGBProfile(&white, &triple, &curves).map { LCMSProfile(handle: $0) }
     }

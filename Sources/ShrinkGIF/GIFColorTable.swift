@@ -27,5 +27,5 @@ struct GIFColorTable {
     }
 
     /// The pixel of index `index` in `channels`-byte form (3: RGB, 4: RGBA).
-    func pixel(_ index: Int, channels: Int) -> [UInt8] { Array(rgba[index * 4 ..< index * 4 + channels]) }
+    func pixel(_ index: Int, channels: Int) -> [UInt8] { Array(rgba[index * 4..<index * 4 + channels]) }
 }

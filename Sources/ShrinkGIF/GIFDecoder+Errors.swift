@@ -11,7 +11,8 @@ extension ImageError {
         }
         switch code {
         case D_GIF_ERR_EOF_TOO_SOON:
-            return ImageError(.truncated, "\(path): the first frame's LZW data ends before the frame does (\(stage))", cause: text)
+            return ImageError(
+                .truncated, "\(path): the first frame's LZW data ends before the frame does (\(stage))", cause: text)
         case D_GIF_ERR_NOT_ENOUGH_MEM:
             return ImageError(.outOfMemory, "\(path): out of memory while decoding GIF (\(stage))", cause: text)
         case D_GIF_ERR_READ_FAILED:

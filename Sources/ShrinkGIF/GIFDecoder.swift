@@ -35,10 +35,11 @@ package struct GIFDecoder: ImageDecoding {
             warnings.append("ICC profile of \(iccBytes) bytes is above the limit of \(limits.maxChunkBytes); ignored")
             iccBytes = 0
         }
-        info = ImageInfo(format: .gif, size: s.canvas, colorModel: .palette, bitsPerComponent: 8,
-                         hasAlpha: s.firstFrame.transparentIndex != nil, isProgressive: s.firstFrame.isInterlaced,
-                         iccProfileBytes: iccBytes, features: s.features, frameCount: s.frameCount, loopCount: s.loopCount,
-                         warnings: warnings)
+        info = ImageInfo(
+            format: .gif, size: s.canvas, colorModel: .palette, bitsPerComponent: 8,
+            hasAlpha: s.firstFrame.transparentIndex != nil, isProgressive: s.firstFrame.isInterlaced,
+            iccProfileBytes: iccBytes, features: s.features, frameCount: s.frameCount, loopCount: s.loopCount,
+            warnings: warnings)
     }
 
     /// The ICC profile of an `ICCRGBG1012` application extension before the first frame, when there is one (and it
@@ -52,7 +53,7 @@ package struct GIFDecoder: ImageDecoding {
         while q < b.count, b[q] != 0, profile.count < icc.length {
             let size = Int(b[q])
             guard q + 1 + size <= b.count else { break }
-            profile += b[q + 1 ..< q + 1 + size]
+            profile += b[q + 1..<q + 1 + size]
             q += 1 + size
         }
         return ImageMetadata(iccProfile: profile)
@@ -89,8 +90,10 @@ package struct GIFDecoder: ImageDecoding {
     /// interlaced frame its indices buffered first (``DecodePath/interlacedFrame``). Always the whole canvas at
     /// full size (no scaling; a window is cut by the renderer).
     package func route(_ request: RouteRequest) -> DecodeRoute {
-        DecodeRoute(path: structure.firstFrame.isInterlaced ? .interlacedFrame : .firstFrameRows, output: .rows(outputFormat),
-                    decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes, decoder: "giflib") { [self] options, monitor throws(ImageError) in
+        DecodeRoute(
+            path: structure.firstFrame.isInterlaced ? .interlacedFrame : .firstFrameRows, output: .rows(outputFormat),
+            decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes, decoder: "giflib"
+        ) { [self] options, monitor throws(ImageError) in
             .rows(try GIFRowDecoder(decoder: self, options: options, monitor: monitor))
         }
     }

@@ -23,8 +23,10 @@ package struct GIFFrame: Sendable, Equatable {
     /// no room for a code table: see ``GIFRowDecoder``).
     package let lzwMinimumCodeSize: Int
 
-    package init(left: Int, top: Int, size: PixelSize, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,
-                dataOffset: Int, lzwMinimumCodeSize: Int) {
+    package init(
+        left: Int, top: Int, size: PixelSize, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,
+        dataOffset: Int, lzwMinimumCodeSize: Int
+    ) {
         self.left = left
         self.top = top
         self.size = size

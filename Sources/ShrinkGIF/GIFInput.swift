@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CShrinkGIF
 import ShrinkCore
@@ -36,7 +36,8 @@ final class GIFInput {
         dataStart = frame.dataOffset
         released = frame.dataOffset
         let packed: UInt8 = frame.isInterlaced ? 0x40 : 0
-        header = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+        header =
+            Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
             + [0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, packed]
     }
 
@@ -53,14 +54,15 @@ final class GIFInput {
         let available = max(0, bytes.count - offset)
         let n = min(count - done, available)
         if n > 0 {
-            (destination + done).update(from: bytes.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: n)
+            (destination + done).update(
+                from: bytes.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: n)
             done += n
             position += n
         }
         if done < count { reachedEnd = true }
         let read = dataStart + position - header.count
         if bytes.isPageAlignedMapping && read - released >= Self.dropStep {
-            bytes.releaseResidentPages(in: released ..< read)
+            bytes.releaseResidentPages(in: released..<read)
             released = read
         }
         return done

@@ -43,11 +43,13 @@ final class GIFRowDecoder: RowDecoding {
         channels = format.channels
         input = GIFInput(bytes: decoder.bytes, frame: frame)
         if options.strict, let first = structure.warnings.first {
-            throw ImageError(structure.isTruncated ? .truncated : .corruptData, "\(decoder.path): \(first) (strict decoding)")
+            throw ImageError(
+                structure.isTruncated ? .truncated : .corruptData, "\(decoder.path): \(first) (strict decoding)")
         }
         if options.memoryLimit > 0 {
-            try ImageLimits.check(workingBytes: decoder.workingBytes, limit: options.memoryLimit, for: "the interlaced GIF frame",
-                                  path: decoder.path)
+            try ImageLimits.check(
+                workingBytes: decoder.workingBytes, limit: options.memoryLimit, for: "the interlaced GIF frame",
+                path: decoder.path)
         }
         let colors = GIFColorTable(bytes: decoder.bytes, frame: frame)
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 1028)
@@ -71,8 +73,10 @@ final class GIFRowDecoder: RowDecoding {
             throw ImageError.gif(error, reachedEnd: input.reachedEnd, path: path, during: "opening the decoder")
         }
         var type = UNDEFINED_RECORD_TYPE
-        guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK else {
-            throw ImageError.gif(gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting the first frame")
+        guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK
+        else {
+            throw ImageError.gif(
+                gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting the first frame")
         }
         if frame.isInterlaced { try decodeInterlaced(gif, monitor: monitor) }
     }
@@ -83,8 +87,10 @@ final class GIFRowDecoder: RowDecoding {
         indices.deallocate()
     }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int {
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: isOpen, path: path)
         guard count > 0 else { return 0 }
         let width = frame.size.width, c = channels
@@ -102,8 +108,9 @@ final class GIFRowDecoder: RowDecoding {
                     source = UnsafePointer(indices)
                 } else {
                     guard let gif, DGifGetLine(gif, indices, Int32(width)) == GIF_OK else {
-                        throw ImageError.gif(gif?.pointee.Error ?? 0, reachedEnd: input.reachedEnd, path: path,
-                                             during: "row \(r) of the first frame")
+                        throw ImageError.gif(
+                            gif?.pointee.Error ?? 0, reachedEnd: input.reachedEnd, path: path,
+                            during: "row \(r) of the first frame")
                     }
                     source = UnsafePointer(indices)
                 }
@@ -131,15 +138,17 @@ final class GIFRowDecoder: RowDecoding {
 
     /// Decodes the four interlace passes (rows 0, 4, 2, 1 mod 8) into the frame's index buffer; stops with
     /// `.cancelled` within 64 rows of `monitor` being cancelled.
-    private func decodeInterlaced(_ gif: UnsafeMutablePointer<GifFileType>, monitor: DecodeMonitor?) throws(ImageError) {
+    private func decodeInterlaced(_ gif: UnsafeMutablePointer<GifFileType>, monitor: DecodeMonitor?) throws(ImageError)
+    {
         let width = frame.size.width, height = frame.size.height
         var decoded = 0
         for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
             var r = start
             while r < height {
                 guard DGifGetLine(gif, indices + r * width, Int32(width)) == GIF_OK else {
-                    throw ImageError.gif(gif.pointee.Error, reachedEnd: input.reachedEnd, path: path,
-                                         during: "row \(r) of the interlaced first frame")
+                    throw ImageError.gif(
+                        gif.pointee.Error, reachedEnd: input.reachedEnd, path: path,
+                        during: "row \(r) of the interlaced first frame")
                 }
                 decoded += 1
                 if decoded & 63 == 0, monitor?.isCancelled == true {
@@ -153,13 +162,16 @@ final class GIFRowDecoder: RowDecoding {
     // MARK: Pixel loops
 
     /// Writes `count` pixels of `indices` through `colors` (256 RGBA entries) as `channels`-byte pixels.
-    static func expand(_ indices: UnsafePointer<UInt8>, count: Int, colors: UnsafePointer<UInt8>, channels: Int,
-                       into out: UnsafeMutablePointer<UInt8>) {
+    static func expand(
+        _ indices: UnsafePointer<UInt8>, count: Int, colors: UnsafePointer<UInt8>, channels: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         if channels == 4 {
             let raw = UnsafeMutableRawPointer(out), entries = UnsafeRawPointer(colors)
             for i in 0..<count {
-                raw.storeBytes(of: entries.loadUnaligned(fromByteOffset: Int(indices[i]) * 4, as: UInt32.self),
-                               toByteOffset: i * 4, as: UInt32.self)
+                raw.storeBytes(
+                    of: entries.loadUnaligned(fromByteOffset: Int(indices[i]) * 4, as: UInt32.self),
+                    toByteOffset: i * 4, as: UInt32.self)
             }
         } else {
             for i in 0..<count {

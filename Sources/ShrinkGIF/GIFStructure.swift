@@ -54,14 +54,16 @@ package struct GIFStructure: Sendable {
         try limits.check(inputBytes: bytes.count, path: path)
         let b = bytes.bytes
         let n = b.count
-        func u16(_ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }   // callers check at + 2 <= n
+        func u16(_ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 } // callers check at + 2 <= n
 
         guard n >= 6, b[0] == 0x47, b[1] == 0x49, b[2] == 0x46 else {
             throw ImageError(.unsupportedFormat, "\(path): not a GIF file")
         }
         let version = String(decoding: UnsafeRawBufferPointer(rebasing: b[3..<6]), as: UTF8.self)
         guard version == "87a" || version == "89a" else {
-            throw ImageError(.corruptData, "\(path): unknown GIF version \"GIF\(version.filter { $0.isASCII && !$0.isWhitespace })\"")
+            throw ImageError(
+                .corruptData, "\(path): unknown GIF version \"GIF\(version.filter { $0.isASCII && !$0.isWhitespace })\""
+            )
         }
         guard n >= 13 else { throw ImageError(.truncated, "\(path): the GIF header ends after \(n) of 13 bytes") }
         let screen = PixelSize(width: u16(6), height: u16(8))
@@ -77,7 +79,7 @@ package struct GIFStructure: Sendable {
             guard p + length <= n else {
                 throw ImageError(.truncated, "\(path): the file ends inside the GIF global colour table")
             }
-            globalPalette = p ..< p + length
+            globalPalette = p..<p + length
             p += length
         } else {
             globalPalette = nil
@@ -110,7 +112,7 @@ package struct GIFStructure: Sendable {
             steps += 1
             if steps > Self.maxWalkSteps { break }
             if bytes.isPageAlignedMapping && p - released >= Self.pageReleaseStep {
-                bytes.releaseResidentPages(in: released ..< p)
+                bytes.releaseResidentPages(in: released..<p)
                 released = p
             }
             switch b[p] {
@@ -131,7 +133,8 @@ package struct GIFStructure: Sendable {
                     // Graphics control: packed fields, delay (2 bytes), transparent index. Only a set flag counts.
                     if b[blocks + 1] & 1 != 0 { pendingTransparent = Int(b[blocks + 4]) }
                 case 0xFF where hasFirstBlock && size == 11:
-                    let id = String(decoding: UnsafeRawBufferPointer(rebasing: b[blocks + 1 ..< blocks + 12]), as: UTF8.self)
+                    let id = String(
+                        decoding: UnsafeRawBufferPointer(rebasing: b[blocks + 1..<blocks + 12]), as: UTF8.self)
                     let next = blocks + 12
                     if id == "NETSCAPE2.0" || id == "ANIMEXTS1.0" {
                         note("NETSCAPE2.0")
@@ -158,7 +161,9 @@ package struct GIFStructure: Sendable {
                 }
                 guard let end = skipSubBlocks(from: blocks) else {
                     truncated = steps <= Self.maxWalkSteps
-                    if truncated && first != nil { warnings.append("the file ends inside an extension after frame \(frames)") }
+                    if truncated && first != nil {
+                        warnings.append("the file ends inside an extension after frame \(frames)")
+                    }
                     break walk
                 }
                 p = end
@@ -177,7 +182,7 @@ package struct GIFStructure: Sendable {
                         truncated = true
                         break walk
                     }
-                    local = p ..< p + length
+                    local = p..<p + length
                     p += length
                     note("local palette")
                 }
@@ -187,16 +192,20 @@ package struct GIFStructure: Sendable {
                 }
                 frames += 1
                 if first == nil {
-                    first = GIFFrame(left: left, top: top, size: size, isInterlaced: packed & 0x40 != 0,
-                                     palette: local ?? globalPalette, transparentIndex: pendingTransparent, dataOffset: p,
-                                     lzwMinimumCodeSize: Int(b[p]))
+                    first = GIFFrame(
+                        left: left, top: top, size: size, isInterlaced: packed & 0x40 != 0,
+                        palette: local ?? globalPalette, transparentIndex: pendingTransparent, dataOffset: p,
+                        lzwMinimumCodeSize: Int(b[p]))
                 }
                 pendingTransparent = nil
                 guard let end = skipSubBlocks(from: p + 1) else {
                     if steps <= Self.maxWalkSteps {
                         truncated = true
-                        warnings.append(frames == 1 ? "the file ends inside the first frame's image data"
-                                                    : "the file ends inside frame \(frames)'s image data (that frame and any after it are lost)")
+                        warnings.append(
+                            frames == 1
+                                ? "the file ends inside the first frame's image data"
+                                : "the file ends inside frame \(frames)'s image data (that frame and any after it are lost)"
+                        )
                     }
                     break walk
                 }
@@ -207,22 +216,29 @@ package struct GIFStructure: Sendable {
                 p += 1
             }
         }
-        if bytes.isPageAlignedMapping { bytes.releaseResidentPages(in: released ..< p) }
+        if bytes.isPageAlignedMapping { bytes.releaseResidentPages(in: released..<p) }
 
         let capped = steps > Self.maxWalkSteps
         guard let first else {
             if truncated { throw ImageError(.truncated, "\(path): the GIF file ends before its first image") }
-            throw ImageError(.corruptData, "\(path): the GIF file has no image\(capped ? " in its first \(Self.maxWalkSteps) blocks" : "")")
+            throw ImageError(
+                .corruptData,
+                "\(path): the GIF file has no image\(capped ? " in its first \(Self.maxWalkSteps) blocks" : "")")
         }
         guard first.size.width > 0, first.size.height > 0 else {
             throw ImageError(.corruptData, "\(path): the first GIF frame is empty (\(first.size))")
         }
-        let canvas = PixelSize(width: max(screen.width, first.left + first.size.width),
-                          height: max(screen.height, first.top + first.size.height))
-        try limits.check(canvas, path: path, what: canvas == screen ? "GIF logical screen" : "GIF canvas (the screen grown to hold the first frame)")
+        let canvas = PixelSize(
+            width: max(screen.width, first.left + first.size.width),
+            height: max(screen.height, first.top + first.size.height))
+        try limits.check(
+            canvas, path: path,
+            what: canvas == screen ? "GIF logical screen" : "GIF canvas (the screen grown to hold the first frame)")
 
         if first.lzwMinimumCodeSize == 0 {
-            warnings.insert("the first frame's LZW minimum code size is 0, which leaves no room for codes: its pixels read as index 0", at: 0)
+            warnings.insert(
+                "the first frame's LZW minimum code size is 0, which leaves no room for codes: its pixels read as index 0",
+                at: 0)
         }
         if truncated && warnings.count == (first.lzwMinimumCodeSize == 0 ? 1 : 0) {
             warnings.append("the file ends inside a block after frame \(frames) (frames after it are lost)")

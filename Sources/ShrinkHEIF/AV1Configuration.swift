@@ -15,7 +15,9 @@ package struct AV1Configuration: Sendable, Equatable {
     package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {
         var r = BoxReader(bytes, range: range, path: path)
         let marker = try r.u8("av1C marker and version")
-        guard marker == 0x81 else { throw ImageError(.unsupportedFeature, "\(path): AV1 configuration version \(marker & 0x7F)") }
+        guard marker == 0x81 else {
+            throw ImageError(.unsupportedFeature, "\(path): AV1 configuration version \(marker & 0x7F)")
+        }
         profile = try r.u8("av1C profile") >> 5
         let flags = try r.u8("av1C depth and subsampling")
         let high = flags & 0x40 != 0, twelve = flags & 0x20 != 0, mono = flags & 0x10 != 0

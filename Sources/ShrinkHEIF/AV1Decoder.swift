@@ -18,16 +18,18 @@ final class AV1Decoder {
     /// cannot be loaded (it is loaded on first use, not linked), `.outOfMemory` when it cannot be opened.
     init(maxPixels: Int, path: String) throws(ImageError) {
         guard shrink_dav1d_load() == 0 else {
-            throw ImageError(.unsupportedFeature, "\(path): AV1-coded images need dav1d (Debian: libdav1d6), which did not load: "
-                             + String(cString: shrink_dav1d_load_error()))
+            throw ImageError(
+                .unsupportedFeature,
+                "\(path): AV1-coded images need dav1d (Debian: libdav1d6), which did not load: "
+                    + String(cString: shrink_dav1d_load_error()))
         }
         var settings = Dav1dSettings()
         shrink_dav1d_default_settings(&settings)
         settings.n_threads = 1
         settings.max_frame_delay = 1
         settings.frame_size_limit = UInt32(clamping: max(1, maxPixels))
-        settings.all_layers = 0                         // the highest spatial layer only, as libavif asks
-        settings.logger.callback = nil                  // no messages on stderr: errors come back as codes
+        settings.all_layers = 0 // the highest spatial layer only, as libavif asks
+        settings.logger.callback = nil // no messages on stderr: errors come back as codes
         var context: OpaquePointer?
         guard shrink_dav1d_open(&context, &settings) == 0, let context else {
             throw ImageError(.outOfMemory, "\(path): cannot create an AV1 decoder")
@@ -48,12 +50,18 @@ final class AV1Decoder {
 
     /// Decodes one picture from `data` (an item's OBUs). Fails with `.corruptData` when dav1d reports an error
     /// or the data holds no picture.
-    func decode(_ data: UnsafeRawBufferPointer, depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError) -> HEIFPicture {
+    func decode(_ data: UnsafeRawBufferPointer, depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError)
+        -> HEIFPicture
+    {
         defer { shrink_dav1d_flush(context) }
-        guard let base = data.baseAddress, data.count > 0 else { throw ImageError(.corruptData, "\(path): an AV1 item without data") }
+        guard let base = data.baseAddress, data.count > 0 else {
+            throw ImageError(.corruptData, "\(path): an AV1 item without data")
+        }
         var input = Dav1dData()
         // The bytes stay ours (they outlive the flush above): nothing for dav1d to free.
-        guard shrink_dav1d_data_wrap(&input, base.assumingMemoryBound(to: UInt8.self), data.count, { _, _ in }, nil) == 0 else {
+        guard
+            shrink_dav1d_data_wrap(&input, base.assumingMemoryBound(to: UInt8.self), data.count, { _, _ in }, nil) == 0
+        else {
             throw ImageError(.outOfMemory, "\(path): cannot hand the AV1 data to dav1d")
         }
         defer { shrink_dav1d_data_unref(&input) }
@@ -64,12 +72,16 @@ final class AV1Decoder {
             guard steps < 10_000 else { throw ImageError(.corruptData, "\(path): AV1 decoding does not end") }
             if input.sz > 0 {
                 let sent = shrink_dav1d_send_data(context, &input)
-                if sent == -ERANGE { throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size") }
+                if sent == -ERANGE {
+                    throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size")
+                }
                 if sent < 0 && sent != -EAGAIN { throw error(sent, "reading the coded data") }
             }
             let got = shrink_dav1d_get_picture(context, &picture)
             if got == 0 { break }
-            if got == -ERANGE { throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size") }
+            if got == -ERANGE {
+                throw ImageError(.corruptData, "\(path): an AV1 frame larger than its item's declared size")
+            }
             if got != -EAGAIN { throw error(got, "decoding a tile") }
             if input.sz == 0 { throw ImageError(.corruptData, "\(path): the AV1 data holds no complete picture") }
         }
@@ -97,12 +109,14 @@ final class AV1Decoder {
         let fullRange = (header?.color_range ?? 1) != 0, matrix = Int(header?.mtrx.rawValue ?? 2)
         guard depth <= 8 || samples == .kept else {
             defer { shrink_dav1d_picture_unref(&p) }
-            return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: depth, depth: samples,
-                               fullRange: fullRange, matrix: matrix)
+            return HEIFPicture(
+                copying: bases, strides: strides, sizes: sizes, bitDepth: depth, depth: samples,
+                fullRange: fullRange, matrix: matrix)
         }
-        return HEIFPicture(sizes: sizes, planes: bases.map { $0.assumingMemoryBound(to: UInt8.self) }, strides: strides,
-                           bitDepth: depth, sampleBytes: depth > 8 ? 2 : 1, fullRange: fullRange, matrix: matrix,
-                           release: { shrink_dav1d_picture_unref(&p) })
+        return HEIFPicture(
+            sizes: sizes, planes: bases.map { $0.assumingMemoryBound(to: UInt8.self) }, strides: strides,
+            bitDepth: depth, sampleBytes: depth > 8 ? 2 : 1, fullRange: fullRange, matrix: matrix,
+            release: { shrink_dav1d_picture_unref(&p) })
     }
 
     /// The colour the sequence header among `obus` (the start of an item's data) signals — primaries, transfer,
@@ -112,9 +126,9 @@ final class AV1Decoder {
         var i = 0
         while i < obus.count {
             let header = Int(obus[i]), type = header >> 3 & 0xF, extended = header & 4 != 0
-            guard header & 2 != 0 else { return nil }           // without a size field the OBU runs to the end
+            guard header & 2 != 0 else { return nil } // without a size field the OBU runs to the end
             var j = i + 1 + (extended ? 1 : 0), size = 0
-            for k in 0..<8 {                                     // leb128
+            for k in 0..<8 { // leb128
                 guard j < obus.count else { return nil }
                 let byte = Int(obus[j])
                 j += 1
@@ -124,9 +138,14 @@ final class AV1Decoder {
             guard size <= obus.count - j else { return nil }
             if type == 1 {
                 var sequence = Dav1dSequenceHeader()
-                let parsed = obus[i ..< j + size].withUnsafeBufferPointer { shrink_dav1d_parse_sequence_header(&sequence, $0.baseAddress, $0.count) }
+                let parsed = obus[i..<j + size].withUnsafeBufferPointer {
+                    shrink_dav1d_parse_sequence_header(&sequence, $0.baseAddress, $0.count)
+                }
                 guard parsed == 0 else { return nil }
-                return (Int(sequence.pri.rawValue), Int(sequence.trc.rawValue), Int(sequence.mtrx.rawValue), sequence.color_range != 0)
+                return (
+                    Int(sequence.pri.rawValue), Int(sequence.trc.rawValue), Int(sequence.mtrx.rawValue),
+                    sequence.color_range != 0
+                )
             }
             i = j + size
         }

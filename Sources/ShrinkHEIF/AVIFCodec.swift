@@ -5,8 +5,9 @@ extension Codec {
     /// HEIC path with another tile decoder). Animated AVIF (`avis`) shows its primary image, the first frame.
     package static let avif = Codec(
         format: .avif,
-        capabilities: CodecCapabilities(yieldsPlanes: true, rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 12,
-                                         alpha: true, regions: true, metadata: [.exif, .icc]),
+        capabilities: CodecCapabilities(
+            yieldsPlanes: true, rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 12,
+            alpha: true, regions: true, metadata: [.exif, .icc]),
         sniff: { bytes in
             guard let major = HEIFBrands.major(bytes) else { return false }
             if major == "avif" || major == "avis" { return true }

@@ -23,7 +23,8 @@ struct BoxReader {
 
     private mutating func take(_ n: Int, _ what: String) throws(ImageError) -> Int {
         guard n >= 0, n <= remaining else {
-            throw ImageError(.corruptData, "\(path): HEIF \(what) runs past its box (\(n) bytes wanted, \(remaining) left)")
+            throw ImageError(
+                .corruptData, "\(path): HEIF \(what) runs past its box (\(n) bytes wanted, \(remaining) left)")
         }
         defer { offset += n }
         return offset
@@ -44,7 +45,9 @@ struct BoxReader {
     /// An unsigned integer of `size` bytes (0, 4 or 8, as `iloc` sizes them; 1 and 2 too). Values above
     /// `Int.max` are `.corruptData`.
     mutating func uint(size: Int, _ what: String) throws(ImageError) -> Int {
-        guard [0, 1, 2, 4, 8].contains(size) else { throw ImageError(.corruptData, "\(path): HEIF \(what) has a field size of \(size) bytes") }
+        guard [0, 1, 2, 4, 8].contains(size) else {
+            throw ImageError(.corruptData, "\(path): HEIF \(what) has a field size of \(size) bytes")
+        }
         let at = try take(size, what)
         var value: UInt64 = 0
         for i in 0..<size { value = value << 8 | UInt64(bytes[at + i]) }

@@ -46,8 +46,11 @@ final class HEIFBands {
 
     /// The bands of `image`'s `window` (all of it by default); `keepDepth` keeps samples deeper than 8 bits as
     /// 16-bit words.
-    init(image: HEIFImage, window: HEIFTileWindow? = nil, keepDepth: Bool = false, container: HEIFContainer, bytes: ImageBytes,
-         path: String, monitor: DecodeMonitor?) throws(ImageError) {
+    init(
+        image: HEIFImage, window: HEIFTileWindow? = nil, keepDepth: Bool = false, container: HEIFContainer,
+        bytes: ImageBytes,
+        path: String, monitor: DecodeMonitor?
+    ) throws(ImageError) {
         self.image = image
         sampleBytes = keepDepth && image.coding.bitDepth > 8 ? 2 : 1
         bitDepth = sampleBytes == 2 ? image.coding.bitDepth : 8
@@ -59,13 +62,15 @@ final class HEIFBands {
         self.path = path
         self.monitor = monitor
         planeCount = image.coding.chromaFormat == 0 ? 1 : 3
-        subsampling = switch image.coding.chromaFormat {
-        case 1: (2, 2)
-        case 2: (2, 1)
-        default: (1, 1)
-        }
-        let chroma = PixelSize(width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
-                          height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
+        subsampling =
+            switch image.coding.chromaFormat {
+            case 1: (2, 2)
+            case 2: (2, 1)
+            default: (1, 1)
+            }
+        let chroma = PixelSize(
+            width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
+            height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         planeSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
         bandBase = planeSizes.map { _ in nil }
         bandX = planeSizes.map { _ in 0 }
@@ -80,7 +85,7 @@ final class HEIFBands {
     }
 
     deinit {
-        held = nil                                          // a dav1d picture goes before its decoder
+        held = nil // a dav1d picture goes before its decoder
         for plane in storage { plane?.deallocate() }
     }
 
@@ -99,7 +104,10 @@ final class HEIFBands {
 
     /// Plane `p`'s band width: the window's tile columns, cut to the plane.
     private func bandWidth(_ p: Int) -> Int {
-        max(1, min(planeSizes[p].width, window.columns.upperBound * tileWidth(p)) - window.columns.lowerBound * tileWidth(p))
+        max(
+            1,
+            min(planeSizes[p].width, window.columns.upperBound * tileWidth(p)) - window.columns.lowerBound
+                * tileWidth(p))
     }
 
     /// Plane `p`'s band memory, allocated (zeroed) the first time.
@@ -135,17 +143,25 @@ final class HEIFBands {
                 if picture.matrix != 2 { matrix = picture.matrix }
             }
             guard picture.sampleBytes == sampleBytes else {
-                throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(image.tiles[index]) is \(picture.bitDepth)-bit, not the \(image.coding.bitDepth) bits its configuration says")
+                throw ImageError(
+                    .corruptData,
+                    "\(path): \(image.coding.codecName) tile \(image.tiles[index]) is \(picture.bitDepth)-bit, not the \(image.coding.bitDepth) bits its configuration says"
+                )
             }
             guard picture.planes.count >= planeCount else {
-                throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)")
+                throw ImageError(
+                    .corruptData,
+                    "\(path): \(image.coding.codecName) tile \(image.tiles[index]) has \(picture.planes.count) planes, not \(planeCount)"
+                )
             }
             let covers = (0..<planeCount).allSatisfy {
                 picture.sizes[$0].width >= planeSizes[$0].width && picture.sizes[$0].height >= planeSizes[$0].height
             }
             if image.tiles.count == 1 && covers {
-                held = picture                              // the band is the picture itself
-                for p in 0..<planeCount { (bandBase[p], bandStride[p], bandX[p]) = (picture.planes[p], picture.strides[p], 0) }
+                held = picture // the band is the picture itself
+                for p in 0..<planeCount {
+                    (bandBase[p], bandStride[p], bandX[p]) = (picture.planes[p], picture.strides[p], 0)
+                }
             } else {
                 for p in 0..<planeCount {
                     let band = ownBand(p), width = bandWidth(p), first = window.columns.lowerBound * tileWidth(p)
@@ -154,7 +170,8 @@ final class HEIFBands {
                     let count = min(picture.sizes[p].width, tileWidth(p), width - x0)
                     guard count > 0 else { continue }
                     for y in 0..<min(picture.sizes[p].height, bandRows[p]) {
-                        (band + (y * width + x0) * sampleBytes).update(from: picture.row(p, y), count: count * sampleBytes)
+                        (band + (y * width + x0) * sampleBytes).update(
+                            from: picture.row(p, y), count: count * sampleBytes)
                     }
                 }
             }
@@ -169,14 +186,23 @@ final class HEIFBands {
         let id = image.tiles[index], coding = image.codings[index]
         let data = try container.data(of: id, bytes: raw, maxBytes: raw.count, path: path)
         let result: Result<HEIFPicture, ImageError> = data.withUnsafeBytes { d in
-            Result { () throws(ImageError) in try decoder.decode(d, coding: coding, file: raw, depth: sampleBytes == 2 ? .kept : .narrowed(fullRange: image.nclx?.fullRange), path: path) }
+            Result { () throws(ImageError) in
+                try decoder.decode(
+                    d, coding: coding, file: raw,
+                    depth: sampleBytes == 2 ? .kept : .narrowed(fullRange: image.nclx?.fullRange), path: path)
+            }
         }
         let picture = try result.get()
         // The tile's coded bytes are read once: their pages of a mapped file go (a 12 MP photo is 2 MB of them).
         for extent in container.items[id]?.extents ?? [] { bytes.releaseResidentPages(in: extent) }
-        guard picture.sizes.first.map({ $0.width >= image.tileSize.width && $0.height >= image.tileSize.height }) == true
-                || image.tiles.count == 1 else {
-            throw ImageError(.corruptData, "\(path): \(image.coding.codecName) tile \(id) decodes to \(picture.sizes.first ?? PixelSize(width: 0, height: 0)), not \(image.tileSize)")
+        guard
+            picture.sizes.first.map({ $0.width >= image.tileSize.width && $0.height >= image.tileSize.height }) == true
+                || image.tiles.count == 1
+        else {
+            throw ImageError(
+                .corruptData,
+                "\(path): \(image.coding.codecName) tile \(id) decodes to \(picture.sizes.first ?? PixelSize(width: 0, height: 0)), not \(image.tileSize)"
+            )
         }
         return picture
     }

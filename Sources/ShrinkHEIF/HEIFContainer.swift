@@ -37,7 +37,9 @@ package struct HEIFContainer: Sendable {
         compatibleBrands = brands
         guard let meta = top.first(where: { $0.type == "meta" }) else {
             if top.contains(where: { $0.type == "mini" }) {
-                throw ImageError(.unsupportedFeature, "\(path): low-overhead HEIF (a 'mini' box, brand \(majorBrand)) is not decoded")
+                throw ImageError(
+                    .unsupportedFeature, "\(path): low-overhead HEIF (a 'mini' box, brand \(majorBrand)) is not decoded"
+                )
             }
             throw ImageError(.corruptData, "\(path): HEIF file without a meta box")
         }
@@ -51,9 +53,13 @@ package struct HEIFContainer: Sendable {
         _ = try h.versionAndFlags("hdlr")
         try h.skip(4, "hdlr pre_defined")
         let handler = try h.fourCC("handler type")
-        guard handler == "pict" else { throw ImageError(.unsupportedFormat, "\(path): HEIF meta handler is '\(handler)', not pict") }
+        guard handler == "pict" else {
+            throw ImageError(.unsupportedFormat, "\(path): HEIF meta handler is '\(handler)', not pict")
+        }
 
-        guard let pitm = one("pitm") else { throw ImageError(.corruptData, "\(path): HEIF file without a primary item (pitm)") }
+        guard let pitm = one("pitm") else {
+            throw ImageError(.corruptData, "\(path): HEIF file without a primary item (pitm)")
+        }
         var p = BoxReader(bytes, range: pitm.payload, path: path)
         let pv = try p.versionAndFlags("pitm")
         primaryID = pv.version == 0 ? try p.u16("primary item") : try p.u32("primary item")
@@ -65,19 +71,24 @@ package struct HEIFContainer: Sendable {
             let v = try i.versionAndFlags("iinf")
             let count = v.version == 0 ? try i.u16("item count") : try i.u32("item count")
             guard count <= HEIFLimits.maxItems else {
-                throw ImageError(.limitExceeded, "\(path): HEIF file declares \(count) items (at most \(HEIFLimits.maxItems))")
+                throw ImageError(
+                    .limitExceeded, "\(path): HEIF file declares \(count) items (at most \(HEIFLimits.maxItems))")
             }
-            for box in try ISOBox.children(of: bytes, in: i.offset..<iinf.payload.upperBound, path: path) where box.type == "infe" {
+            for box in try ISOBox.children(of: bytes, in: i.offset..<iinf.payload.upperBound, path: path)
+            where box.type == "infe" {
                 guard order.count < HEIFLimits.maxItems else { break }
                 var e = BoxReader(bytes, range: box.payload, path: path)
                 let ev = try e.versionAndFlags("infe")
-                guard ev.version >= 2 else { continue }          // versions 0 and 1 describe files, not images
+                guard ev.version >= 2 else { continue } // versions 0 and 1 describe files, not images
                 let id = ev.version == 2 ? try e.u16("item ID") : try e.u32("item ID")
                 try e.skip(2, "item protection index")
                 let type = try e.fourCC("item type")
                 let name = e.cString("item name")
-                guard items[id] == nil else { throw ImageError(.corruptData, "\(path): HEIF item \(id) is declared twice") }
-                items[id] = HEIFItem(id: id, type: type, name: name, isHidden: ev.flags & 1 != 0, extents: [], properties: [])
+                guard items[id] == nil else {
+                    throw ImageError(.corruptData, "\(path): HEIF item \(id) is declared twice")
+                }
+                items[id] = HEIFItem(
+                    id: id, type: type, name: name, isHidden: ev.flags & 1 != 0, extents: [], properties: [])
                 order.append(id)
             }
         }
@@ -113,7 +124,8 @@ package struct HEIFContainer: Sendable {
         if let iprp = one("iprp") {
             let children = try ISOBox.children(of: bytes, in: iprp.payload, path: path)
             if let ipco = children.first(where: { $0.type == "ipco" }) {
-                let boxes = try ISOBox.children(of: bytes, in: ipco.payload, path: path, maxBoxes: HEIFLimits.maxProperties)
+                let boxes = try ISOBox.children(
+                    of: bytes, in: ipco.payload, path: path, maxBoxes: HEIFLimits.maxProperties)
                 for box in boxes { properties.append(try Self.property(bytes, box, path: path)) }
             }
             for ipma in children where ipma.type == "ipma" {
@@ -121,7 +133,9 @@ package struct HEIFContainer: Sendable {
                 let v = try a.versionAndFlags("ipma")
                 let count = try a.u32("association entry count")
                 guard count <= HEIFLimits.maxItems else {
-                    throw ImageError(.limitExceeded, "\(path): HEIF property associations for \(count) items (at most \(HEIFLimits.maxItems))")
+                    throw ImageError(
+                        .limitExceeded,
+                        "\(path): HEIF property associations for \(count) items (at most \(HEIFLimits.maxItems))")
                 }
                 for _ in 0..<count {
                     let id = v.version < 1 ? try a.u16("associated item") : try a.u32("associated item")
@@ -133,7 +147,8 @@ package struct HEIFContainer: Sendable {
                         let index = value & ((1 << bits) - 1)
                         guard index > 0 else { continue }
                         guard index <= properties.count else {
-                            throw ImageError(.corruptData, "\(path): HEIF item \(id) names property \(index) of \(properties.count)")
+                            throw ImageError(
+                                .corruptData, "\(path): HEIF item \(id) names property \(index) of \(properties.count)")
                         }
                         list.append((index - 1, value >> bits != 0))
                     }
@@ -151,8 +166,10 @@ package struct HEIFContainer: Sendable {
 
     /// Reads `iloc`: for each item its construction method, base offset and extents, made absolute and checked
     /// against the file (or against `idat`).
-    private static func readLocations(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, idat: Range<Int>?,
-                                      into items: inout [Int: HEIFItem], path: String) throws(ImageError) {
+    private static func readLocations(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, idat: Range<Int>?,
+        into items: inout [Int: HEIFItem], path: String
+    ) throws(ImageError) {
         var r = BoxReader(bytes, range: range, path: path)
         let v = try r.versionAndFlags("iloc")
         guard v.version <= 2 else { throw ImageError(.unsupportedFeature, "\(path): HEIF iloc version \(v.version)") }
@@ -172,7 +189,8 @@ package struct HEIFContainer: Sendable {
             let extentCount = try r.u16("extent count")
             total += extentCount
             guard extentCount <= HEIFLimits.maxExtentsPerItem, total <= HEIFLimits.maxExtents else {
-                throw ImageError(.limitExceeded, "\(path): HEIF item \(id) has \(extentCount) extents (\(total) in all)")
+                throw ImageError(
+                    .limitExceeded, "\(path): HEIF item \(id) has \(extentCount) extents (\(total) in all)")
             }
             var extents: [Range<Int>] = []
             for _ in 0..<extentCount {
@@ -183,10 +201,14 @@ package struct HEIFContainer: Sendable {
                 switch method {
                 case 0: space = 0..<bytes.count
                 case 1:
-                    guard let idat else { throw ImageError(.corruptData, "\(path): HEIF item \(id) lies in an idat box the file lacks") }
+                    guard let idat else {
+                        throw ImageError(.corruptData, "\(path): HEIF item \(id) lies in an idat box the file lacks")
+                    }
                     space = idat
                 default:
-                    throw ImageError(.unsupportedFeature, "\(path): HEIF item \(id) is built from other items (iloc method \(method))")
+                    throw ImageError(
+                        .unsupportedFeature,
+                        "\(path): HEIF item \(id) is built from other items (iloc method \(method))")
                 }
                 let (start, overflow) = space.lowerBound.addingReportingOverflow(base)
                 let (first, overflow2) = start.addingReportingOverflow(offset)
@@ -195,7 +217,9 @@ package struct HEIFContainer: Sendable {
                 }
                 let end = length == 0 ? space.upperBound : first + min(length, space.upperBound - first + 1)
                 guard end <= space.upperBound else {
-                    throw ImageError(.truncated, "\(path): HEIF item \(id)'s data runs past the end of the file (\(length) bytes at \(first))")
+                    throw ImageError(
+                        .truncated,
+                        "\(path): HEIF item \(id)'s data runs past the end of the file (\(length) bytes at \(first))")
                 }
                 extents.append(first..<end)
             }
@@ -204,7 +228,9 @@ package struct HEIFContainer: Sendable {
     }
 
     /// Parses one property box.
-    private static func property(_ bytes: UnsafeRawBufferPointer, _ box: ISOBox, path: String) throws(ImageError) -> HEIFProperty {
+    private static func property(_ bytes: UnsafeRawBufferPointer, _ box: ISOBox, path: String) throws(ImageError)
+        -> HEIFProperty
+    {
         var r = BoxReader(bytes, range: box.payload, path: path)
         switch box.type {
         case "ispe":
@@ -237,9 +263,10 @@ package struct HEIFContainer: Sendable {
                 if signed && n >= 1 << 31 { n -= 1 << 32 }
                 return HEIFProperty.Fraction(numerator: n, denominator: try r.u32("\(what) denominator"))
             }
-            return .cleanAperture(width: try fraction("clap width", signed: false), height: try fraction("clap height", signed: false),
-                                  horizontalOffset: try fraction("clap horizontal offset", signed: true),
-                                  verticalOffset: try fraction("clap vertical offset", signed: true))
+            return .cleanAperture(
+                width: try fraction("clap width", signed: false), height: try fraction("clap height", signed: false),
+                horizontalOffset: try fraction("clap horizontal offset", signed: true),
+                verticalOffset: try fraction("clap vertical offset", signed: true))
         case "auxC":
             _ = try r.versionAndFlags("auxC")
             return .auxiliaryType(r.cString("auxiliary type"))
@@ -274,13 +301,15 @@ package struct HEIFContainer: Sendable {
     package func orientation(of id: Int) -> ImageOrientation {
         // 2×2 integer matrices mapping stored to displayed coordinates (y down); later properties apply last.
         var m = (1, 0, 0, 1)
-        func apply(_ t: (Int, Int, Int, Int)) { m = (t.0 * m.0 + t.1 * m.2, t.0 * m.1 + t.1 * m.3, t.2 * m.0 + t.3 * m.2, t.2 * m.1 + t.3 * m.3) }
+        func apply(_ t: (Int, Int, Int, Int)) {
+            m = (t.0 * m.0 + t.1 * m.2, t.0 * m.1 + t.1 * m.3, t.2 * m.0 + t.3 * m.2, t.2 * m.1 + t.3 * m.3)
+        }
         for property in properties(of: id) {
             switch property {
             case .rotation(let degrees):
-                for _ in 0..<(degrees / 90 % 4) { apply((0, 1, -1, 0)) }     // a quarter turn anticlockwise
+                for _ in 0..<(degrees / 90 % 4) { apply((0, 1, -1, 0)) } // a quarter turn anticlockwise
             case .mirror(let axis):
-                apply(axis == 0 ? (1, 0, 0, -1) : (-1, 0, 0, 1))          // 0 top to bottom, 1 left to right
+                apply(axis == 0 ? (1, 0, 0, -1) : (-1, 0, 0, 1)) // 0 top to bottom, 1 left to right
             default: break
             }
         }
@@ -324,10 +353,15 @@ package struct HEIFContainer: Sendable {
 
     /// Item `id`'s data: its extents joined (a copy; one extent is the usual case). Fails with
     /// `.limitExceeded` above `maxBytes` and `.corruptData` for an item without data.
-    package func data(of id: Int, bytes: UnsafeRawBufferPointer, maxBytes: Int, path: String) throws(ImageError) -> [UInt8] {
-        guard let item = items[id], !item.extents.isEmpty else { throw ImageError(.corruptData, "\(path): HEIF item \(id) has no data") }
+    package func data(of id: Int, bytes: UnsafeRawBufferPointer, maxBytes: Int, path: String) throws(ImageError)
+        -> [UInt8]
+    {
+        guard let item = items[id], !item.extents.isEmpty else {
+            throw ImageError(.corruptData, "\(path): HEIF item \(id) has no data")
+        }
         guard item.dataCount <= maxBytes else {
-            throw ImageError(.limitExceeded, "\(path): HEIF item \(id) has \(item.dataCount) bytes of data (at most \(maxBytes))")
+            throw ImageError(
+                .limitExceeded, "\(path): HEIF item \(id) has \(item.dataCount) bytes of data (at most \(maxBytes))")
         }
         var out: [UInt8] = []
         out.reserveCapacity(item.dataCount)
@@ -339,7 +373,8 @@ package struct HEIFContainer: Sendable {
     package func prefix(of id: Int, bytes: UnsafeRawBufferPointer, count: Int) -> [UInt8] {
         var out: [UInt8] = []
         for extent in items[id]?.extents ?? [] where out.count < count {
-            out += UnsafeRawBufferPointer(rebasing: bytes[extent.lowerBound ..< min(extent.upperBound, extent.lowerBound + count - out.count)])
+            out += UnsafeRawBufferPointer(
+                rebasing: bytes[extent.lowerBound..<min(extent.upperBound, extent.lowerBound + count - out.count)])
         }
         return out
     }

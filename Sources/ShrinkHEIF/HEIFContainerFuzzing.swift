@@ -11,7 +11,11 @@ import ShrinkCore
             guard let container = try? HEIFContainer(bytes: raw, path: "fuzz.heic") else { return }
             precondition(container.items[container.primaryID] != nil, "primary item missing")
             for item in container.items.values {
-                for extent in item.extents { precondition(extent.lowerBound >= 0 && extent.upperBound <= raw.count, "extent \(extent) outside \(raw.count)") }
+                for extent in item.extents {
+                    precondition(
+                        extent.lowerBound >= 0 && extent.upperBound <= raw.count,
+                        "extent \(extent) outside \(raw.count)")
+                }
                 _ = container.properties(of: item.id)
                 _ = container.references("dimg", from: item.id)
                 _ = container.items(referencing: item.id, with: "thmb")

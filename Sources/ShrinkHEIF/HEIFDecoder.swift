@@ -20,12 +20,18 @@ package struct HEIFDecoder: ImageDecoding {
     /// tile path does not decode, `.corruptData`/`.truncated` for boxes that do not parse, `.limitExceeded`
     /// for an image or tile above `limits` (checked before anything is allocated).
     /// `format` is what `info` reports (`.heif` or `.avif`: the codec that sniffed the file).
-    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif) throws(ImageError) {
-        try self.init(bytes: bytes, path: path, container: try HEIFContainer(bytes: bytes.bytes, path: path), limits: limits, format: format)
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), format: ImageFormat = .heif)
+        throws(ImageError)
+    {
+        try self.init(
+            bytes: bytes, path: path, container: try HEIFContainer(bytes: bytes.bytes, path: path), limits: limits,
+            format: format)
     }
 
     /// The primary image of `container`, read from `bytes` (see ``init(bytes:path:limits:format:)``).
-    init(bytes: ImageBytes, path: String, container: HEIFContainer, limits: ImageLimits, format: ImageFormat) throws(ImageError) {
+    init(bytes: ImageBytes, path: String, container: HEIFContainer, limits: ImageLimits, format: ImageFormat)
+        throws(ImageError)
+    {
         let image = try HEIFImage(container, bytes: bytes.bytes, path: path, limits: limits)
         let thumbnails = container.items(referencing: container.primaryID, with: "thmb").compactMap { id in
             try? HEIFImage(container, item: id, bytes: bytes.bytes, path: path, limits: limits, withAlpha: true)
@@ -36,7 +42,10 @@ package struct HEIFDecoder: ImageDecoding {
     }
 
     /// `image` of `container` as a decoder (the primary, or a thumbnail with no thumbnail of its own).
-    init(bytes: ImageBytes, path: String, container: HEIFContainer, image: HEIFImage, thumbnail: HEIFImage?, format: ImageFormat) {
+    init(
+        bytes: ImageBytes, path: String, container: HEIFContainer, image: HEIFImage, thumbnail: HEIFImage?,
+        format: ImageFormat
+    ) {
         self.bytes = bytes
         self.path = path
         self.container = container
@@ -49,24 +58,33 @@ package struct HEIFDecoder: ImageDecoding {
         let thumbnailIDs = container.items(referencing: container.primaryID, with: "thmb")
         if image.item == container.primaryID && !thumbnailIDs.isEmpty {
             let sizes = thumbnailIDs.compactMap { container.size(of: $0).map { "\($0)" } }
-            features.append("thumbnail \(sizes.joined(separator: ", "))" + (thumbnail == nil ? " (not used: it does not match)" : ""))
+            features.append(
+                "thumbnail \(sizes.joined(separator: ", "))"
+                    + (thumbnail == nil ? " (not used: it does not match)" : ""))
         }
         if image.alpha != nil { features.append("alpha") }
-        if let nclx = image.nclx { features.append("nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix)/\(nclx.fullRange ? "full" : "limited")") }
+        if let nclx = image.nclx {
+            features.append(
+                "nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix)/\(nclx.fullRange ? "full" : "limited")")
+        }
         if image.orientation != .up { features.append("orientation from irot/imir (EXIF orientation ignored)") }
-        info = ImageInfo(format: format, size: image.size, orientation: image.orientation,
-                         colorModel: coding.chromaFormat == 0 ? .gray : .yCbCr, bitsPerComponent: coding.bitDepth,
-                         hasAlpha: image.alpha != nil,
-                         chromaSubsampling: [nil, .s420, .s422, .s444][coding.chromaFormat],
-                         iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0,
-                         codedColor: image.icc == nil ? image.nclx.map { .codePoints(primaries: $0.primaries, transfer: $0.transfer) } : nil,
-                         embeddedThumbnail: thumbnail?.size, features: features)
+        info = ImageInfo(
+            format: format, size: image.size, orientation: image.orientation,
+            colorModel: coding.chromaFormat == 0 ? .gray : .yCbCr, bitsPerComponent: coding.bitDepth,
+            hasAlpha: image.alpha != nil,
+            chromaSubsampling: [nil, .s420, .s422, .s444][coding.chromaFormat],
+            iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0,
+            codedColor: image.icc == nil
+                ? image.nclx.map { .codePoints(primaries: $0.primaries, transfer: $0.transfer) } : nil,
+            embeddedThumbnail: thumbnail?.size, features: features)
     }
 
     /// The `thmb` item as a decoder of its own (the same bytes and container), when it can stand in for the
     /// primary: ``ImageSource`` uses it when it is at least the target's size.
     package func embeddedThumbnail() -> (any ImageDecoding)? {
-        thumbnail.map { HEIFDecoder(bytes: bytes, path: path, container: container, image: $0, thumbnail: nil, format: info.format) }
+        thumbnail.map {
+            HEIFDecoder(bytes: bytes, path: path, container: container, image: $0, thumbnail: nil, format: info.format)
+        }
     }
 
     /// The EXIF block of the primary item (a `cdsc` reference from an `Exif` item): its TIFF header after the
@@ -82,8 +100,9 @@ package struct HEIFDecoder: ImageDecoding {
     }
 
     package func metadata() throws(ImageError) -> ImageMetadata {
-        ImageMetadata(iccProfile: image.icc.map { Array(bytes.bytes[$0]) },
-                      exif: Self.exifRange(container, bytes: bytes.bytes).map { Array(bytes.bytes[$0]) })
+        ImageMetadata(
+            iccProfile: image.icc.map { Array(bytes.bytes[$0]) },
+            exif: Self.exifRange(container, bytes: bytes.bytes).map { Array(bytes.bytes[$0]) })
     }
 
     /// Tiles decode at full size.
@@ -102,7 +121,7 @@ package struct HEIFDecoder: ImageDecoding {
     /// single AV1 image is its own band unless it is shifted to 8 bits. Samples kept at a depth above 8 bits
     /// (`keepDepth`) take 2 bytes in the band and in libde265's copy.
     static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false) -> Int {
-        let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat]          // samples per 4 pixels
+        let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat] // samples per 4 pixels
         let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
         let band = image.size.width * image.tileSize.height * quarters / 4 * kept
         let tile = image.tileSize.pixelCount * quarters / 4
@@ -134,24 +153,34 @@ package struct HEIFDecoder: ImageDecoding {
         let matrix = image.nclx?.matrix ?? 6
         let window = HEIFTileWindow(image, window: request.window)
         let evenOrigin = window.x % 2 == 0 && window.y % 2 == 0
-        let planes = request.wantsPlanes && image.coding.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
+        let planes =
+            request.wantsPlanes && image.coding.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
             && evenOrigin
         let deep = request.wantsSixteenBit && image.coding.bitDepth > 8 && !planes
         var working = Self.workingBytes(image, keepDepth: deep)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha, keepDepth: deep) }
         let (bytes, container, image, name) = (bytes, container, image, path)
-        let part = window.coversAll(of: image) ? nil
-            : FractionalRect(x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width), height: Double(window.height))
-        return DecodeRoute(path: image.isGrid ? .tileRows : .wholeImage, output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
-                           decodedSize: PixelSize(width: window.width, height: window.height), workingBytes: working,
-                           stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
-                           decoder: image.coding.decoderName) { _, monitor throws(ImageError) in
-            let bands = try HEIFBands(image: image, window: window, keepDepth: deep, container: container, bytes: bytes, path: name,
-                                      monitor: monitor)
+        let part =
+            window.coversAll(of: image)
+            ? nil
+            : FractionalRect(
+                x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width),
+                height: Double(window.height))
+        return DecodeRoute(
+            path: image.isGrid ? .tileRows : .wholeImage,
+            output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
+            decodedSize: PixelSize(width: window.width, height: window.height), workingBytes: working,
+            stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
+            decoder: image.coding.decoderName
+        ) { _, monitor throws(ImageError) in
+            let bands = try HEIFBands(
+                image: image, window: window, keepDepth: deep, container: container, bytes: bytes, path: name,
+                monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
-                try HEIFBands(image: box.image, window: HEIFTileWindow(box.image, window: request.window), keepDepth: deep,
-                              container: container, bytes: bytes, path: name, monitor: monitor)
+                try HEIFBands(
+                    image: box.image, window: HEIFTileWindow(box.image, window: request.window), keepDepth: deep,
+                    container: container, bytes: bytes, path: name, monitor: monitor)
             }
             return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, path: name))
         }

@@ -19,6 +19,8 @@ package struct HEIFGrid: Sendable, Equatable {
         let fieldSize = flags & 1 == 0 ? 2 : 4
         outputWidth = try r.uint(size: fieldSize, "grid width")
         outputHeight = try r.uint(size: fieldSize, "grid height")
-        guard outputWidth > 0, outputHeight > 0 else { throw ImageError(.corruptData, "\(path): HEIF grid of \(outputWidth)x\(outputHeight)") }
+        guard outputWidth > 0, outputHeight > 0 else {
+            throw ImageError(.corruptData, "\(path): HEIF grid of \(outputWidth)x\(outputHeight)")
+        }
     }
 }

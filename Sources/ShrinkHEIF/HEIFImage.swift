@@ -60,10 +60,14 @@ struct HEIFImage: Sendable {
     }
 
     /// Describes item `id` (the primary, a thumbnail, or an alpha image when `withAlpha` is false).
-    init(_ c: HEIFContainer, item id: Int, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits,
-                 withAlpha: Bool) throws(ImageError) {
+    init(
+        _ c: HEIFContainer, item id: Int, bytes: UnsafeRawBufferPointer, path: String, limits: ImageLimits,
+        withAlpha: Bool
+    ) throws(ImageError) {
         item = id
-        guard let primary = c.items[id] else { throw ImageError(.corruptData, "\(path): HEIF item \(id) is referenced but not declared") }
+        guard let primary = c.items[id] else {
+            throw ImageError(.corruptData, "\(path): HEIF item \(id) is referenced but not declared")
+        }
         if c.hasNonEssentialTransform(of: id) {
             throw ImageError(.corruptData, "\(path): HEIF rotation, mirror or crop not marked essential (invalid file)")
         }
@@ -80,12 +84,15 @@ struct HEIFImage: Sendable {
                 }
                 throw ImageError(.corruptData, "\(path): AV1 item \(id) without its configuration (av1C)")
             case let type:
-                throw ImageError(.unsupportedFeature, "\(path): HEIF item type '\(type ?? "?")' is not decoded (HEVC and AV1 only)")
+                throw ImageError(
+                    .unsupportedFeature, "\(path): HEIF item type '\(type ?? "?")' is not decoded (HEVC and AV1 only)")
             }
         }
         switch primary.type {
         case "hvc1", "av01":
-            guard let size = c.size(of: id) else { throw ImageError(.corruptData, "\(path): HEIF image without a size (ispe)") }
+            guard let size = c.size(of: id) else {
+                throw ImageError(.corruptData, "\(path): HEIF image without a size (ispe)")
+            }
             try limits.check(size, path: path)
             tiles = [id]
             (columns, rows, tileSize, codedSize) = (1, 1, size, size)
@@ -94,19 +101,23 @@ struct HEIFImage: Sendable {
             let grid = try c.grid(id, bytes: bytes, path: path)
             let ids = c.references("dimg", from: id)
             guard ids.count == grid.rows * grid.columns, let first = ids.first, let tile = c.size(of: first) else {
-                throw ImageError(.corruptData, "\(path): HEIF grid of \(grid.rows)x\(grid.columns) has \(ids.count) tiles")
+                throw ImageError(
+                    .corruptData, "\(path): HEIF grid of \(grid.rows)x\(grid.columns) has \(ids.count) tiles")
             }
             let size = PixelSize(width: grid.outputWidth, height: grid.outputHeight)
             try limits.check(size, path: path)
             try limits.check(tile, path: path, what: "tile")
             guard tile.width * grid.columns >= size.width, tile.height * grid.rows >= size.height,
-                  tile.width * (grid.columns - 1) < size.width, tile.height * (grid.rows - 1) < size.height else {
+                tile.width * (grid.columns - 1) < size.width, tile.height * (grid.rows - 1) < size.height
+            else {
                 throw ImageError(.corruptData, "\(path): HEIF grid tiles of \(tile) do not make up \(size)")
             }
             let config = try coding(of: first)
             var configs = [config]
             for id in ids.dropFirst() {
-                guard c.size(of: id) == tile else { throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles of different sizes") }
+                guard c.size(of: id) == tile else {
+                    throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles of different sizes")
+                }
                 let other = try coding(of: id)
                 guard other.matches(config) else {
                     throw ImageError(.unsupportedFeature, "\(path): HEIF grid tiles coded differently")
@@ -117,7 +128,8 @@ struct HEIFImage: Sendable {
             (columns, rows, tileSize, codedSize) = (grid.columns, grid.rows, tile, size)
             codings = configs
         default:
-            throw ImageError(.unsupportedFeature, "\(path): HEIF primary item type '\(primary.type)' is not decoded yet")
+            throw ImageError(
+                .unsupportedFeature, "\(path): HEIF primary item type '\(primary.type)' is not decoded yet")
         }
         if let kept = c.cleanAperture(of: id, size: codedSize) {
             size = PixelSize(width: Int(kept.width), height: Int(kept.height))
@@ -136,7 +148,9 @@ struct HEIFImage: Sendable {
                 }
             }
         }
-        if nclx == nil, case .av1 = codings[0], let colour = AV1Decoder.colour(c.prefix(of: tiles[0], bytes: bytes, count: 4096)) {
+        if nclx == nil, case .av1 = codings[0],
+            let colour = AV1Decoder.colour(c.prefix(of: tiles[0], bytes: bytes, count: 4096))
+        {
             nclx = colour
         }
         self.nclx = nclx.map { (primaries: $0.0, transfer: $0.1, matrix: $0.2, fullRange: $0.3) }
@@ -146,11 +160,17 @@ struct HEIFImage: Sendable {
             alpha = Self.alphaImage(of: id, c, bytes: bytes, path: path, limits: limits).map(Box.init)
             // A grid whose tiles each have an alpha image (libavif writes these): those images, as a grid alike.
             if alpha == nil && tiles.count > 1 {
-                let alphaTiles = tiles.compactMap { Self.alphaImage(of: $0, c, bytes: bytes, path: path, limits: limits) }
+                let alphaTiles = tiles.compactMap {
+                    Self.alphaImage(of: $0, c, bytes: bytes, path: path, limits: limits)
+                }
                 let tile = tileSize
-                if alphaTiles.count == tiles.count, alphaTiles.allSatisfy({ $0.codedSize == tile && $0.coding.matches(alphaTiles[0].coding) }) {
-                    alpha = Box(HEIFImage(tiles: alphaTiles.map { $0.tiles[0] }, codings: alphaTiles.map(\.coding),
-                                          layout: (columns, rows, tileSize, codedSize, size, origin)))
+                if alphaTiles.count == tiles.count,
+                    alphaTiles.allSatisfy({ $0.codedSize == tile && $0.coding.matches(alphaTiles[0].coding) })
+                {
+                    alpha = Box(
+                        HEIFImage(
+                            tiles: alphaTiles.map { $0.tiles[0] }, codings: alphaTiles.map(\.coding),
+                            layout: (columns, rows, tileSize, codedSize, size, origin)))
                 }
             }
         }
@@ -158,20 +178,31 @@ struct HEIFImage: Sendable {
     }
 
     /// The alpha image of item `id` (an `auxl` item of an alpha type at the item's coded size), if it has one.
-    private static func alphaImage(of id: Int, _ c: HEIFContainer, bytes: UnsafeRawBufferPointer, path: String,
-                                   limits: ImageLimits) -> HEIFImage? {
+    private static func alphaImage(
+        of id: Int, _ c: HEIFContainer, bytes: UnsafeRawBufferPointer, path: String,
+        limits: ImageLimits
+    ) -> HEIFImage? {
         for aux in c.items(referencing: id, with: "auxl") {
-            let isAlpha = c.properties(of: aux).contains { if case .auxiliaryType(let urn) = $0 { alphaTypes.contains(urn) } else { false } }
-            guard isAlpha, let image = try? HEIFImage(c, item: aux, bytes: bytes, path: path, limits: limits, withAlpha: false),
-                  image.codedSize == (c.size(of: id) ?? image.codedSize) else { continue }
+            let isAlpha = c.properties(of: aux).contains {
+                if case .auxiliaryType(let urn) = $0 { alphaTypes.contains(urn) } else { false }
+            }
+            guard isAlpha,
+                let image = try? HEIFImage(c, item: aux, bytes: bytes, path: path, limits: limits, withAlpha: false),
+                image.codedSize == (c.size(of: id) ?? image.codedSize)
+            else { continue }
             return image
         }
         return nil
     }
 
     /// A grid's `layout` over other `tiles` (its tiles' alpha images), without alpha, orientation or colour.
-    private init(tiles: [Int], codings: [HEIFCoding],
-                 layout: (columns: Int, rows: Int, tileSize: PixelSize, codedSize: PixelSize, size: PixelSize, origin: (x: Int, y: Int))) {
+    private init(
+        tiles: [Int], codings: [HEIFCoding],
+        layout: (
+            columns: Int, rows: Int, tileSize: PixelSize, codedSize: PixelSize, size: PixelSize,
+            origin: (x: Int, y: Int)
+        )
+    ) {
         self.tiles = tiles
         item = tiles[0]
         (columns, rows, tileSize, codedSize, size, origin) = layout

@@ -16,7 +16,8 @@ package struct HEIFItem: Sendable, Equatable {
 
     package static func == (a: HEIFItem, b: HEIFItem) -> Bool {
         a.id == b.id && a.type == b.type && a.name == b.name && a.isHidden == b.isHidden && a.extents == b.extents
-            && a.properties.map(\.index) == b.properties.map(\.index) && a.properties.map(\.essential) == b.properties.map(\.essential)
+            && a.properties.map(\.index) == b.properties.map(\.index)
+            && a.properties.map(\.essential) == b.properties.map(\.essential)
     }
 
     /// Bytes of data in all extents.

@@ -22,8 +22,11 @@ package final class HEIFPicture {
     private let release: () -> Void
 
     /// Planes that stay where the decoder put them; `release` gives them back.
-    init(sizes: [PixelSize], planes: [UnsafePointer<UInt8>], strides: [Int], bitDepth: Int, sampleBytes: Int, fullRange: Bool,
-         matrix: Int, release: @escaping () -> Void) {
+    init(
+        sizes: [PixelSize], planes: [UnsafePointer<UInt8>], strides: [Int], bitDepth: Int, sampleBytes: Int,
+        fullRange: Bool,
+        matrix: Int, release: @escaping () -> Void
+    ) {
         self.sizes = sizes
         self.sampleBytes = sampleBytes
         self.planes = planes
@@ -36,8 +39,10 @@ package final class HEIFPicture {
 
     /// A copy of planes at `bases` (`strides` apart; 16-bit words in native order when `bitDepth` > 8), kept
     /// at 16 bits or rounded to 8 as `depth` says.
-    convenience init(copying bases: [UnsafeRawPointer], strides: [Int], sizes: [PixelSize], bitDepth: Int, depth: HEIFSampleDepth,
-                     fullRange: Bool, matrix: Int) {
+    convenience init(
+        copying bases: [UnsafeRawPointer], strides: [Int], sizes: [PixelSize], bitDepth: Int, depth: HEIFSampleDepth,
+        fullRange: Bool, matrix: Int
+    ) {
         let sampleBytes = depth == .kept && bitDepth > 8 ? 2 : 1
         var full = fullRange
         if case .narrowed(let range?) = depth { full = range }
@@ -46,17 +51,20 @@ package final class HEIFPicture {
             let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, size.pixelCount * sampleBytes))
             if sampleBytes == 2 {
                 for y in 0..<size.height {
-                    (plane + y * size.width * 2).update(from: (base + y * stride).assumingMemoryBound(to: UInt8.self), count: size.width * 2)
+                    (plane + y * size.width * 2).update(
+                        from: (base + y * stride).assumingMemoryBound(to: UInt8.self), count: size.width * 2)
                 }
             } else {
-                Self.copyPlane(base, stride: stride, width: size.width, height: size.height, depth: bitDepth, fullRange: full,
-                               chroma: index > 0, into: plane)
+                Self.copyPlane(
+                    base, stride: stride, width: size.width, height: size.height, depth: bitDepth, fullRange: full,
+                    chroma: index > 0, into: plane)
             }
             return plane
         }
-        self.init(sizes: sizes, planes: copies.map { UnsafePointer($0) }, strides: sizes.map { $0.width * sampleBytes },
-                  bitDepth: bitDepth, sampleBytes: sampleBytes, fullRange: fullRange, matrix: matrix,
-                  release: { for plane in copies { plane.deallocate() } })
+        self.init(
+            sizes: sizes, planes: copies.map { UnsafePointer($0) }, strides: sizes.map { $0.width * sampleBytes },
+            bitDepth: bitDepth, sampleBytes: sampleBytes, fullRange: fullRange, matrix: matrix,
+            release: { for plane in copies { plane.deallocate() } })
     }
 
     deinit { release() }
@@ -67,8 +75,10 @@ package final class HEIFPicture {
     /// Rows of one plane packed into `out`; samples deeper than 8 bits (16-bit words, native order) rounded
     /// to 8 bits: scaled by 255 / (2^depth − 1) when `fullRange` (`chroma`: about its centre, 2^(depth − 1)
     /// becoming 128, as the matrix reads it), shifted to the nearest level otherwise.
-    static func copyPlane(_ base: UnsafeRawPointer, stride: Int, width: Int, height: Int, depth: Int, fullRange: Bool,
-                          chroma: Bool = false, into out: UnsafeMutablePointer<UInt8>) {
+    static func copyPlane(
+        _ base: UnsafeRawPointer, stride: Int, width: Int, height: Int, depth: Int, fullRange: Bool,
+        chroma: Bool = false, into out: UnsafeMutablePointer<UInt8>
+    ) {
         for y in 0..<height {
             let row = base + y * stride
             if depth <= 8 {
@@ -77,9 +87,12 @@ package final class HEIFPicture {
                 let shift = depth - 8, half = 1 << (shift - 1), top = (1 << depth) - 1, mid = 1 << (depth - 1)
                 for x in 0..<width {
                     let s = Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
-                    let v = !fullRange ? (s + half) >> shift
-                        : chroma ? max(0, 128 + Int((Double(s - mid) * 255 / Double(top)).rounded()))
-                        : (s * 255 + top / 2) / top
+                    let v =
+                        !fullRange
+                        ? (s + half) >> shift
+                        : chroma
+                            ? max(0, 128 + Int((Double(s - mid) * 255 / Double(top)).rounded()))
+                            : (s * 255 + top / 2) / top
                     out[y * width + x] = UInt8(min(v, 255))
                 }
             }

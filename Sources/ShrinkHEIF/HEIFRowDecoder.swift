@@ -22,13 +22,15 @@ final class HEIFRowDecoder: RowDecoding {
         self.path = path
     }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int {
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: bands != nil, path: path)
         guard let bands else { return 0 }
         var written = 0
         while written < count {
-            let y = row + written + bands.window.y                  // the coded row (the window starts lower)
+            let y = row + written + bands.window.y // the coded row (the window starts lower)
             if y >= bands.bandStart[0] + bands.bandRows[0] || bands.bandRows[0] == 0 {
                 guard try bands.decodeNextRow() else { break }
                 continue
@@ -47,7 +49,8 @@ final class HEIFRowDecoder: RowDecoding {
             if let alpha {
                 try advance(alpha, to: y)
                 convert(bands, row: y, into: out, channels: 4)
-                let a = alpha.row(0, y) + (bands.window.x - alpha.window.x)     // the alpha image's window holds the colour's
+                // the alpha image's window holds the colour's
+                let a = alpha.row(0, y) + (bands.window.x - alpha.window.x)
                 for x in 0..<size.width {
                     let v = Int(a[x])
                     out[4 * x + 3] = alpha.fullRange ? UInt8(v) : VideoRange.lumaTable[v]
@@ -65,7 +68,9 @@ final class HEIFRowDecoder: RowDecoding {
     /// when the alpha image ends first.
     private func advance(_ alpha: HEIFBands, to y: Int) throws(ImageError) {
         while y >= alpha.bandStart[0] + alpha.bandRows[0] || alpha.bandRows[0] == 0 {
-            guard try alpha.decodeNextRow() else { throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)") }
+            guard try alpha.decodeNextRow() else {
+                throw ImageError(.truncated, "\(path): the HEIF alpha image ends at row \(y)")
+            }
         }
     }
 
@@ -84,7 +89,11 @@ final class HEIFRowDecoder: RowDecoding {
             for x in 0..<w {
                 let v = Int(luma[x])
                 let g = full ? UInt8(v) : VideoRange.lumaTable[v]
-                if channels == 1 { out[x] = g } else { out[channels * x] = g; out[channels * x + 1] = g; out[channels * x + 2] = g }
+                if channels == 1 {
+                    out[x] = g
+                } else {
+                    out[channels * x] = g; out[channels * x + 1] = g; out[channels * x + 2] = g
+                }
             }
             return
         }
@@ -112,7 +121,8 @@ final class HEIFRowDecoder: RowDecoding {
         let shift = Double(1 << (bands.bitDepth - 8))
         let top = Double((1 << bands.bitDepth) - 1), mid = Double(1 << (bands.bitDepth - 1))
         let full = bands.fullRange
-        let yOffset = full ? 0 : 16 * shift, yScale = full ? 1 / top : 1 / (219 * shift), cScale = full ? 1 / top : 1 / (224 * shift)
+        let yOffset = full ? 0 : 16 * shift, yScale = full ? 1 / top : 1 / (219 * shift),
+            cScale = full ? 1 / top : 1 / (224 * shift)
         @inline(__always) func sample(_ row: UnsafePointer<UInt8>, _ x: Int) -> Double {
             Double(UnsafeRawPointer(row).loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
         }
@@ -134,18 +144,25 @@ final class HEIFRowDecoder: RowDecoding {
             let c = (x + x0) / bands.subsampling.x - x0 / bands.subsampling.x
             let u = (sample(cb, c) - mid) * cScale, v = (sample(cr, c) - mid) * cScale
             let r = l + 2 * (1 - kr) * v, b = l + 2 * (1 - kb) * u
-            (out[4 * x], out[4 * x + 1], out[4 * x + 2], out[4 * x + 3]) = (word(r), word((l - kr * r - kb * b) / kg), word(b), 65535)
+            (out[4 * x], out[4 * x + 1], out[4 * x + 2], out[4 * x + 3]) = (
+                word(r), word((l - kr * r - kb * b) / kg), word(b), 65535
+            )
         }
     }
 
     /// Alpha of row `y` (the alpha image's luma, 8- or 16-bit, range widened) into the fourth word of `count`
     /// rgba16 pixels from coded column `x0`.
-    private static func alphaDeep(_ alpha: HEIFBands, row y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt16>) {
+    private static func alphaDeep(
+        _ alpha: HEIFBands, row y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt16>
+    ) {
         let a = UnsafeRawPointer(alpha.row(0, y)) + (x0 - alpha.window.x) * alpha.sampleBytes
         let shift = Double(1 << (alpha.bitDepth - 8)), top = Double((1 << alpha.bitDepth) - 1)
         let offset = alpha.fullRange ? 0 : 16 * shift, scale = alpha.fullRange ? 65535 / top : 65535 / (219 * shift)
         for x in 0..<count {
-            let v = alpha.sampleBytes == 2 ? Double(a.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self)) : Double(a.load(fromByteOffset: x, as: UInt8.self))
+            let v =
+                alpha.sampleBytes == 2
+                ? Double(a.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
+                : Double(a.load(fromByteOffset: x, as: UInt8.self))
             out[4 * x + 3] = UInt16(min(max(((v - offset) * scale).rounded(), 0), 65535))
         }
     }

@@ -17,8 +17,10 @@ enum HEIFTileDecoder {
     /// One tile from its item's `data`, coded as `coding` (HEVC parameter sets are read from `file`), deeper
     /// samples kept or narrowed as `depth` says. Fails with `.corruptData` when the decoder reports an error or
     /// yields no picture.
-    func decode(_ data: UnsafeRawBufferPointer, coding: HEIFCoding, file: UnsafeRawBufferPointer, depth: HEIFSampleDepth,
-                path: String) throws(ImageError) -> HEIFPicture {
+    func decode(
+        _ data: UnsafeRawBufferPointer, coding: HEIFCoding, file: UnsafeRawBufferPointer, depth: HEIFSampleDepth,
+        path: String
+    ) throws(ImageError) -> HEIFPicture {
         switch (self, coding) {
         case (.hevc(let decoder), .hevc(let config)):
             let parameterSets = config.parameterSets.map { UnsafeRawBufferPointer(rebasing: file[$0.range]) }

@@ -23,8 +23,9 @@ struct HEIFTileWindow: Sendable, Equatable {
         let top = oy + max(0, min(image.size.height - 1, Int(window.y.rounded(.down))))
         let right = ox + max(1, min(image.size.width, Int((window.x + window.width).rounded(.up))))
         let bottom = oy + max(1, min(image.size.height, Int((window.y + window.height).rounded(.up))))
-        columns = left / tile.width ..< min(image.columns, max(left / tile.width + 1, (right + tile.width - 1) / tile.width))
-        rows = top / tile.height ..< min(image.rows, max(top / tile.height + 1, (bottom + tile.height - 1) / tile.height))
+        columns =
+            left / tile.width..<min(image.columns, max(left / tile.width + 1, (right + tile.width - 1) / tile.width))
+        rows = top / tile.height..<min(image.rows, max(top / tile.height + 1, (bottom + tile.height - 1) / tile.height))
         x = max(ox, columns.lowerBound * tile.width)
         y = max(oy, rows.lowerBound * tile.height)
         width = min(ox + image.size.width, columns.upperBound * tile.width) - x

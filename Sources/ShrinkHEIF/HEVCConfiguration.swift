@@ -24,7 +24,9 @@ package struct HEVCConfiguration: Sendable, Equatable {
     package init(_ bytes: UnsafeRawBufferPointer, range: Range<Int>, path: String) throws(ImageError) {
         var r = BoxReader(bytes, range: range, path: path)
         let version = try r.u8("hvcC version")
-        guard version == 1 else { throw ImageError(.unsupportedFeature, "\(path): HEVC configuration version \(version)") }
+        guard version == 1 else {
+            throw ImageError(.unsupportedFeature, "\(path): HEVC configuration version \(version)")
+        }
         try r.skip(1 + 4 + 6 + 1, "hvcC profile, compatibility, constraints and level")
         try r.skip(2 + 1, "hvcC segmentation and parallelism")
         chromaFormat = try r.u8("hvcC chroma format") & 3
@@ -50,11 +52,15 @@ package struct HEVCConfiguration: Sendable, Equatable {
     /// The NAL units of `data` (an item's bytes: each unit after a `lengthSize`-byte big-endian length), as
     /// ranges of `data`. Fails with `.corruptData` when a length runs past the data, `.limitExceeded` past
     /// `maxUnits`.
-    package func nalUnits(in data: UnsafeRawBufferPointer, path: String, maxUnits: Int = 4096) throws(ImageError) -> [Range<Int>] {
+    package func nalUnits(in data: UnsafeRawBufferPointer, path: String, maxUnits: Int = 4096) throws(ImageError)
+        -> [Range<Int>]
+    {
         var units: [Range<Int>] = []
         var r = BoxReader(data, range: 0..<data.count, path: path)
         while r.remaining > 0 {
-            guard units.count < maxUnits else { throw ImageError(.limitExceeded, "\(path): more than \(maxUnits) HEVC NAL units in one item") }
+            guard units.count < maxUnits else {
+                throw ImageError(.limitExceeded, "\(path): more than \(maxUnits) HEVC NAL units in one item")
+            }
             let length = try r.uint(size: lengthSize, "HEVC NAL unit length")
             units.append(try r.range(length, "HEVC NAL unit"))
         }

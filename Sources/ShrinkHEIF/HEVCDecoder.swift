@@ -13,10 +13,14 @@ final class HEVCDecoder {
     /// Fails with `.unsupportedFeature` when libde265 cannot be loaded (it is loaded on first use, not linked).
     init(path: String) throws(ImageError) {
         guard shrink_de265_load() == 0 else {
-            throw ImageError(.unsupportedFeature, "\(path): HEVC-coded images need libde265 (Debian: libde265-0), which did not load: "
-                             + String(cString: shrink_de265_load_error()))
+            throw ImageError(
+                .unsupportedFeature,
+                "\(path): HEVC-coded images need libde265 (Debian: libde265-0), which did not load: "
+                    + String(cString: shrink_de265_load_error()))
         }
-        guard let context = shrink_de265_new_decoder() else { throw ImageError(.outOfMemory, "\(path): cannot create an HEVC decoder") }
+        guard let context = shrink_de265_new_decoder() else {
+            throw ImageError(.outOfMemory, "\(path): cannot create an HEVC decoder")
+        }
         self.context = context
         self.path = path
         shrink_de265_set_verbosity(0)
@@ -26,7 +30,10 @@ final class HEVCDecoder {
 
     /// Decodes one picture from `parameterSets` then `units` (NAL units without length prefixes). Fails with
     /// `.corruptData` when libde265 reports an error or yields no picture.
-    func decode(parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer], depth: HEIFSampleDepth = .narrowed(fullRange: nil)) throws(ImageError) -> HEIFPicture {
+    func decode(
+        parameterSets: [UnsafeRawBufferPointer], units: [UnsafeRawBufferPointer],
+        depth: HEIFSampleDepth = .narrowed(fullRange: nil)
+    ) throws(ImageError) -> HEIFPicture {
         defer { shrink_de265_reset(context) }
         for unit in parameterSets + units where unit.count > 0 {
             let status = shrink_de265_push_NAL(context, unit.baseAddress, Int32(clamping: unit.count), 0, nil)
@@ -53,16 +60,18 @@ final class HEVCDecoder {
         let planes = shrink_de265_get_chroma_format(image) == de265_chroma_mono ? 1 : 3
         var sizes: [PixelSize] = [], bases: [UnsafeRawPointer] = [], strides: [Int] = []
         for c in 0..<planes {
-            let w = Int(shrink_de265_get_image_width(image, Int32(c))), h = Int(shrink_de265_get_image_height(image, Int32(c)))
+            let w = Int(shrink_de265_get_image_width(image, Int32(c))),
+                h = Int(shrink_de265_get_image_height(image, Int32(c)))
             var stride: Int32 = 0
             guard w > 0, h > 0, let base = shrink_de265_get_image_plane(image, Int32(c), &stride) else { continue }
             sizes.append(PixelSize(width: w, height: h))
             bases.append(UnsafeRawPointer(base))
             strides.append(Int(stride))
         }
-        return HEIFPicture(copying: bases, strides: strides, sizes: sizes, bitDepth: Int(shrink_de265_get_bits_per_pixel(image, 0)),
-                           depth: depth, fullRange: shrink_de265_get_image_full_range_flag(image) != 0,
-                           matrix: Int(shrink_de265_get_image_matrix_coefficients(image)))
+        return HEIFPicture(
+            copying: bases, strides: strides, sizes: sizes, bitDepth: Int(shrink_de265_get_bits_per_pixel(image, 0)),
+            depth: depth, fullRange: shrink_de265_get_image_full_range_flag(image) != 0,
+            matrix: Int(shrink_de265_get_image_matrix_coefficients(image)))
     }
 
     private func error(_ status: de265_error, _ during: String) -> ImageError {

@@ -9,8 +9,10 @@ struct ISOBox {
 
     /// The boxes inside `range`, in order. Fails with `.corruptData` when a box's size is below its header or
     /// runs past `range`, `.limitExceeded` past `maxBoxes` boxes.
-    static func children(of bytes: UnsafeRawBufferPointer, in range: Range<Int>, path: String,
-                         maxBoxes: Int = HEIFLimits.maxBoxesPerLevel) throws(ImageError) -> [ISOBox] {
+    static func children(
+        of bytes: UnsafeRawBufferPointer, in range: Range<Int>, path: String,
+        maxBoxes: Int = HEIFLimits.maxBoxesPerLevel
+    ) throws(ImageError) -> [ISOBox] {
         var boxes: [ISOBox] = []
         var reader = BoxReader(bytes, range: range, path: path)
         while reader.remaining > 0 {
@@ -19,7 +21,8 @@ struct ISOBox {
             }
             let start = reader.offset
             guard reader.remaining >= 8 else {
-                throw ImageError(.corruptData, "\(path): \(reader.remaining) stray bytes where a HEIF box header should be")
+                throw ImageError(
+                    .corruptData, "\(path): \(reader.remaining) stray bytes where a HEIF box header should be")
             }
             var size = try reader.u32("box size")
             let type = try reader.fourCC("box type")
@@ -28,7 +31,9 @@ struct ISOBox {
             if type == "uuid" { try reader.skip(16, "uuid box type") }
             let header = reader.offset - start
             guard size >= header, size <= range.upperBound - start else {
-                throw ImageError(.corruptData, "\(path): HEIF box '\(type)' of \(size) bytes does not fit (\(range.upperBound - start) left)")
+                throw ImageError(
+                    .corruptData,
+                    "\(path): HEIF box '\(type)' of \(size) bytes does not fit (\(range.upperBound - start) left)")
             }
             boxes.append(ISOBox(type: type, payload: (start + header)..<(start + size)))
             try reader.skip(size - header, "'\(type)' box")

@@ -27,7 +27,9 @@ package struct LibheifDecoder: ImageDecoding {
     /// `.unsupportedFeature` when it is built from anything but HEVC or AV1 items, or from both; with
     /// `.limitExceeded` when it or an item it is built from is above `limits` (read from the boxes, before
     /// libheif allocates anything); with libheif's error when libheif cannot read it.
-    init(bytes: ImageBytes, path: String, container c: HEIFContainer, limits: ImageLimits, format: ImageFormat) throws(ImageError) {
+    init(bytes: ImageBytes, path: String, container c: HEIFContainer, limits: ImageLimits, format: ImageFormat)
+        throws(ImageError)
+    {
         self.bytes = bytes
         self.path = path
         // The coded items the derivation reads, through nested derivations (each item once, depth bounded).
@@ -41,27 +43,40 @@ package struct LibheifDecoder: ImageDecoding {
             if Self.derivedTypes.contains(type) { pending += c.references("dimg", from: id) } else { coded[id] = type }
         }
         let types = Set(coded.values)
-        decoderID = switch types {
-        case ["hvc1"]: "libde265"
-        case ["av01"]: "dav1d"
-        case []: throw ImageError(.corruptData, "\(path): HEIF '\(c.items[c.primaryID]?.type ?? "?")' image built from no coded image")
-        default: throw ImageError(.unsupportedFeature, "\(path): HEIF derived image built from \(types.sorted().joined(separator: ", ")) items (HEVC or AV1 only)")
-        }
+        decoderID =
+            switch types {
+            case ["hvc1"]: "libde265"
+            case ["av01"]: "dav1d"
+            case []:
+                throw ImageError(
+                    .corruptData, "\(path): HEIF '\(c.items[c.primaryID]?.type ?? "?")' image built from no coded image"
+                )
+            default:
+                throw ImageError(
+                    .unsupportedFeature,
+                    "\(path): HEIF derived image built from \(types.sorted().joined(separator: ", ")) items (HEVC or AV1 only)"
+                )
+            }
         maxSide = min(limits.maxPixels, 1 << 20)
         let heif = try LibheifContext(bytes.bytes, maxSide: maxSide, path: path)
         try limits.check(heif.size, path: path)
         icc = heif.iccProfile
         exif = HEIFDecoder.exifRange(c, bytes: bytes.bytes)
         let type = c.items[c.primaryID]?.type ?? "?"
-        info = ImageInfo(format: format, size: heif.size, orientation: .up, colorModel: .yCbCr,
-                         bitsPerComponent: heif.bitDepth, hasAlpha: heif.hasAlpha,
-                         iccProfileBytes: icc?.count ?? 0, exifBytes: exif?.count ?? 0,
-                         features: ["derived image '\(type)' over \(coded.count) \(types.first == "av01" ? "AV1" : "HEVC") item(s), decoded whole by \(Self.decoderName(decoderID))",
-                                    "orientation applied by libheif"] + (heif.hasAlpha ? ["alpha"] : []))
+        info = ImageInfo(
+            format: format, size: heif.size, orientation: .up, colorModel: .yCbCr,
+            bitsPerComponent: heif.bitDepth, hasAlpha: heif.hasAlpha,
+            iccProfileBytes: icc?.count ?? 0, exifBytes: exif?.count ?? 0,
+            features: [
+                "derived image '\(type)' over \(coded.count) \(types.first == "av01" ? "AV1" : "HEVC") item(s), decoded whole by \(Self.decoderName(decoderID))",
+                "orientation applied by libheif",
+            ] + (heif.hasAlpha ? ["alpha"] : []))
     }
 
     /// "libheif 1.15.1 (dav1d)": the library and the decoder it was told to use, as telemetry and info name them.
-    static func decoderName(_ decoderID: String) -> String { "libheif \(String(cString: shrink_heif_get_version())) (\(decoderID))" }
+    static func decoderName(_ decoderID: String) -> String {
+        "libheif \(String(cString: shrink_heif_get_version())) (\(decoderID))"
+    }
 
     package func metadata() throws(ImageError) -> ImageMetadata {
         ImageMetadata(iccProfile: icc, exif: exif.map { Array(bytes.bytes[$0]) })
@@ -78,9 +93,11 @@ package struct LibheifDecoder: ImageDecoding {
     /// the decoder's own state about 4 MiB. Windows are cut after the decode.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let (bytes, path, size, format, decoderID, maxSide) = (bytes, path, info.size, outputFormat, decoderID, maxSide)
-        return DecodeRoute(path: .libheifWhole, output: .rows(format), decodedSize: size,
-                           workingBytes: size.pixelCount * (format == .rgba8 ? 22 : 20), stateBytes: 4 << 20,
-                           decoder: Self.decoderName(decoderID)) { _, monitor throws(ImageError) in
+        return DecodeRoute(
+            path: .libheifWhole, output: .rows(format), decodedSize: size,
+            workingBytes: size.pixelCount * (format == .rgba8 ? 22 : 20), stateBytes: 4 << 20,
+            decoder: Self.decoderName(decoderID)
+        ) { _, monitor throws(ImageError) in
             try monitor?.checkpoint(row: 0)
             let heif = try LibheifContext(bytes.bytes, maxSide: maxSide, path: path)
             guard heif.size == size else {

@@ -23,9 +23,11 @@ final class LibheifRowDecoder: RowDecoding {
         let width = shrink_heif_image_get_width(image, heif_channel_interleaved)
         let height = shrink_heif_image_get_height(image, heif_channel_interleaved)
         guard let plane = shrink_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-              Int(width) == size.width, Int(height) == size.height, Int(stride) >= size.width * format.bytesPerPixel else {
+            Int(width) == size.width, Int(height) == size.height, Int(stride) >= size.width * format.bytesPerPixel
+        else {
             shrink_heif_image_release(image)
-            throw ImageError(.corruptData, "\(path): libheif decoded \(width)x\(height), not the \(size) its header gives")
+            throw ImageError(
+                .corruptData, "\(path): libheif decoded \(width)x\(height), not the \(size) its header gives")
         }
         pixels = plane
         self.stride = Int(stride)
@@ -33,8 +35,10 @@ final class LibheifRowDecoder: RowDecoding {
 
     deinit { if let image { shrink_heif_image_release(image) } }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int {
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: image != nil, path: path)
         let width = size.width * format.bytesPerPixel
         for i in 0..<count {

@@ -5,7 +5,8 @@ extension ImageError {
     /// The JPEG at `path` has more scans than ``ImageLimits/maxScans`` (`limit`): one wording for every path
     /// that counts them (the scan walk, the lossless transforms; libjpeg's progress monitor says the same).
     static func tooManyScans(path: String, limit: Int) -> ImageError {
-        ImageError(.limitExceeded, "\(path): the JPEG has more than \(limit) scans, above the limit (ImageLimits.maxScans)")
+        ImageError(
+            .limitExceeded, "\(path): the JPEG has more than \(limit) scans, above the limit (ImageLimits.maxScans)")
     }
 
     /// Translates a shim status into an ImageError naming `path`; the one place libjpeg statuses are mapped.
@@ -18,15 +19,19 @@ extension ImageError {
         case SJ_UNSUPPORTED.rawValue:
             return ImageError(.unsupportedFeature, "\(path): unsupported JPEG feature", cause: cause)
         case SJ_MEMORY_LIMIT.rawValue:
-            return ImageError(.memoryBudgetExceeded,
-                              "\(path): the JPEG decoder needs more working memory than the limit allows (ImageLimits.maxWorkingBytes)", cause: cause)
+            return ImageError(
+                .memoryBudgetExceeded,
+                "\(path): the JPEG decoder needs more working memory than the limit allows (ImageLimits.maxWorkingBytes)",
+                cause: cause)
         case SJ_OUT_OF_MEMORY.rawValue:
             return ImageError(.outOfMemory, "\(path): out of memory while decoding JPEG", cause: cause)
         case SJ_WARNING.rawValue:
             return ImageError(.corruptData, "\(path): corrupt JPEG data (\(stage))", cause: cause)
         case SJ_LIMIT.rawValue:
-            return ImageError(.limitExceeded, "\(path): \(text.isEmpty ? "too many scans" : text), above the limit (ImageLimits.maxScans)",
-                              cause: nil)
+            return ImageError(
+                .limitExceeded,
+                "\(path): \(text.isEmpty ? "too many scans" : text), above the limit (ImageLimits.maxScans)",
+                cause: nil)
         case SJ_BAD_CALL.rawValue:
             return ImageError(.invalidArgument, "\(path): JPEG decoder used out of order (\(stage))", cause: cause)
         default:
@@ -48,8 +53,11 @@ func jpegWarnings(_ d: OpaquePointer) -> [String] {
 /// when the header cannot be read. Input pages of a mapping are released behind it; more than `maxScans`
 /// scans fail the decode with `.limitExceeded`.
 func openJPEGDecoder(_ bytes: ImageBytes, path: String, maxScans: Int) throws(ImageError) -> OpaquePointer {
-    guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                            bytes.isPageAlignedMapping ? 1 : 0, Int32(clamping: maxScans)) else {
+    guard
+        let d = sj_create(
+            bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+            bytes.isPageAlignedMapping ? 1 : 0, Int32(clamping: maxScans))
+    else {
         throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
     }
     var header = sj_header()

@@ -40,8 +40,11 @@ package struct JPEGDecoder: ImageDecoding {
         self.path = path
         self.limits = limits
         var header = sj_header()
-        guard let d = sj_create(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0,
-                                Int32(clamping: limits.maxScans)) else {
+        guard
+            let d = sj_create(
+                bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, 0,
+                Int32(clamping: limits.maxScans))
+        else {
             throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
         }
         defer { sj_destroy(d) }
@@ -54,8 +57,12 @@ package struct JPEGDecoder: ImageDecoding {
             throw ImageError(.unsupportedFeature, "\(path): \(header.precision)-bit JPEG is not supported")
         }
         let components = Int(header.components)
-        let h = withUnsafeBytes(of: header.h_samp) { Array($0.bindMemory(to: Int32.self).prefix(components)).map(Int.init) }
-        let v = withUnsafeBytes(of: header.v_samp) { Array($0.bindMemory(to: Int32.self).prefix(components)).map(Int.init) }
+        let h = withUnsafeBytes(of: header.h_samp) {
+            Array($0.bindMemory(to: Int32.self).prefix(components)).map(Int.init)
+        }
+        let v = withUnsafeBytes(of: header.v_samp) {
+            Array($0.bindMemory(to: Int32.self).prefix(components)).map(Int.init)
+        }
         samplingH = h
         samplingV = v
         colorSpace = header.color_space
@@ -99,7 +106,8 @@ package struct JPEGDecoder: ImageDecoding {
             iccProfileBytes: markers.iccProfileBytes,
             exifBytes: exifBytes,
             embeddedThumbnail: thumbnail,
-            features: (header.arithmetic != 0 ? ["arithmetic"] : []) + (header.restart_interval > 0 ? ["restart markers"] : [])
+            features: (header.arithmetic != 0 ? ["arithmetic"] : [])
+                + (header.restart_interval > 0 ? ["restart markers"] : [])
                 + (header.multi_scan != 0 && header.progressive == 0 ? ["multi-scan"] : [])
                 + (header.saw_adobe != 0 ? ["Adobe transform \(header.adobe_transform)"] : []),
             warnings: warnings
@@ -118,8 +126,9 @@ package struct JPEGDecoder: ImageDecoding {
 
     package func metadata() throws(ImageError) -> ImageMetadata {
         let markers = JPEGMarkers(scanning: bytes.bytes)
-        return ImageMetadata(iccProfile: markers.iccProfile(in: bytes.bytes),
-                             exif: markers.exifRange.map { Array(bytes.bytes[$0]) })
+        return ImageMetadata(
+            iccProfile: markers.iccProfile(in: bytes.bytes),
+            exif: markers.exifRange.map { Array(bytes.bytes[$0]) })
     }
 
     /// The pixel format decoded rows come in: gray8 for gray files, rgb8 for everything else.
@@ -127,8 +136,9 @@ package struct JPEGDecoder: ImageDecoding {
 
     /// The size libjpeg produces at 1/`denominator` (it rounds up, so no axis reaches 0).
     package func scaledSize(denominator: Int) -> PixelSize {
-        PixelSize(width: (info.size.width + denominator - 1) / denominator,
-             height: (info.size.height + denominator - 1) / denominator)
+        PixelSize(
+            width: (info.size.width + denominator - 1) / denominator,
+            height: (info.size.height + denominator - 1) / denominator)
     }
 
     /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients (progressive and multi-scan
@@ -167,16 +177,19 @@ package struct JPEGDecoder: ImageDecoding {
     /// from the header what it would cost: the pixel limit (`.limitExceeded`), the scan limit
     /// (`.limitExceeded`, counted by a walk over the markers) and `memoryBudget` against
     /// ``transformBytes(_:cropSize:)`` (`.memoryBudgetExceeded`), all before anything is allocated.
-    package func transformed(_ operation: JPEGTransform.Operation, trim: Bool = false,
-                            crop: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                            memoryBudget: Int) throws(ImageError) -> [UInt8] {
+    package func transformed(
+        _ operation: JPEGTransform.Operation, trim: Bool = false,
+        crop: (x: Int, y: Int, width: Int, height: Int)? = nil,
+        memoryBudget: Int
+    ) throws(ImageError) -> [UInt8] {
         try limits.check(info.size, path: path)
         let scans = JPEGMarkers.scanCount(in: bytes.bytes, upTo: limits.maxScans + 1)
         guard scans <= limits.maxScans else {
             throw ImageError.tooManyScans(path: path, limit: limits.maxScans)
         }
         let needed = transformBytes(operation, cropSize: crop.map { PixelSize(width: $0.width, height: $0.height) })
-        try ImageLimits.check(workingBytes: needed, limit: memoryBudget, for: "a lossless transform (its DCT coefficients)", path: path)
+        try ImageLimits.check(
+            workingBytes: needed, limit: memoryBudget, for: "a lossless transform (its DCT coefficients)", path: path)
         return try JPEGTransform.apply(operation, to: bytes, path: path, trim: trim, crop: crop)
     }
 
@@ -185,10 +198,14 @@ package struct JPEGDecoder: ImageDecoding {
     /// the same limit). Reading the scan script walks the file once; the result is cached.
     var dcFirst: DCFirstDecoder? {
         let bytes = bytes, path = path, maxScans = limits.maxScans
-        return dcFirstCache.value(eligible: info.isProgressive && !isArithmeticCoded && (info.colorModel == .gray || info.colorModel == .yCbCr)) {
+        return dcFirstCache.value(
+            eligible: info.isProgressive && !isArithmeticCoded
+                && (info.colorModel == .gray || info.colorModel == .yCbCr)
+        ) {
             () throws(ImageError) in
-            try DCFirstDecoder(bytes: bytes.bytes, path: path, maxScans: maxScans,
-                               release: { bytes.releaseResidentPages(in: 0 ..< max(0, $0)) })
+            try DCFirstDecoder(
+                bytes: bytes.bytes, path: path, maxScans: maxScans,
+                release: { bytes.releaseResidentPages(in: 0..<max(0, $0)) })
         }
     }
 
@@ -196,7 +213,8 @@ package struct JPEGDecoder: ImageDecoding {
     /// decodes to planes, in one interleaved scan; nil otherwise. Reads the headers up to the scan once.
     var dcOnly: BaselineDCDecoder? {
         let bytes = bytes, path = path
-        return dcOnlyCache.value(eligible: !info.isProgressive && !isArithmeticCoded && decodesToPlanes) { () throws(ImageError) in
+        return dcOnlyCache.value(eligible: !info.isProgressive && !isArithmeticCoded && decodesToPlanes) {
+            () throws(ImageError) in
             try BaselineDCDecoder(bytes: bytes.bytes, path: path)
         }
     }
@@ -207,7 +225,9 @@ package struct JPEGDecoder: ImageDecoding {
 
     /// Starts a 1/8 decode through the DC-first path. Fails with `.unsupportedFeature` when the file does
     /// not allow it (see ``decodesDCFirst``).
-    package func startDCFirst(options: DecodeOptions = DecodeOptions(), monitor: DecodeMonitor? = nil) throws(ImageError) -> JPEGDCRowDecoder {
+    package func startDCFirst(options: DecodeOptions = DecodeOptions(), monitor: DecodeMonitor? = nil)
+        throws(ImageError) -> JPEGDCRowDecoder
+    {
         guard let dc = dcFirst else { throw ImageError(.unsupportedFeature, "\(path): no DC-first path for this file") }
         return JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor)
     }
@@ -236,8 +256,10 @@ package struct JPEGDecoder: ImageDecoding {
         if d == 8, request.wantsPlanes, let dc = dcOnly {
             // Planes wanted from a sequential file: each block's DC value is its sample; the AC codes are skipped.
             let bytes = bytes
-            return DecodeRoute(path: .dcOnly, output: .planes, decodedSize: size, workingBytes: 0,
-                               stateBytes: dc.stateBytes(mapped: bytes.isPageAlignedMapping), decoder: "shrink") { options, monitor in
+            return DecodeRoute(
+                path: .dcOnly, output: .planes, decodedSize: size, workingBytes: 0,
+                stateBytes: dc.stateBytes(mapped: bytes.isPageAlignedMapping), decoder: "shrink"
+            ) { options, monitor in
                 .planes(JPEGDCOnlyPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
             }
         }
@@ -245,27 +267,35 @@ package struct JPEGDecoder: ImageDecoding {
             let bytes = bytes
             if request.wantsPlanes && decodesToPlanes {
                 // Planes wanted: the DC values are the planes (4:2:0 chroma already at half size); no AC scan is read.
-                return DecodeRoute(path: .dcFirst, output: .planes, decodedSize: size, workingBytes: dc.dcPlanesWorkingBytes,
-                                   stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping),
-                                   decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
+                return DecodeRoute(
+                    path: .dcFirst, output: .planes, decodedSize: size, workingBytes: dc.dcPlanesWorkingBytes,
+                    stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping),
+                    decoder: "libjpeg-turbo"
+                ) { options, monitor throws(ImageError) in
                     .planes(JPEGDCPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
                 }
             }
-            return DecodeRoute(path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
-                               stateBytes: state, decoder: "libjpeg-turbo") { options, monitor throws(ImageError) in
+            return DecodeRoute(
+                path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
+                stateBytes: state, decoder: "libjpeg-turbo"
+            ) { options, monitor throws(ImageError) in
                 .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
             }
         }
         let working = workingBytes(scaleDenominator: d)
         if request.wantsPlanes && decodesToPlanes {
-            return DecodeRoute(path: .dctScaledPlanes, output: .planes, decodedSize: size, workingBytes: working,
-                               stateBytes: state, decoder: "libjpeg-turbo") { [self] options, _ throws(ImageError) in
+            return DecodeRoute(
+                path: .dctScaledPlanes, output: .planes, decodedSize: size, workingBytes: working,
+                stateBytes: state, decoder: "libjpeg-turbo"
+            ) { [self] options, _ throws(ImageError) in
                 .planes(try startPlanes(scaleDenominator: d, options: options))
             }
         }
         let window = request.window
-        return DecodeRoute(path: buffersWholeImage ? .coefficientBuffer : .dctScaledRows, output: .rows(outputFormat),
-                           decodedSize: size, workingBytes: working, stateBytes: state, decoder: "libjpeg-turbo") { [self] options, _ throws(ImageError) in
+        return DecodeRoute(
+            path: buffersWholeImage ? .coefficientBuffer : .dctScaledRows, output: .rows(outputFormat),
+            decodedSize: size, workingBytes: working, stateBytes: state, decoder: "libjpeg-turbo"
+        ) { [self] options, _ throws(ImageError) in
             .rows(try startRows(scaleDenominator: d, options: options, window: window))
         }
     }
@@ -286,24 +316,32 @@ package struct JPEGDecoder: ImageDecoding {
     }
 
     /// Starts a planar decode at 1/`scaleDenominator`: Y, Cb and Cr with no colour conversion.
-    package func startPlanes(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> JPEGPlaneDecoder {
+    package func startPlanes(scaleDenominator: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError)
+        -> JPEGPlaneDecoder
+    {
         guard decodesToPlanes else { throw ImageError(.invalidArgument, "\(path): not a YCbCr JPEG") }
         guard scaleDenominators.contains(scaleDenominator) else {
-            throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
+            throw ImageError(
+                .invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }
-        return try JPEGPlaneDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
-                                    maxScans: limits.maxScans)
+        return try JPEGPlaneDecoder(
+            bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
+            maxScans: limits.maxScans)
     }
 
     /// Starts a row decode at 1/`scaleDenominator`: with a `window`, only the columns of it (widened to iMCU
     /// boundaries) are produced and the rows above it are skipped (jpeg_crop_scanline, jpeg_skip_scanlines).
-    package func startRows(scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
-                          window: FractionalRect? = nil) throws(ImageError) -> JPEGRowDecoder {
+    package func startRows(
+        scaleDenominator: Int, options: DecodeOptions = DecodeOptions(),
+        window: FractionalRect? = nil
+    ) throws(ImageError) -> JPEGRowDecoder {
         guard scaleDenominators.contains(scaleDenominator) else {
-            throw ImageError(.invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
+            throw ImageError(
+                .invalidArgument, "\(path): JPEG scale must be 1/1, 1/2, 1/4 or 1/8, not 1/\(scaleDenominator)")
         }
-        return try JPEGRowDecoder(bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
-                                  gray: info.colorModel == .gray, cmyk: info.colorModel.isInk, inkInverted: inkInverted, window: window,
-                                  maxScans: limits.maxScans)
+        return try JPEGRowDecoder(
+            bytes: bytes, path: path, scaleDenominator: scaleDenominator, options: options,
+            gray: info.colorModel == .gray, cmyk: info.colorModel.isInk, inkInverted: inkInverted, window: window,
+            maxScans: limits.maxScans)
     }
 }

@@ -30,8 +30,10 @@ public struct JPEGEncoder: ImageEncoding {
         public var background: (red: UInt8, green: UInt8, blue: UInt8) = (255, 255, 255)
 
         /// Options with the defaults above, or the values given.
-        public init(quality: Int = 85, chroma444: Bool = false, progressive: Bool = false,
-                    optimizeHuffmanTables: Bool = false) {
+        public init(
+            quality: Int = 85, chroma444: Bool = false, progressive: Bool = false,
+            optimizeHuffmanTables: Bool = false
+        ) {
             self.quality = quality
             self.chroma444 = chroma444
             self.progressive = progressive
@@ -54,9 +56,12 @@ public struct JPEGEncoder: ImageEncoding {
         case .gray8, .rgb8: break
         case .rgba8: return try encode(PixelConverter.flattened(image, over: options.background), metadata: metadata)
         case .yuv420 where !options.chroma444: return try encodePlanes(image, metadata: metadata)
-        case .nv12 where !options.chroma444: return try encodePlanes(PixelConverter.convert(image, to: .yuv420), metadata: metadata)
+        case .nv12 where !options.chroma444:
+            return try encodePlanes(PixelConverter.convert(image, to: .yuv420), metadata: metadata)
         case .yuv420, .nv12: return try encode(PixelConverter.convert(image, to: .rgb8), metadata: metadata)
-        default: return try encode(PixelConverter.convert(image, to: image.format.hasAlpha ? .rgba8 : .rgb8), metadata: metadata)
+        default:
+            return try encode(
+                PixelConverter.convert(image, to: image.format.hasAlpha ? .rgba8 : .rgb8), metadata: metadata)
         }
         guard (1...100).contains(options.quality) else {
             throw ImageError(.invalidArgument, "JPEG quality must be 1–100, not \(options.quality)")
@@ -75,11 +80,12 @@ public struct JPEGEncoder: ImageEncoding {
         let status = image.bytes.withUnsafeBufferPointer { pixels in
             icc.withUnsafeBufferPointer { icc in
                 exif.withUnsafeBufferPointer { exif in
-                    sj_encode(pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
-                              Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
-                              options.progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0,
-                              icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(exif.count),
-                              &out, &length, &message, message.count)
+                    sj_encode(
+                        pixels.baseAddress, Int32(image.size.width), Int32(image.size.height), image.bytesPerRow,
+                        Int32(image.format.channels), Int32(options.quality), options.chroma444 ? 1 : 0,
+                        options.progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0,
+                        icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(exif.count),
+                        &out, &length, &message, message.count)
                 }
             }
         }
@@ -90,8 +96,10 @@ public struct JPEGEncoder: ImageEncoding {
     private var optimizesHuffmanTables: Bool { options.progressive || options.optimizeHuffmanTables }
 
     /// The encoded bytes libjpeg wrote (freed here), or the error it reported.
-    private static func result(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ length: UInt,
-                               _ message: [CChar]) throws(ImageError) -> [UInt8] {
+    private static func result(
+        _ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ length: UInt,
+        _ message: [CChar]
+    ) throws(ImageError) -> [UInt8] {
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             throw ImageError(.encodingFailed, "JPEG encoding failed", cause: text)
@@ -114,11 +122,12 @@ public struct JPEGEncoder: ImageEncoding {
         let status = image.bytes.withUnsafeBufferPointer { p in
             icc.withUnsafeBufferPointer { icc in
                 exif.withUnsafeBufferPointer { exif in
-                    sj_encode_yuv420(p.baseAddress!, p.baseAddress! + planes[1].offset, p.baseAddress! + planes[2].offset,
-                                     Int32(image.size.width), Int32(image.size.height), Int32(options.quality),
-                                     options.progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0,
-                                     icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(min(exif.count, 65527)),
-                                     &out, &length, &message, message.count)
+                    sj_encode_yuv420(
+                        p.baseAddress!, p.baseAddress! + planes[1].offset, p.baseAddress! + planes[2].offset,
+                        Int32(image.size.width), Int32(image.size.height), Int32(options.quality),
+                        options.progressive ? 1 : 0, optimizesHuffmanTables ? 1 : 0,
+                        icc.baseAddress, UInt32(icc.count), exif.baseAddress, UInt32(min(exif.count, 65527)),
+                        &out, &length, &message, message.count)
                 }
             }
         }

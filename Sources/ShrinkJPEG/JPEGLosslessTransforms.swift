@@ -10,11 +10,13 @@ struct JPEGLosslessTransforms: LosslessTransforming {
         guard let operation = JPEGTransform.Operation(undoing: orientation) else {
             return JPEGTransform.settingOrientationUp(Array(decoder.bytes.bytes))
         }
-        return JPEGTransform.settingOrientationUp(try decoder.transformed(operation, trim: trim, memoryBudget: memoryBudget))
+        return JPEGTransform.settingOrientationUp(
+            try decoder.transformed(operation, trim: trim, memoryBudget: memoryBudget))
     }
 
     /// `stored` widened outwards to iMCU boundaries (crops start on their multiples) and cut out.
-    func crop(_ stored: FractionalRect, memoryBudget: Int) throws(ImageError) -> (bytes: [UInt8], kept: FractionalRect) {
+    func crop(_ stored: FractionalRect, memoryBudget: Int) throws(ImageError) -> (bytes: [UInt8], kept: FractionalRect)
+    {
         let size = decoder.info.size
         let (mw, mh) = decoder.iMCUSize
         let x0 = Int(stored.x) / mw * mw, y0 = Int(stored.y) / mh * mh

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import ShrinkCore
 
@@ -35,13 +35,17 @@ struct JPEGMarkers {
             guard pos + 2 <= n else { return }
             let length = Int(bytes[pos]) << 8 | Int(bytes[pos + 1])
             guard length >= 2, pos + length <= n else { return }
-            let body = pos + 2 ..< pos + length
+            let body = pos + 2..<pos + length
             switch marker {
             case 0xE1 where exifRange == nil && Self.starts(bytes, body, with: Array("Exif\0\0".utf8)):
-                exifRange = body.lowerBound + 6 ..< body.upperBound
+                exifRange = body.lowerBound + 6..<body.upperBound
             case 0xE2 where Self.starts(bytes, body, with: Array("ICC_PROFILE\0".utf8)) && body.count >= 14:
                 iccProfileBytes += body.count - 14
-                iccChunks.append((Int(bytes[body.lowerBound + 12]), Int(bytes[body.lowerBound + 13]), body.lowerBound + 14 ..< body.upperBound))
+                iccChunks.append(
+                    (
+                        Int(bytes[body.lowerBound + 12]), Int(bytes[body.lowerBound + 13]),
+                        body.lowerBound + 14..<body.upperBound
+                    ))
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 if body.count >= 5 {
                     let h = Int(bytes[body.lowerBound + 1]) << 8 | Int(bytes[body.lowerBound + 2])
@@ -65,9 +69,9 @@ struct JPEGMarkers {
         while pos + 1 < n && scans < limit {
             guard bytes[pos] == 0xFF else { return scans }
             let marker = bytes[pos + 1]
-            if marker == 0xFF { pos += 1; continue }                                 // fill byte
+            if marker == 0xFF { pos += 1; continue } // fill byte
             pos += 2
-            if marker == 0xD9 { return scans }                                     // EOI
+            if marker == 0xD9 { return scans } // EOI
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
             guard pos + 2 <= n else { return scans }
             let length = Int(bytes[pos]) << 8 | Int(bytes[pos + 1])
@@ -109,19 +113,29 @@ struct JPEGMarkers {
         var seen = Set<Int>(), repeated: [Int] = []
         for chunk in iccChunks where !seen.insert(chunk.sequence).inserted { repeated.append(chunk.sequence) }
         if !repeated.isEmpty {
-            warnings.append("ICC profile chunk number \(repeated.prefix(3).map(String.init).joined(separator: ", ")) repeated (the later segment ignored)")
+            warnings.append(
+                "ICC profile chunk number \(repeated.prefix(3).map(String.init).joined(separator: ", ")) repeated (the later segment ignored)"
+            )
         }
         if seen.contains(0) { warnings.append("ICC profile chunk numbered 0 (numbers start at 1)") }
         let counts = Set(iccChunks.map(\.count))
-        if counts.count > 1 { warnings.append("ICC profile chunks disagree on their count (\(counts.sorted().map(String.init).joined(separator: ", ")))") }
+        if counts.count > 1 {
+            warnings.append(
+                "ICC profile chunks disagree on their count (\(counts.sorted().map(String.init).joined(separator: ", ")))"
+            )
+        }
         if let count = counts.max(), count > 0 {
             let missing = (1...count).filter { !seen.contains($0) }
             let beyond = seen.filter { $0 > count }.sorted()
             if !beyond.isEmpty {
-                warnings.append("ICC profile chunk\(beyond.count == 1 ? "" : "s") \(beyond.prefix(3).map(String.init).joined(separator: ", ")) beyond the declared count of \(count)")
+                warnings.append(
+                    "ICC profile chunk\(beyond.count == 1 ? "" : "s") \(beyond.prefix(3).map(String.init).joined(separator: ", ")) beyond the declared count of \(count)"
+                )
             }
             if !missing.isEmpty {
-                warnings.append("ICC profile chunk\(missing.count == 1 ? "" : "s") \(missing.prefix(3).map(String.init).joined(separator: ", ")) of \(count) missing")
+                warnings.append(
+                    "ICC profile chunk\(missing.count == 1 ? "" : "s") \(missing.prefix(3).map(String.init).joined(separator: ", ")) of \(count) missing"
+                )
             }
         }
         return warnings

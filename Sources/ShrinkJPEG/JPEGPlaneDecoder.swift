@@ -23,15 +23,18 @@ package final class JPEGPlaneDecoder: PlaneDecoding {
     /// libjpeg's warnings (see ``RowDecoding/warnings``), read when the decode ends.
     package private(set) var warnings: [String] = []
 
-    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, maxScans: Int) throws(ImageError) {
+    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, maxScans: Int)
+        throws(ImageError)
+    {
         self.bytes = bytes
         self.path = path
         let d = try openJPEGDecoder(bytes, path: path, maxScans: maxScans)
         decoder = d
         var widths = [Int32](repeating: 0, count: 3), heights = widths, rows = widths
         var fx = [Double](repeating: 0, count: 3), fy = fx
-        let status = sj_start_raw(d, Int32(scaleDenominator), options.memoryLimit, options.fast ? 1 : 0, options.strict ? 1 : 0,
-                                  &widths, &heights, &rows, &fx, &fy)
+        let status = sj_start_raw(
+            d, Int32(scaleDenominator), options.memoryLimit, options.fast ? 1 : 0, options.strict ? 1 : 0,
+            &widths, &heights, &rows, &fx, &fy)
         guard status == Int32(SJ_OK.rawValue) else {
             let error = ImageError.jpeg(status, decoder: d, path: path, during: "starting the planar decode")
             sj_destroy(d)
@@ -57,7 +60,9 @@ package final class JPEGPlaneDecoder: PlaneDecoding {
         guard status == Int32(SJ_OK.rawValue) else {
             throw ImageError.jpeg(status, decoder: decoder, path: path, during: "decoding row \(nextRows[0])")
         }
-        guard luma > 0 else { throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(nextRows[0])") }
+        guard luma > 0 else {
+            throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(nextRows[0])")
+        }
         for plane in 0..<3 {
             let valid = plane == 0 ? Int(luma) : min(rowsPerGroup[plane], planeSizes[plane].height - nextRows[plane])
             for r in 0..<max(valid, 0) {
@@ -75,7 +80,8 @@ package final class JPEGPlaneDecoder: PlaneDecoding {
         let status = sj_finish(d)
         warnings = jpegWarnings(d)
         let complete = nextRows[0] >= planeSizes[0].height
-        let error: ImageError? = status == Int32(SJ_OK.rawValue) || !complete
+        let error: ImageError? =
+            status == Int32(SJ_OK.rawValue) || !complete
             ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")
         sj_destroy(d)
         if let error { throw error }

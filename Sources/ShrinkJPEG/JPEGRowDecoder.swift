@@ -13,7 +13,7 @@ package final class JPEGRowDecoder: RowDecoding {
     package private(set) var nextRow = 0
     package let origin: (x: Int, y: Int)
 
-    private let bytes: ImageBytes          // keeps the mapping alive while libjpeg reads it
+    private let bytes: ImageBytes // keeps the mapping alive while libjpeg reads it
     private let path: String
     private let cmyk: Bool
     private let inkInverted: Bool
@@ -23,8 +23,10 @@ package final class JPEGRowDecoder: RowDecoding {
     package private(set) var warnings: [String] = []
     private var cmykStrip: [UInt8] = []
 
-    init(bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
-         inkInverted: Bool, window: FractionalRect? = nil, maxScans: Int) throws(ImageError) {
+    init(
+        bytes: ImageBytes, path: String, scaleDenominator: Int, options: DecodeOptions, gray: Bool, cmyk: Bool,
+        inkInverted: Bool, window: FractionalRect? = nil, maxScans: Int
+    ) throws(ImageError) {
         self.bytes = bytes
         self.path = path
         self.cmyk = cmyk
@@ -34,8 +36,9 @@ package final class JPEGRowDecoder: RowDecoding {
         decoder = d
         var status: Int32
         var w: Int32 = 0, h: Int32 = 0, c: Int32 = 0
-        status = sj_start(d, Int32(scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
-                          options.fast ? 1 : 0, options.strict ? 1 : 0, &w, &h, &c)
+        status = sj_start(
+            d, Int32(scaleDenominator), gray ? 1 : 0, cmyk ? 1 : 0, options.memoryLimit,
+            options.fast ? 1 : 0, options.strict ? 1 : 0, &w, &h, &c)
         guard status == Int32(SJ_OK.rawValue) else {
             let error = ImageError.jpeg(status, decoder: d, path: path, during: "starting the decode")
             sj_destroy(d)
@@ -75,8 +78,10 @@ package final class JPEGRowDecoder: RowDecoding {
         if let decoder { sj_destroy(decoder) }
     }
 
-    package func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                         maxRows: Int) throws(ImageError) -> Int {
+    package func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: decoder != nil, path: path)
         guard count > 0, let decoder else { return 0 }
         var got: Int32 = 0
@@ -90,7 +95,8 @@ package final class JPEGRowDecoder: RowDecoding {
             let (width, rgb) = (size.width, buffer.assumingMemoryBound(to: UInt8.self))
             cmykStrip.withUnsafeBufferPointer { src in
                 for y in 0..<Int(got) {
-                    ink.convert(src.baseAddress! + y * stride, inverted: inkInverted, into: rgb + y * bytesPerRow, count: width)
+                    ink.convert(
+                        src.baseAddress! + y * stride, inverted: inkInverted, into: rgb + y * bytesPerRow, count: width)
                 }
             }
         } else {
@@ -111,7 +117,8 @@ package final class JPEGRowDecoder: RowDecoding {
         decoder = nil
         let status = sj_finish(d)
         warnings = jpegWarnings(d)
-        let error: ImageError? = status == Int32(SJ_OK.rawValue) || nextRow < size.height
+        let error: ImageError? =
+            status == Int32(SJ_OK.rawValue) || nextRow < size.height
             ? nil : ImageError.jpeg(status, decoder: d, path: path, during: "finishing the image")
         sj_destroy(d)
         if let error { throw error }

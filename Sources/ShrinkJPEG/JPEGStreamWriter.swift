@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CShrinkJPEG
 import ShrinkCore
@@ -30,10 +30,14 @@ package final class JPEGStreamWriter: RowEncoding {
     /// Starts a `size` JPEG of `format` (gray8 or rgb8 rows, or yuv420 planes) at `quality`, 4:2:0 unless
     /// `chroma444` (which yuv420 planes cannot be).
     /// Fails with `.invalidArgument` for other formats or sizes, `.io` when the file cannot be created.
-    package init(path: String, size: PixelSize, format: PixelFormat = .rgb8, quality: Int = 85,
-                chroma444: Bool = false) throws(ImageError) {
+    package init(
+        path: String, size: PixelSize, format: PixelFormat = .rgb8, quality: Int = 85,
+        chroma444: Bool = false
+    ) throws(ImageError) {
         guard format == .rgb8 || format == .gray8 || (format == .yuv420 && !chroma444) else {
-            throw ImageError(.invalidArgument, "\(path): JPEG rows must be rgb8 or gray8, or yuv420 planes for a 4:2:0 JPEG, not \(format)")
+            throw ImageError(
+                .invalidArgument,
+                "\(path): JPEG rows must be rgb8 or gray8, or yuv420 planes for a 4:2:0 JPEG, not \(format)")
         }
         guard size.width > 0, size.height > 0, size.width <= 65500, size.height <= 65500 else {
             throw ImageError(.invalidArgument, "\(path): a JPEG cannot be \(size) (1–65500 pixels per side)")
@@ -46,8 +50,9 @@ package final class JPEGStreamWriter: RowEncoding {
         self.format = format
         temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         var message = [CChar](repeating: 0, count: 256)
-        writer = sj_writer_open(temporary, Int32(size.width), Int32(size.height), format == .yuv420 ? 0 : Int32(format.bytesPerPixel),
-                                Int32(quality), chroma444 ? 1 : 0, &message, message.count)
+        writer = sj_writer_open(
+            temporary, Int32(size.width), Int32(size.height), format == .yuv420 ? 0 : Int32(format.bytesPerPixel),
+            Int32(quality), chroma444 ? 1 : 0, &message, message.count)
         guard writer != nil else {
             unlink(temporary)
             throw ImageError(.io, "\(path): cannot start writing the JPEG", cause: Self.text(message))
@@ -66,14 +71,16 @@ package final class JPEGStreamWriter: RowEncoding {
     package func write(rows: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(ImageError) {
         guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
         guard format != .yuv420 else {
-            throw ImageError(.invalidArgument, "\(path): the JPEG was started with yuv420 planes; write them with write(luma:…)")
+            throw ImageError(
+                .invalidArgument, "\(path): the JPEG was started with yuv420 planes; write them with write(luma:…)")
         }
         guard bytesPerRow >= size.width * format.bytesPerPixel else {
             throw ImageError(.invalidArgument, "\(path): rows of \(bytesPerRow) bytes are shorter than the image width")
         }
         var message = [CChar](repeating: 0, count: 256)
-        let status = sj_writer_write(writer, rows.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count),
-                                     &message, message.count)
+        let status = sj_writer_write(
+            writer, rows.assumingMemoryBound(to: UInt8.self), bytesPerRow, Int32(count),
+            &message, message.count)
         try check(status, message)
         rowsWritten += count
     }
@@ -84,7 +91,8 @@ package final class JPEGStreamWriter: RowEncoding {
     private func check(_ status: Int32, _ message: [CChar]) throws(ImageError) {
         guard status != 0 else { return }
         if status == Int32(SJ_BAD_CALL.rawValue) {
-            throw ImageError(.invalidArgument, "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
+            throw ImageError(
+                .invalidArgument, "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
         }
         if let writer {
             sj_writer_abort(writer)
@@ -97,8 +105,10 @@ package final class JPEGStreamWriter: RowEncoding {
     /// Appends `count` rows of a yuv420 writer (see ``RowEncoding/write(luma:lumaStride:cb:cr:chromaStride:count:)``).
     /// Fails with `.invalidArgument` for other writers, past the image height or on an odd row, `.encodingFailed`
     /// when libjpeg fails (the writer is then abandoned).
-    package func write(luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
-                       chromaStride: Int, count: Int) throws(ImageError) {
+    package func write(
+        luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
+        chromaStride: Int, count: Int
+    ) throws(ImageError) {
         guard let writer else { throw ImageError(.invalidArgument, "\(path): the JPEG is already finished") }
         guard format == .yuv420 else {
             throw ImageError(.invalidArgument, "\(path): the JPEG was started with \(format) rows, not yuv420 planes")
@@ -107,7 +117,8 @@ package final class JPEGStreamWriter: RowEncoding {
             throw ImageError(.invalidArgument, "\(path): plane rows are shorter than the image width")
         }
         var message = [CChar](repeating: 0, count: 256)
-        let status = sj_writer_write_yuv420(writer, luma, lumaStride, cb, cr, chromaStride, Int32(count), &message, message.count)
+        let status = sj_writer_write_yuv420(
+            writer, luma, lumaStride, cb, cr, chromaStride, Int32(count), &message, message.count)
         try check(status, message)
         rowsWritten += count
     }
@@ -121,8 +132,9 @@ package final class JPEGStreamWriter: RowEncoding {
         let status = sj_writer_finish(writer, &message, message.count)
         guard status == 0 else {
             unlink(temporary)
-            throw ImageError(status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .io,
-                             "\(path): cannot finish the JPEG", cause: Self.text(message))
+            throw ImageError(
+                status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .io,
+                "\(path): cannot finish the JPEG", cause: Self.text(message))
         }
         guard rename(temporary, path) == 0 else {
             let cause = String(cString: strerror(errno))

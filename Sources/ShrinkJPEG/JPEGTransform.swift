@@ -31,21 +31,25 @@ package enum JPEGTransform {
     /// (`.unsupportedFeature`) rather than a silently imperfect result.
     /// With `crop` (x, y, width, height in the transformed image's pixels, x and y on iMCU boundaries), the
     /// result is also cropped losslessly.
-    package static func apply(_ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false,
-                             crop: (x: Int, y: Int, width: Int, height: Int)? = nil) throws(ImageError) -> [UInt8] {
+    package static func apply(
+        _ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false,
+        crop: (x: Int, y: Int, width: Int, height: Int)? = nil
+    ) throws(ImageError) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
         let c = crop ?? (0, 0, 0, 0)
-        let status = sj_transform(bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-                                  operation.rawValue, trim || operation == .none ? 0 : 1, trim ? 1 : 0,
-                                  Int32(c.x), Int32(c.y), Int32(c.width), Int32(c.height), &out, &length, &message, message.count)
+        let status = sj_transform(
+            bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+            operation.rawValue, trim || operation == .none ? 0 : 1, trim ? 1 : 0,
+            Int32(c.x), Int32(c.y), Int32(c.width), Int32(c.height), &out, &length, &message, message.count)
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if text.contains("perfect") {
-                throw ImageError(.unsupportedFeature,
-                                 "\(path): the image's edge blocks make a perfect lossless transform impossible (trim them to proceed)",
-                                 cause: text)
+                throw ImageError(
+                    .unsupportedFeature,
+                    "\(path): the image's edge blocks make a perfect lossless transform impossible (trim them to proceed)",
+                    cause: text)
             }
             throw ImageError(.corruptData, "\(path): lossless transform failed", cause: text)
         }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import ShrinkCore
 
@@ -33,7 +33,9 @@ enum PNGChunkWalker {
 
     /// The payload of the first `cICP` chunk before the image data (4 bytes: primaries, transfer, matrix, full
     /// range), which libspng does not read; nil when there is none or it is malformed.
-    static func codePointsBeforeImageData(in bytes: ImageBytes) -> (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)? {
+    static func codePointsBeforeImageData(in bytes: ImageBytes) -> (
+        primaries: Int, transfer: Int, matrix: Int, fullRange: Bool
+    )? {
         let data = bytes.bytes
         var offset = 8
         while let (type, payload) = chunk(at: offset, in: data) {
@@ -52,10 +54,11 @@ enum PNGChunkWalker {
     /// the header or the payload would run past the end of `data`.
     private static func chunk(at offset: Int, in data: UnsafeRawBufferPointer) -> (type: String, payload: Range<Int>)? {
         guard offset + 12 <= data.count else { return nil }
-        let length = Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+        let length =
+            Int(data[offset]) << 24 | Int(data[offset + 1]) << 16 | Int(data[offset + 2]) << 8 | Int(data[offset + 3])
         guard length <= data.count - offset - 12 else { return nil }
-        let type = String(decoding: UnsafeRawBufferPointer(rebasing: data[offset + 4 ..< offset + 8]), as: UTF8.self)
-        return (type, offset + 8 ..< offset + 8 + length)
+        let type = String(decoding: UnsafeRawBufferPointer(rebasing: data[offset + 4..<offset + 8]), as: UTF8.self)
+        return (type, offset + 8..<offset + 8 + length)
     }
 
     private static func release(_ bytes: ImageBytes, upTo end: Int, from start: Int) {

@@ -11,7 +11,8 @@ extension Codec {
     package static let png = Codec(
         format: .png,
         capabilities: CodecCapabilities(
-            shrinkOnLoad: [.anyFactor], rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 16, alpha: true,
+            shrinkOnLoad: [.anyFactor], rowFormats: [.gray8, .rgb8, .rgba8, .rgba16], maxBitsPerComponent: 16,
+            alpha: true,
             metadata: [.exif, .icc]),
         sniff: { bytes in
             let magic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -23,5 +24,7 @@ extension Codec {
 
 extension ImageEncoding where Self == PNGEncoder {
     /// A PNG encoder: `image.write(to: path, as: .png(.init(compressionLevel: 9)))`.
-    public static func png(_ options: PNGEncoder.Options = PNGEncoder.Options()) -> PNGEncoder { PNGEncoder(options: options) }
+    public static func png(_ options: PNGEncoder.Options = PNGEncoder.Options()) -> PNGEncoder {
+        PNGEncoder(options: options)
+    }
 }

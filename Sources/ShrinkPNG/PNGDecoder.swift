@@ -81,29 +81,38 @@ package struct PNGDecoder: ImageDecoding {
         if let cicp = PNGChunkWalker.codePointsBeforeImageData(in: bytes), cicp.matrix == 0 {
             found.insert("cICP")
             coded = .codePoints(primaries: cicp.primaries, transfer: cicp.transfer)
-        } else if !found.contains("iCCP") && !found.contains("sRGB") && (found.contains("gAMA") || found.contains("cHRM")) {
+        } else if !found.contains("iCCP") && !found.contains("sRGB")
+            && (found.contains("gAMA") || found.contains("cHRM"))
+        {
             let white = (chrm.white_point_x, chrm.white_point_y)
-            let chromaticities = found.contains("cHRM") && white.0 > 0 && white.1 > 0
-                ? [chrm.white_point_x, chrm.white_point_y, chrm.red_x, chrm.red_y, chrm.green_x, chrm.green_y, chrm.blue_x, chrm.blue_y]
+            let chromaticities =
+                found.contains("cHRM") && white.0 > 0 && white.1 > 0
+                ? [
+                    chrm.white_point_x, chrm.white_point_y, chrm.red_x, chrm.red_y, chrm.green_x, chrm.green_y,
+                    chrm.blue_x, chrm.blue_y,
+                ]
                 : nil
-            coded = .gammaAndChromaticities(gamma: found.contains("gAMA") && gamma > 0 ? gamma : nil, chromaticities: chromaticities)
+            coded = .gammaAndChromaticities(
+                gamma: found.contains("gAMA") && gamma > 0 ? gamma : nil, chromaticities: chromaticities)
         }
         orientation = exifReader?.orientation ?? .up
         trailingExifRange = trailing
         chunks = found
         let hasAlpha = colorType == 4 || colorType == 6 || found.contains("tRNS")
-        let model: ColorModel = switch colorType {
-        case 0: .gray
-        case 3: .palette
-        case 4: .grayAlpha
-        case 6: .rgba
-        default: .rgb
-        }
-        info = ImageInfo(format: .png, size: size, orientation: orientation, colorModel: model,
-                         bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
-                         iccProfileBytes: found.contains("cICP") ? 0 : iccBytes, exifBytes: exifBytes, codedColor: coded,
-                         features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "cICP", "eXIf"].filter(found.contains),
-                         warnings: exifReader?.problem.map { ["\($0); EXIF ignored"] } ?? [])
+        let model: ColorModel =
+            switch colorType {
+            case 0: .gray
+            case 3: .palette
+            case 4: .grayAlpha
+            case 6: .rgba
+            default: .rgb
+            }
+        info = ImageInfo(
+            format: .png, size: size, orientation: orientation, colorModel: model,
+            bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
+            iccProfileBytes: found.contains("cICP") ? 0 : iccBytes, exifBytes: exifBytes, codedColor: coded,
+            features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "cICP", "eXIf"].filter(found.contains),
+            warnings: exifReader?.problem.map { ["\($0); EXIF ignored"] } ?? [])
     }
 
     /// The ICC profile (decompressed) and EXIF block. Reads the chunks before the image data again only
@@ -116,7 +125,8 @@ package struct PNGDecoder: ImageDecoding {
         let ctx = try Self.context(stream: stream, limits: limits, path: path)
         defer { spng_ctx_free(ctx) }
         var iccp = spng_iccp(), exif = spng_exif()
-        if !chunks.contains("cICP"), spng_get_iccp(ctx, &iccp) == 0, let profile = iccp.profile {   // cICP takes precedence
+        // cICP takes precedence
+        if !chunks.contains("cICP"), spng_get_iccp(ctx, &iccp) == 0, let profile = iccp.profile {
             metadata.iccProfile = Array(UnsafeRawBufferPointer(start: profile, count: iccp.profile_len))
         }
         if metadata.exif == nil, spng_get_exif(ctx, &exif) == 0, let data = exif.data {
@@ -130,8 +140,9 @@ package struct PNGDecoder: ImageDecoding {
     package var scaleDenominators: [Int] { isInterlaced ? Array(1...64) : [1] }
 
     package func scaledSize(denominator: Int) -> PixelSize {
-        PixelSize(width: (info.size.width + denominator - 1) / denominator,
-             height: (info.size.height + denominator - 1) / denominator)
+        PixelSize(
+            width: (info.size.width + denominator - 1) / denominator,
+            height: (info.size.height + denominator - 1) / denominator)
     }
 
     /// Non-interlaced rows stream, so nothing grows with the image: 0. An interlaced decode at 1/d holds
@@ -173,9 +184,11 @@ package struct PNGDecoder: ImageDecoding {
     /// summed into a grid at 1/`scaleDenominator` (any integer).
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = request.scaleDenominator
-        return DecodeRoute(path: isInterlaced ? .interlacedPasses : .rows, output: .rows(rowFormat),
-                           decodedSize: scaledSize(denominator: d), workingBytes: workingBytes(scaleDenominator: d),
-                           stateBytes: stateBytes(scaleDenominator: d), decoder: "libspng") { [self] options, _ throws(ImageError) in
+        return DecodeRoute(
+            path: isInterlaced ? .interlacedPasses : .rows, output: .rows(rowFormat),
+            decodedSize: scaledSize(denominator: d), workingBytes: workingBytes(scaleDenominator: d),
+            stateBytes: stateBytes(scaleDenominator: d), decoder: "libspng"
+        ) { [self] options, _ throws(ImageError) in
             .rows(try startDecoding(scaleDenominator: d, options: options))
         }
     }
@@ -191,9 +204,13 @@ package struct PNGDecoder: ImageDecoding {
     /// A libspng context reading `stream` with `limits` applied. Unless `strict`, the zlib stream's Adler-32
     /// checksum is not verified (libpng, libvips and Pillow do not verify it either: the pixels are complete
     /// before it); chunk CRCs always are.
-    static func context(stream: PNGStream, limits: ImageLimits, path: String, strict: Bool = false) throws(ImageError) -> OpaquePointer {
+    static func context(stream: PNGStream, limits: ImageLimits, path: String, strict: Bool = false) throws(ImageError)
+        -> OpaquePointer
+    {
         let flags = strict ? 0 : Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)
-        guard let ctx = spng_ctx_new(flags) else { throw ImageError(.outOfMemory, "\(path): cannot create a PNG decoder") }
+        guard let ctx = spng_ctx_new(flags) else {
+            throw ImageError(.outOfMemory, "\(path): cannot create a PNG decoder")
+        }
         var status = stream.attach(to: ctx)
         if status == 0 { status = spng_set_chunk_limits(ctx, limits.maxChunkBytes, limits.maxChunkBytes * 4) }
         guard status == 0 else {

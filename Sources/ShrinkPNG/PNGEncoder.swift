@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CShrinkSPNG
 import ShrinkCore
@@ -42,14 +42,15 @@ public struct PNGEncoder: ImageEncoding {
         }
 
         var mask: Int32 {
-            let v: spng_filter_choice = switch self {
-            case .none: SPNG_FILTER_CHOICE_NONE
-            case .sub: SPNG_FILTER_CHOICE_SUB
-            case .up: SPNG_FILTER_CHOICE_UP
-            case .average: SPNG_FILTER_CHOICE_AVG
-            case .paeth: SPNG_FILTER_CHOICE_PAETH
-            case .adaptive, .auto: SPNG_FILTER_CHOICE_ALL
-            }
+            let v: spng_filter_choice =
+                switch self {
+                case .none: SPNG_FILTER_CHOICE_NONE
+                case .sub: SPNG_FILTER_CHOICE_SUB
+                case .up: SPNG_FILTER_CHOICE_UP
+                case .average: SPNG_FILTER_CHOICE_AVG
+                case .paeth: SPNG_FILTER_CHOICE_PAETH
+                case .adaptive, .auto: SPNG_FILTER_CHOICE_ALL
+                }
             return Int32(v.rawValue)
         }
     }
@@ -69,8 +70,10 @@ public struct PNGEncoder: ImageEncoding {
         public var keepEXIF: Bool
 
         /// Options with the defaults above, or the values given.
-        public init(compressionLevel: Int = 6, filters: Filters = .none, bitDepth: Int? = nil,
-                    keepICCProfile: Bool = true, keepEXIF: Bool = false) {
+        public init(
+            compressionLevel: Int = 6, filters: Filters = .none, bitDepth: Int? = nil,
+            keepICCProfile: Bool = true, keepEXIF: Bool = false
+        ) {
             self.compressionLevel = compressionLevel
             self.filters = filters
             self.bitDepth = bitDepth
@@ -97,28 +100,35 @@ public struct PNGEncoder: ImageEncoding {
         case .rgba8, .rgba16: colorType = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
         default:
             // PNG stores RGB(A): YUV converts to rgb8, other alpha layouts to straight rgba8.
-            return try encode(PixelConverter.convert(image, to: image.format.hasAlpha ? .rgba8 : .rgb8), metadata: metadata)
+            return try encode(
+                PixelConverter.convert(image, to: image.format.hasAlpha ? .rgba8 : .rgb8), metadata: metadata)
         }
         guard (0...9).contains(options.compressionLevel) else {
             throw ImageError(.invalidArgument, "PNG compression level must be 0–9, not \(options.compressionLevel)")
         }
         let depth = options.bitDepth ?? (image.format == .rgba16 ? 16 : 8)
-        guard depth == 8 || depth == 16 else { throw ImageError(.invalidArgument, "PNG bit depth must be 8 or 16, not \(depth)") }
+        guard depth == 8 || depth == 16 else {
+            throw ImageError(.invalidArgument, "PNG bit depth must be 8 or 16, not \(depth)")
+        }
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw ImageError(.outOfMemory, "cannot create a PNG encoder")
         }
         defer { spng_ctx_free(ctx) }
         func check(_ code: Int32, _ what: String) throws(ImageError) {
             guard code == 0 else {
-                throw ImageError(.encodingFailed, "PNG encoding failed (\(what))", cause: String(cString: spng_strerror(code)))
+                throw ImageError(
+                    .encodingFailed, "PNG encoding failed (\(what))", cause: String(cString: spng_strerror(code)))
             }
         }
         try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), "buffer")
         try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(options.compressionLevel)), "level")
-        try check(spng_set_option(ctx, SPNG_FILTER_CHOICE, options.filters.resolved(pixels: image.size.pixelCount).mask), "filters")
-        var ihdr = spng_ihdr(width: UInt32(image.size.width), height: UInt32(image.size.height), bit_depth: UInt8(depth),
-                             color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0,
-                             interlace_method: 0)
+        try check(
+            spng_set_option(ctx, SPNG_FILTER_CHOICE, options.filters.resolved(pixels: image.size.pixelCount).mask),
+            "filters")
+        var ihdr = spng_ihdr(
+            width: UInt32(image.size.width), height: UInt32(image.size.height), bit_depth: UInt8(depth),
+            color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0,
+            interlace_method: 0)
         try check(spng_set_ihdr(ctx, &ihdr), "header")
         // Kept alive until the image is encoded: libspng holds the pointers.
         var icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
@@ -145,12 +155,14 @@ public struct PNGEncoder: ImageEncoding {
         let status: Int32
         if depth == 8 && image.format != .rgba16 {
             status = image.bytes.withUnsafeBytes { raw in
-                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+                spng_encode_image(
+                    ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
             }
         } else {
             let samples = Self.pngSamples(image, depth: depth)
             status = samples.withUnsafeBytes { raw in
-                spng_encode_image(ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+                spng_encode_image(
+                    ctx, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
             }
         }
         try check(status, "image")

@@ -36,7 +36,9 @@ final class PNGRowDecoder: RowDecoding {
             let status = held.withUnsafeMutableBytes { spng_decode_image(ctx, $0.baseAddress, $0.count, fmt, flags) }
             try check(status, "decoding the image")
         } else {
-            try check(spng_decode_image(ctx, nil, 0, fmt, flags | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)), "starting the decode")
+            try check(
+                spng_decode_image(ctx, nil, 0, fmt, flags | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)),
+                "starting the decode")
             if decoder.isInterlaced { try accumulatePasses(ctx) }
         }
     }
@@ -45,15 +47,18 @@ final class PNGRowDecoder: RowDecoding {
         if let ctx { spng_ctx_free(ctx) }
     }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int {
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: ctx != nil, path: decoder.path)
         guard count > 0, let ctx else { return 0 }
         let rowBytes = format.byteCount(for: PixelSize(width: size.width, height: 1))
         if decoder.isInterlaced {
             held.withUnsafeBytes { src in
                 for i in 0..<count {
-                    (buffer + i * bytesPerRow).copyMemory(from: src.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
+                    (buffer + i * bytesPerRow).copyMemory(
+                        from: src.baseAddress! + (nextRow + i) * rowBytes, byteCount: rowBytes)
                 }
             }
         } else {
@@ -81,12 +86,13 @@ final class PNGRowDecoder: RowDecoding {
     }
 
     static func spngFormat(_ format: PixelFormat) -> Int32 {
-        let f: spng_format = switch format {
-        case .gray8: SPNG_FMT_G8
-        case .rgb8: SPNG_FMT_RGB8
-        case .rgba16: SPNG_FMT_RGBA16
-        default: SPNG_FMT_RGBA8
-        }
+        let f: spng_format =
+            switch format {
+            case .gray8: SPNG_FMT_G8
+            case .rgb8: SPNG_FMT_RGB8
+            case .rgba16: SPNG_FMT_RGBA16
+            default: SPNG_FMT_RGBA8
+            }
         return Int32(f.rawValue)
     }
 
@@ -110,24 +116,28 @@ final class PNGRowDecoder: RowDecoding {
             try check(status, "reading the pass layout")
             status = row.withUnsafeMutableBytes { spng_decode_row(ctx, $0.baseAddress, $0.count) }
             guard status == 0 || status == Int32(SPNG_EOI.rawValue) else {
-                throw ImageError.png(status, path: decoder.path, during: "decoding pass \(info.pass + 1), row \(info.row_num)")
+                throw ImageError.png(
+                    status, path: decoder.path, during: "decoding pass \(info.pass + 1), row \(info.row_num)")
             }
             let (x0, dx) = Self.adam7Columns[Int(info.pass)]
             let cellRow = Int(info.row_num) / d * size.width
             row.withUnsafeBytes { raw in
                 if narrow {
                     sums16.withUnsafeMutableBufferPointer { sums in
-                        Self.add8(raw.bindMemory(to: UInt8.self).baseAddress!, from: x0, step: dx, width: full.width,
-                                  channels: c, alpha: alpha, d: d, into: sums.baseAddress! + cellRow * c)
+                        Self.add8(
+                            raw.bindMemory(to: UInt8.self).baseAddress!, from: x0, step: dx, width: full.width,
+                            channels: c, alpha: alpha, d: d, into: sums.baseAddress! + cellRow * c)
                     }
                 } else {
                     sums32.withUnsafeMutableBufferPointer { sums in
                         if format == .rgba16 {
-                            Self.add16(raw.bindMemory(to: UInt16.self).baseAddress!, from: x0, step: dx, width: full.width,
-                                       d: d, into: sums.baseAddress! + cellRow * 4)
+                            Self.add16(
+                                raw.bindMemory(to: UInt16.self).baseAddress!, from: x0, step: dx, width: full.width,
+                                d: d, into: sums.baseAddress! + cellRow * 4)
                         } else {
-                            Self.add8(raw.bindMemory(to: UInt8.self).baseAddress!, from: x0, step: dx, width: full.width,
-                                      channels: c, alpha: alpha, d: d, into: sums.baseAddress! + cellRow * c)
+                            Self.add8(
+                                raw.bindMemory(to: UInt8.self).baseAddress!, from: x0, step: dx, width: full.width,
+                                channels: c, alpha: alpha, d: d, into: sums.baseAddress! + cellRow * c)
                         }
                     }
                 }
@@ -138,18 +148,21 @@ final class PNGRowDecoder: RowDecoding {
         held.withUnsafeMutableBytes { out in
             if narrow {
                 sums16.withUnsafeBufferPointer { s in
-                    Self.average(s.baseAddress!, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self), grid: size,
-                                 full: full, channels: c, alpha: alpha, d: d, maximum: 255)
+                    Self.average(
+                        s.baseAddress!, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self), grid: size,
+                        full: full, channels: c, alpha: alpha, d: d, maximum: 255)
                 }
             } else if format == .rgba16 {
                 sums32.withUnsafeBufferPointer { s in
-                    Self.average(s.baseAddress!, into: out.baseAddress!.assumingMemoryBound(to: UInt16.self), grid: size,
-                                 full: full, channels: 4, alpha: true, d: d, maximum: 65535)
+                    Self.average(
+                        s.baseAddress!, into: out.baseAddress!.assumingMemoryBound(to: UInt16.self), grid: size,
+                        full: full, channels: 4, alpha: true, d: d, maximum: 65535)
                 }
             } else {
                 sums32.withUnsafeBufferPointer { s in
-                    Self.average(s.baseAddress!, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self), grid: size,
-                                 full: full, channels: c, alpha: alpha, d: d, maximum: 255)
+                    Self.average(
+                        s.baseAddress!, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self), grid: size,
+                        full: full, channels: c, alpha: alpha, d: d, maximum: 255)
                 }
             }
         }
@@ -177,8 +190,10 @@ final class PNGRowDecoder: RowDecoding {
         }
     }
 
-    private static func add16(_ row: UnsafePointer<UInt16>, from x0: Int, step: Int, width: Int, d: Int,
-                              into cells: UnsafeMutablePointer<UInt32>) {
+    private static func add16(
+        _ row: UnsafePointer<UInt16>, from x0: Int, step: Int, width: Int, d: Int,
+        into cells: UnsafeMutablePointer<UInt32>
+    ) {
         var x = x0
         while x < width {
             let p = row + x * 4, cell = cells + (x / d) * 4

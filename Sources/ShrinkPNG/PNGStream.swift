@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CShrinkSPNG
 import ShrinkCore
@@ -27,10 +27,12 @@ final class PNGStream {
 
     /// Attaches this stream to `ctx`; the stream must outlive the context's reads.
     func attach(to ctx: OpaquePointer) -> Int32 {
-        spng_set_png_stream(ctx, { _, user, destination, length in
-            let stream = Unmanaged<PNGStream>.fromOpaque(user!).takeUnretainedValue()
-            return stream.read(into: destination!, length: length)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        spng_set_png_stream(
+            ctx,
+            { _, user, destination, length in
+                let stream = Unmanaged<PNGStream>.fromOpaque(user!).takeUnretainedValue()
+                return stream.read(into: destination!, length: length)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     private func read(into destination: UnsafeMutableRawPointer, length: Int) -> Int32 {
@@ -40,7 +42,8 @@ final class PNGStream {
         offset += length
         if bytes.isPageAlignedMapping && offset - dropped >= Self.dropStep {
             let end = offset / Self.pageSize * Self.pageSize
-            _ = madvise(UnsafeMutableRawPointer(mutating: bytes.bytes.baseAddress! + dropped), end - dropped, MADV_DONTNEED)
+            _ = madvise(
+                UnsafeMutableRawPointer(mutating: bytes.bytes.baseAddress! + dropped), end - dropped, MADV_DONTNEED)
             dropped = end
         }
         return 0

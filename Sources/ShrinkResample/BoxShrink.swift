@@ -45,7 +45,8 @@ struct BoxShrink {
     private var rowsSummedInBlock = 0
 
     /// A box stage making block `columns` (all of them by default) of `factorX × factorY` blocks.
-    init(inputWidth: Int, inputHeight: Int, format: PixelFormat, factorX: Int, factorY: Int, columns: Range<Int>? = nil) {
+    init(inputWidth: Int, inputHeight: Int, format: PixelFormat, factorX: Int, factorY: Int, columns: Range<Int>? = nil)
+    {
         self.factorX = factorX
         self.factorY = factorY
         self.inputWidth = inputWidth
@@ -54,7 +55,7 @@ struct BoxShrink {
         sixteenBit = format == .rgba16
         premultiplies = format == .rgba8 || format == .rgba16
         let across = Self.blocks(inputWidth, factor: factorX)
-        let columns = (columns ?? 0 ..< across).clamped(to: 0 ..< across)
+        let columns = (columns ?? 0..<across).clamped(to: 0..<across)
         self.columns = columns
         firstPixel = columns.lowerBound * factorX
         pixelCount = max(0, min(columns.upperBound * factorX, inputWidth) - firstPixel)
@@ -95,8 +96,9 @@ struct BoxShrink {
     mutating func add(row: UnsafeRawPointer, y: Int, accumulate: Bool, into out: UnsafeMutablePointer<Float>) -> Int? {
         if factorX == 1 && factorY == 1 {
             if accumulate {
-                Self.convert(row + firstPixel * channels * (sixteenBit ? 2 : 1), count: pixelCount * channels,
-                             channels: channels, sixteenBit: sixteenBit, premultiplies: premultiplies, into: out)
+                Self.convert(
+                    row + firstPixel * channels * (sixteenBit ? 2 : 1), count: pixelCount * channels,
+                    channels: channels, sixteenBit: sixteenBit, premultiplies: premultiplies, into: out)
             }
             return y
         }
@@ -105,18 +107,21 @@ struct BoxShrink {
             let (c, fx, w, ow, first) = (channels, factorX, pixelCount, columns.count, firstPixel * channels)
             if sixteenBit {
                 wideSums.withUnsafeMutableBufferPointer {
-                    Self.sumAny(row.assumingMemoryBound(to: UInt16.self) + first, width: w, factor: fx, blocks: ow, channels: c,
-                                 premultiplies: premultiplies, into: $0.baseAddress!)
+                    Self.sumAny(
+                        row.assumingMemoryBound(to: UInt16.self) + first, width: w, factor: fx, blocks: ow, channels: c,
+                        premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else if !wideSums.isEmpty {
                 wideSums.withUnsafeMutableBufferPointer {
-                    Self.sumAny(row.assumingMemoryBound(to: UInt8.self) + first, width: w, factor: fx, blocks: ow, channels: c,
-                                 premultiplies: premultiplies, into: $0.baseAddress!)
+                    Self.sumAny(
+                        row.assumingMemoryBound(to: UInt8.self) + first, width: w, factor: fx, blocks: ow, channels: c,
+                        premultiplies: premultiplies, into: $0.baseAddress!)
                 }
             } else {
                 pixelSums8.withUnsafeMutableBufferPointer {
-                    shrink_box_accumulate8(row.assumingMemoryBound(to: UInt8.self) + first, w, c, premultiplies ? 1 : 0,
-                                           rowsSummedInBlock == 0 ? 1 : 0, $0.baseAddress!)
+                    shrink_box_accumulate8(
+                        row.assumingMemoryBound(to: UInt8.self) + first, w, c, premultiplies ? 1 : 0,
+                        rowsSummedInBlock == 0 ? 1 : 0, $0.baseAddress!)
                 }
             }
         }
@@ -131,7 +136,9 @@ struct BoxShrink {
             if !sums8.isEmpty {
                 let (c, fx, w) = (channels, factorX, pixelCount)
                 pixelSums8.withUnsafeMutableBufferPointer { pixels in
-                    sums8.withUnsafeMutableBufferPointer { shrink_box_blocks(pixels.baseAddress!, w, c, fx, $0.baseAddress!) }
+                    sums8.withUnsafeMutableBufferPointer {
+                        shrink_box_blocks(pixels.baseAddress!, w, c, fx, $0.baseAddress!)
+                    }
                 }
             }
             finishBlock(rows: rows, into: out)
@@ -140,8 +147,10 @@ struct BoxShrink {
     }
 
     /// One row to floats on the 0–255 scale, colour premultiplied by alpha when there is alpha.
-    private static func convert(_ row: UnsafeRawPointer, count n: Int, channels c: Int, sixteenBit: Bool,
-                                premultiplies: Bool, into out: UnsafeMutablePointer<Float>) {
+    private static func convert(
+        _ row: UnsafeRawPointer, count n: Int, channels c: Int, sixteenBit: Bool,
+        premultiplies: Bool, into out: UnsafeMutablePointer<Float>
+    ) {
         if sixteenBit {
             let p = row.assumingMemoryBound(to: UInt16.self)
             for i in 0..<n { out[i] = Float(p[i]) * (1 / 257) }
@@ -191,7 +200,9 @@ struct BoxShrink {
                 // Whole blocks four lanes at a time (every block but perhaps the last has fx columns).
                 let full = w / fx
                 let n = Float(fx * rows)
-                let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(with: 1 / (n * unit), where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
+                let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(
+                    with: 1 / (n * unit),
+                    where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
                 let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out)
                 for bx in 0..<full {
                     let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
@@ -214,7 +225,9 @@ struct BoxShrink {
         if wideSums.isEmpty {
             sums8.withUnsafeMutableBufferPointer { finish($0) }
         } else {
-            wideSums.withUnsafeMutableBufferPointer { finish($0); $0.update(repeating: 0) }
+            wideSums.withUnsafeMutableBufferPointer {
+                finish($0); $0.update(repeating: 0)
+            }
         }
     }
 }

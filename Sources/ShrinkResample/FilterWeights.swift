@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Lanczos-3 weights of a one-axis resample, precomputed per output sample (Pillow's scheme: the kernel is
@@ -34,7 +34,7 @@ struct FilterWeights {
         var start = [Int](repeating: 0, count: outputCount)
         var count = [Int](repeating: 0, count: outputCount)
         var weights = [Float](repeating: 0, count: outputCount * stride)
-        var w = [Double](repeating: 0, count: taps)      // one window's weights, reused
+        var w = [Double](repeating: 0, count: taps) // one window's weights, reused
         // The taps of a window are `1 / filterScale` apart, so sin(πx/3) steps by a fixed angle: one sin and
         // one cos per window, then a rotation per tap, instead of a sin per tap.
         let step = Double.pi / (3 * filterScale)

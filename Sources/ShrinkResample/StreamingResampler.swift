@@ -77,7 +77,10 @@ package final class StreamingResampler {
     private var outputRow: [UInt8]
 
     /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
-    package init(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil, sixteenBitOutput: Bool = false) {
+    package init(
+        inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil,
+        sixteenBitOutput: Bool = false
+    ) {
         precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
         precondition([.gray8, .rgb8, .rgba8, .rgba16].contains(format), "unsupported resampler input \(format)")
         self.inputSize = inputSize
@@ -87,23 +90,28 @@ package final class StreamingResampler {
         self.outputSize = outputSize
         let region = region ?? FractionalRect(inputSize)
         let (factorX, factorY) = Self.boxFactors(region: region, outputSize: outputSize)
-        horizontal = FilterWeightsCache.weights(inputCount: BoxShrink.blocks(inputSize.width, factor: factorX),
-                                   from: region.x / Double(factorX),
-                                   to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
-        vertical = FilterWeightsCache.weights(inputCount: BoxShrink.blocks(inputSize.height, factor: factorY),
-                                 from: region.y / Double(factorY),
-                                 to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
+        horizontal = FilterWeightsCache.weights(
+            inputCount: BoxShrink.blocks(inputSize.width, factor: factorX),
+            from: region.x / Double(factorX),
+            to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
+        vertical = FilterWeightsCache.weights(
+            inputCount: BoxShrink.blocks(inputSize.height, factor: factorY),
+            from: region.y / Double(factorY),
+            to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
         ringRows = vertical.maxTaps
         // Only the box columns some horizontal window reads are made: a crop's, and the filter's reach.
         let first = horizontal.start.min() ?? 0
         spanWidth = horizontal.lastInputNeeded + 1 - first
         horizontalStart = horizontal.start.map { $0 - first }
-        box = BoxShrink(inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
-                        factorX: factorX, factorY: factorY, columns: first ..< first + spanWidth)
+        box = BoxShrink(
+            inputWidth: inputSize.width, inputHeight: inputSize.height, format: format,
+            factorX: factorX, factorY: factorY, columns: first..<first + spanWidth)
         order = Order(channels: channels)
         rowFloats = (order == .verticalFirst ? spanWidth : outputSize.width) * channels
         ring = [Float](repeating: 0, count: ringRows * rowFloats)
-        between = [Float](repeating: 0, count: Self.betweenFloats(spanWidth: spanWidth, channels: channels, stride: horizontal.stride))
+        between = [Float](
+            repeating: 0, count: Self.betweenFloats(spanWidth: spanWidth, channels: channels, stride: horizontal.stride)
+        )
         accumulator = [Float](repeating: 0, count: outputSize.width * channels)
         outputRow = [UInt8](repeating: 0, count: outputSize.width * channels * (sixteenBitOutput ? 2 : 1))
         lastInputRowNeeded = min(inputSize.height - 1, (vertical.lastInputNeeded + 1) * factorY - 1)
@@ -112,8 +120,10 @@ package final class StreamingResampler {
     /// The box stage's factors across and down for `region` to `outputSize`: reductions larger than
     /// ``boxGap`` × start with blocks that leave at least that much to the Lanczos stage (1: no box).
     private static func boxFactors(region: FractionalRect, outputSize: PixelSize) -> (x: Int, y: Int) {
-        (max(1, Int(region.width / Double(outputSize.width) / boxGap)),
-         max(1, Int(region.height / Double(outputSize.height) / boxGap)))
+        (
+            max(1, Int(region.width / Double(outputSize.width) / boxGap)),
+            max(1, Int(region.height / Double(outputSize.height) / boxGap))
+        )
     }
 
     /// Floats of the row between the passes (the span's columns, filtered down or not yet filtered across),
@@ -134,7 +144,9 @@ package final class StreamingResampler {
     /// width otherwise), the row between the passes (those columns), the output float row, the output row
     /// itself and, when a box pre-shrink runs, its integer sums; the filter weights of both axes (per output
     /// sample: a start, a count and one float per tap) and the shifted horizontal starts.
-    package static func predictedBytes(inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil) -> Int {
+    package static func predictedBytes(
+        inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil
+    ) -> Int {
         let region = region ?? FractionalRect(inputSize)
         let c = format.channels
         let (fx, fy) = boxFactors(region: region, outputSize: outputSize)
@@ -142,13 +154,18 @@ package final class StreamingResampler {
         let scaleY = region.height / Double(fy) / Double(outputSize.height)
         let tapsX = Int((3 * max(scaleX, 1)).rounded(.up)) * 2 + 1
         let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
-        let span = spanBound(boxWidth: BoxShrink.blocks(inputSize.width, factor: fx), regionWidth: region.width / Double(fx), support: 3 * max(scaleX, 1))
+        let span = spanBound(
+            boxWidth: BoxShrink.blocks(inputSize.width, factor: fx), regionWidth: region.width / Double(fx),
+            support: 3 * max(scaleX, 1))
         let ringWidth = Order(channels: c) == .verticalFirst ? span : outputSize.width
-        let floats = taps * ringWidth * c + betweenFloats(spanWidth: span, channels: c, stride: (tapsX + 7) / 8 * 8)
+        let floats =
+            taps * ringWidth * c + betweenFloats(spanWidth: span, channels: c, stride: (tapsX + 7) / 8 * 8)
             + outputSize.width * c
-        let outputRow = outputSize.width * c * 2     // 16-bit output at most
-        let box = BoxShrink.predictedBytes(inputWidth: min(inputSize.width, span * fx), format: format, factorX: fx, factorY: fy)
-        let weights = outputSize.width * (24 + 4 * ((tapsX + 7) / 8 * 8)) + outputSize.height * (16 + 4 * ((taps + 7) / 8 * 8))
+        let outputRow = outputSize.width * c * 2 // 16-bit output at most
+        let box = BoxShrink.predictedBytes(
+            inputWidth: min(inputSize.width, span * fx), format: format, factorX: fx, factorY: fy)
+        let weights =
+            outputSize.width * (24 + 4 * ((tapsX + 7) / 8 * 8)) + outputSize.height * (16 + 4 * ((taps + 7) / 8 * 8))
         return floats * 4 + outputRow + box + weights
     }
 
@@ -166,8 +183,10 @@ package final class StreamingResampler {
     /// Feeds `count` input rows starting at ``nextInputRow`` (`bytesPerRow` apart) and calls `emit` with each
     /// output row (index, `outputSize.width × channels` samples of 1 or 2 bytes) that becomes complete. Rows after
     /// ``lastInputRowNeeded`` are ignored.
-    package func consume(_ rows: UnsafeRawPointer, bytesPerRow: Int, count: Int,
-                        emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+    package func consume(
+        _ rows: UnsafeRawPointer, bytesPerRow: Int, count: Int,
+        emit: (Int, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         for i in 0..<count {
             let y = nextInputRow
             nextInputRow += 1
@@ -199,9 +218,10 @@ package final class StreamingResampler {
         between.withUnsafeBufferPointer { input in
             ring.withUnsafeMutableBufferPointer { ring in
                 horizontal.weights.withUnsafeBufferPointer { w in
-                    Self.convolveRow(input.baseAddress!, count: input.count, into: ring.baseAddress! + slot, channels: channels,
-                                     outputWidth: outputSize.width, start: horizontalStart, count: horizontal.count,
-                                     weights: w.baseAddress!, stride: horizontal.stride)
+                    Self.convolveRow(
+                        input.baseAddress!, count: input.count, into: ring.baseAddress! + slot, channels: channels,
+                        outputWidth: outputSize.width, start: horizontalStart, count: horizontal.count,
+                        weights: w.baseAddress!, stride: horizontal.stride)
                 }
             }
         }
@@ -210,7 +230,8 @@ package final class StreamingResampler {
     /// Emits every output row whose vertical window ends at or before box row `r`.
     private func emitRows(through r: Int, emit: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         while nextOutputRow < outputSize.height,
-              vertical.start[nextOutputRow] + vertical.count[nextOutputRow] - 1 <= r {
+            vertical.start[nextOutputRow] + vertical.count[nextOutputRow] - 1 <= r
+        {
             let y = nextOutputRow
             filterRow(y)
             outputRow.withUnsafeBufferPointer { emit(y, $0) }
@@ -228,24 +249,28 @@ package final class StreamingResampler {
                     switch order {
                     case .verticalFirst:
                         between.withUnsafeMutableBufferPointer { between in
-                            shrink_resample_columns(ring.baseAddress!, ringRows, rowFloats, spanWidth * c,
-                                                    vertical.start[y], vertical.count[y], w.baseAddress! + y * taps,
-                                                    between.baseAddress!)
+                            shrink_resample_columns(
+                                ring.baseAddress!, ringRows, rowFloats, spanWidth * c,
+                                vertical.start[y], vertical.count[y], w.baseAddress! + y * taps,
+                                between.baseAddress!)
                             horizontal.weights.withUnsafeBufferPointer { hw in
-                                Self.convolveRow(between.baseAddress!, count: between.count, into: acc.baseAddress!, channels: c,
-                                                 outputWidth: outputSize.width, start: horizontalStart, count: horizontal.count,
-                                                 weights: hw.baseAddress!, stride: horizontal.stride)
+                                Self.convolveRow(
+                                    between.baseAddress!, count: between.count, into: acc.baseAddress!, channels: c,
+                                    outputWidth: outputSize.width, start: horizontalStart, count: horizontal.count,
+                                    weights: hw.baseAddress!, stride: horizontal.stride)
                             }
                         }
                     case .horizontalFirst:
-                        shrink_resample_columns(ring.baseAddress!, ringRows, rowFloats, rowFloats, vertical.start[y],
-                                                vertical.count[y], w.baseAddress! + y * taps, acc.baseAddress!)
+                        shrink_resample_columns(
+                            ring.baseAddress!, ringRows, rowFloats, rowFloats, vertical.start[y],
+                            vertical.count[y], w.baseAddress! + y * taps, acc.baseAddress!)
                     }
                 }
             }
             outputRow.withUnsafeMutableBufferPointer { out in
-                Self.quantize(acc.baseAddress!, width: outputSize.width * c, into: out.baseAddress!,
-                              unpremultiplyEvery: box.premultiplies ? c : 0, sixteenBit: sixteenBitOutput)
+                Self.quantize(
+                    acc.baseAddress!, width: outputSize.width * c, into: out.baseAddress!,
+                    unpremultiplyEvery: box.premultiplies ? c : 0, sixteenBit: sixteenBitOutput)
             }
         }
     }
@@ -253,16 +278,19 @@ package final class StreamingResampler {
     /// Horizontal pass over one float row of `inputCount` floats (padding included: colour pixels are read as
     /// 4-lane vectors). One channel: `shrink_resample_row1`, each window as whole 8-lane vectors (its weights
     /// are zero past the window) where the row has the floats, else tap by tap.
-    private static func convolveRow(_ input: UnsafePointer<Float>, count inputCount: Int, into out: UnsafeMutablePointer<Float>,
-                                    channels: Int, outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
-                                    stride taps: Int) {
+    private static func convolveRow(
+        _ input: UnsafePointer<Float>, count inputCount: Int, into out: UnsafeMutablePointer<Float>,
+        channels: Int, outputWidth: Int, start: [Int], count: [Int], weights: UnsafePointer<Float>,
+        stride taps: Int
+    ) {
         start.withUnsafeBufferPointer { start in
             count.withUnsafeBufferPointer { count in
                 switch channels {
                 case 1:
                     // In C, built for AVX2 too (8-float vectors where the CPU has them, 4 otherwise).
-                    shrink_resample_row1(input, inputCount, out, outputWidth, start.baseAddress!, count.baseAddress!,
-                                         weights, taps)
+                    shrink_resample_row1(
+                        input, inputCount, out, outputWidth, start.baseAddress!, count.baseAddress!,
+                        weights, taps)
                 case 3, 4:
                     // One 4-lane multiply-add per tap; for RGB the fourth lane is the next pixel's red, ignored.
                     let c = channels
@@ -295,8 +323,10 @@ package final class StreamingResampler {
 
     /// A filtered row rounded and clamped to 8 bits (or 16); with alpha (`unpremultiplyEvery` = channels),
     /// colour is divided by alpha again first (0 where alpha rounds to 0).
-    private static func quantize(_ acc: UnsafeMutablePointer<Float>, width: Int, into output: UnsafeMutablePointer<UInt8>,
-                                 unpremultiplyEvery c: Int, sixteenBit: Bool) {
+    private static func quantize(
+        _ acc: UnsafeMutablePointer<Float>, width: Int, into output: UnsafeMutablePointer<UInt8>,
+        unpremultiplyEvery c: Int, sixteenBit: Bool
+    ) {
         if c > 0 {
             var i = 0
             while i < width {

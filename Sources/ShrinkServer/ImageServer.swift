@@ -25,7 +25,9 @@ package struct ImageServer: Sendable {
         self.service = service
         self.configuration = service.configuration
         self.logger = logger
-        gallery = service.configuration.gallery ? try Gallery(service: service, token: service.configuration.galleryToken) : nil
+        gallery =
+            service.configuration.gallery
+            ? try Gallery(service: service, token: service.configuration.galleryToken) : nil
     }
 
     /// The responder: fixed paths first, the gallery under `/_/`, every other GET is an image URL.
@@ -44,8 +46,9 @@ package struct ImageServer: Sendable {
                 service.metrics.request(route: "ready", status: response.status)
             case "/metrics":
                 service.metrics.refresh(from: service.pipeline.ledger, downloads: service.remote?.downloads)
-                response = ServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                                          body: Array(service.metrics.registry.render().utf8))
+                response = ServerResponse(
+                    status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                    body: Array(service.metrics.registry.render().utf8))
                 service.metrics.request(route: "metrics", status: 200)
             case "/favicon.ico":
                 response = .text(404, "no favicon")
@@ -65,15 +68,19 @@ package struct ImageServer: Sendable {
                     response = .text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])
                     break
                 }
-                let requestID = request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) } ?? UInt64.random(in: 0...UInt64.max).description
+                let requestID =
+                    request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) }
+                    ?? UInt64.random(in: 0...UInt64.max).description
                 // Waiting for a decode, a client that disconnects cancels the wait, and with it the image task
                 // (its decode stops unless another request waits for the same image). Hummingbird closes the
                 // connection after a response watched this way, so that response says `Connection: close`
                 // (a keep-alive client such as nginx's upstream pool must not send its next request down a
                 // connection that is closing); answers made at once keep the connection alive.
                 let watched = NIOLockedValueBox(false)
-                var r = await service.respond(to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                                              requestID: requestID) { work in
+                var r = await service.respond(
+                    to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                    requestID: requestID
+                ) { work in
                     watched.withLockedValue { $0 = true }
                     return try await request.body.consumeWithCancellationOnInboundClose { _ in await work() }
                 }
@@ -98,13 +105,16 @@ package struct ImageServer: Sendable {
 
     /// The Hummingbird application on the configured address (port 0 asks the system for one); `onListening`
     /// gets the bound port.
-    package func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    package func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol
+    {
         Application(
             responder: responder(),
             // Idle keep-alive connections and stalled request bodies (an upload or login that stopped sending)
             // close after the idle timeout; a response being made is never cut.
             server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
     }
@@ -112,8 +122,9 @@ package struct ImageServer: Sendable {
     /// Runs until SIGTERM or SIGINT, then drains and returns.
     package func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let drain = DrainService(service: service, delay: configuration.drainDelay, logger: logger)
-        var groupConfiguration = ServiceGroupConfiguration(services: [application(onListening: onListening), drain],
-                                                           gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [application(onListening: onListening), drain],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = configuration.drainDeadline
         let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()

@@ -32,8 +32,11 @@ package final class ImageService: Sendable {
 
     /// Builds the pipeline (the server preset: one budget for decodes, encoders, sources and cached results)
     /// and the sources. Fails when the local root or the cache directory cannot be used.
-    package init(configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "shrink.serve"),
-                 observer: (@Sendable (PipelineEvent) -> Void)? = nil) throws(ConfigurationError) {
+    package init(
+        configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "shrink.serve"),
+        observer: (@Sendable (PipelineEvent) -> Void)? = nil
+    ) throws(ConfigurationError) {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
@@ -54,8 +57,9 @@ package final class ImageService: Sendable {
             pipelineBudget -= share
             remote = RemoteFetcher(configuration: configuration, downloads: DownloadBudget(capacity: share))
         }
-        var pipelineConfiguration = ImagePipeline.Configuration.server(budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
-                                                                       resultCacheBytes: configuration.resultCacheBytes, diskCache: disk)
+        var pipelineConfiguration = ImagePipeline.Configuration.server(
+            budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
+            resultCacheBytes: configuration.resultCacheBytes, diskCache: disk)
         pipelineConfiguration.observer = observer
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
     }
@@ -75,15 +79,18 @@ package final class ImageService: Sendable {
 
     /// Runs `work` (waiting for a decode) and returns its result, or throws when the client disconnects first
     /// (cancelling `work`, and with it the image task unless another request waits for the same image).
-    package typealias DisconnectGuard = @Sendable (_ work: @Sendable () async -> Result<EncodedResponse, RequestError>) async throws
+    package typealias DisconnectGuard =
+        @Sendable (_ work: @Sendable () async -> Result<EncodedResponse, RequestError>) async throws
         -> Result<EncodedResponse, RequestError>
 
     /// One image request: `target` is the raw request target (path and query, exactly as received).
     /// `disconnect`, when given, wraps only a wait for work that did not finish at once (a decode, a disk
     /// read): the server watches the connection then, at the price of closing it after the response, and
     /// keeps it open for answers made at once (memory-cache hits, 304s, errors).
-    package func respond(to target: Substring, accept: String? = nil, ifNoneMatch: String? = nil,
-                         requestID: String = UUID().uuidString, disconnect: DisconnectGuard? = nil) async -> ServerResponse {
+    package func respond(
+        to target: Substring, accept: String? = nil, ifNoneMatch: String? = nil,
+        requestID: String = UUID().uuidString, disconnect: DisconnectGuard? = nil
+    ) async -> ServerResponse {
         let started = ContinuousClock.now
         metrics.inflight(trimmer.enter())
         defer { metrics.inflight(trimmer.leave()) }
@@ -91,31 +98,42 @@ package final class ImageService: Sendable {
         log[metadataKey: "request-id"] = .string(requestID)
         var response: ServerResponse
         do throws(RequestError) {
-            response = try await image(for: target, accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started,
-                                       disconnect: disconnect)
+            response = try await image(
+                for: target, accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started,
+                disconnect: disconnect)
         } catch {
             response = errorResponse(error)
             response.headers.append(("Server-Timing", "total;dur=\(Self.ms(started.duration(to: .now)))"))
-            log.info("refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.logMessage)])
+            log.info(
+                "refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.logMessage)])
         }
         metrics.request(route: "image", status: response.status)
         metrics.stage("total", started.duration(to: .now))
         return response
     }
 
-    private func image(for target: Substring, accept: String?, ifNoneMatch: String?, log: Logger,
-                       started: ContinuousClock.Instant, disconnect: DisconnectGuard?) async throws(RequestError) -> ServerResponse {
+    private func image(
+        for target: Substring, accept: String?, ifNoneMatch: String?, log: Logger,
+        started: ContinuousClock.Instant, disconnect: DisconnectGuard?
+    ) async throws(RequestError) -> ServerResponse {
         let url = try ProcessingURL(target, presets: configuration.presets)
         guard configuration.keys.verify(url.signature, path: url.signedPath) else {
             metrics.rejection("signature")
-            throw RequestError(403, configuration.keys.isEnabled ? "invalid signature" : "signing is off: use 'insecure' in place of a signature")
+            throw RequestError(
+                403,
+                configuration.keys.isEnabled
+                    ? "invalid signature" : "signing is off: use 'insecure' in place of a signature")
         }
         let (loader, sourceName) = try loader(for: url)
         let request = try url.options.imageRequest(loader: loader, limits: configuration.limits)
         let (output, negotiated) = outputSettings(url, accept: accept, sourceName: sourceName)
         let key: CacheKey
         do { key = try pipeline.cacheKey(for: request, output: output) } catch { throw Self.requestError(error) }
-        let etag = "\"" + String(SHA256.hex(key.string + "|server=" + Self.version + "|cb=" + (url.options.cacheBuster ?? "")).prefix(32)) + "\""
+        let etag =
+            "\""
+            + String(
+                SHA256.hex(key.string + "|server=" + Self.version + "|cb=" + (url.options.cacheBuster ?? "")).prefix(32)
+            ) + "\""
         var headers: [(String, String)] = [("ETag", etag), ("Cache-Control", cacheControl(url.options))]
         if negotiated { headers.append(("Vary", "Accept")) }
         if let inm = ifNoneMatch, EntityTag.matches(inm, etag) {
@@ -126,7 +144,8 @@ package final class ImageService: Sendable {
         }
         guard pipeline.ledger.queuedDecodes < configuration.queueLimit else {
             metrics.rejection("queue-full")
-            throw RequestError(503, "the server is busy (queue full); retry shortly", retryAfter: configuration.retryAfter)
+            throw RequestError(
+                503, "the server is busy (queue full); retry shortly", retryAfter: configuration.retryAfter)
         }
         let task = pipeline.encodedImageTask(with: request, as: output)
         let result = try await wait(for: task, disconnect: disconnect)
@@ -141,11 +160,18 @@ package final class ImageService: Sendable {
         metrics.stage("decode", t.decodeTime)
         metrics.stage("encode", t.encodeTime)
         let total = started.duration(to: .now)
-        headers += [("Content-Type", result.image.mimeType),
-                    ("Server-Timing", "queue;dur=\(Self.ms(t.queueWait)), decode;dur=\(Self.ms(t.decodeTime)), encode;dur=\(Self.ms(t.encodeTime)), total;dur=\(Self.ms(total))"),
-                    ("X-Shrink-Origin", t.coalesced ? "coalesced" : t.origin.rawValue)]
+        headers += [
+            ("Content-Type", result.image.mimeType),
+            (
+                "Server-Timing",
+                "queue;dur=\(Self.ms(t.queueWait)), decode;dur=\(Self.ms(t.decodeTime)), encode;dur=\(Self.ms(t.encodeTime)), total;dur=\(Self.ms(total))"
+            ),
+            ("X-Shrink-Origin", t.coalesced ? "coalesced" : t.origin.rawValue),
+        ]
         telemetry.record(etag: etag, t)
-        log.debug("served", metadata: ["origin": .string(t.origin.rawValue), "bytes": .stringConvertible(result.image.bytes.count)])
+        log.debug(
+            "served",
+            metadata: ["origin": .string(t.origin.rawValue), "bytes": .stringConvertible(result.image.bytes.count)])
         return ServerResponse(status: 200, headers: headers, body: result.image.bytes)
     }
 
@@ -156,7 +182,9 @@ package final class ImageService: Sendable {
         let result: Result<EncodedResponse, RequestError>
         do {
             result = try await disconnect {
-                do throws(RequestError) { return .success(try await self.wait(for: task)) } catch { return .failure(error) }
+                do throws(RequestError) { return .success(try await self.wait(for: task)) } catch {
+                    return .failure(error)
+                }
             }
         } catch {
             throw RequestError(499, "the client closed the connection")
@@ -187,7 +215,9 @@ package final class ImageService: Sendable {
         } catch {
             if error.code == .cancelled, await watchdog.value {
                 metrics.rejection("queue-timeout")
-                throw RequestError(503, "the server is busy (waited \(maxWait) for memory); retry shortly", retryAfter: configuration.retryAfter)
+                throw RequestError(
+                    503, "the server is busy (waited \(maxWait) for memory); retry shortly",
+                    retryAfter: configuration.retryAfter)
             }
             throw Self.requestError(error)
         }
@@ -215,7 +245,9 @@ package final class ImageService: Sendable {
 
     /// The output: the URL's format, else WebP when negotiated from `Accept`, else the source's own format
     /// when Shrink writes it (PNG, WebP), else PNG for GIF sources (they may be transparent), else JPEG.
-    private func outputSettings(_ url: ProcessingURL, accept: String?, sourceName: String) -> (OutputSettings, negotiated: Bool) {
+    private func outputSettings(_ url: ProcessingURL, accept: String?, sourceName: String) -> (
+        OutputSettings, negotiated: Bool
+    ) {
         var negotiated = false
         let format: ImageFormat
         if let f = url.options.format ?? url.extensionFormat {
@@ -233,8 +265,11 @@ package final class ImageService: Sendable {
         }
         // Optimised Huffman tables for JPEG, as imgproxy writes: a result is cached and served many times, so
         // 3 % fewer bytes are worth the encode's extra 0.8 ms.
-        return (OutputSettings(format: format, quality: url.options.quality ?? configuration.quality,
-                               optimizeCoding: format == .jpeg, background: url.options.background ?? .white), negotiated)
+        return (
+            OutputSettings(
+                format: format, quality: url.options.quality ?? configuration.quality,
+                optimizeCoding: format == .jpeg, background: url.options.background ?? .white), negotiated
+        )
     }
 
     /// A year and immutable for signed URLs (their bytes never change under one ETag); an hour unsigned;
@@ -242,7 +277,8 @@ package final class ImageService: Sendable {
     private func cacheControl(_ options: ProcessingOptions) -> String {
         var maxAge = configuration.keys.isEnabled ? 31_536_000 : 3600
         if let exp = options.expires { maxAge = max(0, min(maxAge, exp - Int(Date().timeIntervalSince1970))) }
-        return configuration.keys.isEnabled && options.expires == nil ? "public, max-age=\(maxAge), immutable" : "public, max-age=\(maxAge)"
+        return configuration.keys.isEnabled && options.expires == nil
+            ? "public, max-age=\(maxAge), immutable" : "public, max-age=\(maxAge)"
     }
 
     private func errorResponse(_ error: RequestError) -> ServerResponse {
@@ -256,12 +292,13 @@ package final class ImageService: Sendable {
     /// format Shrink reads, 422 damaged, 400 invalid, 499 cancelled (the client left), 500 otherwise.
     /// The client reads the error's ``ImageError/reason`` (no path of the server's files); the log its description.
     static func requestError(_ error: ImageError) -> RequestError {
-        let status = switch error.cause {
-        case RemoteFetcher.refused?: 403
-        case RemoteFetcher.timeout?: 504
-        case RemoteFetcher.origin? where error.code != .fileNotFound: 502
-        default: error.code.httpStatus
-        }
+        let status =
+            switch error.cause {
+            case RemoteFetcher.refused?: 403
+            case RemoteFetcher.timeout?: 504
+            case RemoteFetcher.origin? where error.code != .fileNotFound: 502
+            default: error.code.httpStatus
+            }
         return RequestError(status, error.reason, log: error.description)
     }
 

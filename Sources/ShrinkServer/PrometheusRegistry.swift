@@ -18,7 +18,9 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
 
     /// Histogram bucket bounds for timers (seconds) and for recorded byte counts.
     static let secondsBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-    static let valueBuckets: [Double] = [1_024, 16_384, 131_072, 1_048_576, 4_194_304, 16_777_216, 67_108_864, 268_435_456, 1_073_741_824]
+    static let valueBuckets: [Double] = [
+        1_024, 16_384, 131_072, 1_048_576, 4_194_304, 16_777_216, 67_108_864, 268_435_456, 1_073_741_824,
+    ]
 
     private struct Key: Hashable, Sendable { let name: String; let labels: String }
     private let series = Mutex<[Key: Series]>([:])
@@ -32,7 +34,14 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
     fileprivate func update(_ name: String, _ labels: String, _ kind: Kind, _ body: (inout Series) -> Void) {
         series.withLock { s in
             let key = Key(name: name, labels: labels)
-            var entry = s[key] ?? Series(kind: kind, buckets: kind == .histogram ? [Int](repeating: 0, count: (name.hasSuffix("_seconds") ? Self.secondsBuckets : Self.valueBuckets).count) : [])
+            var entry =
+                s[key]
+                ?? Series(
+                    kind: kind,
+                    buckets: kind == .histogram
+                        ? [Int](
+                            repeating: 0,
+                            count: (name.hasSuffix("_seconds") ? Self.secondsBuckets : Self.valueBuckets).count) : [])
             body(&entry)
             s[key] = entry
         }
@@ -59,7 +68,8 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
                 var cumulative = 0
                 for (i, b) in bounds.enumerated() {
                     cumulative += s.buckets[i]
-                    out += "\(key.name)_bucket{\(key.labels)\(key.labels.isEmpty ? "" : ",")le=\"\(Self.format(b))\"} \(cumulative)\n"
+                    out +=
+                        "\(key.name)_bucket{\(key.labels)\(key.labels.isEmpty ? "" : ",")le=\"\(Self.format(b))\"} \(cumulative)\n"
                 }
                 out += "\(key.name)_bucket{\(key.labels)\(key.labels.isEmpty ? "" : ",")le=\"+Inf\"} \(s.count)\n"
                 out += "\(key.name)_sum\(braces) \(Self.format(s.sum))\n"
@@ -76,7 +86,9 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
         let wanted = matching.map { Self.labels([$0]) }
         return series.withLock { all in
             all.reduce(0) { sum, item in
-                guard item.key.name == name, wanted.allSatisfy({ item.key.labels.split(separator: ",").contains(Substring($0)) }) else { return sum }
+                guard item.key.name == name,
+                    wanted.allSatisfy({ item.key.labels.split(separator: ",").contains(Substring($0)) })
+                else { return sum }
                 return sum + (item.value.kind == .histogram ? Double(item.value.count) : item.value.value)
             }
         }
@@ -95,7 +107,8 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
     }
 
     private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 
     private static func format(_ v: Double) -> String {
@@ -115,7 +128,8 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
         Handler(registry: self, name: Self.sanitize(label), labels: Self.labels(dimensions), kind: .counter)
     }
 
-    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> FloatingPointCounterHandler {
+    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> FloatingPointCounterHandler
+    {
         Handler(registry: self, name: Self.sanitize(label), labels: Self.labels(dimensions), kind: .counter)
     }
 
@@ -124,7 +138,9 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
     }
 
     package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> RecorderHandler {
-        Handler(registry: self, name: Self.sanitize(label), labels: Self.labels(dimensions), kind: aggregate ? .histogram : .gauge)
+        Handler(
+            registry: self, name: Self.sanitize(label), labels: Self.labels(dimensions),
+            kind: aggregate ? .histogram : .gauge)
     }
 
     package func makeTimer(label: String, dimensions: [(String, String)]) -> TimerHandler {
@@ -138,7 +154,9 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
     package func destroyTimer(_ handler: TimerHandler) {}
 
     /// One series' handle: every swift-metrics handler protocol, writing through the registry's lock.
-    private final class Handler: CounterHandler, FloatingPointCounterHandler, MeterHandler, RecorderHandler, TimerHandler, Sendable {
+    private final class Handler: CounterHandler, FloatingPointCounterHandler, MeterHandler, RecorderHandler,
+        TimerHandler, Sendable
+    {
         let registry: PrometheusRegistry
         let name: String
         let labels: String
@@ -161,11 +179,17 @@ package final class PrometheusRegistry: MetricsFactory, Sendable {
         func record(_ value: Int64) { record(Double(value)) }
         func record(_ value: Double) {
             registry.update(name, labels, kind) { s in
-                if kind == .histogram { PrometheusRegistry.observe(&s, value, bounds: PrometheusRegistry.valueBuckets) } else { s.value = value }
+                if kind == .histogram {
+                    PrometheusRegistry.observe(&s, value, bounds: PrometheusRegistry.valueBuckets)
+                } else {
+                    s.value = value
+                }
             }
         }
         func recordNanoseconds(_ duration: Int64) {
-            registry.update(name, labels, kind) { PrometheusRegistry.observe(&$0, Double(duration) / 1e9, bounds: PrometheusRegistry.secondsBuckets) }
+            registry.update(name, labels, kind) {
+                PrometheusRegistry.observe(&$0, Double(duration) / 1e9, bounds: PrometheusRegistry.secondsBuckets)
+            }
         }
     }
 }

@@ -48,7 +48,9 @@ package final class RemoteFetcher: Sendable {
             case .body(let bytes): return bytes
             case .redirect(let next):
                 guard configuration.allowedSources.contains(where: { next.hasPrefix($0) }) else {
-                    throw ImageError(.io, "\(url): redirected to \(next.prefix(200)), which is not an allowed source", cause: Self.refused)
+                    throw ImageError(
+                        .io, "\(url): redirected to \(next.prefix(200)), which is not an allowed source",
+                        cause: Self.refused)
                 }
                 current = next
             }
@@ -60,7 +62,8 @@ package final class RemoteFetcher: Sendable {
 
     private func fetchOnce(_ url: String) async throws(ImageError) -> Hop {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", var host = components.host, !host.isEmpty else {
+            scheme == "http" || scheme == "https", var host = components.host, !host.isEmpty
+        else {
             throw ImageError(.invalidArgument, "\(url): not an http(s) URL")
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -79,8 +82,9 @@ package final class RemoteFetcher: Sendable {
         let result: Result<Hop, ImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (k: CheckedContinuation<Result<Hop, ImageError>, Never>) in
                 Thread.detachNewThread {
-                    let r = transfer.run(pinnedAddress: address, resolve: resolve, connect: c.connectTimeout,
-                                         firstByte: c.firstByteTimeout, total: c.downloadTimeout)
+                    let r = transfer.run(
+                        pinnedAddress: address, resolve: resolve, connect: c.connectTimeout,
+                        firstByte: c.firstByteTimeout, total: c.downloadTimeout)
                     self.state.withLock { $0.running -= 1 }
                     k.resume(returning: r)
                 }
@@ -100,13 +104,16 @@ package final class RemoteFetcher: Sendable {
             addresses = [literal]
         } else {
             addresses = await Self.resolve(host)
-            guard !addresses.isEmpty else { throw ImageError(.io, "\(url): cannot resolve \(host)", cause: Self.origin) }
+            guard !addresses.isEmpty else {
+                throw ImageError(.io, "\(url): cannot resolve \(host)", cause: Self.origin)
+            }
         }
         let hostPort = (host.contains(":") ? "[\(host)]" : host).lowercased() + ":\(port)"
         if !configuration.allowedPrivateHosts.contains(hostPort) {
             for a in addresses {
                 if let why = AddressClassifier.refusal(a) {
-                    throw ImageError(.io, "\(url): \(host) resolves to \(a), a \(why) address; refused", cause: Self.refused)
+                    throw ImageError(
+                        .io, "\(url): \(host) resolves to \(a), a \(why) address; refused", cause: Self.refused)
                 }
             }
         }
@@ -126,9 +133,15 @@ package final class RemoteFetcher: Sendable {
                     while let ai = p {
                         // The address's bytes straight from the sockaddr (no text round trip).
                         if ai.pointee.ai_family == AF_INET, let sa = ai.pointee.ai_addr {
-                            out.append(sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { IPAddress($0.pointee.sin_addr) })
+                            out.append(
+                                sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                                    IPAddress($0.pointee.sin_addr)
+                                })
                         } else if ai.pointee.ai_family == AF_INET6, let sa = ai.pointee.ai_addr {
-                            out.append(sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { IPAddress($0.pointee.sin6_addr) })
+                            out.append(
+                                sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                                    IPAddress($0.pointee.sin6_addr)
+                                })
                         }
                         p = ai.pointee.ai_next
                     }

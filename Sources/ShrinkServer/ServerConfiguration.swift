@@ -73,26 +73,36 @@ package struct ServerConfiguration: Sendable {
         if let bind = environment["SHRINK_BIND"] { try setBind(bind) }
         if let root = environment["SHRINK_LOCAL_ROOT"], !root.isEmpty { localRoot = root }
         if let b = environment["SHRINK_BUDGET"] { budget = try Self.bytes(b, name: "SHRINK_BUDGET") }
-        if let b = environment["SHRINK_RESULT_CACHE"] { resultCacheBytes = b == "0" ? 0 : try Self.bytes(b, name: "SHRINK_RESULT_CACHE") }
+        if let b = environment["SHRINK_RESULT_CACHE"] {
+            resultCacheBytes = b == "0" ? 0 : try Self.bytes(b, name: "SHRINK_RESULT_CACHE")
+        }
         if let dir = environment["SHRINK_CACHE_DIR"], !dir.isEmpty { cacheDirectory = dir }
         if environment["SHRINK_KEY"] != nil || environment["SHRINK_SALT"] != nil {
-            keys = try SigningKeys(hexKeys: environment["SHRINK_KEY"] ?? "", hexSalts: environment["SHRINK_SALT"] ?? "",
-                                   signatureBytes: Int(environment["SHRINK_SIGNATURE_SIZE"] ?? "") ?? 32)
+            keys = try SigningKeys(
+                hexKeys: environment["SHRINK_KEY"] ?? "", hexSalts: environment["SHRINK_SALT"] ?? "",
+                signatureBytes: Int(environment["SHRINK_SIGNATURE_SIZE"] ?? "") ?? 32)
         }
         if let s = environment["SHRINK_ALLOWED_SOURCES"] {
-            allowedSources = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            allowedSources = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
         }
         if let s = environment["SHRINK_ALLOWED_PRIVATE_HOSTS"] {
-            allowedPrivateHosts = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            allowedPrivateHosts = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
         }
         if let q = environment["SHRINK_QUALITY"] {
-            guard let v = Int(q), (1...100).contains(v) else { throw ConfigurationError("SHRINK_QUALITY must be 1–100, not \(q)") }
+            guard let v = Int(q), (1...100).contains(v) else {
+                throw ConfigurationError("SHRINK_QUALITY must be 1–100, not \(q)")
+            }
             quality = v
         }
         if let w = environment["SHRINK_AUTO_WEBP"] { autoWebP = ["1", "true", "yes"].contains(w.lowercased()) }
         if let t = environment["SHRINK_GALLERY_TOKEN"], !t.isEmpty {
             // Guessed over the network at request speed otherwise.
-            guard t.utf8.count >= 16 else { throw ConfigurationError("SHRINK_GALLERY_TOKEN must be at least 16 characters") }
+            guard t.utf8.count >= 16 else {
+                throw ConfigurationError("SHRINK_GALLERY_TOKEN must be at least 16 characters")
+            }
             galleryToken = t
         }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
@@ -102,7 +112,9 @@ package struct ServerConfiguration: Sendable {
 
     /// Sets ``host`` and ``port`` from `HOST:PORT` (`[::1]:8080` for IPv6).
     package mutating func setBind(_ text: String) throws(ConfigurationError) {
-        guard let colon = text.lastIndex(of: ":"), let p = Int(text[text.index(after: colon)...]), (0...65535).contains(p) else {
+        guard let colon = text.lastIndex(of: ":"), let p = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(p)
+        else {
             throw ConfigurationError("bind address must be HOST:PORT, not \(text)")
         }
         var h = String(text[..<colon])
@@ -115,12 +127,17 @@ package struct ServerConfiguration: Sendable {
     /// `123`, `64k`, `256M`, `2G` (binary units, any case); fails naming `name`.
     package static func bytes(_ text: String, name: String) throws(ConfigurationError) -> Int {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+        let units: [(String, Int)] = [
+            ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30),
+            ("b", 1),
+        ]
         for (suffix, scale) in units where t.hasSuffix(suffix) {
             if let v = Int(t.dropLast(suffix.count)), v > 0, v <= Int.max / scale { return v * scale }
             throw ConfigurationError("\(name) must be a byte count such as 256M, not \(text)")
         }
-        guard let v = Int(t), v > 0 else { throw ConfigurationError("\(name) must be a byte count such as 256M, not \(text)") }
+        guard let v = Int(t), v > 0 else {
+            throw ConfigurationError("\(name) must be a byte count such as 256M, not \(text)")
+        }
         return v
     }
 

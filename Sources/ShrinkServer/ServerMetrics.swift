@@ -12,11 +12,17 @@ package struct ServerMetrics: Sendable {
         self.registry = registry
         let help: [(String, String)] = [
             ("shrink_http_requests_total", "HTTP requests by route and status."),
-            ("shrink_stage_seconds", "Time per stage of image requests: queue, fetch, decode (resizing streams inside it), encode, total."),
+            (
+                "shrink_stage_seconds",
+                "Time per stage of image requests: queue, fetch, decode (resizing streams inside it), encode, total."
+            ),
             ("shrink_rejections_total", "Requests refused, by reason."),
             ("shrink_cache_hits_total", "Results served without decoding, by tier: http304, memory, disk."),
             ("shrink_budget_bytes", "The pipeline's memory budget."),
-            ("shrink_budget_in_use_bytes", "Bytes charged now: running decodes (with encoders and in-memory sources), cached results and downloads."),
+            (
+                "shrink_budget_in_use_bytes",
+                "Bytes charged now: running decodes (with encoders and in-memory sources), cached results and downloads."
+            ),
             ("shrink_download_bytes", "Bytes reserved by source downloads (held until their decode frees them)."),
             ("shrink_queue_depth", "Work waiting for budget or a decode thread."),
             ("shrink_coalesced_total", "Requests that joined an identical request in flight."),
@@ -29,7 +35,10 @@ package struct ServerMetrics: Sendable {
     }
 
     package func request(route: String, status: Int) {
-        Counter(label: "shrink_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: registry).increment()
+        Counter(
+            label: "shrink_http_requests_total", dimensions: [("route", route), ("status", String(status))],
+            factory: registry
+        ).increment()
     }
 
     package func stage(_ name: String, _ duration: Duration) {

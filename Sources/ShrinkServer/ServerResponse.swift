@@ -17,6 +17,8 @@ package struct ServerResponse: Sendable {
 
     /// A plain-text response (errors, health).
     package static func text(_ status: Int, _ text: String, headers: [(String, String)] = []) -> ServerResponse {
-        ServerResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers, body: Array((text + "\n").utf8))
+        ServerResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
+            body: Array((text + "\n").utf8))
     }
 }

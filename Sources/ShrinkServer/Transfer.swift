@@ -30,7 +30,9 @@ final class Transfer: @unchecked Sendable {
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// Runs the transfer (blocking) and makes its result: the body, a redirect, or an error.
-    func run(pinnedAddress: String, resolve: String?, connect: Duration, firstByte: Duration, total: Duration) -> Result<RemoteFetcher.Hop, ImageError> {
+    func run(pinnedAddress: String, resolve: String?, connect: Duration, firstByte: Duration, total: Duration)
+        -> Result<RemoteFetcher.Hop, ImageError>
+    {
         var f = cshrink_fetch_t()
         let code: Int32 = url.withCString { u in
             pinnedAddress.withCString { pin in
@@ -51,44 +53,59 @@ final class Transfer: @unchecked Sendable {
                             Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue().data(data!, length) ? 1 : 0
                         }
                         f.is_cancelled = { ctx in
-                            Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue().cancelled.load(ordering: .relaxed) ? 1 : 0
+                            Unmanaged<Transfer>.fromOpaque(ctx!).takeUnretainedValue().cancelled.load(
+                                ordering: .relaxed) ? 1 : 0
                         }
                         return cshrink_fetch(&f)
                     }
                 }
             }
         }
-        let message = withUnsafeBytes(of: f.error) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        let message = withUnsafeBytes(of: f.error) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         let result = outcome(Int(code), message: message)
         if case .failure = result { freeBuffer() }
         return result
     }
 
     private func outcome(_ code: Int, message: String) -> Result<RemoteFetcher.Hop, ImageError> {
-        if cancelled.load(ordering: .relaxed) { return .failure(ImageError(.cancelled, "\(url): request cancelled", name: url)) }
+        if cancelled.load(ordering: .relaxed) {
+            return .failure(ImageError(.cancelled, "\(url): request cancelled", name: url))
+        }
         if let failure { return .failure(failure) }
         switch code {
         case Int(CSHRINK_FETCH_OK): break
         case Int(CSHRINK_FETCH_REFUSED_ADDRESS):
-            return .failure(ImageError(.io, "\(url): the connection went to an address that was not checked; refused", cause: RemoteFetcher.refused))
+            return .failure(
+                ImageError(
+                    .io, "\(url): the connection went to an address that was not checked; refused",
+                    cause: RemoteFetcher.refused))
         case Int(CSHRINK_FETCH_CONNECT_TIMEOUT), Int(CSHRINK_FETCH_FIRST_BYTE_TIMEOUT):
             return .failure(ImageError(.io, "\(url): no response in time (\(message))", cause: RemoteFetcher.timeout))
         case Int(CSHRINK_FETCH_TOTAL_TIMEOUT):
-            return .failure(ImageError(.io, "\(url): the body did not arrive in time (\(message))", cause: RemoteFetcher.timeout))
+            return .failure(
+                ImageError(.io, "\(url): the body did not arrive in time (\(message))", cause: RemoteFetcher.timeout))
         default:
             return .failure(ImageError(.io, "\(url): fetch failed (\(message))", cause: RemoteFetcher.origin))
         }
         if (300..<400).contains(status), let location {
             guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString else {
-                return .failure(ImageError(.io, "\(url): redirect to a malformed Location", cause: RemoteFetcher.origin))
+                return .failure(
+                    ImageError(.io, "\(url): redirect to a malformed Location", cause: RemoteFetcher.origin))
             }
             return .success(.redirect(next))
         }
         guard status == 200 else {
-            return .failure(ImageError(status == 404 ? .fileNotFound : .io, "\(url): the origin answered \(status)", cause: RemoteFetcher.origin))
+            return .failure(
+                ImageError(
+                    status == 404 ? .fileNotFound : .io, "\(url): the origin answered \(status)",
+                    cause: RemoteFetcher.origin))
         }
         if let contentLength, used != contentLength {
-            return .failure(ImageError(.io, "\(url): the body ended after \(used) of \(contentLength) bytes", cause: RemoteFetcher.origin))
+            return .failure(
+                ImageError(
+                    .io, "\(url): the body ended after \(used) of \(contentLength) bytes", cause: RemoteFetcher.origin))
         }
         guard let buffer else {
             return .success(.body(ImageBytes([], name: url)))
@@ -96,7 +113,8 @@ final class Transfer: @unchecked Sendable {
         self.buffer = nil
         let downloads = self.downloads, reserved = self.reserved
         self.reserved = 0
-        return .success(.body(ImageBytes(adopting: buffer, count: used, name: url, onRelease: { downloads.release(reserved) })))
+        return .success(
+            .body(ImageBytes(adopting: buffer, count: used, name: url, onRelease: { downloads.release(reserved) })))
     }
 
     /// A header line: a status line starts a new response (after a 1xx); the fields we need are kept.
@@ -136,7 +154,8 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         if let n = contentLength, used + length > n {
-            failure = ImageError(.io, "\(url): the body is longer than its Content-Length (\(n))", cause: RemoteFetcher.origin)
+            failure = ImageError(
+                .io, "\(url): the body is longer than its Content-Length (\(n))", cause: RemoteFetcher.origin)
             return false
         }
         if used + length > (buffer?.count ?? 0) {
@@ -155,7 +174,8 @@ final class Transfer: @unchecked Sendable {
             }
             buffer = next
         }
-        UnsafeMutableRawBufferPointer(rebasing: buffer![used..<(used + length)]).copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: length))
+        UnsafeMutableRawBufferPointer(rebasing: buffer![used..<(used + length)]).copyMemory(
+            from: UnsafeRawBufferPointer(start: bytes, count: length))
         used += length
         return true
     }

@@ -42,7 +42,8 @@ package enum AddressClassifier {
         if b.allSatisfy({ $0 == 0 }) { return "unspecified (::)" }
         if b[0..<15].allSatisfy({ $0 == 0 }) && b[15] == 1 { return "loopback (::1)" }
         if zeros10 && b[10] == 0xFF && b[11] == 0xFF {
-            return refusal(v4: (b[12], b[13], b[14], b[15])).map { "IPv4-mapped " + $0 } ?? "IPv4-mapped (::ffff:0:0/96)"
+            return refusal(v4: (b[12], b[13], b[14], b[15])).map { "IPv4-mapped " + $0 }
+                ?? "IPv4-mapped (::ffff:0:0/96)"
         }
         if zeros10 && b[10] == 0 && b[11] == 0 { return "IPv4-compatible (::/96, deprecated)" }
         if b[0] == 0x00, b[1] == 0x64, b[2] == 0xFF, b[3] == 0x9B { return "NAT64 (64:ff9b::/96, 64:ff9b:1::/48)" }

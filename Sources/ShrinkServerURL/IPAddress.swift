@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 address as bytes, parsed from text with `inet_pton` (IPv6 may be bracketed).
@@ -15,7 +15,7 @@ package enum IPAddress: Sendable, CustomStringConvertible {
         // inet_pton reads a C string: "1.2.3.4\0anything" would parse as 1.2.3.4.
         guard !s.utf8.contains(0) else { return nil }
         if s.hasPrefix("["), s.hasSuffix("]") { s = String(s.dropFirst().dropLast()) }
-        if let pct = s.firstIndex(of: "%") { s = String(s[..<pct]) }   // a zone index names an interface
+        if let pct = s.firstIndex(of: "%") { s = String(s[..<pct]) } // a zone index names an interface
         var v4 = in_addr()
         if inet_pton(AF_INET, s, &v4) == 1 {
             self.init(v4)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Resolves `local:///…` sources under a root directory: the path (already percent-decoded) is joined to the
@@ -47,7 +47,9 @@ package struct LocalSource: Sendable {
             guard depth >= 0 else { throw RequestError(403, "\(path): climbs out of the local root") }
         }
         let joined = root + (root.hasSuffix("/") ? String(path.dropFirst()) : path)
-        guard let resolved = Self.realpath(joined) else { throw RequestError(404, "\(path): no such file under the local root") }
+        guard let resolved = Self.realpath(joined) else {
+            throw RequestError(404, "\(path): no such file under the local root")
+        }
         guard resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw RequestError(403, "\(path): resolves outside the local root")
         }

@@ -37,9 +37,12 @@ package struct ProcessingOptions: Sendable, Hashable {
         }
         let target: ThumbnailTarget
         switch resizingType {
-        case .force: throw RequestError(400, "rs:force (stretching) is not supported: Shrink keeps aspect ratios; use fit or fill")
+        case .force:
+            throw RequestError(
+                400, "rs:force (stretching) is not supported: Shrink keeps aspect ratios; use fit or fill")
         case .auto: throw RequestError(400, "rs:auto is not supported yet; use fit or fill")
-        case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0: target = .box(PixelSize(width: w, height: h), fit: .cover)
+        case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0:
+            target = .box(PixelSize(width: w, height: h), fit: .cover)
         default:
             switch (w, h) {
             case (0, 0): target = .original

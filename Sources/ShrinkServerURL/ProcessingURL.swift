@@ -21,19 +21,24 @@ package struct ProcessingURL: Sendable {
     /// Parses `target` (the request's raw path and query). `presets` maps preset names to option strings
     /// (`rs:fill:300:300/q:70`); a preset named `default` applies first to every URL. `now` is Unix time for
     /// `exp`. Fails with 400 (malformed, unknown option), 404 (expired) or 415 (a format Shrink cannot write).
-    package init(_ target: Substring, presets: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970)) throws(RequestError) {
+    package init(_ target: Substring, presets: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970))
+        throws(RequestError)
+    {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard path.first == "/" else { throw RequestError(400, "the path must start with /") }
         let afterSlash = path.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else {
-            throw RequestError(404, "not an image URL: expected /SIGNATURE/OPTIONS/plain/SOURCE or /SIGNATURE/OPTIONS/BASE64SOURCE")
+            throw RequestError(
+                404, "not an image URL: expected /SIGNATURE/OPTIONS/plain/SOURCE or /SIGNATURE/OPTIONS/BASE64SOURCE")
         }
         signature = afterSlash[..<slash]
         signedPath = afterSlash[slash...]
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = ProcessingOptions()
-        if let preset = presets["default"] { try Self.apply(preset: "default", text: preset, to: &options, presets: presets) }
+        if let preset = presets["default"] {
+            try Self.apply(preset: "default", text: preset, to: &options, presets: presets)
+        }
         var index = 0
         var source: String?
         var ext: Substring?
@@ -65,14 +70,18 @@ package struct ProcessingURL: Sendable {
                 ext = Substring(encoded[encoded.index(after: dot)...])
                 encoded = String(encoded[..<dot])
             }
-            guard let bytes = SigningKeys.decodeBase64url(Substring(encoded)), let text = String(bytes: bytes, encoding: .utf8),
-                  !text.isEmpty else {
+            guard let bytes = SigningKeys.decodeBase64url(Substring(encoded)),
+                let text = String(bytes: bytes, encoding: .utf8),
+                !text.isEmpty
+            else {
                 throw RequestError(400, "the source is neither plain/… nor valid Base64url: \(encoded.prefix(40))")
             }
             source = text
             break
         }
-        guard let source else { throw RequestError(400, "the URL names no source (plain/SOURCE or a Base64url source)") }
+        guard let source else {
+            throw RequestError(400, "the URL names no source (plain/SOURCE or a Base64url source)")
+        }
         self.source = source
         if let ext, !ext.isEmpty {
             extensionFormat = try Self.outputFormat(named: ext)
@@ -97,28 +106,34 @@ package struct ProcessingURL: Sendable {
         }
     }
 
-    private static func apply(preset name: String, text: String, to options: inout ProcessingOptions, presets: [String: String]) throws(RequestError) {
+    private static func apply(
+        preset name: String, text: String, to options: inout ProcessingOptions, presets: [String: String]
+    ) throws(RequestError) {
         for part in text.split(separator: "/") where !part.isEmpty {
             try apply(option: part, to: &options, presets: presets, depth: 1)
         }
     }
 
     /// Applies one `name:arg:arg…` option. Unknown names and bad arguments are a 400 naming them.
-    static func apply(option segment: Substring, to o: inout ProcessingOptions, presets: [String: String], depth: Int) throws(RequestError) {
+    static func apply(option segment: Substring, to o: inout ProcessingOptions, presets: [String: String], depth: Int)
+        throws(RequestError)
+    {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
         let name = parts[0], args = Array(parts.dropFirst())
         func arg(_ i: Int) -> Substring? { i < args.count && !args[i].isEmpty ? args[i] : nil }
         func int(_ i: Int, _ what: String, _ range: ClosedRange<Int>) throws(RequestError) -> Int? {
             guard let a = arg(i) else { return nil }
             guard let v = Int(a), range.contains(v) else {
-                throw RequestError(400, "\(name): \(what) must be an integer in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
+                throw RequestError(
+                    400, "\(name): \(what) must be an integer in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
             }
             return v
         }
         func double(_ i: Int, _ what: String, _ range: ClosedRange<Double>) throws(RequestError) -> Double? {
             guard let a = arg(i) else { return nil }
             guard let v = Double(a), v.isFinite, range.contains(v) else {
-                throw RequestError(400, "\(name): \(what) must be a number in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
+                throw RequestError(
+                    400, "\(name): \(what) must be a number in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
             }
             return v
         }
@@ -138,7 +153,10 @@ package struct ProcessingURL: Sendable {
         }
         func needArgs(_ n: ClosedRange<Int>) throws(RequestError) {
             guard n.contains(args.count) else {
-                throw RequestError(400, "\(name) takes \(n.lowerBound == n.upperBound ? "\(n.lowerBound)" : "\(n.lowerBound)–\(n.upperBound)") argument(s), not \(args.count)")
+                throw RequestError(
+                    400,
+                    "\(name) takes \(n.lowerBound == n.upperBound ? "\(n.lowerBound)" : "\(n.lowerBound)–\(n.upperBound)") argument(s), not \(args.count)"
+                )
             }
         }
         switch name {
@@ -189,7 +207,9 @@ package struct ProcessingURL: Sendable {
         case "bg", "background":
             try needArgs(1...3)
             if args.count == 3 {
-                guard let r = try int(0, "red", 0...255), let g = try int(1, "green", 0...255), let b = try int(2, "blue", 0...255) else {
+                guard let r = try int(0, "red", 0...255), let g = try int(1, "green", 0...255),
+                    let b = try int(2, "blue", 0...255)
+                else {
                     throw RequestError(400, "\(name): expected R:G:B")
                 }
                 o.background = RGBColor(red: UInt8(r), green: UInt8(g), blue: UInt8(b))
@@ -226,7 +246,9 @@ package struct ProcessingURL: Sendable {
             switch args[0] {
             case "nearest", "linear": o.fast = true
             case "cubic", "lanczos2", "lanczos3": o.fast = false
-            default: throw RequestError(400, "\(name): expected nearest, linear, cubic, lanczos2 or lanczos3, not \"\(args[0])\"")
+            default:
+                throw RequestError(
+                    400, "\(name): expected nearest, linear, cubic, lanczos2 or lanczos3, not \"\(args[0])\"")
             }
         case "sm", "strip_metadata":
             // Shrink never copies EXIF into results; the colour profile follows the colour policy.
@@ -249,7 +271,9 @@ package struct ProcessingURL: Sendable {
     private static func gravity(_ args: [Substring], option: Substring) throws(RequestError) -> Gravity {
         let type = args[0]
         if type == "fp" {
-            guard args.count == 3, let x = Double(args[1]), let y = Double(args[2]), (0...1).contains(x), (0...1).contains(y) else {
+            guard args.count == 3, let x = Double(args[1]), let y = Double(args[2]), (0...1).contains(x),
+                (0...1).contains(y)
+            else {
                 throw RequestError(400, "\(option):fp needs X:Y between 0 and 1")
             }
             return Gravity(x: x, y: y)

@@ -9,8 +9,11 @@ import Shrink
 /// `If-None-Match` matching. It traps (a finding) when an invariant breaks: a path signed with a key must
 /// verify, a resolved local path must lie under the root, an address must print as what it parsed from.
 @_spi(Fuzzing) public enum ServerFuzzing {
-    private static let keys = SigningKeys(pairs: [(Array("key".utf8), Array("salt".utf8)), (Array("k2".utf8), [])], signatureBytes: 12)
-    private static let presets = ["default": "q:70", "thumb": "rs:fill:96:96/pr:small", "small": "w:64/pr:thumb", "big": "rs:fit:4000:4000/dpr:5"]
+    private static let keys = SigningKeys(
+        pairs: [(Array("key".utf8), Array("salt".utf8)), (Array("k2".utf8), [])], signatureBytes: 12)
+    private static let presets = [
+        "default": "q:70", "thumb": "rs:fill:96:96/pr:small", "small": "w:64/pr:thumb", "big": "rs:fit:4000:4000/dpr:5",
+    ]
     nonisolated(unsafe) private static var local: LocalSource?
 
     /// Points `local:///` sources at `root` (an existing directory) for the runs that follow.
@@ -25,22 +28,28 @@ import Shrink
         _ = EntityTag.matches(target, "\"0123456789abcdef\"")
         if let address = IPAddress(target) {
             _ = AddressClassifier.refusal(address)
-            precondition(IPAddress(address.description).map { $0.description == address.description } ?? false,
-                         "\(address) does not parse back")
+            precondition(
+                IPAddress(address.description).map { $0.description == address.description } ?? false,
+                "\(address) does not parse back")
         }
         guard let url = try? ProcessingURL(Substring(target), presets: presets, now: 1_700_000_000) else { return }
         let signed = keys.sign(String(url.signedPath))
-        precondition(keys.verify(Substring(signed), path: url.signedPath), "a signature made for \(url.signedPath) does not verify")
+        precondition(
+            keys.verify(Substring(signed), path: url.signedPath),
+            "a signature made for \(url.signedPath) does not verify")
         _ = keys.verify(url.signature, path: url.signedPath)
-        if let request = try? url.options.imageRequest(loader: FileLoader(path: "/nonexistent"), limits: ImageLimits()) {
+        if let request = try? url.options.imageRequest(loader: FileLoader(path: "/nonexistent"), limits: ImageLimits())
+        {
             _ = try? request.cacheKey().digest
         }
         if let local, let path = try? local.resolve(url.source) {
-            precondition(path == local.root || path.hasPrefix(local.root.hasSuffix("/") ? local.root : local.root + "/"),
-                         "\(url.source) resolved to \(path), outside \(local.root)")
+            precondition(
+                path == local.root || path.hasPrefix(local.root.hasSuffix("/") ? local.root : local.root + "/"),
+                "\(url.source) resolved to \(path), outside \(local.root)")
         }
         if let host = url.source.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first,
-           let address = IPAddress(host.split(separator: ":").first ?? host) {
+            let address = IPAddress(host.split(separator: ":").first ?? host)
+        {
             _ = AddressClassifier.refusal(address)
         }
     }

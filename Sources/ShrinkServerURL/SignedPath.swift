@@ -19,8 +19,9 @@ package enum SignedPath {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"), 0...0x20, 0x7F...0xFF,
-                 UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "}"),
-                 UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "\\"):
+                UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "{"),
+                UInt8(ascii: "}"),
+                UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "\\"):
                 out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
             default:
                 out.unicodeScalars.append(Unicode.Scalar(b))

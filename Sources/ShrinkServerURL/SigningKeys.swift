@@ -22,14 +22,21 @@ package struct SigningKeys: Sendable {
     /// Pairs from hex lists (`SHRINK_KEY` and `SHRINK_SALT`: hex, comma-separated, as many salts as keys).
     /// Both empty means signing off. Fails with a message naming what is wrong.
     package init(hexKeys: String, hexSalts: String, signatureBytes: Int = 32) throws(ConfigurationError) {
-        let keys = hexKeys.split(separator: ",", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
-        let salts = hexSalts.split(separator: ",", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+        let keys = hexKeys.split(separator: ",", omittingEmptySubsequences: true).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let salts = hexSalts.split(separator: ",", omittingEmptySubsequences: true).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         guard keys.count == salts.count else {
-            throw ConfigurationError("SHRINK_KEY has \(keys.count) key(s) but SHRINK_SALT has \(salts.count) salt(s): give one salt per key")
+            throw ConfigurationError(
+                "SHRINK_KEY has \(keys.count) key(s) but SHRINK_SALT has \(salts.count) salt(s): give one salt per key")
         }
         var pairs: [(key: [UInt8], salt: [UInt8])] = []
         for (i, (k, s)) in zip(keys, salts).enumerated() {
-            guard let key = Self.bytes(hex: k), !key.isEmpty else { throw ConfigurationError("SHRINK_KEY #\(i + 1) is not hex") }
+            guard let key = Self.bytes(hex: k), !key.isEmpty else {
+                throw ConfigurationError("SHRINK_KEY #\(i + 1) is not hex")
+            }
             guard let salt = Self.bytes(hex: s) else { throw ConfigurationError("SHRINK_SALT #\(i + 1) is not hex") }
             pairs.append((key, salt))
         }

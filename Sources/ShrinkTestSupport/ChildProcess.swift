@@ -15,10 +15,13 @@ public enum ChildProcess {
 
     /// Runs `executable` with `arguments` (and `environment` added to this process's), reading its output to
     /// the end, on a thread of its own.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
+        async throws -> Result
+    {
         let (status, out, err, signalled) = try await raw(executable, arguments, environment: environment)
-        return Result(status: status, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self),
-                      signalled: signalled)
+        return Result(
+            status: status, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self),
+            signalled: signalled)
     }
 
     /// The standard output of `executable` as bytes (for binary output such as `djpeg -ppm`).
@@ -27,7 +30,8 @@ public enum ChildProcess {
     }
 
     private static func raw(_ executable: String, _ arguments: [String], environment: [String: String]) async throws
-        -> (Int32, Data, Data, Bool) {
+        -> (Int32, Data, Data, Bool)
+    {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 let p = Process()
@@ -56,7 +60,9 @@ public enum ChildProcess {
                 let o = out.fileHandleForReading.readDataToEndOfFile()
                 errDone.wait()
                 p.waitUntilExit()
-                continuation.resume(returning: (p.terminationStatus, o, errData.withLock { $0 }, p.terminationReason == .uncaughtSignal))
+                continuation.resume(
+                    returning: (p.terminationStatus, o, errData.withLock { $0 }, p.terminationReason == .uncaughtSignal)
+                )
             }
         }
     }

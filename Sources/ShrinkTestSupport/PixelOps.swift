@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Shrink
 
@@ -100,7 +100,9 @@ extension RowDecoding {
         out.withUnsafeMutableBytes { raw in
             do throws(ImageError) {
                 while nextRow < size.height {
-                    _ = try readRows(startingAt: nextRow, into: raw.baseAddress! + nextRow * stride, bytesPerRow: stride, maxRows: strip)
+                    _ = try readRows(
+                        startingAt: nextRow, into: raw.baseAddress! + nextRow * stride, bytesPerRow: stride,
+                        maxRows: strip)
                 }
             } catch {
                 failure = error

@@ -12,8 +12,10 @@ public enum TestGIF {
         public var transparent: Int?
         public var localPalette: [UInt8]?
 
-        public init(left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], interlaced: Bool = false,
-                    transparent: Int? = nil, localPalette: [UInt8]? = nil) {
+        public init(
+            left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], interlaced: Bool = false,
+            transparent: Int? = nil, localPalette: [UInt8]? = nil
+        ) {
             (self.left, self.top, self.width, self.height) = (left, top, width, height)
             self.indices = indices
             self.interlaced = interlaced
@@ -30,18 +32,25 @@ public enum TestGIF {
     /// A GIF89a file: a `screen`-sized logical screen with `palette` (RGB triples, a power of two of them) as the
     /// global table, `frames` each preceded by a graphics control extension when it has a transparent index, and a
     /// NETSCAPE2.0 extension when `loopCount` is given.
-    public static func file(width: Int, height: Int, palette: [UInt8], frames: [Frame], loopCount: Int? = nil,
-                     background: Int = 0) -> [UInt8] {
+    public static func file(
+        width: Int, height: Int, palette: [UInt8], frames: [Frame], loopCount: Int? = nil,
+        background: Int = 0
+    ) -> [UInt8] {
         let sink = Sink()
         var error: Int32 = 0
-        let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), { gif, data, count in
-            guard let gif, let data, let user = gif.pointee.UserData else { return 0 }
-            Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().bytes += UnsafeBufferPointer(start: data, count: Int(count))
-            return count
-        }, &error)!
+        let gif = EGifOpen(
+            Unmanaged.passUnretained(sink).toOpaque(),
+            { gif, data, count in
+                guard let gif, let data, let user = gif.pointee.UserData else { return 0 }
+                Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().bytes += UnsafeBufferPointer(
+                    start: data, count: Int(count))
+                return count
+            }, &error)!
         EGifSetGifVersion(gif, true)
         func colorMap(_ rgb: [UInt8]) -> UnsafeMutablePointer<ColorMapObject> {
-            let colors = stride(from: 0, to: rgb.count, by: 3).map { GifColorType(Red: rgb[$0], Green: rgb[$0 + 1], Blue: rgb[$0 + 2]) }
+            let colors = stride(from: 0, to: rgb.count, by: 3).map {
+                GifColorType(Red: rgb[$0], Green: rgb[$0 + 1], Blue: rgb[$0 + 2])
+            }
             return GifMakeMapObject(Int32(colors.count), colors)!
         }
         let global = colorMap(palette)
@@ -61,11 +70,13 @@ public enum TestGIF {
             }
             let local = frame.localPalette.map(colorMap)
             defer { if let local { GifFreeMapObject(local) } }
-            precondition(EGifPutImageDesc(gif, Int32(frame.left), Int32(frame.top), Int32(frame.width), Int32(frame.height),
-                                          frame.interlaced, local) == GIF_OK)
+            precondition(
+                EGifPutImageDesc(
+                    gif, Int32(frame.left), Int32(frame.top), Int32(frame.width), Int32(frame.height),
+                    frame.interlaced, local) == GIF_OK)
             let rows = frame.interlaced ? interlacedOrder(frame.height) : Array(0..<frame.height)
             for r in rows {
-                var line = Array(frame.indices[r * frame.width ..< (r + 1) * frame.width])
+                var line = Array(frame.indices[r * frame.width..<(r + 1) * frame.width])
                 precondition(EGifPutLine(gif, &line, Int32(frame.width)) == GIF_OK)
             }
         }
@@ -80,13 +91,17 @@ public enum TestGIF {
 
     /// A header and screen descriptor of `width` × `height` with a 2-entry global table, then `rest` (blocks).
     public static func header(width: Int, height: Int, rest: [UInt8] = []) -> [UInt8] {
-        Array("GIF89a".utf8) + [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8), 0x80, 0, 0]
+        Array("GIF89a".utf8) + [
+            UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8), 0x80, 0, 0,
+        ]
             + [0, 0, 0, 255, 255, 255] + rest
     }
 
     /// An image descriptor for a `width` × `height` frame at (`left`, `top`) without a local table, followed by
     /// LZW minimum code size `codeSize` and `data` as one sub-block and a terminator.
-    public static func image(left: Int = 0, top: Int = 0, width: Int, height: Int, codeSize: UInt8 = 2, data: [UInt8]) -> [UInt8] {
+    public static func image(left: Int = 0, top: Int = 0, width: Int, height: Int, codeSize: UInt8 = 2, data: [UInt8])
+        -> [UInt8]
+    {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         return [0x2C] + u16(left) + u16(top) + u16(width) + u16(height) + [0, codeSize]
             + (data.isEmpty ? [] : [UInt8(data.count)] + data) + [0]

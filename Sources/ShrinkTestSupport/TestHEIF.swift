@@ -19,7 +19,9 @@ public struct TestHEIF {
         public var properties: [(index: Int, essential: Bool)]
         public var derivedFrom: [Int]
         public var data: [UInt8]
-        public init(type: String, properties: [(index: Int, essential: Bool)], derivedFrom: [Int] = [], data: [UInt8] = []) {
+        public init(
+            type: String, properties: [(index: Int, essential: Bool)], derivedFrom: [Int] = [], data: [UInt8] = []
+        ) {
             self.type = type
             self.properties = properties
             self.derivedFrom = derivedFrom
@@ -50,14 +52,17 @@ public struct TestHEIF {
     }
 
     public static func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    public static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    public static func be32(_ v: Int) -> [UInt8] {
+        [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
 
     /// `ispe`, `irot` (quarter turns anticlockwise) and `iovl`'s payload (canvas fill as 16-bit RGBA, size,
     /// then each image's offset).
     public static func ispe(_ width: Int, _ height: Int) -> [UInt8] { fullBox("ispe", be32(width) + be32(height)) }
     public static func irot(_ quarterTurns: Int) -> [UInt8] { box("irot", [UInt8(quarterTurns & 3)]) }
     public static func overlayPayload(fill: [Int], width: Int, height: Int, offsets: [(x: Int, y: Int)]) -> [UInt8] {
-        [0, 0] + fill.flatMap { be16($0) } + be16(width) + be16(height) + offsets.flatMap { be16($0.x & 0xFFFF) + be16($0.y & 0xFFFF) }
+        [0, 0] + fill.flatMap { be16($0) } + be16(width) + be16(height)
+            + offsets.flatMap { be16($0.x & 0xFFFF) + be16($0.y & 0xFFFF) }
     }
 
     /// The file's bytes: `ftyp`, `meta` (`hdlr`, `pitm`, `iinf`, `iloc`, `iref`, `iprp`), `mdat`.
@@ -67,22 +72,32 @@ public struct TestHEIF {
         func meta(mdatStart: Int) -> [UInt8] {
             let hdlr = T.fullBox("hdlr", T.be32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
             let pitm = T.fullBox("pitm", T.be16(primary))
-            let iinf = T.fullBox("iinf", T.be16(items.count) + items.enumerated().flatMap { i, item in
-                T.fullBox("infe", version: 2, T.be16(i + 1) + T.be16(0) + Array(item.type.utf8) + [0])
-            })
+            let iinf = T.fullBox(
+                "iinf",
+                T.be16(items.count)
+                    + items.enumerated().flatMap { i, item in
+                        T.fullBox("infe", version: 2, T.be16(i + 1) + T.be16(0) + Array(item.type.utf8) + [0])
+                    })
             var offset = mdatStart
-            let iloc = T.fullBox("iloc", [0x44, 0x00] + T.be16(items.count) + items.enumerated().flatMap { i, item -> [UInt8] in
-                defer { offset += item.data.count }
-                let extent = item.data.isEmpty ? [] : T.be32(offset) + T.be32(item.data.count)
-                return T.be16(i + 1) + T.be16(0) + T.be16(item.data.isEmpty ? 0 : 1) + extent
-            })
+            let iloc = T.fullBox(
+                "iloc",
+                [0x44, 0x00] + T.be16(items.count)
+                    + items.enumerated().flatMap { i, item -> [UInt8] in
+                        defer { offset += item.data.count }
+                        let extent = item.data.isEmpty ? [] : T.be32(offset) + T.be32(item.data.count)
+                        return T.be16(i + 1) + T.be16(0) + T.be16(item.data.isEmpty ? 0 : 1) + extent
+                    })
             let refs = items.enumerated().filter { !$0.element.derivedFrom.isEmpty }.flatMap { i, item in
                 T.box("dimg", T.be16(i + 1) + T.be16(item.derivedFrom.count) + item.derivedFrom.flatMap { T.be16($0) })
             }
             let iref = refs.isEmpty ? [] : T.fullBox("iref", refs)
-            let ipma = T.fullBox("ipma", T.be32(items.count) + items.enumerated().flatMap { i, item in
-                T.be16(i + 1) + [UInt8(item.properties.count)] + item.properties.map { UInt8($0.index) | ($0.essential ? 0x80 : 0) }
-            })
+            let ipma = T.fullBox(
+                "ipma",
+                T.be32(items.count)
+                    + items.enumerated().flatMap { i, item in
+                        T.be16(i + 1) + [UInt8(item.properties.count)]
+                            + item.properties.map { UInt8($0.index) | ($0.essential ? 0x80 : 0) }
+                    })
             let iprp = T.box("iprp", T.box("ipco", properties.flatMap { $0 }) + ipma)
             return T.fullBox("meta", hdlr + pitm + iinf + iloc + iref + iprp)
         }
@@ -113,7 +128,9 @@ public struct TestHEIF {
 
     /// An `iden` image over `item` that turns it `quarterTurns` anticlockwise (its own essential `irot`),
     /// carrying `icc` (a `colr` prof) when given.
-    public static func identity(of item: CodedItem, majorBrand: String, quarterTurns: Int, icc: [UInt8]? = nil) -> [UInt8] {
+    public static func identity(of item: CodedItem, majorBrand: String, quarterTurns: Int, icc: [UInt8]? = nil)
+        -> [UInt8]
+    {
         var file = TestHEIF(majorBrand: majorBrand, primary: 2)
         file.properties = [item.config, ispe(item.size.width, item.size.height), irot(quarterTurns)]
         var idenProperties: [(index: Int, essential: Bool)] = [(2, false), (3, true)]
@@ -121,8 +138,10 @@ public struct TestHEIF {
             file.properties.append(box("colr", Array("prof".utf8) + icc))
             idenProperties.append((4, false))
         }
-        file.items = [Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
-                      Item(type: "iden", properties: idenProperties, derivedFrom: [1])]
+        file.items = [
+            Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
+            Item(type: "iden", properties: idenProperties, derivedFrom: [1]),
+        ]
         return file.bytes()
     }
 
@@ -132,10 +151,13 @@ public struct TestHEIF {
         let (w, h) = (item.size.width, item.size.height)
         var file = TestHEIF(majorBrand: majorBrand, primary: 3)
         file.properties = [item.config, ispe(w, h), ispe(2 * w + gap, h + gap / 2)]
-        let payload = overlayPayload(fill: fill, width: 2 * w + gap, height: h + gap / 2, offsets: [(0, 0), (w + gap, gap / 2)])
-        file.items = [Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
-                      Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
-                      Item(type: "iovl", properties: [(3, false)], derivedFrom: [1, 2], data: payload)]
+        let payload = overlayPayload(
+            fill: fill, width: 2 * w + gap, height: h + gap / 2, offsets: [(0, 0), (w + gap, gap / 2)])
+        file.items = [
+            Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
+            Item(type: item.type, properties: [(1, true), (2, false)], data: item.data),
+            Item(type: "iovl", properties: [(3, false)], derivedFrom: [1, 2], data: payload),
+        ]
         return file.bytes()
     }
 }

@@ -27,26 +27,33 @@ public enum TestImages {
     public static func grayRamp(width: Int, height: Int) -> PixelBuffer {
         var bytes = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
-            for x in 0..<width { bytes[y * width + x] = UInt8(40 + (x * 150 / max(width, 1) + y * 60 / max(height, 1)) % 200) }
+            for x in 0..<width {
+                bytes[y * width + x] = UInt8(40 + (x * 150 / max(width, 1) + y * 60 / max(height, 1)) % 200)
+            }
         }
         return PixelBuffer(format: .gray8, size: PixelSize(width: width, height: height), bytes: bytes)
     }
 
     /// `pixels` as JPEG (4:4:4 by default so colour edges survive), with an `APP1 Exif` segment carrying
     /// `orientation` (and an embedded JPEG `thumbnail`) when given.
-    public static func jpeg(_ pixels: PixelBuffer, quality: Int = 95, chroma444: Bool = true, progressive: Bool = false,
-                            orientation: Int? = nil, thumbnail: [UInt8]? = nil) throws -> [UInt8] {
+    public static func jpeg(
+        _ pixels: PixelBuffer, quality: Int = 95, chroma444: Bool = true, progressive: Bool = false,
+        orientation: Int? = nil, thumbnail: [UInt8]? = nil
+    ) throws -> [UInt8] {
         let encoded = try JPEGEncoder(options: .init(quality: quality, chroma444: chroma444, progressive: progressive))
             .encode(pixels)
         guard orientation != nil || thumbnail != nil else { return encoded }
-        return Array(encoded[0..<2]) + exifSegment(orientation: orientation, thumbnail: thumbnail) + Array(encoded[2...])
+        return Array(encoded[0..<2]) + exifSegment(orientation: orientation, thumbnail: thumbnail)
+            + Array(encoded[2...])
     }
 
     /// An `APP1 Exif` segment (big-endian TIFF): IFD0 with the orientation, IFD1 pointing at a thumbnail.
     public static func exifSegment(orientation: Int?, thumbnail: [UInt8]?) -> [UInt8] {
         var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         let ifd0Entries = orientation == nil ? 0 : 1
         let ifd1Offset = thumbnail == nil ? 0 : 8 + 2 + ifd0Entries * 12 + 4
         tiff += u16(ifd0Entries)

@@ -1,9 +1,11 @@
 /// Hand-built PNG files for tests: chunks with real CRCs, so headers can claim anything.
 public enum TestPNG {
     /// A PNG with the given IHDR and IDAT payloads (already deflated), ending in IEND.
-    public static func file(width: Int, height: Int, bitDepth: UInt8 = 8, colorType: UInt8 = 6, interlace: UInt8 = 0,
-                            idat: [[UInt8]] = [[0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]],
-                            extra: [(String, [UInt8])] = []) -> [UInt8] {
+    public static func file(
+        width: Int, height: Int, bitDepth: UInt8 = 8, colorType: UInt8 = 6, interlace: UInt8 = 0,
+        idat: [[UInt8]] = [[0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]],
+        extra: [(String, [UInt8])] = []
+    ) -> [UInt8] {
         var ihdr = u32(width) + u32(height)
         ihdr += [bitDepth, colorType, 0, 0, interlace]
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

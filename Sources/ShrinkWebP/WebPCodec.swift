@@ -17,5 +17,7 @@ extension Codec {
 
 extension ImageEncoding where Self == WebPEncoder {
     /// A WebP encoder: `image.write(to: path, as: .webp(.init(quality: 75)))`.
-    public static func webp(_ options: WebPEncoder.Options = WebPEncoder.Options()) -> WebPEncoder { WebPEncoder(options: options) }
+    public static func webp(_ options: WebPEncoder.Options = WebPEncoder.Options()) -> WebPEncoder {
+        WebPEncoder(options: options)
+    }
 }

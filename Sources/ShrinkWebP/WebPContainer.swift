@@ -37,8 +37,11 @@ struct WebPContainer {
     static func alphaCompression(in frame: UnsafeRawBufferPointer) -> Int {
         var offset = 0
         while offset + 8 <= frame.count {
-            let size = Int(frame[offset + 4]) | Int(frame[offset + 5]) << 8 | Int(frame[offset + 6]) << 16 | Int(frame[offset + 7]) << 24
-            if frame[offset] == 0x41, frame[offset + 1] == 0x4C, frame[offset + 2] == 0x50, frame[offset + 3] == 0x48 {   // "ALPH"
+            let size =
+                Int(frame[offset + 4]) | Int(frame[offset + 5]) << 8 | Int(frame[offset + 6]) << 16 | Int(
+                    frame[offset + 7]) << 24
+            // "ALPH"
+            if frame[offset] == 0x41, frame[offset + 1] == 0x4C, frame[offset + 2] == 0x50, frame[offset + 3] == 0x48 {
                 return size > 0 && offset + 8 < frame.count ? Int(frame[offset + 8] & 3) : 1
             }
             offset += 8 + size + (size & 1)
@@ -61,8 +64,12 @@ struct WebPContainer {
         guard state == WEBP_DEMUX_DONE else {
             throw ImageError(.truncated, "\(path): the WebP file ends before its last chunk")
         }
-        let canvas = PixelSize(width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
-        guard canvas.width > 0, canvas.height > 0 else { throw ImageError(.corruptData, "\(path): WebP canvas is empty") }
+        let canvas = PixelSize(
+            width: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)),
+            height: Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
+        guard canvas.width > 0, canvas.height > 0 else {
+            throw ImageError(.corruptData, "\(path): WebP canvas is empty")
+        }
         try limits.check(canvas, path: path)
         self.canvas = canvas
         let flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS)
@@ -83,20 +90,35 @@ struct WebPContainer {
             throw ImageError(.corruptData, "\(path): the first WebP frame lies outside the file")
         }
         frameData = start..<(start + iterator.fragment.size)
-        let rect = (x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width), height: Int(iterator.height))
-        guard rect.width > 0, rect.height > 0, rect.x + rect.width <= canvas.width, rect.y + rect.height <= canvas.height else {
-            throw ImageError(.corruptData, "\(path): the first WebP frame (\(rect.width)x\(rect.height) at \(rect.x),\(rect.y)) is outside the \(canvas) canvas")
+        let rect = (
+            x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width),
+            height: Int(iterator.height)
+        )
+        guard rect.width > 0, rect.height > 0, rect.x + rect.width <= canvas.width,
+            rect.y + rect.height <= canvas.height
+        else {
+            throw ImageError(
+                .corruptData,
+                "\(path): the first WebP frame (\(rect.width)x\(rect.height) at \(rect.x),\(rect.y)) is outside the \(canvas) canvas"
+            )
         }
         frameRect = rect
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(fragment, iterator.fragment.size, &features)
-        guard status == VP8_STATUS_OK else { throw WebPDecoder.error(status, path: path, during: "reading the first frame's header") }
+        guard status == VP8_STATUS_OK else {
+            throw WebPDecoder.error(status, path: path, during: "reading the first frame's header")
+        }
         guard Int(features.width) == rect.width, Int(features.height) == rect.height else {
-            throw ImageError(.corruptData, "\(path): the WebP frame header says \(features.width)x\(features.height), its chunk \(rect.width)x\(rect.height)")
+            throw ImageError(
+                .corruptData,
+                "\(path): the WebP frame header says \(features.width)x\(features.height), its chunk \(rect.width)x\(rect.height)"
+            )
         }
         isLossless = features.format == 2
         frameHasAlpha = features.has_alpha != 0
-        alphaIsCompressed = !isLossless && frameHasAlpha && Self.alphaCompression(in: UnsafeRawBufferPointer(rebasing: bytes[frameData])) != 0
+        alphaIsCompressed =
+            !isLossless && frameHasAlpha
+            && Self.alphaCompression(in: UnsafeRawBufferPointer(rebasing: bytes[frameData])) != 0
 
         func chunk(_ fourCC: String) -> Range<Int>? {
             var chunk = WebPChunkIterator()

@@ -17,5 +17,7 @@ struct WebPCrop: Equatable {
     }
 
     /// The crop as a rectangle.
-    var rect: FractionalRect { FractionalRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+    var rect: FractionalRect {
+        FractionalRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+    }
 }

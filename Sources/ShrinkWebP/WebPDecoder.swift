@@ -34,11 +34,13 @@ package struct WebPDecoder: ImageDecoding {
         }
         // An animation's canvas is transparent where its first frame does not reach.
         let alpha = container.frameHasAlpha || !container.frameCoversCanvas
-        info = ImageInfo(format: .webp, size: container.canvas, orientation: orientation, colorModel: container.isLossless ? (alpha ? .rgba : .rgb) : .yCbCr,
-                         hasAlpha: alpha, chromaSubsampling: container.isLossless ? nil : .s420,
-                         iccProfileBytes: container.iccRange?.count ?? 0, exifBytes: container.exifRange?.count ?? 0,
-                         features: container.features, frameCount: container.frameCount, loopCount: container.loopCount,
-                         warnings: warnings)
+        info = ImageInfo(
+            format: .webp, size: container.canvas, orientation: orientation,
+            colorModel: container.isLossless ? (alpha ? .rgba : .rgb) : .yCbCr,
+            hasAlpha: alpha, chromaSubsampling: container.isLossless ? nil : .s420,
+            iccProfileBytes: container.iccRange?.count ?? 0, exifBytes: container.exifRange?.count ?? 0,
+            features: container.features, frameCount: container.frameCount, loopCount: container.loopCount,
+            warnings: warnings)
     }
 
     /// An EXIF chunk is a TIFF structure; some writers put JPEG's `Exif\0\0` prefix in front.
@@ -49,8 +51,9 @@ package struct WebPDecoder: ImageDecoding {
     }
 
     package func metadata() throws(ImageError) -> ImageMetadata {
-        ImageMetadata(iccProfile: container.iccRange.map { Array(bytes.bytes[$0]) },
-                      exif: container.exifRange.map { Array(Self.tiff(in: UnsafeRawBufferPointer(rebasing: bytes.bytes[$0]))) })
+        ImageMetadata(
+            iccProfile: container.iccRange.map { Array(bytes.bytes[$0]) },
+            exif: container.exifRange.map { Array(Self.tiff(in: UnsafeRawBufferPointer(rebasing: bytes.bytes[$0]))) })
     }
 
     /// Any integer reduction while decoding (libwebp's scaler) when the first frame fills the canvas; an
@@ -79,18 +82,25 @@ package struct WebPDecoder: ImageDecoding {
         let coded = PixelSize(width: frameRect.width, height: frameRect.height)
         // A window (a crop or a cover fit) of a frame that fills the canvas: libwebp emits only that part,
         // scaled by the same factor (its rows above are decoded, not kept).
-        let crop = container.frameCoversCanvas ? request.window.flatMap { WebPCrop(covering: $0, scaled: canvas, of: coded) } : nil
-        let frameSize: PixelSize = if let crop {
-            PixelSize(width: max(1, Int((Double(crop.width) * Double(canvas.width) / Double(coded.width)).rounded())),
-                 height: max(1, Int((Double(crop.height) * Double(canvas.height) / Double(coded.height)).rounded())))
-        } else {
-            container.frameCoversCanvas ? canvas : coded
-        }
+        let crop =
+            container.frameCoversCanvas
+            ? request.window.flatMap { WebPCrop(covering: $0, scaled: canvas, of: coded) } : nil
+        let frameSize: PixelSize =
+            if let crop {
+                PixelSize(
+                    width: max(1, Int((Double(crop.width) * Double(canvas.width) / Double(coded.width)).rounded())),
+                    height: max(1, Int((Double(crop.height) * Double(canvas.height) / Double(coded.height)).rounded())))
+            } else {
+                container.frameCoversCanvas ? canvas : coded
+            }
         let planes = request.wantsPlanes && !container.isLossless && !info.hasAlpha
         // Lossy frames with alpha scale as YUVA (premultiplied inside libwebp's scaler), the rest as RGB(A).
-        let mode: WebPFrame.Mode = planes ? .yuv
-            : !info.hasAlpha ? .rgb
-            : !container.isLossless && container.frameHasAlpha && frameSize != coded ? .yuva : .rgba
+        let mode: WebPFrame.Mode =
+            planes
+            ? .yuv
+            : !info.hasAlpha
+                ? .rgb
+                : !container.isLossless && container.frameHasAlpha && frameSize != coded ? .yuva : .rgba
         var working = WebPFrame.byteCount(of: frameSize, mode: mode)
         if container.isLossless {
             working += coded.pixelCount * 4
@@ -101,14 +111,17 @@ package struct WebPDecoder: ImageDecoding {
         let (bytes, name, range) = (bytes, self.path, container.frameData)
         let origin = container.frameCoversCanvas ? (x: 0, y: 0) : (x: frameRect.x, y: frameRect.y)
         let rowsSize = crop == nil ? canvas : frameSize
-        return DecodeRoute(path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: rowsSize,
-                           workingBytes: working, stateBytes: stateBytes(codedWidth: coded.width, outputWidth: frameSize.width),
-                           geometry: .uniform, sourceRect: crop?.rect, decoder: "libwebp")
-        { options, monitor throws(ImageError) in
-            let frame = try WebPFrame(bytes: bytes, range: range, codedSize: coded, crop: crop, size: frameSize, mode: mode,
-                                      fast: options.fast, monitor: monitor, path: name)
-            return planes ? .planes(WebPPlaneDecoder(frame: frame, path: name))
-                          : .rows(WebPRowDecoder(frame: frame, canvas: rowsSize, at: origin, path: name))
+        return DecodeRoute(
+            path: path, output: planes ? .planes : .rows(mode == .rgb ? .rgb8 : .rgba8), decodedSize: rowsSize,
+            workingBytes: working, stateBytes: stateBytes(codedWidth: coded.width, outputWidth: frameSize.width),
+            geometry: .uniform, sourceRect: crop?.rect, decoder: "libwebp"
+        ) { options, monitor throws(ImageError) in
+            let frame = try WebPFrame(
+                bytes: bytes, range: range, codedSize: coded, crop: crop, size: frameSize, mode: mode,
+                fast: options.fast, monitor: monitor, path: name)
+            return planes
+                ? .planes(WebPPlaneDecoder(frame: frame, path: name))
+                : .rows(WebPRowDecoder(frame: frame, canvas: rowsSize, at: origin, path: name))
         }
     }
 

@@ -26,8 +26,11 @@ public struct WebPEncoder: ImageEncoding {
         public var exact: Bool
 
         /// Options with the defaults above, or the values given.
-        public init(quality: Int = 80, lossless: Bool = false, method: Int = 4, keepICCProfile: Bool = true, keepEXIF: Bool = false,
-                    exact: Bool = false) {
+        public init(
+            quality: Int = 80, lossless: Bool = false, method: Int = 4, keepICCProfile: Bool = true,
+            keepEXIF: Bool = false,
+            exact: Bool = false
+        ) {
             self.exact = exact
             self.quality = quality
             self.lossless = lossless
@@ -53,28 +56,40 @@ public struct WebPEncoder: ImageEncoding {
     /// Encodes `image`. Fails with `.invalidArgument` for settings out of range or an image over 16383
     /// pixels on a side (WebP's limit), `.outOfMemory` when libwebp cannot allocate.
     public func encode(_ image: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
-        guard (1...100).contains(options.quality) else { throw ImageError(.invalidArgument, "WebP quality must be 1-100, not \(options.quality)") }
-        guard (0...6).contains(options.method) else { throw ImageError(.invalidArgument, "WebP method must be 0-6, not \(options.method)") }
+        guard (1...100).contains(options.quality) else {
+            throw ImageError(.invalidArgument, "WebP quality must be 1-100, not \(options.quality)")
+        }
+        guard (0...6).contains(options.method) else {
+            throw ImageError(.invalidArgument, "WebP method must be 0-6, not \(options.method)")
+        }
         let size = image.size
         guard size.width <= Int(WEBP_MAX_DIMENSION), size.height <= Int(WEBP_MAX_DIMENSION) else {
-            throw ImageError(.invalidArgument, "WebP images are at most \(WEBP_MAX_DIMENSION) pixels on a side, not \(size)")
+            throw ImageError(
+                .invalidArgument, "WebP images are at most \(WEBP_MAX_DIMENSION) pixels on a side, not \(size)")
         }
         var config = WebPConfig()
-        guard WebPConfigInit(&config) != 0 else { throw ImageError(.unsupportedFeature, "libwebp does not match the headers Shrink was built with") }
+        guard WebPConfigInit(&config) != 0 else {
+            throw ImageError(.unsupportedFeature, "libwebp does not match the headers Shrink was built with")
+        }
         config.quality = Float(options.quality)
         config.lossless = options.lossless ? 1 : 0
         config.method = Int32(options.method)
         config.exact = options.exact ? 1 : 0
-        guard WebPValidateConfig(&config) != 0 else { throw ImageError(.invalidArgument, "libwebp refused the encoder settings") }
-
-        let pixels: PixelBuffer = switch image.format {
-        case .yuv420 where !options.lossless: Self.limitedRange(image)
-        case .rgb8, .rgba8: image
-        case _ where image.format.hasAlpha: PixelConverter.convert(image, to: .rgba8)
-        default: PixelConverter.convert(image, to: .rgb8)
+        guard WebPValidateConfig(&config) != 0 else {
+            throw ImageError(.invalidArgument, "libwebp refused the encoder settings")
         }
+
+        let pixels: PixelBuffer =
+            switch image.format {
+            case .yuv420 where !options.lossless: Self.limitedRange(image)
+            case .rgb8, .rgba8: image
+            case _ where image.format.hasAlpha: PixelConverter.convert(image, to: .rgba8)
+            default: PixelConverter.convert(image, to: .rgb8)
+            }
         var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw ImageError(.unsupportedFeature, "libwebp does not match the headers Shrink was built with") }
+        guard WebPPictureInit(&picture) != 0 else {
+            throw ImageError(.unsupportedFeature, "libwebp does not match the headers Shrink was built with")
+        }
         picture.width = Int32(size.width)
         picture.height = Int32(size.height)
         picture.use_argb = options.lossless ? 1 : 0
@@ -106,8 +121,9 @@ public struct WebPEncoder: ImageEncoding {
             }
         }
         guard encoded, let mem = writer.mem else {
-            throw ImageError(picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? .outOfMemory : .invalidArgument,
-                             "libwebp could not encode the image (error \(picture.error_code.rawValue))")
+            throw ImageError(
+                picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? .outOfMemory : .invalidArgument,
+                "libwebp could not encode the image (error \(picture.error_code.rawValue))")
         }
         let plain = Array(UnsafeBufferPointer(start: mem, count: writer.size))
         let icc = options.keepICCProfile ? metadata.iccProfile : nil
@@ -124,7 +140,9 @@ public struct WebPEncoder: ImageEncoding {
         bytes.withUnsafeMutableBufferPointer { p in
             for i in 0..<p.count {
                 let v = Int(p[i])
-                p[i] = i < lumaBytes ? UInt8(16 + (v * 219 + 127) / 255) : UInt8(128 + ((v - 128) * 224 + (v >= 128 ? 127 : -127)) / 255)
+                p[i] =
+                    i < lumaBytes
+                    ? UInt8(16 + (v * 219 + 127) / 255) : UInt8(128 + ((v - 128) * 224 + (v >= 128 ? 127 : -127)) / 255)
             }
         }
         return PixelBuffer(format: .yuv420, size: image.size, bytes: bytes)
@@ -149,7 +167,9 @@ public struct WebPEncoder: ImageEncoding {
             defer { WebPDataClear(&output) }
             return Array(UnsafeBufferPointer(start: out, count: output.size))
         }
-        guard let result else { throw ImageError(.invalidArgument, "libwebp's muxer could not add the ICC profile or EXIF block") }
+        guard let result else {
+            throw ImageError(.invalidArgument, "libwebp's muxer could not add the ICC profile or EXIF block")
+        }
         return result
     }
 }

@@ -26,8 +26,11 @@ final class WebPFrame {
     /// `monitor` may cancel. Fails with the typed error for libwebp's status (`.corruptData`, `.truncated`,
     /// `.unsupportedFeature`).
     /// With `crop` (stored pixels, left and top even), libwebp emits only that rectangle, scaled to `size`.
-    init(bytes: ImageBytes, range: Range<Int>, codedSize: PixelSize, crop: WebPCrop?, size: PixelSize, mode: Mode, fast: Bool,
-         monitor: DecodeMonitor?, path: String) throws(ImageError) {
+    init(
+        bytes: ImageBytes, range: Range<Int>, codedSize: PixelSize, crop: WebPCrop?, size: PixelSize, mode: Mode,
+        fast: Bool,
+        monitor: DecodeMonitor?, path: String
+    ) throws(ImageError) {
         self.size = size
         self.mode = mode
         byteCount = Self.byteCount(of: size, mode: mode)
@@ -38,7 +41,8 @@ final class WebPFrame {
         config.initialize(to: WebPDecoderConfig())
         defer { config.deallocate() }
         guard WebPInitDecoderConfig(config) != 0 else {
-            throw ImageError(.unsupportedFeature, "\(path): this libwebp does not match the headers Shrink was built with")
+            throw ImageError(
+                .unsupportedFeature, "\(path): this libwebp does not match the headers Shrink was built with")
         }
         if let crop {
             config.pointee.options.use_cropping = 1
@@ -60,7 +64,7 @@ final class WebPFrame {
         }
         defer {
             WebPIDelete(decoder)
-            WebPFreeDecBuffer(&config.pointee.output)     // external memory: only libwebp's bookkeeping
+            WebPFreeDecBuffer(&config.pointee.output) // external memory: only libwebp's bookkeeping
         }
         let data = bytes.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + range.lowerBound
         var fed = 0
@@ -68,8 +72,12 @@ final class WebPFrame {
             fed = min(range.count, fed + Self.step)
             let status = WebPIUpdate(decoder, data, fed)
             if status == VP8_STATUS_OK { break }
-            guard status == VP8_STATUS_SUSPENDED else { throw WebPDecoder.error(status, path: path, during: "decoding the image") }
-            guard fed < range.count else { throw ImageError(.truncated, "\(path): WebP data ends before the image does") }
+            guard status == VP8_STATUS_SUSPENDED else {
+                throw WebPDecoder.error(status, path: path, during: "decoding the image")
+            }
+            guard fed < range.count else {
+                throw ImageError(.truncated, "\(path): WebP data ends before the image does")
+            }
             bytes.releaseResidentPages(in: range)
             try monitor?.checkpoint(row: 0)
         }
@@ -80,7 +88,9 @@ final class WebPFrame {
     static let step = 256 << 10
 
     /// Points libwebp's output at `buffer`: interleaved rows, or Y, U, V (and A) planes one after another.
-    private static func attach(_ buffer: UnsafeMutableRawPointer, size: PixelSize, mode: Mode, byteCount: Int, to output: inout WebPDecBuffer) {
+    private static func attach(
+        _ buffer: UnsafeMutableRawPointer, size: PixelSize, mode: Mode, byteCount: Int, to output: inout WebPDecBuffer
+    ) {
         let p = buffer.assumingMemoryBound(to: UInt8.self)
         output.is_external_memory = 1
         switch mode {

@@ -30,7 +30,8 @@ final class WebPPlaneDecoder: PlaneDecoding {
             let end = min(size.height, nextRows[plane] + (plane == 0 ? 16 : 8))
             row.withUnsafeMutableBufferPointer { out in
                 for y in nextRows[plane]..<end {
-                    VideoRange.widen(base + offset + y * size.width, count: size.width, chroma: plane > 0, into: out.baseAddress!)
+                    VideoRange.widen(
+                        base + offset + y * size.width, count: size.width, chroma: plane > 0, into: out.baseAddress!)
                     body(plane, y, UnsafePointer(out.baseAddress!))
                 }
             }

@@ -21,8 +21,10 @@ final class WebPRowDecoder: RowDecoding {
         format = frame.mode == .rgb ? .rgb8 : .rgba8
     }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int {
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: frame != nil, path: path)
         guard let frame else { return 0 }
         let channels = format.bytesPerPixel

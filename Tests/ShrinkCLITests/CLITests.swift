@@ -12,7 +12,8 @@ import ShrinkTestSupport
         let err: String
     }
 
-    static let binary: String = ProcessInfo.processInfo.environment["SHRINK_BIN"] ?? Corpus.projectRoot + "/.build/debug/shrink"
+    static let binary: String =
+        ProcessInfo.processInfo.environment["SHRINK_BIN"] ?? Corpus.projectRoot + "/.build/debug/shrink"
 
     func shrink(_ args: String...) async throws -> Result { try await shrink(args) }
 
@@ -26,7 +27,9 @@ import ShrinkTestSupport
         let dir = NSTemporaryDirectory() + "shrink-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let photo = dir + "/photo.jpg"
-        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 300, height: 200), chroma444: false, orientation: 6), to: photo)
+        try FileOutput.write(
+            try TestImages.jpeg(TestImages.pattern(width: 300, height: 200), chroma444: false, orientation: 6),
+            to: photo)
         let bad = dir + "/bad.jpg"
         try FileOutput.write(Array("this is not a jpeg".utf8), to: bad)
         return (dir, photo, bad)
@@ -35,7 +38,10 @@ import ShrinkTestSupport
     @Test func versionAndHelp() async throws {
         let v = try await shrink("--version")
         #expect(v.status == 0 && v.out.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
-        for args in [["--help"], ["info", "--help"], ["thumbnail", "--help"], ["crop", "--help"], ["orient", "--help"], ["bench", "--help"]] {
+        for args in [
+            ["--help"], ["info", "--help"], ["thumbnail", "--help"], ["crop", "--help"], ["orient", "--help"],
+            ["bench", "--help"],
+        ] {
             let r = try await shrink(args)
             #expect(r.status == 0)
             #expect(r.out.contains("Examples:"), "\(args)")
@@ -47,9 +53,12 @@ import ShrinkTestSupport
         let r = try await shrink("info", "--json", w.photo)
         #expect(r.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
-        let keys = ["path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
-                    "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "iccProfile", "codedColour", "exifBytes",
-                    "embeddedThumbnail", "features", "frames", "loopCount", "warnings", "fileBytes", "decodedBytes"]
+        let keys = [
+            "path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
+            "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "iccProfile",
+            "codedColour", "exifBytes",
+            "embeddedThumbnail", "features", "frames", "loopCount", "warnings", "fileBytes", "decodedBytes",
+        ]
         #expect(Set(object?.keys.map { $0 } ?? []) == Set(keys))
         #expect(r.out.hasPrefix("{\"path\":"))
         #expect(object?["width"] as? Int == 300 && object?["orientedWidth"] as? Int == 200)
@@ -77,9 +86,12 @@ import ShrinkTestSupport
         let written = try ImageSourceProbe.pngSize(out)
         #expect(written == PixelSize(width: 67, height: 100))
         // ...a 4:2:0 JPEG output takes YUV planes, and explicit formats cost exactly w·h·bpp.
-        for (args, format, bytes) in [([] as [String], "yuv420", 67 * 100 + 2 * 34 * 50), (["--pixel-format", "rgba8"], "rgba8", 4 * 67 * 100),
-                                      (["--pixel-format", "gray8"], "gray8", 67 * 100), (["--pixel-format", "yuv420"], "yuv420", 10100)] {
-            let j = try await shrink((["thumbnail", w.photo, "--size", "100", "-o", w.dir + "/t.jpg", "--json"] + args))
+        for (args, format, bytes) in [
+            ([] as [String], "yuv420", 67 * 100 + 2 * 34 * 50), (["--pixel-format", "rgba8"], "rgba8", 4 * 67 * 100),
+            (["--pixel-format", "gray8"], "gray8", 67 * 100), (["--pixel-format", "yuv420"], "yuv420", 10100),
+        ] {
+            let j = try await shrink(
+                (["thumbnail", w.photo, "--size", "100", "-o", w.dir + "/t.jpg", "--json"] + args))
             let o = try JSONSerialization.jsonObject(with: Data(j.out.utf8)) as? [String: Any]
             #expect(o?["pixelFormat"] as? String == format && o?["bufferBytes"] as? Int == bytes, "\(args)")
         }
@@ -89,11 +101,14 @@ import ShrinkTestSupport
         let w = try workspace()
         let plain = w.dir + "/plain.jpg", optimised = w.dir + "/optimised.jpg"
         #expect(try await shrink("thumbnail", w.photo, "--size", "150", "-o", plain).status == 0)
-        #expect(try await shrink("thumbnail", w.photo, "--size", "150", "-o", optimised, "--optimize-coding").status == 0)
-        let plainBytes = try #require(Corpus.readBytes(plain)), optimisedBytes = try #require(Corpus.readBytes(optimised))
+        #expect(
+            try await shrink("thumbnail", w.photo, "--size", "150", "-o", optimised, "--optimize-coding").status == 0)
+        let plainBytes = try #require(Corpus.readBytes(plain)),
+            optimisedBytes = try #require(Corpus.readBytes(optimised))
         #expect(optimisedBytes.count < plainBytes.count)
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-        let a = try ImageSource(bytes: plainBytes).image(options: rgb), b = try ImageSource(bytes: optimisedBytes).image(options: rgb)
+        let a = try ImageSource(bytes: plainBytes).image(options: rgb),
+            b = try ImageSource(bytes: optimisedBytes).image(options: rgb)
         #expect(a.pixels.size == PixelSize(width: 100, height: 150) && a.pixels.bytes == b.pixels.bytes)
         // crop and orient re-encode the same way; with --lossless there is nothing to re-encode.
         for command in [["crop", w.photo, "--rect", "10,20,120,90"], ["orient", w.photo]] {
@@ -102,7 +117,9 @@ import ShrinkTestSupport
             #expect(try await shrink(command + ["-o", optimised, "--optimize-coding"]).status == 0)
             let p = try #require(Corpus.readBytes(plain)), o = try #require(Corpus.readBytes(optimised))
             #expect(o.count < p.count, "\(command[0])")
-            #expect(try ImageSource(bytes: p).image(options: rgb).pixels.bytes == ImageSource(bytes: o).image(options: rgb).pixels.bytes)
+            #expect(
+                try ImageSource(bytes: p).image(options: rgb).pixels.bytes
+                    == ImageSource(bytes: o).image(options: rgb).pixels.bytes)
             let lossless = try await shrink(command + ["-o", w.dir + "/l.jpg", "--lossless", "--optimize-coding"])
             #expect(lossless.status == 2 && lossless.err.contains("drop --lossless"), "\(lossless.err)")
         }
@@ -111,7 +128,8 @@ import ShrinkTestSupport
     @Test func batchContinuesPastABadFileAndExitsOne() async throws {
         let w = try workspace()
         let outDir = w.dir + "/thumbs/nested"
-        let r = try await shrink("thumbnail", w.bad, w.photo, "--size", "64x64", "--fit", "cover", "-o", outDir, "--json", "--jobs", "2")
+        let r = try await shrink(
+            "thumbnail", w.bad, w.photo, "--size", "64x64", "--fit", "cover", "-o", outDir, "--json", "--jobs", "2")
         #expect(r.status == 1)
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 2)
@@ -129,19 +147,23 @@ import ShrinkTestSupport
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         let photo = TestImages.pattern(width: 120, height: 80)
         try FileOutput.write(try WebPEncoder().encode(photo), to: dir + "/in/a.webp")
-        try FileOutput.write(TestGIF.file(width: 60, height: 40, palette: TestGIF.palette16,
-                                          frames: [TestGIF.Frame(width: 60, height: 40, indices: TestGIF.pattern(width: 60, height: 40))]),
-                             to: dir + "/in/b.gif")
+        try FileOutput.write(
+            TestGIF.file(
+                width: 60, height: 40, palette: TestGIF.palette16,
+                frames: [TestGIF.Frame(width: 60, height: 40, indices: TestGIF.pattern(width: 60, height: 40))]),
+            to: dir + "/in/b.gif")
         try FileOutput.write(try TestImages.jpeg(photo), to: dir + "/in/c")
         try FileOutput.write(Array("notes, not an image".utf8), to: dir + "/in/notes.txt")
-        let r = try await shrink("thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out", "--format", "webp", "--json")
+        let r = try await shrink(
+            "thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out", "--format", "webp", "--json")
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.split(separator: "\n").count == 3)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
         #expect(names == ["a.webp", "b.webp", "c.webp"])
         for name in names {
             let source = try ImageSource(path: dir + "/out/" + name)
-            #expect(source.info.format == .webp && max(source.info.size.width, source.info.size.height) == 32, "\(name)")
+            #expect(
+                source.info.format == .webp && max(source.info.size.width, source.info.size.height) == 32, "\(name)")
         }
         let info = try await shrink("info", "--json", dir + "/in/b.gif")
         #expect(info.out.contains("\"format\":\"gif\"") && info.out.contains("\"frames\":1"))
@@ -154,34 +176,45 @@ import ShrinkTestSupport
         #expect(gif.status == 2 && gif.err.contains("GIF output is not supported"))
         #expect(!FileManager.default.fileExists(atPath: w.dir + "/x.gif"))
         // --lossless is WebP's.
-        #expect(try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless").status == 2)
-        #expect(try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.webp", "--lossless").status == 0)
+        #expect(
+            try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless").status == 2)
+        #expect(
+            try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.webp", "--lossless").status == 0)
         #expect(try ImageSource(path: w.dir + "/l.webp").info.features.contains("VP8L"))
         // crop honours --quality for WebP.
-        let low = try await shrink("crop", w.photo, "--rect", "0,0,150,100", "-o", w.dir + "/q10.webp", "--quality", "10")
-        let high = try await shrink("crop", w.photo, "--rect", "0,0,150,100", "-o", w.dir + "/q95.webp", "--quality", "95")
+        let low = try await shrink(
+            "crop", w.photo, "--rect", "0,0,150,100", "-o", w.dir + "/q10.webp", "--quality", "10")
+        let high = try await shrink(
+            "crop", w.photo, "--rect", "0,0,150,100", "-o", w.dir + "/q95.webp", "--quality", "95")
         #expect(low.status == 0 && high.status == 0)
-        let sizes = try [w.dir + "/q10.webp", w.dir + "/q95.webp"].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }
+        let sizes = try [w.dir + "/q10.webp", w.dir + "/q95.webp"].map {
+            try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0
+        }
         #expect(sizes[0] < sizes[1])
     }
 
     @Test func sameNamesFromDifferentFoldersDoNotOverwrite() async throws {
         let w = try workspace()
         try FileManager.default.createDirectory(atPath: w.dir + "/other", withIntermediateDirectories: true)
-        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 90, height: 30)), to: w.dir + "/other/photo.jpg")
+        try FileOutput.write(
+            try TestImages.jpeg(TestImages.pattern(width: 90, height: 30)), to: w.dir + "/other/photo.jpg")
         let out = w.dir + "/thumbs"
-        let r = try await shrink("thumbnail", w.photo, w.dir + "/other/photo.jpg", "--size", "32", "-o", out, "--format", "png", "--json")
+        let r = try await shrink(
+            "thumbnail", w.photo, w.dir + "/other/photo.jpg", "--size", "32", "-o", out, "--format", "png", "--json")
         #expect(r.status == 0, "\(r.err)")
-        #expect(try ImageSourceProbe.pngSize(out + "/photo.png") == PixelSize(width: 21, height: 32))     // 300×200, orientation 6
+        // 300×200, orientation 6
+        #expect(try ImageSourceProbe.pngSize(out + "/photo.png") == PixelSize(width: 21, height: 32))
         #expect(try ImageSourceProbe.pngSize(out + "/photo-2.png") == PixelSize(width: 32, height: 11))
     }
 
     @Test func cropTakesDisplayedCoordinates() async throws {
-        let w = try workspace()                                  // photo.jpg: 300×200 stored, orientation 6 → 200×300
+        let w = try workspace() // photo.jpg: 300×200 stored, orientation 6 → 200×300
         let r = try await shrink("crop", w.photo, "--rect", "150,250,50,50", "-o", w.dir + "/c.png", "--json")
         #expect(r.status == 0, "\(r.err)")
         let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
-        #expect(object?["width"] as? Int == 50 && object?["height"] as? Int == 50 && object?["rect"] as? String == "150,250,50,50")
+        #expect(
+            object?["width"] as? Int == 50 && object?["height"] as? Int == 50
+                && object?["rect"] as? String == "150,250,50,50")
         #expect(try ImageSourceProbe.pngSize(w.dir + "/c.png") == PixelSize(width: 50, height: 50))
         let outside = try await shrink("crop", w.photo, "--rect", "150,250,60,50", "-o", w.dir + "/d.png")
         #expect(outside.status == 1 && outside.err.contains("outside") && outside.err.split(separator: "\n").count == 1)
@@ -200,25 +233,35 @@ import ShrinkTestSupport
         return out
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "needs jpegtran (libjpeg-turbo-progs)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"),
+            "needs jpegtran (libjpeg-turbo-progs)"))
     func losslessOrientMatchesJpegtran() async throws {
         let w = try workspace()
-        for (orientation, args) in [(6, ["-rotate", "90"]), (8, ["-rotate", "270"]), (3, ["-rotate", "180"]), (5, ["-transpose"]),
-                                    (2, ["-flip", "horizontal"]), (7, ["-transverse"]), (4, ["-flip", "vertical"])] {
+        for (orientation, args) in [
+            (6, ["-rotate", "90"]), (8, ["-rotate", "270"]), (3, ["-rotate", "180"]), (5, ["-transpose"]),
+            (2, ["-flip", "horizontal"]), (7, ["-transverse"]), (4, ["-flip", "vertical"]),
+        ] {
             // 64×48 4:2:0: whole iMCUs, so every transform is perfect.
             let input = w.dir + "/o\(orientation).jpg"
-            try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), quality: 90, chroma444: false,
-                                                     orientation: orientation), to: input)
+            try FileOutput.write(
+                try TestImages.jpeg(
+                    TestImages.pattern(width: 64, height: 48), quality: 90, chroma444: false,
+                    orientation: orientation), to: input)
             let ours = w.dir + "/ours\(orientation).jpg", theirs = w.dir + "/theirs\(orientation).jpg"
             #expect(try await shrink("orient", input, "-o", ours, "--lossless").status == 0)
-            let jpegtran = try await ChildProcess.run("/usr/bin/jpegtran", args + ["-perfect", "-copy", "all", "-outfile", theirs, input])
+            let jpegtran = try await ChildProcess.run(
+                "/usr/bin/jpegtran", args + ["-perfect", "-copy", "all", "-outfile", theirs, input])
             #expect(jpegtran.status == 0)
             let a = try ImageSource(path: ours), b = try ImageSource(path: theirs)
             #expect(a.info.orientation == .up, "orientation \(orientation)")
             let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
             // jpegtran keeps the tag as it was; read both without orientation to compare the stored pixels.
-            #expect(try await a.image(options: rgb).pixels.bytes == ImageSource(bytes: JPEGTransform.settingOrientationUp(Corpus.readBytes(theirs)!))
-                .image(options: rgb).pixels.bytes, "orientation \(orientation)")
+            #expect(
+                try await a.image(options: rgb).pixels.bytes
+                    == ImageSource(bytes: JPEGTransform.settingOrientationUp(Corpus.readBytes(theirs)!))
+                    .image(options: rgb).pixels.bytes, "orientation \(orientation)")
             // Not re-quantised: the tables are jpegtran's, which are the input's (transposed for the transposing
             // operations, 5–8).
             #expect(quantTables(ours) == quantTables(theirs))
@@ -227,34 +270,46 @@ import ShrinkTestSupport
         }
         // An image whose edge blocks cannot move exactly: an error, or trimmed on request.
         let odd = w.dir + "/odd.jpg"
-        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 70, height: 50), chroma444: false, orientation: 6), to: odd)
+        try FileOutput.write(
+            try TestImages.jpeg(TestImages.pattern(width: 70, height: 50), chroma444: false, orientation: 6), to: odd)
         let refused = try await shrink("orient", odd, "-o", w.dir + "/x.jpg", "--lossless")
         #expect(refused.status == 1 && refused.err.contains("perfect"))
         #expect(try await shrink("orient", odd, "-o", w.dir + "/t.jpg", "--lossless", "--trim").status == 0)
-        _ = try await ChildProcess.run("/usr/bin/jpegtran", ["-rotate", "90", "-trim", "-outfile", w.dir + "/jt.jpg", odd])
+        _ = try await ChildProcess.run(
+            "/usr/bin/jpegtran", ["-rotate", "90", "-trim", "-outfile", w.dir + "/jt.jpg", odd])
         let trimmed = try ImageSource(path: w.dir + "/t.jpg").info.size
         #expect(trimmed == (try ImageSource(path: w.dir + "/jt.jpg").info.size) && trimmed.width < 50)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "needs jpegtran (libjpeg-turbo-progs)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"),
+            "needs jpegtran (libjpeg-turbo-progs)"))
     func losslessCropMatchesJpegtran() async throws {
         let w = try workspace()
         let input = w.dir + "/c.jpg"
-        try FileOutput.write(try TestImages.jpeg(TestImages.pattern(width: 160, height: 96), chroma444: false), to: input)
-        let r = try await shrink("crop", input, "--rect", "20,20,50,40", "--lossless", "-o", w.dir + "/ours.jpg", "--json")
+        try FileOutput.write(
+            try TestImages.jpeg(TestImages.pattern(width: 160, height: 96), chroma444: false), to: input)
+        let r = try await shrink(
+            "crop", input, "--rect", "20,20,50,40", "--lossless", "-o", w.dir + "/ours.jpg", "--json")
         let object = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
-        #expect(object?["rect"] as? String == "16,16,54,44")                     // origin down to 16, far edge kept
-        _ = try await ChildProcess.run("/usr/bin/jpegtran", ["-crop", "54x44+16+16", "-outfile", w.dir + "/theirs.jpg", input])
+        #expect(object?["rect"] as? String == "16,16,54,44") // origin down to 16, far edge kept
+        _ = try await ChildProcess.run(
+            "/usr/bin/jpegtran", ["-crop", "54x44+16+16", "-outfile", w.dir + "/theirs.jpg", input])
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-        #expect(try await ImageSource(path: w.dir + "/ours.jpg").image(options: rgb).pixels.bytes
+        #expect(
+            try await ImageSource(path: w.dir + "/ours.jpg").image(options: rgb).pixels.bytes
                 == ImageSource(path: w.dir + "/theirs.jpg").image(options: rgb).pixels.bytes)
         #expect(quantTables(w.dir + "/ours.jpg") == quantTables(input))
     }
 
     @Test func usageErrorsExitTwo() async throws {
         let w = try workspace()
-        for args in [["thumbnail", w.photo, "--size", "0"], ["thumbnail", w.photo, "--quality", "101"], ["thumbnail"],
-                     ["thumbnail", w.photo, "--fit", "stretch"], ["info"], ["thumbnail", w.photo, w.photo, "-o", w.dir + "/one.jpg"]] {
+        for args in [
+            ["thumbnail", w.photo, "--size", "0"], ["thumbnail", w.photo, "--quality", "101"], ["thumbnail"],
+            ["thumbnail", w.photo, "--fit", "stretch"], ["info"],
+            ["thumbnail", w.photo, w.photo, "-o", w.dir + "/one.jpg"],
+        ] {
             #expect(try await shrink(args).status == 2, "\(args)")
         }
     }

@@ -24,22 +24,27 @@ import ShrinkTestSupport
         let r = try await cli.shrink(["montage", dir, "-o", dir + "/sheet.jpg"])
         #expect(r.status == 1)
         let formats = CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }
-        #expect(formats.contains("HEIF") && r.err.contains("no images (" + formats.joined(separator: ", ") + ") in " + dir), "\(r.err)")
+        #expect(
+            formats.contains("HEIF") && r.err.contains("no images (" + formats.joined(separator: ", ") + ") in " + dir),
+            "\(r.err)")
     }
 
     @Test func sheetLayoutCellsAndABadPhoto() async throws {
         let (dir, paths) = try photos(9)
-        try FileOutput.write(Array("not an image".utf8), to: dir + "/p04.jpg")   // replaces one photo
+        try FileOutput.write(Array("not an image".utf8), to: dir + "/p04.jpg") // replaces one photo
         let sheet = dir + "/sheet.jpg"
-        let r = try await cli.shrink(["montage", dir, "--cell", "64", "--columns", "4", "--gap", "4", "--background", "ff0000",
-                                "-o", sheet, "--json"])
+        let r = try await cli.shrink([
+            "montage", dir, "--cell", "64", "--columns", "4", "--gap", "4", "--background", "ff0000",
+            "-o", sheet, "--json",
+        ])
         #expect(r.status == 1, "a bad photo makes the exit status 1")
         let lines = r.out.split(separator: "\n")
-        #expect(lines.count == 10)                          // 9 photos + the summary
+        #expect(lines.count == 10) // 9 photos + the summary
         #expect(lines.filter { $0.contains("\"error\"") }.count == 1)
         #expect(lines.first { $0.contains("\"error\"") }?.contains("p04.jpg") == true)
         #expect(lines.last?.contains("\"photos\":9") == true && lines.last?.contains("\"failed\":1") == true)
-        let image = try await ImageSource(path: sheet).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let image = try await ImageSource(path: sheet).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+            .pixels
         #expect(image.size == PixelSize(width: 4 * 64 + 5 * 4, height: 3 * 64 + 4 * 4))
         // Cell 0 shows the photo (its top-left is the pattern's yellow block); cell 4 (the bad photo) is background.
         let photoPixel = Array(image.pixel(x: 4 + 8, y: 4 + (64 - 43) / 2 + 4))
@@ -72,7 +77,9 @@ import ShrinkTestSupport
     /// cooperative pool, which the suite's CPU-bound tests held until the writer had finished (CI: 0 of 6 killed).
     /// Returns whether SIGKILL ended the run.
     func killedWhenTheCacheGrows(_ arguments: [String], cache: String) async throws -> Bool {
-        @Sendable func entries() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []) }
+        @Sendable func entries() -> Set<String> {
+            Set((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [])
+        }
         let result = Mutex<Result<Bool, any Error>?>(nil)
         let finished = Gate()
         let binary = CLITests.binary
@@ -116,13 +123,18 @@ import ShrinkTestSupport
         #expect(leftovers.isEmpty, "temporary files of killed writers are removed")
         let plain = try await cli.shrink(["montage", dir, "--cell", "400", "--columns", "4", "-o", out + "/plain.jpg"])
         #expect(plain.status == 0)
-        let a = try await ImageSource(path: out + "/cached.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
-        let b = try await ImageSource(path: out + "/plain.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let a = try await ImageSource(path: out + "/cached.jpg").image(
+            options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        ).pixels
+        let b = try await ImageSource(path: out + "/plain.jpg").image(
+            options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        ).pixels
         #expect(a.size == b.size)
         if a.size == b.size { #expect(PixelOps.psnr(a, b) > 35) }
         let lines = try await cli.shrink(args + ["-o", out + "/again.jpg"]).out.split(separator: "\n")
         // Prefetched cells reach the visible request through the memory cache, so count the disk's hits.
-        #expect(lines.filter { $0.contains("\"origin\":\"decoded\"") }.isEmpty, "after a whole run every cell is cached")
+        #expect(
+            lines.filter { $0.contains("\"origin\":\"decoded\"") }.isEmpty, "after a whole run every cell is cached")
         #expect(lines.last?.contains("\"diskCacheHits\":24") == true, "\(lines.last ?? "")")
     }
 }

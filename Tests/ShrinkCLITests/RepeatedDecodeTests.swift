@@ -12,18 +12,21 @@ import ShrinkTestSupport
 
     /// The peak RSS (MiB) `shrink thumbnail` reports for `count` copies of `file` on one worker.
     func peak(_ file: String, count: Int, dir: String) async throws -> Double {
-        let r = try await cli.shrink(["thumbnail"] + Array(repeating: file, count: count) + ["--size", "400", "--jobs", "1", "-o", dir + "/"])
+        let r = try await cli.shrink(
+            ["thumbnail"] + Array(repeating: file, count: count) + ["--size", "400", "--jobs", "1", "-o", dir + "/"])
         #expect(r.status == 0, "\(r.err)")
         let text = r.out + r.err
         guard let match = text.firstMatch(of: /peak resident memory of the whole process: ([0-9.]+) (KiB|MiB|GiB)/),
-              let value = Double(match.1) else {
+            let value = Double(match.1)
+        else {
             Issue.record("no peak in: \(text.suffix(300))")
             return 0
         }
         return value * (match.2 == "KiB" ? 1.0 / 1024 : match.2 == "GiB" ? 1024 : 1)
     }
 
-    @Test(.needsCorpus, arguments: ["heic/exif-samples/iphone_13_pro_max.HEIC", "avif/libvips/avif-orientation-6.avif"])
+    @Test(
+        .needsCorpus, arguments: ["heic/exif-samples/iphone_13_pro_max.HEIC", "avif/libvips/avif-orientation-6.avif"])
     func aBatchPeaksWhereOneDecodeDoes(_ file: String) async throws {
         let dir = NSTemporaryDirectory() + "shrink-repeat-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

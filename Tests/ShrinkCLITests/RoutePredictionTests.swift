@@ -12,7 +12,9 @@ import ShrinkTestSupport
 /// (the growth from a trimmed start; free chunks left from before, a few tens of KiB, can hide that much).
 @Suite struct RoutePredictionTests {
     let cli = CLITests()
-    static let tunables = ["GLIBC_TUNABLES": "glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0"]
+    static let tunables = [
+        "GLIBC_TUNABLES": "glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0"
+    ]
     /// Prediction may exceed the high-water mark by this factor, plus a fixed 512 KiB for small decodes
     /// (library state estimates are rounded up; a few allocator pages).
     static let factor = 4
@@ -39,30 +41,41 @@ import ShrinkTestSupport
         var palette: [UInt8] = []
         for i in 0..<256 { palette += [UInt8(i), UInt8(255 - i), UInt8(i * 7 & 0xFF)] }
         let indices = TestGIF.pattern(width: 1600, height: 1200, colors: 256)
-        let gif = TestGIF.file(width: 1600, height: 1200, palette: palette,
-                               frames: [TestGIF.Frame(width: 1600, height: 1200, indices: indices)], loopCount: 0)
-        let interlaced = TestGIF.file(width: 1600, height: 1200, palette: palette,
-                                      frames: [TestGIF.Frame(width: 1600, height: 1200, indices: indices, interlaced: true)])
+        let gif = TestGIF.file(
+            width: 1600, height: 1200, palette: palette,
+            frames: [TestGIF.Frame(width: 1600, height: 1200, indices: indices)], loopCount: 0)
+        let interlaced = TestGIF.file(
+            width: 1600, height: 1200, palette: palette,
+            frames: [TestGIF.Frame(width: 1600, height: 1200, indices: indices, interlaced: true)])
         return [
             Case(name: "GIF rows", bytes: gif, size: 200, output: "jpg", path: .firstFrameRows),
-            Case(name: "GIF interlaced", bytes: interlaced, size: 200, output: "png", path: DecodePath("interlacedFrame")),
+            Case(
+                name: "GIF interlaced", bytes: interlaced, size: 200, output: "png", path: DecodePath("interlacedFrame")
+            ),
             Case(name: "JPEG rows", bytes: baseline, size: 200, output: "png", path: .dctScaledRows),
             Case(name: "JPEG planes", bytes: baseline, size: 200, output: "jpg", path: .dctScaledPlanes),
             // A narrow crop of a wide image: the planes' rings hold only the columns the crop reads.
-            Case(name: "JPEG planes, a cover crop of a panorama", bytes: panorama, size: 300, output: "jpg",
-                 path: .dctScaledPlanes, options: ["--size", "60x300", "--fit", "cover"]),
+            Case(
+                name: "JPEG planes, a cover crop of a panorama", bytes: panorama, size: 300, output: "jpg",
+                path: .dctScaledPlanes, options: ["--size", "60x300", "--fit", "cover"]),
             Case(name: "JPEG DC-only planes", bytes: baseline, size: 100, output: "jpg", path: .dcOnly),
             Case(name: "JPEG coefficients", bytes: progressive, size: 200, output: "png", path: .coefficientBuffer),
-            Case(name: "JPEG coefficients to planes", bytes: progressive, size: 200, output: "jpg", path: .dctScaledPlanes),
+            Case(
+                name: "JPEG coefficients to planes", bytes: progressive, size: 200, output: "jpg",
+                path: .dctScaledPlanes),
             Case(name: "JPEG DC-first planes", bytes: progressive, size: 100, output: "jpg", path: .dcFirst),
             Case(name: "JPEG DC-first rows", bytes: progressive, size: 100, output: "png", path: .dcFirst),
             Case(name: "PNG rows", bytes: try PNGEncoder().encode(alpha), size: 200, output: "png", path: .rows),
             Case(name: "WebP planes", bytes: lossy, size: 200, output: "jpg", path: .scaledPlanes),
             Case(name: "WebP rows", bytes: lossy, size: 200, output: "png", path: .scaledRows),
-            Case(name: "WebP rows with alpha", bytes: try WebPEncoder(options: .init(quality: 80)).encode(alpha), size: 200,
-                 output: "png", path: .scaledRows),
-            Case(name: "WebP lossless", bytes: try WebPEncoder(options: .init(lossless: true, method: 0)).encode(alpha), size: 200,
-                 output: "png", path: .wholeImage),
+            Case(
+                name: "WebP rows with alpha", bytes: try WebPEncoder(options: .init(quality: 80)).encode(alpha),
+                size: 200,
+                output: "png", path: .scaledRows),
+            Case(
+                name: "WebP lossless", bytes: try WebPEncoder(options: .init(lossless: true, method: 0)).encode(alpha),
+                size: 200,
+                output: "png", path: .wholeImage),
         ]
     }
 
@@ -76,38 +89,64 @@ import ShrinkTestSupport
         func file(_ path: String) throws -> [UInt8] { try #require(Corpus.readBytes(Corpus.path(path)), "\(path)") }
         var all: [Case] = []
         // Adam7: the encoder writes no interlaced PNG, the corpus has them.
-        all.append(Case(name: "PNG interlaced", bytes: try file("png/pngsuite/basi6a16.png"), size: 8,
-                        output: "png", path: .interlacedPasses))
+        all.append(
+            Case(
+                name: "PNG interlaced", bytes: try file("png/pngsuite/basi6a16.png"), size: 8,
+                output: "png", path: .interlacedPasses))
         // HEIC: an iPhone photo's 48 tiles a row at a time (planes, and rows), a single image with alpha.
         let iphone = try file("heic/exif-samples/iphone_13_pro_max.HEIC")
-        all.append(Case(name: "HEIC tile rows to planes", bytes: iphone, size: 400, output: "jpg", path: DecodePath("tileRows")))
-        all.append(Case(name: "HEIC tile rows to rows", bytes: iphone, size: 400, output: "png", path: DecodePath("tileRows")))
-        all.append(Case(name: "HEIC with alpha", bytes: try file("heic/libheif/with-alpha-512x512.heic"),
-                        size: 100, output: "png", path: .wholeImage))
+        all.append(
+            Case(
+                name: "HEIC tile rows to planes", bytes: iphone, size: 400, output: "jpg", path: DecodePath("tileRows"))
+        )
+        all.append(
+            Case(name: "HEIC tile rows to rows", bytes: iphone, size: 400, output: "png", path: DecodePath("tileRows")))
+        all.append(
+            Case(
+                name: "HEIC with alpha", bytes: try file("heic/libheif/with-alpha-512x512.heic"),
+                size: 100, output: "png", path: .wholeImage))
         // AVIF: a single 8-bit image (dav1d's picture is the band), a grid, 10-bit 4:4:4, alpha.
         for (name, path, size, output, route) in [
             ("AVIF single image", "avif/libvips/avif-orientation-6.avif", 400, "jpg", "wholeImage"),
             ("AVIF grid", "avif/av1-avif/Summer_in_Tomsk_720p_5x4_grid.avif", 400, "png", "tileRows"),
-            ("AVIF 10-bit 4:4:4", "avif/av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", 200, "png", "wholeImage"),
+            (
+                "AVIF 10-bit 4:4:4", "avif/av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", 200, "png",
+                "wholeImage"
+            ),
             ("AVIF with alpha", "avif/av1-avif/bbb_alpha_inverted.avif", 300, "png", "wholeImage"),
         ] {
             all.append(Case(name: name, bytes: try file(path), size: size, output: output, path: DecodePath(route)))
         }
         // 16-bit samples kept for an rgba16 result: the band and libde265's copy at 2 bytes a sample.
-        all.append(Case(name: "AVIF 10-bit to rgba16", bytes: try file("avif/av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif"),
-                        size: 200, output: "png", path: .wholeImage, options: ["--pixel-format", "high"]))
-        all.append(Case(name: "HEIC 10-bit with alpha to rgba16", bytes: try file("heic/kingfisher/gradient-10b-srgb-alpha.heic"),
-                        size: 32, output: "png", path: .wholeImage, options: ["--pixel-format", "high"]))
+        all.append(
+            Case(
+                name: "AVIF 10-bit to rgba16",
+                bytes: try file("avif/av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif"),
+                size: 200, output: "png", path: .wholeImage, options: ["--pixel-format", "high"]))
+        all.append(
+            Case(
+                name: "HEIC 10-bit with alpha to rgba16",
+                bytes: try file("heic/kingfisher/gradient-10b-srgb-alpha.heic"),
+                size: 32, output: "png", path: .wholeImage, options: ["--pixel-format", "high"]))
         // Derived images (iovl, iden) libheif decodes whole, charged at 20 B/px: a 12 MP one turned by irot holds
         // 18.6 B/px at its peak.
         let kodim = try TestHEIF.codedItem(of: try file("avif/libavif/kodim03_yuv420_8bpc.avif"), name: "kodim03")
-        all.append(Case(name: "AVIF overlay through libheif", bytes: TestHEIF.overlay(twice: kodim, majorBrand: "avif", gap: 16, fill: [0, 0, 0, 65535]),
-                        size: 200, output: "jpg", path: DecodePath("libheifWhole")))
+        all.append(
+            Case(
+                name: "AVIF overlay through libheif",
+                bytes: TestHEIF.overlay(twice: kodim, majorBrand: "avif", gap: 16, fill: [0, 0, 0, 65535]),
+                size: 200, output: "jpg", path: DecodePath("libheifWhole")))
         let big = try TestHEIF.codedItem(of: try file("avif/libvips/avif-orientation-6.avif"), name: "big")
-        all.append(Case(name: "AVIF 12 MP iden turned through libheif", bytes: TestHEIF.identity(of: big, majorBrand: "avif", quarterTurns: 3),
-                        size: 400, output: "jpg", path: DecodePath("libheifWhole")))
-        all.append(Case(name: "AVIF iden through libheif", bytes: TestHEIF.identity(of: kodim, majorBrand: "avif", quarterTurns: 3),
-                        size: 200, output: "png", path: DecodePath("libheifWhole")))
+        all.append(
+            Case(
+                name: "AVIF 12 MP iden turned through libheif",
+                bytes: TestHEIF.identity(of: big, majorBrand: "avif", quarterTurns: 3),
+                size: 400, output: "jpg", path: DecodePath("libheifWhole")))
+        all.append(
+            Case(
+                name: "AVIF iden through libheif",
+                bytes: TestHEIF.identity(of: kodim, majorBrand: "avif", quarterTurns: 3),
+                size: 200, output: "png", path: DecodePath("libheifWhole")))
         try await check(all)
     }
 
@@ -120,15 +159,18 @@ import ShrinkTestSupport
         for (i, c) in all.enumerated() {
             let input = "\(dir)/\(i)"
             try FileOutput.write(c.bytes, to: input)
-            let r = try await cli.shrink(["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"] + c.options,
-                                   environment: Self.tunables)
+            let r = try await cli.shrink(
+                ["thumbnail", input, "--size", String(c.size), "-o", "\(dir)/\(i).\(c.output)", "--json"] + c.options,
+                environment: Self.tunables)
             #expect(r.status == 0, "\(c.name): \(r.err)")
             let line = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] ?? [:]
             let predicted = line["predictedPeakBytes"] as? Int ?? 0, held = line["heapHighWaterBytes"] as? Int ?? -1
             print("route \(c.name): \(line["path"] ?? "?") predicted \(predicted) held \(held)")
             #expect(line["path"] as? String == c.path.name, "\(c.name) took \(line["path"] ?? "?")")
             #expect(held > 0 && predicted >= held, "\(c.name): predicted \(predicted) B, held \(held) B")
-            #expect(predicted <= Self.factor * held + Self.slack, "\(c.name): predicted \(predicted) B, held only \(held) B")
+            #expect(
+                predicted <= Self.factor * held + Self.slack, "\(c.name): predicted \(predicted) B, held only \(held) B"
+            )
         }
     }
 }

@@ -15,11 +15,21 @@ import Testing
         ["photo.jpg"],
         ["photo.jpg", "--size", "400", "-o", "thumb.jpg"],
         ["a.jpg", "b.png", "--size=300x200", "--fit", "cover", "-o", "out/", "--jobs", "2", "--json"],
-        ["photo.jpg", "--prescale", "1/8", "-o", "eighth.png", "--png-filter", "adaptive", "--compression", "9", "--depth", "16"],
-        ["-", "--size", "256", "--mode", "fast", "--no-embedded-thumbnail", "--quality", "70", "--subsampling", "444",
-         "--progressive", "--optimize-coding", "--keep-exif", "--strip-icc", "--upscale", "--strict", "--max-pixels", "1000000",
-         "--max-input-bytes", "5000000", "--max-scans", "20", "--memory-budget", "1000000", "--colour", "keep"],
-        ["x.heic", "--format", "webp", "--lossless", "--embedded-thumbnail", "--pixel-format", "rgba16", "--color", "display-p3"],
+        [
+            "photo.jpg", "--prescale", "1/8", "-o", "eighth.png", "--png-filter", "adaptive", "--compression", "9",
+            "--depth", "16",
+        ],
+        [
+            "-", "--size", "256", "--mode", "fast", "--no-embedded-thumbnail", "--quality", "70", "--subsampling",
+            "444",
+            "--progressive", "--optimize-coding", "--keep-exif", "--strip-icc", "--upscale", "--strict", "--max-pixels",
+            "1000000",
+            "--max-input-bytes", "5000000", "--max-scans", "20", "--memory-budget", "1000000", "--colour", "keep",
+        ],
+        [
+            "x.heic", "--format", "webp", "--lossless", "--embedded-thumbnail", "--pixel-format", "rgba16", "--color",
+            "display-p3",
+        ],
         ["y.jpg", "--max-working-bytes", "2000000", "--size", "64"],
         ["z.jpg", "--max-input-bytes", "20M", "--max-working-bytes", "512K"],
     ]
@@ -41,11 +51,16 @@ import Testing
         // Every documented default, as a literal (the declarations above read ThumbnailJob.defaults, so a
         // wrong default there would pass the comparison).
         let d = ThumbnailJob.defaults
-        #expect(d.quality == 85 && d.subsampling == 420 && d.compression == 6 && d.pngFilter == .none && d.format == "jpg")
+        #expect(
+            d.quality == 85 && d.subsampling == 420 && d.compression == 6 && d.pngFilter == .none && d.format == "jpg")
         #expect(d.mode == .quality && d.fit == .inside && d.colour == .sRGB && d.pixelFormat.request == nil)
-        #expect(!d.progressive && !d.optimizeCoding && !d.lossless && !d.keepExif && !d.stripIcc && !d.upscale && !d.json)
-        #expect(d.size == nil && d.prescale == nil && d.depth == nil && d.jobs == nil && d.output == nil && d.embeddedThumbnail == nil)
-        #expect(d.decoding.maxPixels == 0x3FFF * 0x3FFF && d.decoding.maxInputBytes == 1 << 30 && d.decoding.maxScans == 500
+        #expect(
+            !d.progressive && !d.optimizeCoding && !d.lossless && !d.keepExif && !d.stripIcc && !d.upscale && !d.json)
+        #expect(
+            d.size == nil && d.prescale == nil && d.depth == nil && d.jobs == nil && d.output == nil
+                && d.embeddedThumbnail == nil)
+        #expect(
+            d.decoding.maxPixels == 0x3FFF * 0x3FFF && d.decoding.maxInputBytes == 1 << 30 && d.decoding.maxScans == 500
                 && d.decoding.maxWorkingBytes == 1 << 30 && !d.decoding.strict)
         #expect(try ThumbnailJob.fastParse(["a.jpg", "--memory-budget", "7"])?.decoding.maxWorkingBytes == 7)
     }

@@ -24,7 +24,8 @@ import ShrinkTestSupport
         let profile = try #require(ColorProfile(bytes))
         #expect(profile.name == "")
         // Its other tags are sRGB's: colour still converts through it.
-        var pixels = PixelBuffer(format: .rgb8, size: PixelSize(width: 4, height: 1), bytes: [UInt8](repeating: 200, count: 12))
+        var pixels = PixelBuffer(
+            format: .rgb8, size: PixelSize(width: 4, height: 1), bytes: [UInt8](repeating: 200, count: 12))
         let result = ColorManagement.apply(.sRGB, to: &pixels, profile: bytes)
         #expect(result.conversion != nil && pixels.bytes.count == 12)
     }

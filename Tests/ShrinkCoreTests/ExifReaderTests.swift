@@ -26,7 +26,9 @@ import ShrinkTestSupport
 
     @Test func littleEndian() {
         // II*\0, IFD at 8, one entry: 0x0112 SHORT 1 value 6.
-        let t: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+        let t: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
+        ]
         #expect(t.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .right)
     }
 
@@ -58,7 +60,7 @@ import ShrinkTestSupport
         func u32(_ v: Int) -> [UInt8] { little ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
         let width = [1: 1, 6: 1, 3: 2, 8: 2, 4: 4, 9: 4][Int(type)]!
         var field: [UInt8] = width == 1 ? [UInt8(value)] : width == 2 ? u16(value) : u32(value)
-        field += [UInt8](repeating: 0, count: 4 - field.count)                  // values sit left-justified
+        field += [UInt8](repeating: 0, count: 4 - field.count) // values sit left-justified
         let header: [UInt8] = (little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8)
         return header + u16(1) + u16(0x0112) + u16(Int(type)) + u32(1) + field + u32(0)
     }
@@ -81,14 +83,16 @@ import ShrinkTestSupport
     @Test func floatsAndStringsAreNotOrientations() {
         for type: UInt8 in [2, 5, 7, 10, 11, 12] {
             var t = Self.orientationIFD(type: 3, little: false)
-            t[8 + 2 + 3] = type                                                // the entry's type field
+            t[8 + 2 + 3] = type // the entry's type field
             #expect(t.withUnsafeBytes { ExifReader(tiff: $0) }.orientationValue == nil, "type \(type)")
         }
     }
 
     @Test func malformedBlocksSayWhy() {
-        let cases: [[UInt8]] = [[1, 2, 3], [0x41, 0x41, 0, 42, 0, 0, 0, 8], [0x4D, 0x4D, 0, 41, 0, 0, 0, 8],
-                                [0x4D, 0x4D, 0, 42, 0, 0, 0x10, 0]]
+        let cases: [[UInt8]] = [
+            [1, 2, 3], [0x41, 0x41, 0, 42, 0, 0, 0, 8], [0x4D, 0x4D, 0, 41, 0, 0, 0, 8],
+            [0x4D, 0x4D, 0, 42, 0, 0, 0x10, 0],
+        ]
         for t in cases {
             let exif = t.withUnsafeBytes { ExifReader(tiff: $0) }
             #expect(exif.problem != nil, "\(t)")

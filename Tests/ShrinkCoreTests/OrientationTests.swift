@@ -9,7 +9,8 @@ import ShrinkCore
         for y in 0..<stored.height {
             for x in 0..<stored.width {
                 let d = o.displayedPosition(x: x, y: y, in: stored)
-                let r = o.storedRect(for: FractionalRect(x: Double(d.x), y: Double(d.y), width: 1, height: 1), storedSize: stored)
+                let r = o.storedRect(
+                    for: FractionalRect(x: Double(d.x), y: Double(d.y), width: 1, height: 1), storedSize: stored)
                 #expect(r == FractionalRect(x: Double(x), y: Double(y), width: 1, height: 1))
             }
         }
@@ -43,6 +44,8 @@ import ShrinkCore
         #expect(ImageOrientation(exifValue: 0) == .up)
         #expect(ImageOrientation(exifValue: 9) == .up)
         #expect(ImageOrientation(exifValue: 6) == .right)
-        #expect(ImageOrientation.right.displayedSize(of: PixelSize(width: 10, height: 3)) == PixelSize(width: 3, height: 10))
+        #expect(
+            ImageOrientation.right.displayedSize(of: PixelSize(width: 10, height: 3)) == PixelSize(width: 3, height: 10)
+        )
     }
 }

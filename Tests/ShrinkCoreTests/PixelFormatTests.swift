@@ -15,7 +15,8 @@ import ShrinkCore
     }
 
     @Test func pixelBufferAllocatesExactly() throws {
-        let buffer = try PixelBuffer(format: .rgb8, size: PixelSize(width: 3, height: 2)) { (b: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+        let buffer = try PixelBuffer(format: .rgb8, size: PixelSize(width: 3, height: 2)) {
+            (b: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
             for i in 0..<b.count { b[i] = UInt8(i) }
         }
         #expect(buffer.byteCount == 18)
@@ -24,7 +25,8 @@ import ShrinkCore
 
     @Test func failedFillThrows() {
         #expect(throws: ImageError.self) {
-            _ = try PixelBuffer(format: .gray8, size: PixelSize(width: 2, height: 2)) { (_: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+            _ = try PixelBuffer(format: .gray8, size: PixelSize(width: 2, height: 2)) {
+                (_: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
                 throw ImageError(.corruptData, "x")
             }
         }

@@ -6,9 +6,11 @@ import Testing
     @Test func standardVectors() {
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        #expect(
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
+        #expect(
+            SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -26,8 +28,8 @@ import Testing
             200: "1901da1c9f699b48f6b2636e65cbf73abf99d0441ef67f5c540a42f7051dec6f",
         ]
         for n in [55, 56, 63, 64, 65, 127, 128, 200] {
-            let digest = SHA256.hash(bytes[0..<n])                           // a contiguous slice
-            #expect(SHA256.hash((0..<n).lazy.map { UInt8($0 & 0xFF) }) == digest, "length \(n)")  // not contiguous
+            let digest = SHA256.hash(bytes[0..<n]) // a contiguous slice
+            #expect(SHA256.hash((0..<n).lazy.map { UInt8($0 & 0xFF) }) == digest, "length \(n)") // not contiguous
             #expect(bytes.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[0..<n])) } == digest)
             #expect(SHA256.hexDigits(digest) == known[n], "length \(n)")
             #expect(SHA256.hex(bytes[0..<n]) == known[n], "length \(n)")

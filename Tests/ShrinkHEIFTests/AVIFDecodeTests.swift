@@ -7,7 +7,9 @@ import ShrinkTestSupport
 /// grids and per-tile alpha go through the HEIC tile path, transforms are applied once, colour comes from the
 /// sequence header when the container says nothing, and broken files are typed errors.
 @Suite struct AVIFDecodeTests {
-    static func source(_ file: String) throws(ImageError) -> ImageSource { try ImageSource(path: Corpus.path("avif/" + file)) }
+    static func source(_ file: String) throws(ImageError) -> ImageSource {
+        try ImageSource(path: Corpus.path("avif/" + file))
+    }
 
     @Test(.needsCorpus)
     func singleImagesDecodeThroughDav1d() throws {
@@ -21,16 +23,19 @@ import ShrinkTestSupport
         let rows = try fox.thumbnail(maxPixelSize: 300, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(PixelConverter.convert(small.pixels, to: .rgb8), rows.pixels) > 35)
         // 10-bit 4:4:4 at odd sizes, 12-bit 4:2:2, 10-bit monochrome: shifted to 8 bits, every row delivered.
-        for (file, size) in [("av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", PixelSize(width: 1203, height: 799)),
-                             ("av1-avif/fox.profile2.12bpc.yuv422.avif", PixelSize(width: 1204, height: 800)),
-                             ("av1-avif/fox.profile0.10bpc.yuv420.monochrome.avif", PixelSize(width: 1204, height: 800))] {
+        for (file, size) in [
+            ("av1-avif/fox.profile1.10bpc.yuv444.odd-width.odd-height.avif", PixelSize(width: 1203, height: 799)),
+            ("av1-avif/fox.profile2.12bpc.yuv422.avif", PixelSize(width: 1204, height: 800)),
+            ("av1-avif/fox.profile0.10bpc.yuv420.monochrome.avif", PixelSize(width: 1204, height: 800)),
+        ] {
             let other = try Self.source(file)
             let full = try other.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
             #expect(full.size == size, "\(file)")
             // Against the 8-bit 4:2:0 encoding of the same fox: the same picture. Thumbnails of both, so that
             // the odd-sized file (1203x799) is compared too: 300 on the long side is 300x199 for all of them.
             let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-            let thumb = try other.thumbnail(maxPixelSize: 300, options: rgb), reference = try fox.thumbnail(maxPixelSize: 300, options: rgb)
+            let thumb = try other.thumbnail(maxPixelSize: 300, options: rgb),
+                reference = try fox.thumbnail(maxPixelSize: 300, options: rgb)
             #expect(thumb.size == PixelSize(width: 300, height: 199) && reference.size == thumb.size, "\(file)")
             let psnr = PixelOps.psnr(thumb.pixels, reference.pixels)
             #expect(psnr > (file.contains("monochrome") ? 12 : 28), "\(file): \(psnr) dB")
@@ -54,7 +59,9 @@ import ShrinkTestSupport
         if a.size == b.size { #expect(PixelOps.psnr(a, b) > 30) }
         // A 5x4 grid of 1280x720 AV1 tiles, a row of tiles at a time.
         let grid = try Self.source("av1-avif/Summer_in_Tomsk_720p_5x4_grid.avif")
-        #expect(grid.info.size == PixelSize(width: 6400, height: 2880) && grid.info.features.contains { $0.hasPrefix("grid 5x4") })
+        #expect(
+            grid.info.size == PixelSize(width: 6400, height: 2880)
+                && grid.info.features.contains { $0.hasPrefix("grid 5x4") })
         let thumb = try grid.thumbnail(maxPixelSize: 400)
         #expect(thumb.size == PixelSize(width: 400, height: 180) && thumb.decodePath == DecodePath("tileRows"))
         // Alpha per tile of a colour grid (libavif's color_grid_alpha_nogrid): transparent and opaque pixels.
@@ -74,10 +81,12 @@ import ShrinkTestSupport
 
     @Test(.needsCorpus)
     func brokenFilesAreTypedErrors() throws {
-        for (file, code) in [("mp4parse/no-av1C.avif", ImageError.Code.corruptData), ("mp4parse/no-ispe.avif", .corruptData),
-                             ("mp4parse/no-pitm.avif", .corruptData), ("mp4parse/ipma-invalid-property-index.avif", .corruptData),
-                             ("mp4parse/imir-missing-essential.avif", .corruptData),
-                             ("libavif/clap_irot_imir_non_essential.avif", .corruptData)] {
+        for (file, code) in [
+            ("mp4parse/no-av1C.avif", ImageError.Code.corruptData), ("mp4parse/no-ispe.avif", .corruptData),
+            ("mp4parse/no-pitm.avif", .corruptData), ("mp4parse/ipma-invalid-property-index.avif", .corruptData),
+            ("mp4parse/imir-missing-essential.avif", .corruptData),
+            ("libavif/clap_irot_imir_non_essential.avif", .corruptData),
+        ] {
             do throws(ImageError) {
                 _ = try Self.source(file).thumbnail(maxPixelSize: 64)
                 Issue.record("\(file) decoded")
@@ -97,7 +106,9 @@ import ShrinkTestSupport
                 Issue.record("a file cut at \(n) of 25430 bytes decoded")
             } catch {
                 refused += 1
-                #expect([ImageError.Code.truncated, .corruptData, .unsupportedFormat, .unsupportedFeature].contains(error.code), "\(n): \(error)")
+                #expect(
+                    [ImageError.Code.truncated, .corruptData, .unsupportedFormat, .unsupportedFeature].contains(
+                        error.code), "\(n): \(error)")
             }
         }
         #expect(refused == cuts && cuts == 30)

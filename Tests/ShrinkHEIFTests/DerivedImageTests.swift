@@ -10,7 +10,8 @@ import ShrinkTestSupport
 @Suite(.needsCorpus) struct DerivedImageTests {
     /// The primary coded item of a corpus file.
     static func codedItem(_ file: String) throws -> TestHEIF.CodedItem {
-        try TestHEIF.codedItem(of: try #require(Corpus.readBytes(Corpus.path(file)), "the corpus file \(file)"), name: file)
+        try TestHEIF.codedItem(
+            of: try #require(Corpus.readBytes(Corpus.path(file)), "the corpus file \(file)"), name: file)
     }
 
     static let rgb8 = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
@@ -23,8 +24,10 @@ import ShrinkTestSupport
 
     /// An `iden` of a HEIC's item that turns it a quarter anticlockwise, carrying the rainbow HEIC's ICC profile.
     static func rotatedIden() throws -> [UInt8] {
-        let icc = try #require(try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic")).decoder.metadata().iccProfile)
-        return TestHEIF.identity(of: try codedItem("heic/exif-samples/samplefilehub.heif"), majorBrand: "heic", quarterTurns: 1, icc: icc)
+        let icc = try #require(
+            try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic")).decoder.metadata().iccProfile)
+        return TestHEIF.identity(
+            of: try codedItem("heic/exif-samples/samplefilehub.heif"), majorBrand: "heic", quarterTurns: 1, icc: icc)
     }
 
     @Test func idenIsDecodedByLibheifWithLibde265Upright() throws {
@@ -32,9 +35,12 @@ import ShrinkTestSupport
         #expect(source.info.format == .heif && source.info.size == PixelSize(width: 426, height: 640))
         #expect(source.info.orientation == .up && source.info.displayedSize == PixelSize(width: 426, height: 640))
         let decoded = try source.image(options: Self.rgb8)
-        #expect(decoded.decodePath == .libheifWhole && decoded.decoder?.hasSuffix("(libde265)") == true, "\(decoded.decoder ?? "nil")")
+        #expect(
+            decoded.decodePath == .libheifWhole && decoded.decoder?.hasSuffix("(libde265)") == true,
+            "\(decoded.decoder ?? "nil")")
         // The same picture as the tile path's decode of the coded item, turned once.
-        let original = try ImageSource(path: Corpus.path("heic/exif-samples/samplefilehub.heif")).image(options: Self.rgb8)
+        let original = try ImageSource(path: Corpus.path("heic/exif-samples/samplefilehub.heif")).image(
+            options: Self.rgb8)
         let turned = PixelOps.rotateCounterClockwise(original.pixels)
         #expect(turned.size == decoded.pixels.size)
         if turned.size == decoded.pixels.size { #expect(PixelOps.psnr(turned, decoded.pixels) > 40) }
@@ -55,20 +61,31 @@ import ShrinkTestSupport
         let p = decoded.pixels
         func pixel(_ x: Int, _ y: Int) -> [UInt8] { (0..<3).map { p.bytes[(y * p.size.width + x) * 3 + $0] } }
         // The canvas shows its fill between the images and above the second one.
-        #expect(pixel(w + 8, h / 2) == [255, 0, 0] && pixel(w + 16 + w / 2, 3) == [255, 0, 0] && pixel(w / 2, h + 4) == [255, 0, 0])
+        #expect(
+            pixel(w + 8, h / 2) == [255, 0, 0] && pixel(w + 16 + w / 2, 3) == [255, 0, 0]
+                && pixel(w / 2, h + 4) == [255, 0, 0])
         // Both images are the AVIF's own picture, where the overlay puts them.
-        let original = try ImageSource(path: Corpus.path("avif/libavif/kodim03_yuv420_8bpc.avif")).image(options: Self.rgb8).pixels
+        let original = try ImageSource(path: Corpus.path("avif/libavif/kodim03_yuv420_8bpc.avif")).image(
+            options: Self.rgb8
+        ).pixels
         for (x0, y0) in [(0, 0), (w + 16, 8)] {
             var part = [UInt8]()
             for y in 0..<h {
                 let start: Int = ((y0 + y) * p.size.width + x0) * 3
-                part += p.bytes[start ..< start + w * 3]
+                part += p.bytes[start..<start + w * 3]
             }
-            #expect(PixelOps.psnr(PixelBuffer(format: .rgb8, size: tile.size, bytes: part), original) > 40, "at \(x0),\(y0)")
+            #expect(
+                PixelOps.psnr(PixelBuffer(format: .rgb8, size: tile.size, bytes: part), original) > 40, "at \(x0),\(y0)"
+            )
         }
         // Limits from the boxes, before libheif decodes: an item above the limit, then the canvas.
-        #expect(Self.code { _ = try ImageSource(bytes: bytes, name: "overlay.avif", limits: ImageLimits(maxPixels: w * h - 1)) } == .limitExceeded)
-        #expect(Self.code { _ = try ImageSource(bytes: bytes, name: "overlay.avif", limits: ImageLimits(maxPixels: w * h)) } == .limitExceeded)
+        #expect(
+            Self.code {
+                _ = try ImageSource(bytes: bytes, name: "overlay.avif", limits: ImageLimits(maxPixels: w * h - 1))
+            } == .limitExceeded)
+        #expect(
+            Self.code { _ = try ImageSource(bytes: bytes, name: "overlay.avif", limits: ImageLimits(maxPixels: w * h)) }
+                == .limitExceeded)
     }
 
     @Test func derivedImagesOfNothingAreTypedErrors() throws {
@@ -77,15 +94,21 @@ import ShrinkTestSupport
         for derivedFrom in [[], [7]] {
             var file = TestHEIF(majorBrand: "heic", primary: 2)
             file.properties = [tile.config, TestHEIF.ispe(tile.size.width, tile.size.height)]
-            file.items = [TestHEIF.Item(type: tile.type, properties: [(1, true), (2, false)], data: tile.data),
-                          TestHEIF.Item(type: "iden", properties: [(2, false)], derivedFrom: derivedFrom)]
-            #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic").image() } == .corruptData, "dimg \(derivedFrom)")
+            file.items = [
+                TestHEIF.Item(type: tile.type, properties: [(1, true), (2, false)], data: tile.data),
+                TestHEIF.Item(type: "iden", properties: [(2, false)], derivedFrom: derivedFrom),
+            ]
+            #expect(
+                Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic").image() } == .corruptData,
+                "dimg \(derivedFrom)")
         }
         // An iden over a JPEG item: not HEVC or AV1.
         var file = TestHEIF(majorBrand: "heic", primary: 2)
         file.properties = [TestHEIF.ispe(8, 8)]
-        file.items = [TestHEIF.Item(type: "jpeg", properties: [(1, false)], data: [0xFF, 0xD8]),
-                      TestHEIF.Item(type: "iden", properties: [(1, false)], derivedFrom: [1])]
+        file.items = [
+            TestHEIF.Item(type: "jpeg", properties: [(1, false)], data: [0xFF, 0xD8]),
+            TestHEIF.Item(type: "iden", properties: [(1, false)], derivedFrom: [1]),
+        ]
         #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic") } == .unsupportedFeature)
     }
 }

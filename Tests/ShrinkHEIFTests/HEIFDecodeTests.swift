@@ -33,13 +33,17 @@ import ShrinkTestSupport
         #expect(source.info.embeddedThumbnail == PixelSize(width: 320, height: 240))
         let fast = ThumbnailOptions(mode: .fast, pixelFormat: .exactly(.rgb8))
         let thumb = try source.thumbnail(maxPixelSize: 150, options: fast)
-        #expect(thumb.decodePath == .embeddedThumbnail && thumb.size == PixelSize(width: 113, height: 150))   // portrait: irot applied
+        // portrait: irot applied
+        #expect(thumb.decodePath == .embeddedThumbnail && thumb.size == PixelSize(width: 113, height: 150))
         let tiles = try source.thumbnail(maxPixelSize: 150, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
-        #expect(tiles.decodePath == DecodePath("tileRows") && tiles.size == thumb.size)    // quality mode: the photo
-        if tiles.size == thumb.size { #expect(PixelOps.psnr(tiles.pixels, thumb.pixels) > 25) }   // the same scene, softer
+        #expect(tiles.decodePath == DecodePath("tileRows") && tiles.size == thumb.size) // quality mode: the photo
+        // the same scene, softer
+        if tiles.size == thumb.size { #expect(PixelOps.psnr(tiles.pixels, thumb.pixels) > 25) }
         // Never upscaled: above 320x240 the tiles decode, fast mode or not.
         #expect(try source.thumbnail(maxPixelSize: 400, options: fast).decodePath == DecodePath("tileRows"))
-        #expect(try source.thumbnail(maxPixelSize: 150, options: ThumbnailOptions(mode: .fast, useEmbeddedThumbnail: false)).decodePath
+        #expect(
+            try source.thumbnail(maxPixelSize: 150, options: ThumbnailOptions(mode: .fast, useEmbeddedThumbnail: false))
+                .decodePath
                 == DecodePath("tileRows"))
         // A thumbnail whose aspect rounds to another output size is not used: 320x212 for 1280x854 gives 100x66.
         let example = try ImageSource(path: Corpus.path("heic/libheif/example.heic"))
@@ -55,7 +59,9 @@ import ShrinkTestSupport
         let region = PixelRect(x: 1500, y: 1500, width: 300, height: 300)
         let plan = try source.plan(.original, region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         let route = source.route(for: plan, format: .rgb8)
-        #expect(route.sourceRect == FractionalRect(x: 1024, y: 1024, width: 1024, height: 512), "\(String(describing: route.sourceRect))")
+        #expect(
+            route.sourceRect == FractionalRect(x: 1024, y: 1024, width: 1024, height: 512),
+            "\(String(describing: route.sourceRect))")
         #expect(route.decodedSize == PixelSize(width: 1024, height: 512))
         // The same pixels as the whole image decoded and cut.
         let crop = try source.image(region: region, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
@@ -63,7 +69,9 @@ import ShrinkTestSupport
         #expect(crop.size == PixelSize(width: 300, height: 300))
         var same = true
         for y in 0..<300 where same {
-            for x in 0..<300 where Array(crop.pixel(x: x, y: y)) != Array(whole.pixel(x: 1500 + x, y: 1500 + y)) { same = false; break }
+            for x in 0..<300 where Array(crop.pixel(x: x, y: y)) != Array(whole.pixel(x: 1500 + x, y: 1500 + y)) {
+                same = false; break
+            }
         }
         #expect(same, "the crop differs from the whole image cut")
     }
@@ -73,12 +81,14 @@ import ShrinkTestSupport
         // 452×462 coded, a clap keeping 451×461 (Pillow with libheif shows the same).
         let rainbow = try ImageSource(path: Corpus.path("heic/libheif/rainbow-451x461.heic"))
         #expect(rainbow.info.size == PixelSize(width: 451, height: 461))
-        #expect(try rainbow.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size == PixelSize(width: 451, height: 461))
+        #expect(
+            try rainbow.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).size
+                == PixelSize(width: 451, height: 461))
         let alpha = try ImageSource(path: Corpus.path("heic/libheif/with-alpha-512x512.heic"))
         #expect(alpha.info.hasAlpha)
         let image = try alpha.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
         let values = Set(stride(from: 3, to: image.pixels.bytes.count, by: 4).map { image.pixels.bytes[$0] })
-        #expect(values.contains(0) && values.contains(255))       // transparent and opaque parts
+        #expect(values.contains(0) && values.contains(255)) // transparent and opaque parts
     }
 
     @Test(.needsCorpus)
@@ -94,7 +104,9 @@ import ShrinkTestSupport
                 Issue.record("a file cut at \(n) of 718114 bytes decoded")
             } catch {
                 refused += 1
-                #expect([ImageError.Code.truncated, .corruptData, .unsupportedFormat, .unsupportedFeature].contains(error.code), "\(n): \(error)")
+                #expect(
+                    [ImageError.Code.truncated, .corruptData, .unsupportedFormat, .unsupportedFeature].contains(
+                        error.code), "\(n): \(error)")
             }
         }
         #expect(refused == cuts && cuts == 24)

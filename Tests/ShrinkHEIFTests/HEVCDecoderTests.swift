@@ -8,17 +8,22 @@ import ShrinkTestSupport
 /// grid, agree with the photo's own HEVC thumbnail (an independent image of the same scene) — a tile put in the
 /// wrong place, or planes copied with the wrong stride, would not.
 @Suite struct HEVCDecoderTests {
-    static func picture(_ c: HEIFContainer, _ id: Int, _ raw: UnsafeRawBufferPointer, _ decoder: HEVCDecoder,
-                        path: String) throws -> HEIFPicture {
-        guard case .hevcConfiguration(let range)? = c.properties(of: id).first(where: {
-            if case .hevcConfiguration = $0 { true } else { false }
-        }) else { throw ImageError(.corruptData, "no hvcC") }
+    static func picture(
+        _ c: HEIFContainer, _ id: Int, _ raw: UnsafeRawBufferPointer, _ decoder: HEVCDecoder,
+        path: String
+    ) throws -> HEIFPicture {
+        guard
+            case .hevcConfiguration(let range)? = c.properties(of: id).first(where: {
+                if case .hevcConfiguration = $0 { true } else { false }
+            })
+        else { throw ImageError(.corruptData, "no hvcC") }
         let config = try HEVCConfiguration(raw, range: range, path: path)
         let data = try c.data(of: id, bytes: raw, maxBytes: 1 << 26, path: path)
         return try data.withUnsafeBytes { d in
             let units = try config.nalUnits(in: d, path: path).map { UnsafeRawBufferPointer(rebasing: d[$0]) }
-            return try decoder.decode(parameterSets: config.parameterSets.map { UnsafeRawBufferPointer(rebasing: raw[$0.range]) },
-                                      units: units)
+            return try decoder.decode(
+                parameterSets: config.parameterSets.map { UnsafeRawBufferPointer(rebasing: raw[$0.range]) },
+                units: units)
         }
     }
 
@@ -36,12 +41,17 @@ import ShrinkTestSupport
             var luma = [UInt8](repeating: 0, count: w * h)
             for (k, id) in tiles.enumerated() {
                 let tile = try Self.picture(c, id, raw, decoder, path: path)
-                #expect(tile.sizes == [PixelSize(width: 512, height: 512), PixelSize(width: 256, height: 256), PixelSize(width: 256, height: 256)])
+                #expect(
+                    tile.sizes == [
+                        PixelSize(width: 512, height: 512), PixelSize(width: 256, height: 256),
+                        PixelSize(width: 256, height: 256),
+                    ])
                 let (tx, ty) = ((k % grid.columns) * 512, (k / grid.columns) * 512)
                 for row in 0..<512 where ty + row < h {
                     let n = min(512, w - tx)
-                    luma.replaceSubrange((ty + row) * w + tx ..< (ty + row) * w + tx + n,
-                                         with: UnsafeBufferPointer(start: tile.row(0, row), count: n))
+                    luma.replaceSubrange(
+                        (ty + row) * w + tx..<(ty + row) * w + tx + n,
+                        with: UnsafeBufferPointer(start: tile.row(0, row), count: n))
                 }
             }
             let thumbID = try #require(c.items(referencing: c.primaryID, with: "thmb").first)

@@ -11,7 +11,8 @@ import ShrinkTestSupport
         try out.withUnsafeMutableBytes { raw in
             while decoder.nextRow < decoder.size.height {
                 let row = decoder.nextRow
-                _ = try decoder.readRows(startingAt: row, into: raw.baseAddress! + row * stride, bytesPerRow: stride, maxRows: 7)
+                _ = try decoder.readRows(
+                    startingAt: row, into: raw.baseAddress! + row * stride, bytesPerRow: stride, maxRows: 7)
             }
         }
         try decoder.finish()
@@ -20,8 +21,9 @@ import ShrinkTestSupport
 
     @Test(arguments: [(false, 333, 251), (true, 333, 251), (false, 64, 64), (true, 17, 9), (true, 1000, 8)])
     func matchesLibjpegAtOneEighth(_ chroma444: Bool, _ width: Int, _ height: Int) throws {
-        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: 92, chroma444: chroma444,
-                                        progressive: true)
+        let bytes = try TestImages.jpeg(
+            TestImages.pattern(width: width, height: height), quality: 92, chroma444: chroma444,
+            progressive: true)
         let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "generated")
         #expect(decoder.decodesDCFirst)
         let ours = try Self.rows(decoder.startDCFirst())
@@ -49,8 +51,9 @@ import ShrinkTestSupport
     /// luma's 1×1 IDCT, its coefficient buffer filled by every scan) gives the same samples.
     @Test(arguments: [(false, 333, 251), (true, 333, 251), (false, 17, 9), (false, 1000, 8)])
     func dcPlanesMatchLibjpegPlanes(_ chroma444: Bool, _ width: Int, _ height: Int) throws {
-        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: 92, chroma444: chroma444,
-                                        progressive: true)
+        let bytes = try TestImages.jpeg(
+            TestImages.pattern(width: width, height: height), quality: 92, chroma444: chroma444,
+            progressive: true)
         let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "generated")
         let route = decoder.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true))
         #expect(route.path == .dcFirst && route.output == .planes)
@@ -86,14 +89,17 @@ import ShrinkTestSupport
     }
 
     @Test func truncatedAndDamagedDataNeverCrash() throws {
-        let bytes = try TestImages.jpeg(TestImages.pattern(width: 160, height: 120), quality: 90, chroma444: false, progressive: true)
+        let bytes = try TestImages.jpeg(
+            TestImages.pattern(width: 160, height: 120), quality: 90, chroma444: false, progressive: true)
         // A cut file has no EOI: every cut that reaches the DC-first decode is refused as truncated, strict or not.
         // Of the 19 cuts, 3 fail in the header and 14 do not take the DC-first path; two (at 1572 and 1766 of
         // 1835 bytes) do, twice each (recorded once).
         var refused = 0
         for cut in stride(from: 20, to: bytes.count, by: 97) {
             let data = Array(bytes[0..<cut])
-            guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "cut"), decoder.decodesDCFirst else { continue }
+            guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "cut"), decoder.decodesDCFirst else {
+                continue
+            }
             for strict in [true, false] {
                 do {
                     _ = try Self.rows(decoder.startDCFirst(options: DecodeOptions(strict: strict)))
@@ -112,7 +118,8 @@ import ShrinkTestSupport
         var damage = SeededDamage()
         for _ in 0..<200 {
             let data = damage.next(bytes, flips: 4, from: 200)
-            guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "flipped"), decoder.decodesDCFirst else { continue }
+            guard let decoder = try? JPEGDecoder(bytes: ImageBytes(data), path: "flipped"), decoder.decodesDCFirst
+            else { continue }
             do {
                 _ = try Self.rows(decoder.startDCFirst(options: DecodeOptions(strict: true)))
                 strictOutcomes.images += 1
@@ -125,7 +132,7 @@ import ShrinkTestSupport
             }
             do {
                 let image = try Self.rows(decoder.startDCFirst(options: DecodeOptions(strict: false)))
-                #expect(image.count == 20 * 15 * 3)          // 160x120 at 1/8, rgb8
+                #expect(image.count == 20 * 15 * 3) // 160x120 at 1/8, rgb8
                 lenient.images += 1
             } catch {
                 let code = (error as? ImageError)?.code
@@ -133,7 +140,9 @@ import ShrinkTestSupport
                 lenient.errors += 1
             }
         }
-        #expect(strictOutcomes.images == 36 && strictOutcomes.corrupt == 30 && strictOutcomes.truncated == 37, "\(strictOutcomes)")
+        #expect(
+            strictOutcomes.images == 36 && strictOutcomes.corrupt == 30 && strictOutcomes.truncated == 37,
+            "\(strictOutcomes)")
         #expect(lenient.images == 103 && lenient.errors == 0, "\(lenient)")
     }
 }

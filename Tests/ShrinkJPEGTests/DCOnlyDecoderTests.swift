@@ -32,21 +32,30 @@ import ShrinkTestSupport
         guard route.path == .dcOnly else { return nil }
         let options = DecodeOptions(strict: strict)
         let ours = decode {
-            guard case .planes(let p) = try route.start(options: options) else { throw ImageError(.invalidArgument, "rows") }
+            guard case .planes(let p) = try route.start(options: options) else {
+                throw ImageError(.invalidArgument, "rows")
+            }
             return p
         }
         return (ours, decode { try decoder.startPlanes(scaleDenominator: 8, options: options) })
     }
 
-    @Test(arguments: [(false, 333, 251, 92), (true, 333, 251, 92), (false, 17, 9, 75), (false, 1000, 8, 100),
-                      (true, 64, 64, 100), (false, 1601, 1203, 98), (false, 640, 480, 30)])
+    @Test(arguments: [
+        (false, 333, 251, 92), (true, 333, 251, 92), (false, 17, 9, 75), (false, 1000, 8, 100),
+        (true, 64, 64, 100), (false, 1601, 1203, 98), (false, 640, 480, 30),
+    ])
     func planesAreLibjpegs(_ chroma444: Bool, _ width: Int, _ height: Int, _ quality: Int) throws {
-        let bytes = try TestImages.jpeg(TestImages.pattern(width: width, height: height), quality: quality, chroma444: chroma444)
-        let result = try #require(try Self.both(bytes), "a baseline YCbCr JPEG takes the DC-only route at 1/8 with planes")
+        let bytes = try TestImages.jpeg(
+            TestImages.pattern(width: width, height: height), quality: quality, chroma444: chroma444)
+        let result = try #require(
+            try Self.both(bytes), "a baseline YCbCr JPEG takes the DC-only route at 1/8 with planes")
         #expect(result.ours.error == nil && result.ours.warnings.isEmpty)
-        #expect(result.ours.planes.map(\.count) == [(width + 7) / 8 * ((height + 7) / 8),
-                                                     chroma444 ? (width + 7) / 8 * ((height + 7) / 8) : (width + 15) / 16 * ((height + 15) / 16),
-                                                     chroma444 ? (width + 7) / 8 * ((height + 7) / 8) : (width + 15) / 16 * ((height + 15) / 16)])
+        #expect(
+            result.ours.planes.map(\.count) == [
+                (width + 7) / 8 * ((height + 7) / 8),
+                chroma444 ? (width + 7) / 8 * ((height + 7) / 8) : (width + 15) / 16 * ((height + 15) / 16),
+                chroma444 ? (width + 7) / 8 * ((height + 7) / 8) : (width + 15) / 16 * ((height + 15) / 16),
+            ])
         #expect(result.ours == result.libjpeg, "\(width)x\(height) q\(quality) \(chroma444 ? "4:4:4" : "4:2:0")")
     }
 
@@ -55,9 +64,11 @@ import ShrinkTestSupport
         let baseline = try JPEGDecoder(bytes: ImageBytes(try TestImages.jpeg(photo)), path: "baseline")
         #expect(baseline.route(RouteRequest(scaleDenominator: 8, wantsPlanes: false)).path == .dctScaledRows)
         #expect(baseline.route(RouteRequest(scaleDenominator: 4, wantsPlanes: true)).path == .dctScaledPlanes)
-        let progressive = try JPEGDecoder(bytes: ImageBytes(try TestImages.jpeg(photo, progressive: true)), path: "progressive")
+        let progressive = try JPEGDecoder(
+            bytes: ImageBytes(try TestImages.jpeg(photo, progressive: true)), path: "progressive")
         #expect(progressive.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true)).path == .dcFirst)
-        let gray = try JPEGDecoder(bytes: ImageBytes(try TestImages.jpeg(TestImages.grayRamp(width: 200, height: 120))), path: "gray")
+        let gray = try JPEGDecoder(
+            bytes: ImageBytes(try TestImages.jpeg(TestImages.grayRamp(width: 200, height: 120))), path: "gray")
         #expect(gray.route(RouteRequest(scaleDenominator: 8, wantsPlanes: true)).path != .dcOnly)
     }
 
@@ -69,8 +80,10 @@ import ShrinkTestSupport
         for cut in stride(from: 700, to: bytes.count, by: 211) + [bytes.count - 2, bytes.count - 1] {
             guard let r = try? Self.both(Array(bytes[0..<cut])) else { continue }
             // libjpeg reads past the last row for the EOI, so even a file that lost only its EOI is truncated.
-            #expect(r.ours.error == .truncated && r.libjpeg.error == .truncated,
-                    "cut at \(cut) of \(bytes.count): ours \(String(describing: r.ours.error)), libjpeg \(String(describing: r.libjpeg.error))")
+            #expect(
+                r.ours.error == .truncated && r.libjpeg.error == .truncated,
+                "cut at \(cut) of \(bytes.count): ours \(String(describing: r.ours.error)), libjpeg \(String(describing: r.libjpeg.error))"
+            )
             cuts += 1
         }
         #expect(cuts > 20, "\(cuts) cuts took the route")
@@ -80,7 +93,9 @@ import ShrinkTestSupport
             let data = damage.next(bytes, flips: 3, from: 700)
             guard let lenient = try Self.both(data), let strict = try Self.both(data, strict: true) else { continue }
             if lenient.libjpeg.error == nil {
-                #expect(lenient.ours.error == nil, "libjpeg decoded a damaged file ours refused: \(String(describing: lenient.ours.error))")
+                #expect(
+                    lenient.ours.error == nil,
+                    "libjpeg decoded a damaged file ours refused: \(String(describing: lenient.ours.error))")
                 #expect(lenient.ours.planes.map(\.count) == lenient.libjpeg.planes.map(\.count))
                 damaged.decoded += 1
             }
@@ -95,7 +110,10 @@ import ShrinkTestSupport
     /// A baseline file with a restart marker every MCU row (`jpegtran -restart 1`), clean and with its markers
     /// damaged in each way libjpeg resynchronises (jdmarker.c): the same planes as libjpeg's, and a warning
     /// from both for every damaged one.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"), "needs jpegtran (libjpeg-turbo-progs)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/jpegtran"),
+            "needs jpegtran (libjpeg-turbo-progs)"))
     func restartMarkersAndTheirDamage() async throws {
         let plain = try TestImages.jpeg(TestImages.pattern(width: 480, height: 320), quality: 90, chroma444: false)
         let input = NSTemporaryDirectory() + "shrink-rst-\(UUID().uuidString).jpg"
@@ -110,29 +128,55 @@ import ShrinkTestSupport
         #expect(markers.count == 320 / 16 - 1)
         // Each damage to the marker at `at`, the one before it at `before`.
         let damages: [(String, ([UInt8], Int, Int) -> [UInt8])] = [
-            ("another marker (0xF7) instead", { b, at, _ in var d = b; d[at + 1] = 0xF7; return d }),
-            ("the next restart number", { b, at, _ in var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 1) & 7; return d }),
-            ("an earlier restart number", { b, at, _ in var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 7) & 7; return d }),
-            ("a number four away", { b, at, _ in var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 4) & 7; return d }),
+            (
+                "another marker (0xF7) instead",
+                { b, at, _ in
+                    var d = b; d[at + 1] = 0xF7; return d
+                }
+            ),
+            (
+                "the next restart number",
+                { b, at, _ in
+                    var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 1) & 7; return d
+                }
+            ),
+            (
+                "an earlier restart number",
+                { b, at, _ in
+                    var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 7) & 7; return d
+                }
+            ),
+            (
+                "a number four away",
+                { b, at, _ in
+                    var d = b; d[at + 1] = 0xD0 + (d[at + 1] - 0xD0 + 4) & 7; return d
+                }
+            ),
             ("stray bytes before it", { b, at, _ in Array(b[..<at]) + [0x12, 0x34, 0x56] + Array(b[at...]) }),
             ("fill bytes before it", { b, at, _ in Array(b[..<at]) + [0xFF, 0xFF] + Array(b[at...]) }),
             ("the marker removed", { b, at, _ in Array(b[..<at]) + Array(b[(at + 2)...]) }),
             // The interval before it runs out of data halfway: its remaining blocks are grey, its predictions untouched.
-            ("another marker halfway through the interval before it", { b, at, before in
-                let cut = (before + at) / 2
-                return Array(b[..<cut]) + [0xFF, 0xF7] + Array(b[cut...])
-            }),
+            (
+                "another marker halfway through the interval before it",
+                { b, at, before in
+                    let cut = (before + at) / 2
+                    return Array(b[..<cut]) + [0xFF, 0xF7] + Array(b[cut...])
+                }
+            ),
         ]
         for (name, damage) in damages {
             for i in [3, markers.count / 2] {
                 let at = markers[i]
                 let r = try #require(try Self.both(damage(bytes, at, markers[i - 1])), "\(name)")
-                #expect(r.ours.error == nil && r.libjpeg.error == nil, "\(name) at \(at): \(String(describing: r.ours.error)) \(String(describing: r.libjpeg.error))")
+                #expect(
+                    r.ours.error == nil && r.libjpeg.error == nil,
+                    "\(name) at \(at): \(String(describing: r.ours.error)) \(String(describing: r.libjpeg.error))")
                 #expect(r.ours.planes == r.libjpeg.planes, "\(name) at \(at): planes differ from libjpeg's")
                 // Fill bytes are allowed before a marker (libjpeg says nothing); everything else is damage.
                 let damaged = name != "fill bytes before it"
-                #expect(r.ours.warnings.isEmpty != damaged && r.libjpeg.warnings.isEmpty != damaged,
-                        "\(name) at \(at): ours \(r.ours.warnings), libjpeg \(r.libjpeg.warnings)")
+                #expect(
+                    r.ours.warnings.isEmpty != damaged && r.libjpeg.warnings.isEmpty != damaged,
+                    "\(name) at \(at): ours \(r.ours.warnings), libjpeg \(r.libjpeg.warnings)")
             }
         }
     }
@@ -150,7 +194,10 @@ import ShrinkTestSupport
             } else {
                 counts.damaged += 1
                 if r.libjpeg.error == nil {
-                    #expect(r.ours.error == nil, "\(entry.path): libjpeg decoded it with \(r.libjpeg.warnings), ours: \(String(describing: r.ours.error))")
+                    #expect(
+                        r.ours.error == nil,
+                        "\(entry.path): libjpeg decoded it with \(r.libjpeg.warnings), ours: \(String(describing: r.ours.error))"
+                    )
                 }
             }
         }

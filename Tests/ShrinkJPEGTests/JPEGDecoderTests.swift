@@ -30,7 +30,8 @@ import ShrinkTestSupport
 
     @Test func exifOrientationAndThumbnail() throws {
         let thumb = try TestImages.jpeg(TestImages.pattern(width: 16, height: 12))
-        let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), orientation: 6, thumbnail: thumb))
+        let d = try decoder(
+            try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), orientation: 6, thumbnail: thumb))
         #expect(d.info.orientation == .right)
         #expect(d.info.displayedSize == PixelSize(width: 48, height: 64))
         #expect(d.info.embeddedThumbnail == PixelSize(width: 16, height: 12))
@@ -38,7 +39,8 @@ import ShrinkTestSupport
     }
 
     @Test func progressiveCoefficientBufferIsPredictedFromTheHeader() throws {
-        let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 100, height: 60), chroma444: false, progressive: true))
+        let d = try decoder(
+            try TestImages.jpeg(TestImages.pattern(width: 100, height: 60), chroma444: false, progressive: true))
         // Luma: ceil(100/8)=13 → 14 (a multiple of h=2) × ceil(60/8)=8 blocks; chroma: 7 × 4 blocks each;
         // 64 coefficients × 2 bytes per block.
         #expect(d.workingBytes() == (14 * 8 + 2 * 7 * 4) * 128)
@@ -49,13 +51,19 @@ import ShrinkTestSupport
         let rows = try d.startRows(scaleDenominator: 2)
         #expect(rows.size == PixelSize(width: 20, height: 15))
         var strip = [UInt8](repeating: 0, count: 20 * 3 * 4)
-        let n = try strip.withUnsafeMutableBytes { try rows.readRows(startingAt: 0, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 4) }
+        let n = try strip.withUnsafeMutableBytes {
+            try rows.readRows(startingAt: 0, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 4)
+        }
         #expect(n > 0 && rows.nextRow == n)
         #expect(throws: ImageError.self) {
-            try strip.withUnsafeMutableBytes { _ = try rows.readRows(startingAt: 0, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 4) }
+            try strip.withUnsafeMutableBytes {
+                _ = try rows.readRows(startingAt: 0, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 4)
+            }
         }
         do {
-            _ = try strip.withUnsafeMutableBytes { try rows.readRows(startingAt: n + 1, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 1) }
+            _ = try strip.withUnsafeMutableBytes {
+                try rows.readRows(startingAt: n + 1, into: $0.baseAddress!, bytesPerRow: 60, maxRows: 1)
+            }
             Issue.record("skipping a row must fail")
         } catch let error as ImageError {
             #expect(error.code == .invalidArgument)
@@ -125,7 +133,8 @@ import ShrinkTestSupport
             guard let sizes = entry.decodedSizes else { continue }
             let d = try JPEGDecoder(bytes: try ImageBytes(mapping: Corpus.path(entry.path)), path: entry.path)
             #expect(d.info.size == PixelSize(width: sizes.stored.0, height: sizes.stored.1), "\(entry.path)")
-            #expect(d.info.displayedSize == PixelSize(width: sizes.displayed.0, height: sizes.displayed.1), "\(entry.path)")
+            #expect(
+                d.info.displayedSize == PixelSize(width: sizes.displayed.0, height: sizes.displayed.1), "\(entry.path)")
             checked += 1
         }
         #expect(checked > 250)

@@ -23,7 +23,9 @@ import ShrinkTestSupport
     @Test func encoderRejectsBadSettings() {
         let p = TestImages.pattern(width: 4, height: 4)
         #expect(throws: ImageError.self) { _ = try JPEGEncoder(options: .init(quality: 0)).encode(p) }
-        #expect(throws: ImageError.self) { _ = try JPEGEncoder(options: .init(quality: 101)).encode(PixelConverter.convert(p, to: .yuv420)) }
+        #expect(throws: ImageError.self) {
+            _ = try JPEGEncoder(options: .init(quality: 101)).encode(PixelConverter.convert(p, to: .yuv420))
+        }
     }
 
     @Test func alphaIsFlattenedOntoTheBackground() throws {
@@ -33,14 +35,15 @@ import ShrinkTestSupport
         let jpeg = try JPEGEncoder(options: .init(quality: 95, chroma444: true))
             .encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 32, height: 16), bytes: bytes))
         let out = try JPEGDecoder(bytes: ImageBytes(jpeg), path: "a.jpg").startRows(scaleDenominator: 1).readAll()
-        #expect(out[8 * 96 + 4 * 3] > 245 && out[8 * 96 + 4 * 3 + 1] > 245)        // white
-        #expect(out[8 * 96 + 28 * 3] > 240 && out[8 * 96 + 28 * 3 + 1] < 15)       // red
+        #expect(out[8 * 96 + 4 * 3] > 245 && out[8 * 96 + 4 * 3 + 1] > 245) // white
+        #expect(out[8 * 96 + 28 * 3] > 240 && out[8 * 96 + 28 * 3 + 1] < 15) // red
     }
 
     @Test func decodesBackCloseToTheInput() throws {
         let image = TestImages.pattern(width: 64, height: 40)
         for (chroma444, progressive) in [(false, false), (true, false), (true, true)] {
-            let bytes = try JPEGEncoder(options: .init(quality: 95, chroma444: chroma444, progressive: progressive)).encode(image)
+            let bytes = try JPEGEncoder(options: .init(quality: 95, chroma444: chroma444, progressive: progressive))
+                .encode(image)
             let decoder = try JPEGDecoder(bytes: ImageBytes(bytes), path: "x.jpg")
             #expect(decoder.info.chromaSubsampling == (chroma444 ? .s444 : .s420))
             #expect(decoder.info.isProgressive == progressive)

@@ -26,9 +26,10 @@ import ShrinkTestSupport
             let base = bytes.baseAddress!
             var row = 0
             for count in [6, 18, 2, 14, 1] {
-                try writer.write(luma: base + p[0].offset + row * p[0].width, lumaStride: p[0].width,
-                                 cb: base + p[1].offset + row / 2 * p[1].width, cr: base + p[2].offset + row / 2 * p[2].width,
-                                 chromaStride: p[1].width, count: count)
+                try writer.write(
+                    luma: base + p[0].offset + row * p[0].width, lumaStride: p[0].width,
+                    cb: base + p[1].offset + row / 2 * p[1].width, cr: base + p[2].offset + row / 2 * p[2].width,
+                    chromaStride: p[1].width, count: count)
                 row += count
             }
         }
@@ -41,20 +42,26 @@ import ShrinkTestSupport
     @Test func misuseIsAnInvalidArgumentAndLeavesNoFile() throws {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(Self.code { _ = try JPEGStreamWriter(path: path, size: PixelSize(width: 8, height: 8), format: .yuv420, chroma444: true) }
+        #expect(
+            Self.code {
+                _ = try JPEGStreamWriter(
+                    path: path, size: PixelSize(width: 8, height: 8), format: .yuv420, chroma444: true)
+            }
                 == .invalidArgument)
         let writer = try JPEGStreamWriter(path: path, size: PixelSize(width: 8, height: 8), format: .yuv420)
         let luma = [UInt8](repeating: 100, count: 64), chroma = [UInt8](repeating: 128, count: 16)
         #expect(Self.code { try writer.write(rows: luma, bytesPerRow: 8, count: 1) } == .invalidArgument)
         try writer.write(luma: luma, lumaStride: 8, cb: chroma, cr: chroma, chromaStride: 4, count: 3)
         // The next band would start on row 3, inside a chroma row.
-        #expect(Self.code { try writer.write(luma: luma, lumaStride: 8, cb: chroma, cr: chroma, chromaStride: 4, count: 2) }
+        #expect(
+            Self.code { try writer.write(luma: luma, lumaStride: 8, cb: chroma, cr: chroma, chromaStride: 4, count: 2) }
                 == .invalidArgument)
         #expect(Self.code { try writer.finish() } == .invalidArgument)
         #expect(!FileManager.default.fileExists(atPath: path))
 
         let rgb = try JPEGStreamWriter(path: path, size: PixelSize(width: 8, height: 8), format: .rgb8)
-        #expect(Self.code { try rgb.write(luma: luma, lumaStride: 8, cb: chroma, cr: chroma, chromaStride: 4, count: 2) }
+        #expect(
+            Self.code { try rgb.write(luma: luma, lumaStride: 8, cb: chroma, cr: chroma, chromaStride: 4, count: 2) }
                 == .invalidArgument)
     }
 }

@@ -9,7 +9,8 @@ import ShrinkTestSupport
     }
 
     @Test func headerOfEncodedFiles() throws {
-        let rgba = PixelBuffer(format: .rgba8, size: PixelSize(width: 5, height: 3), bytes: (0..<60).map { UInt8($0 * 4) })
+        let rgba = PixelBuffer(
+            format: .rgba8, size: PixelSize(width: 5, height: 3), bytes: (0..<60).map { UInt8($0 * 4) })
         let d = try decoder(try PNGEncoder().encode(rgba))
         #expect(d.info.size == PixelSize(width: 5, height: 3))
         #expect(d.info.colorModel == .rgba && d.info.hasAlpha && d.info.bitsPerComponent == 8)
@@ -26,9 +27,12 @@ import ShrinkTestSupport
         var out = [UInt8](repeating: 0, count: 33 * 21 * 3)
         try out.withUnsafeMutableBytes { raw in
             while rows.nextRow < 21 {
-                _ = try rows.readRows(startingAt: rows.nextRow, into: raw.baseAddress! + rows.nextRow * 99, bytesPerRow: 99, maxRows: 5)
+                _ = try rows.readRows(
+                    startingAt: rows.nextRow, into: raw.baseAddress! + rows.nextRow * 99, bytesPerRow: 99, maxRows: 5)
             }
-            #expect(throws: ImageError.self) { _ = try rows.readRows(startingAt: 3, into: raw.baseAddress!, bytesPerRow: 99, maxRows: 1) }
+            #expect(throws: ImageError.self) {
+                _ = try rows.readRows(startingAt: 3, into: raw.baseAddress!, bytesPerRow: 99, maxRows: 1)
+            }
         }
         try rows.finish()
         #expect(out == image.bytes)
@@ -52,13 +56,15 @@ import ShrinkTestSupport
     @Test func chunkLimitsAreEnforced() throws {
         let text = TestPNG.chunk("tEXt", Array("Comment\0".utf8) + [UInt8](repeating: 65, count: 5000))
         var bytes = try PNGEncoder().encode(TestImages.pattern(width: 4, height: 4))
-        bytes.insert(contentsOf: text, at: 33)          // after the signature and IHDR
+        bytes.insert(contentsOf: text, at: 33) // after the signature and IHDR
         #expect(try decoder(bytes).info.size == PixelSize(width: 4, height: 4))
         do {
             let d = try decoder(bytes, limits: ImageLimits(maxChunkBytes: 1000))
             let rows = try d.startDecoding(scaleDenominator: 1, options: DecodeOptions())
             var out = [UInt8](repeating: 0, count: 48)
-            try out.withUnsafeMutableBytes { raw in _ = try rows.readRows(startingAt: 0, into: raw.baseAddress!, bytesPerRow: 12, maxRows: 4) }
+            try out.withUnsafeMutableBytes { raw in
+                _ = try rows.readRows(startingAt: 0, into: raw.baseAddress!, bytesPerRow: 12, maxRows: 4)
+            }
             Issue.record("a 5 KB chunk passed a 1000-byte limit")
         } catch let error as ImageError {
             #expect(error.code == .limitExceeded, "\(error.description)")
@@ -81,7 +87,7 @@ import ShrinkTestSupport
         }
         #expect(errors > 10)
         var badCRC = good
-        badCRC[20] ^= 0xFF                                // inside IHDR
+        badCRC[20] ^= 0xFF // inside IHDR
         #expect(throws: ImageError.self) { _ = try decoder(badCRC) }
     }
 }

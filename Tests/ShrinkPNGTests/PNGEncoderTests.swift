@@ -28,7 +28,9 @@ import ShrinkTestSupport
     @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8])
     func roundTripsExactly(_ format: PixelFormat) throws {
         let size = PixelSize(width: 37, height: 11)
-        let bytes: [UInt8] = (0..<format.byteCount(for: size)).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i &* 7 &+ i / 13) }
+        let bytes: [UInt8] = (0..<format.byteCount(for: size)).map { (i: Int) -> UInt8 in
+            UInt8(truncatingIfNeeded: i &* 7 &+ i / 13)
+        }
         let image = PixelBuffer(format: format, size: size, bytes: bytes)
         for level in [0, 6, 9] {
             let png = try PNGEncoder(options: .init(compressionLevel: level)).encode(image)

@@ -30,7 +30,8 @@ import Testing
                 for k in Swift.stride(from: 0, to: stride, by: 8) {
                     for l in 0..<8 { lanes[l] = lanes[l] + weights[w + k + l] * input[p + k + l] }
                 }
-                expected = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]))
+                expected =
+                    ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]))
             } else {
                 var s0: Float = 0, s1: Float = 0, k = 0
                 while k + 1 < count[x] {
@@ -67,7 +68,9 @@ import Testing
     /// truncated, clamped — at the edges (−0.5, 0.49, 254.5, 255) and over random values.
     @Test func quantizeMatchesScalarRule() {
         var g = SeededGenerator(state: 11)
-        let edges: [Float] = [-1000, -0.5, -0.49, 0, 0.49, 0.5, 1.4999, 1.5, 127.5, 254.49, 254.5, 255, 255.4, 300, 1e9]
+        let edges: [Float] = [
+            -1000, -0.5, -0.49, 0, 0.49, 0.5, 1.4999, 1.5, 127.5, 254.49, 254.5, 255, 255.4, 300, 1e9,
+        ]
         let values = edges + (0..<1000).map { _ in Float.random(in: -20...275, using: &g) }
         var out = [UInt8](repeating: 7, count: values.count)
         shrink_resample_quantize8(values, values.count, &out)
@@ -89,7 +92,8 @@ import Testing
             var pixelSums = (0..<width * c).map { _ in UInt32.random(in: 0...UInt32.max, using: &g) }
             for r in 0..<rows {
                 data.withUnsafeBufferPointer {
-                    shrink_box_accumulate8($0.baseAddress! + r * width * c, width, c, premultiply ? 1 : 0, r == 0 ? 1 : 0, &pixelSums)
+                    shrink_box_accumulate8(
+                        $0.baseAddress! + r * width * c, width, c, premultiply ? 1 : 0, r == 0 ? 1 : 0, &pixelSums)
                 }
             }
             let blocks = (width + factor - 1) / factor

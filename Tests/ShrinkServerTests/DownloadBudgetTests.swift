@@ -15,15 +15,18 @@ import Testing
         let budget = DownloadBudget(capacity: 100)
         try budget.reserve(70, for: "a")
         let granted = Mutex(false)
-        let second = Task { await onThread { () -> Bool in
-            do { try budget.reserve(50, for: "b") } catch { return false }
-            granted.withLock { $0 = true }
-            return true
-        } }
+        let second = Task {
+            await onThread { () -> Bool in
+                do { try budget.reserve(50, for: "b") } catch { return false }
+                granted.withLock { $0 = true }
+                return true
+            }
+        }
         try await Task.sleep(for: .milliseconds(100))
         #expect(!granted.withLock { $0 } && budget.used == 70)
         // Bytes adopted with the reservation give it back when freed.
-        var bytes: ImageBytes? = ImageBytes(adopting: .allocate(byteCount: 70, alignment: 16), count: 70, onRelease: { budget.release(70) })
+        var bytes: ImageBytes? = ImageBytes(
+            adopting: .allocate(byteCount: 70, alignment: 16), count: 70, onRelease: { budget.release(70) })
         #expect(bytes?.count == 70)
         bytes = nil
         #expect(await second.value)
@@ -35,10 +38,14 @@ import Testing
         let budget = DownloadBudget(capacity: 10)
         try budget.reserve(10, for: "a")
         let cancelled = Atomic<Bool>(false)
-        let waiting = Task { await onThread { () -> String? in
-            do { try budget.reserve(5, for: "b") { cancelled.load(ordering: .relaxed) } } catch { return (error as? ImageError)?.code.description }
-            return nil
-        } }
+        let waiting = Task {
+            await onThread { () -> String? in
+                do { try budget.reserve(5, for: "b") { cancelled.load(ordering: .relaxed) } } catch {
+                    return (error as? ImageError)?.code.description
+                }
+                return nil
+            }
+        }
         try await Task.sleep(for: .milliseconds(50))
         cancelled.store(true, ordering: .relaxed)
         let code = await waiting.value

@@ -13,7 +13,9 @@ import Testing
     }
 
     @Test func sigtermDrainsInFlightRequestsAndExitsZero() async throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "\(Self.binary) is built by swift build --build-tests")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.binary),
+            "\(Self.binary) is built by swift build --build-tests")
         let fixture = try ServerFixture()
         // The request in flight fetches its source from a loopback origin that holds the body until SIGTERM has
         // been sent, so the request is in flight then however fast the machine decodes (a local source's full
@@ -24,14 +26,20 @@ import Testing
         let origin = try RawOrigin { _, fd in
             arrived.open()
             held.wait()
-            RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+            RawOrigin.reply(
+                fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
         }
         defer { origin.stop() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--bind", "127.0.0.1:0", "--root", fixture.root, "--budget", "256M", "--drain-delay", "1"]
+        process.arguments = [
+            "serve", "--bind", "127.0.0.1:0", "--root", fixture.root, "--budget", "256M", "--drain-delay", "1",
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["SHRINK_ALLOWED_SOURCES": "http://127.0.0.1:\(origin.port)/", "SHRINK_ALLOWED_PRIVATE_HOSTS": "127.0.0.1:\(origin.port)"]) { $1 }
+            [
+                "SHRINK_ALLOWED_SOURCES": "http://127.0.0.1:\(origin.port)/",
+                "SHRINK_ALLOWED_PRIVATE_HOSTS": "127.0.0.1:\(origin.port)",
+            ]) { $1 }
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice

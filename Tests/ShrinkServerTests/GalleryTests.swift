@@ -30,10 +30,14 @@ import Testing
         }
     }
 
-    func get(_ g: Gallery, _ target: String, remote: IPAddress? = loopback, host: String = "127.0.0.1:8080",
-             authorization: String? = nil, cookie: String? = nil) async -> ServerResponse {
-        await g.respond(to: Gallery.Request(method: "GET", target: Substring(target), remote: remote,
-                                            authorization: authorization, cookie: cookie, host: host), body: Self.body())
+    func get(
+        _ g: Gallery, _ target: String, remote: IPAddress? = loopback, host: String = "127.0.0.1:8080",
+        authorization: String? = nil, cookie: String? = nil
+    ) async -> ServerResponse {
+        await g.respond(
+            to: Gallery.Request(
+                method: "GET", target: Substring(target), remote: remote,
+                authorization: authorization, cookie: cookie, host: host), body: Self.body())
     }
 
     static func text(_ r: ServerResponse) -> String { String(decoding: r.body, as: UTF8.self) }
@@ -46,7 +50,13 @@ import Testing
         let g = try gallery()
         let r = await get(g, "/_/browse/")
         #expect(r.status == 200)
-        #expect(r.headers.contains { $0 == ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'") })
+        #expect(
+            r.headers.contains {
+                $0 == (
+                    "Content-Security-Policy",
+                    "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+                )
+            })
         #expect(r.headers.contains { $0.0 == "X-Robots-Tag" && $0.1.contains("noindex") })
         let html = Self.text(r)
         #expect(!html.contains("<script>") && !html.contains("style=") && !html.contains(" onload"))
@@ -73,14 +83,19 @@ import Testing
 
     @Test func hostileNamesAreEscapedAndStillServed() async throws {
         let jpeg = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48))
-        let names = ["<script>alert(1)<\u{2F}script>.jpg", "<img src=x onerror=alert(1)>.jpg", "quote\"and'apostrophe.jpg", "100% & more.jpg", "\u{202E}gpj.evil.jpg",
-                     "space name #1?.jpg", "back\\slash {x}|^`.jpg"]
+        let names = [
+            "<script>alert(1)<\u{2F}script>.jpg", "<img src=x onerror=alert(1)>.jpg", "quote\"and'apostrophe.jpg",
+            "100% & more.jpg", "\u{202E}gpj.evil.jpg",
+            "space name #1?.jpg", "back\\slash {x}|^`.jpg",
+        ]
         try FileManager.default.createDirectory(atPath: fixture.root + "/odd", withIntermediateDirectories: true)
         for name in names where !name.contains("/") { try fixture.write("odd/" + name, jpeg) }
         // A name that is not UTF-8.
         let raw = Array((fixture.root + "/odd/").utf8) + [0x62, 0xFF, 0xFE, 0x2E, 0x6A, 0x70, 0x67]
         let fd = raw.withUnsafeBufferPointer { p in
-            (p.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+            (p.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+                open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644)
+            }
         }
         #expect(fd >= 0)
         _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -89,7 +104,8 @@ import Testing
         let g = try gallery()
         let html = Self.text(await get(g, "/_/browse/odd/"))
         #expect(!html.contains("<script>alert"), "names are escaped")
-        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;.jpg") == false, "a / in a name cannot exist on disk")
+        #expect(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;.jpg") == false, "a / in a name cannot exist on disk")
         // A name with markup but no slash exists on disk: it is shown, escaped, and never becomes an element.
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;.jpg"), "markup in a name is escaped")
         #expect(!html.contains("<img src=x"), "markup in a name never becomes an element")
@@ -130,16 +146,22 @@ import Testing
         let page = await get(closed, "/_/browse/")
         #expect(page.status == 401 && Self.text(page).contains("action=\"/_/login\""), "loopback needs the token too")
         #expect(await get(closed, "/_/browse/", authorization: "Bearer s3cret-token-0123456789").status == 200)
-        #expect(await get(closed, "/_/browse/", remote: IPAddress("203.0.113.9"), authorization: "Bearer s3cret-token-0123456789").status == 200)
+        #expect(
+            await get(
+                closed, "/_/browse/", remote: IPAddress("203.0.113.9"), authorization: "Bearer s3cret-token-0123456789"
+            ).status == 200)
         #expect(await get(closed, "/_/browse/", authorization: "Bearer wrong").status == 401)
-        let bad = await closed.respond(to: Gallery.Request(method: "POST", target: "/_/login", remote: Self.loopback),
-                                       body: Self.body([Array("token=nope".utf8)]))
+        let bad = await closed.respond(
+            to: Gallery.Request(method: "POST", target: "/_/login", remote: Self.loopback),
+            body: Self.body([Array("token=nope".utf8)]))
         #expect(bad.status == 401)
-        let login = await closed.respond(to: Gallery.Request(method: "POST", target: "/_/login", remote: Self.loopback),
-                                         body: Self.body([Array("token=s3cret-token-0123456789".utf8)]))
+        let login = await closed.respond(
+            to: Gallery.Request(method: "POST", target: "/_/login", remote: Self.loopback),
+            body: Self.body([Array("token=s3cret-token-0123456789".utf8)]))
         #expect(login.status == 303)
         let setCookie = try #require(login.headers.first { $0.0 == "Set-Cookie" }?.1)
-        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("s3cret"))
+        #expect(
+            setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("s3cret"))
         let cookie = String(setCookie.prefix { $0 != ";" })
         #expect(await get(closed, "/_/browse/", cookie: "other=1; " + cookie).status == 200)
         #expect(await get(closed, "/_/browse/", cookie: GalleryAccess.cookieName + "=forged").status == 401)
@@ -150,17 +172,22 @@ import Testing
     @Test func uploadsAreSniffedCheckedSanitisedAndAtomic() async throws {
         let g = try gallery { $0.maxSourceBytes = 64 << 10 }
         let jpeg = try TestImages.jpeg(TestImages.pattern(width: 80, height: 60))
-        func put(_ target: String, _ bytes: [UInt8], origin: String? = nil, length: Int? = nil) async -> ServerResponse {
-            await g.respond(to: Gallery.Request(method: "PUT", target: Substring(target), remote: Self.loopback,
-                                                origin: origin, host: "127.0.0.1:8080", contentLength: length ?? bytes.count),
-                            body: Self.body(stride(from: 0, to: bytes.count, by: 1000).map { Array(bytes[$0..<min($0 + 1000, bytes.count)]) }))
+        func put(_ target: String, _ bytes: [UInt8], origin: String? = nil, length: Int? = nil) async -> ServerResponse
+        {
+            await g.respond(
+                to: Gallery.Request(
+                    method: "PUT", target: Substring(target), remote: Self.loopback,
+                    origin: origin, host: "127.0.0.1:8080", contentLength: length ?? bytes.count),
+                body: Self.body(
+                    stride(from: 0, to: bytes.count, by: 1000).map { Array(bytes[$0..<min($0 + 1000, bytes.count)]) }))
         }
         let ok = await put("/_/upload/new%20one.PNG", jpeg, origin: "http://127.0.0.1:8080")
         #expect(ok.status == 201, "\(Self.text(ok))")
         #expect(Self.text(ok).contains("\"name\":\"new one.jpg\""), "the extension follows the content")
         #expect(FileManager.default.fileExists(atPath: fixture.root + "/new one.jpg"))
         #expect(await put("/_/upload/new%20one.jpg", jpeg).status == 201)
-        #expect(FileManager.default.fileExists(atPath: fixture.root + "/new one-1.jpg"), "an upload never replaces a file")
+        #expect(
+            FileManager.default.fileExists(atPath: fixture.root + "/new one-1.jpg"), "an upload never replaces a file")
         let traversal = await put("/_/upload/..%2F..%2Fescape.jpg", jpeg)
         #expect(traversal.status == 400, "an encoded / in the name makes .. segments: refused")
         #expect(!FileManager.default.fileExists(atPath: fixture.root + "/../escape.jpg"))
@@ -170,9 +197,13 @@ import Testing
         #expect(await put("/_/upload/big.jpg", [UInt8](repeating: 0xFF, count: 70 << 10)).status == 413)
         #expect(await put("/_/upload/cut.jpg", Array(jpeg.prefix(40))).status == 422)
         #expect(await put("/_/upload/cross.jpg", jpeg, origin: "http://evil.example").status == 403)
-        #expect(await put("/_/upload/short.jpg", jpeg, length: jpeg.count + 5000).status == 400, "a body cut short is not published")
+        #expect(
+            await put("/_/upload/short.jpg", jpeg, length: jpeg.count + 5000).status == 400,
+            "a body cut short is not published")
         #expect(!FileManager.default.fileExists(atPath: fixture.root + "/short.jpg"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.root).filter { $0.hasPrefix(".upload-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.root).filter {
+            $0.hasPrefix(".upload-")
+        }
         #expect(leftovers.isEmpty, "failed uploads leave no temporary file: \(leftovers)")
         #expect(GalleryUpload.sanitise("../a\u{0}b\u{202E}c.webp", format: .webp) == "abc.webp")
         #expect(GalleryUpload.sanitise("photo", format: .jpeg) == "photo.jpg")
@@ -187,8 +218,16 @@ import Testing
         #expect(page.contains("<th>displayed size</th><td>400 × 300</td>"))
         #expect(page.contains("(from EXIF)"))
         // The tile decoded again alone for the page: its prediction and the heap it really held.
-        let predicted = Int(page.components(separatedBy: "<th>predicted peak bytes</th><td>").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? 0
-        let measured = Int(page.components(separatedBy: "<th>measured peak bytes</th><td>").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? -1
+        let predicted =
+            Int(
+                page.components(separatedBy: "<th>predicted peak bytes</th><td>").dropFirst().first?.prefix {
+                    $0.isNumber
+                } ?? "") ?? 0
+        let measured =
+            Int(
+                page.components(separatedBy: "<th>measured peak bytes</th><td>").dropFirst().first?.prefix {
+                    $0.isNumber
+                } ?? "") ?? -1
         #expect(predicted > 0 && measured >= 0, "predicted \(predicted), measured \(measured) (a row missing reads -1)")
         #expect(page.contains("id=\"prev\"") && !page.contains("id=\"next\""), "tall.jpg is the last image")
         let url = try #require(Self.attributes("data-url", in: page).first)

@@ -24,7 +24,8 @@ import Testing
             while let name = e.nextObject() as? String {
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: base + "/" + name, isDirectory: &isDir), !isDir.boolValue,
-                   !name.hasSuffix(".md"), !name.hasSuffix(".txt") {
+                    !name.hasSuffix(".md"), !name.hasSuffix(".txt")
+                {
                     files.append(dir + "/" + name)
                 }
             }
@@ -35,7 +36,9 @@ import Testing
             let escaped = SignedPath.escape("local:///" + file)
             let r = await service.respond(to: Substring("/insecure/rs:fit:64:64/plain/" + escaped))
             statuses[r.status, default: 0] += 1
-            #expect(r.status == 200 || (400..<500).contains(r.status), "\(file): \(r.status) \(String(decoding: r.body.prefix(200), as: UTF8.self))")
+            #expect(
+                r.status == 200 || (400..<500).contains(r.status),
+                "\(file): \(r.status) \(String(decoding: r.body.prefix(200), as: UTF8.self))")
             if r.status != 200 { #expect(!r.body.isEmpty, "\(file): an error carries a message") }
         }
         #expect((statuses[200] ?? 0) > 0 && statuses.keys.contains { $0 >= 400 })

@@ -78,7 +78,9 @@ import Testing
     @Test func fullQueueAnswers503WithRetryAfter() async throws {
         let gate = DispatchSemaphore(value: 0)
         fixture.hold.withLock { $0 = gate }
-        let service = try fixture.service { $0.concurrency = 1; $0.queueLimit = 1; $0.retryAfter = 3 }
+        let service = try fixture.service {
+            $0.concurrency = 1; $0.queueLimit = 1; $0.retryAfter = 3
+        }
         async let first = service.respond(to: "/insecure/w:50/plain/local:///a.jpg")
         try await waitUntil { fixture.decodeCount == 1 }
         async let second = service.respond(to: "/insecure/w:51/plain/local:///a.jpg")
@@ -95,7 +97,9 @@ import Testing
     @Test func aRequestWaitingTooLongGets503AndLeavesTheQueue() async throws {
         let gate = DispatchSemaphore(value: 0)
         fixture.hold.withLock { $0 = gate }
-        let service = try fixture.service { $0.concurrency = 1; $0.maxQueueWait = .milliseconds(300) }
+        let service = try fixture.service {
+            $0.concurrency = 1; $0.maxQueueWait = .milliseconds(300)
+        }
         async let first = service.respond(to: "/insecure/w:50/plain/local:///a.jpg")
         try await waitUntil { fixture.decodeCount == 1 }
         let waited = await service.respond(to: "/insecure/w:51/plain/local:///a.jpg")
@@ -126,7 +130,10 @@ import Testing
         #expect(signed.status == 200)
         #expect(signed.header("Cache-Control") == "public, max-age=31536000, immutable")
         #expect(await service.respond(to: Substring("/insecure" + path)).status == 403)
-        #expect(await service.respond(to: Substring("/" + keys.sign(path) + path.replacingOccurrences(of: "50", with: "51"))).status == 403)
+        #expect(
+            await service.respond(
+                to: Substring("/" + keys.sign(path) + path.replacingOccurrences(of: "50", with: "51"))
+            ).status == 403)
     }
 
     @Test func negotiatedWebPVariesOnAccept() async throws {
@@ -150,7 +157,9 @@ import Testing
         try fixture.write("notes.jpg", Array("not an image".utf8))
         let notImage = await service.respond(to: "/insecure/w:10/plain/local:///notes.jpg")
         let reason = String(decoding: notImage.body, as: UTF8.self)
-        #expect(notImage.status == 415 && reason.contains("not a supported image format") && !reason.contains(fixture.root), "\(reason)")
+        #expect(
+            notImage.status == 415 && reason.contains("not a supported image format") && !reason.contains(fixture.root),
+            "\(reason)")
         #expect(await service.respond(to: "/insecure/w:10/plain/file:///etc/passwd").status == 400)
         #expect(await service.respond(to: "/insecure/w:10/plain/http://127.0.0.1:1/a.jpg").status == 403)
         #expect(await service.respond(to: "/insecure/w:10/plain/local:///../etc/passwd").status == 403)

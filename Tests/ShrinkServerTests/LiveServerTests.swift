@@ -27,7 +27,9 @@ import Testing
         try await body(port)
     }
 
-    static func configured(_ fixture: ServerFixture, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ImageService {
+    static func configured(_ fixture: ServerFixture, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws
+        -> ImageService
+    {
         try fixture.service { c in
             c.host = "127.0.0.1"
             c.port = 0
@@ -45,9 +47,11 @@ import Testing
             #expect(try imageSize(ok.body) == PixelSize(width: 40, height: 30))
             #expect(ok.headers["x-request-id"] != nil && ok.headers["server-timing"] != nil)
             // The same path with the triple slash collapsed is another path: its signature does not match.
-            let collapsed = try await RawHTTP.get(port: port, "/" + keys.sign(path) + "/rs:fit:40:40/plain/local:/a.jpg@png")
+            let collapsed = try await RawHTTP.get(
+                port: port, "/" + keys.sign(path) + "/rs:fit:40:40/plain/local:/a.jpg@png")
             #expect(collapsed.status == 403)
-            let head = try await RawHTTP.get(port: port, "/" + keys.sign(path) + path, headers: ["If-None-Match": ok.headers["etag"] ?? ""])
+            let head = try await RawHTTP.get(
+                port: port, "/" + keys.sign(path) + path, headers: ["If-None-Match": ok.headers["etag"] ?? ""])
             #expect(head.status == 304 && head.body.isEmpty)
         }
     }
@@ -82,13 +86,16 @@ import Testing
             let first = try await RawHTTP.get(port: port, url)
             #expect(first.status == 200 && first.headers["x-shrink-origin"] == "decoded")
             let etag = try #require(first.headers["etag"])
-            let (responses, closed) = try await RawHTTP.keepAlive(port: port, [
-                (url, [:]), (url, ["If-None-Match": etag]), ("/insecure/w:30/plain/local:///nope.jpg", [:]),
-                ("/insecure/w:31/plain/local:///a.jpg", [:]),
-            ])
+            let (responses, closed) = try await RawHTTP.keepAlive(
+                port: port,
+                [
+                    (url, [:]), (url, ["If-None-Match": etag]), ("/insecure/w:30/plain/local:///nope.jpg", [:]),
+                    ("/insecure/w:31/plain/local:///a.jpg", [:]),
+                ])
             #expect(responses.map(\.status) == [200, 304, 404, 200])
             #expect(responses[0].headers["x-shrink-origin"] == "memoryCache" && responses[0].body == first.body)
-            #expect(responses[3].headers["x-shrink-origin"] == "decoded" && responses[3].headers["connection"] == "close")
+            #expect(
+                responses[3].headers["x-shrink-origin"] == "decoded" && responses[3].headers["connection"] == "close")
             #expect(responses.prefix(3).allSatisfy { $0.headers["connection"] == nil })
             #expect(try imageSize(responses[3].body) == PixelSize(width: 31, height: 23))
             #expect(closed, "a response that waited for a decode closes its connection")
@@ -107,7 +114,7 @@ import Testing
                         var buf = [UInt8](repeating: 0, count: 4096)
                         var n = 0
                         repeat { n = recv(fd, &buf, buf.count, 0) } while n > 0
-                        c.resume(returning: n == 0)   // 0: the server closed it; -1: still open after 5 s
+                        c.resume(returning: n == 0) // 0: the server closed it; -1: still open after 5 s
                     }
                 }
             }
@@ -116,7 +123,8 @@ import Testing
             #expect(try await closedWithin(idle), "an idle connection closes")
             let stalled = try RawHTTP.connect(port: port)
             defer { close(stalled) }
-            RawHTTP.send(stalled, "PUT /_/upload/x.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n0123456789")
+            RawHTTP.send(
+                stalled, "PUT /_/upload/x.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n0123456789")
             #expect(try await closedWithin(stalled), "a request whose body stalls closes")
         }
     }

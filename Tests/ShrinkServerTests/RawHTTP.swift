@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.1 client over a socket to 127.0.0.1 (tests only ever connect to loopback): the request
@@ -20,7 +20,11 @@ enum RawHTTP {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard rc == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
         return fd
     }
@@ -62,44 +66,55 @@ enum RawHTTP {
     /// Sends GETs of `targets` one after another on one kept-alive connection, each after the previous response
     /// (read by its `Content-Length`) arrived; returns the responses and whether the server closed the
     /// connection after the last one. Runs on a thread of its own, like ``get(port:_:headers:)``.
-    static func keepAlive(port: Int, _ targets: [(String, [String: String])]) async throws -> ([Response], closedAfter: Bool) {
+    static func keepAlive(port: Int, _ targets: [(String, [String: String])]) async throws -> (
+        [Response], closedAfter: Bool
+    ) {
         try await withCheckedThrowingContinuation { c in
             Thread.detachNewThread {
-                c.resume(with: Result {
-                    let fd = try connect(port: port)
-                    defer { close(fd) }
-                    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-                    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                    var pending: [UInt8] = []
-                    var buf = [UInt8](repeating: 0, count: 65536)
-                    var responses: [Response] = []
-                    for (target, headers) in targets {
-                        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-                        for (k, v) in headers { text += "\(k): \(v)\r\n" }
-                        send(fd, text + "\r\n")
-                        while true {
-                            // A 304 has no body, and may come without Content-Length.
-                            if let r = try? parse(pending), let length = Int(r.headers["content-length"] ?? "") ?? (r.status == 304 ? 0 : nil),
-                               r.body.count >= length {
-                                let headEnd = pending.count - r.body.count
-                                responses.append(Response(status: r.status, headers: r.headers, body: Array(r.body.prefix(length))))
-                                pending = Array(pending[(headEnd + length)...])
-                                break
+                c.resume(
+                    with: Result {
+                        let fd = try connect(port: port)
+                        defer { close(fd) }
+                        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+                        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                        var pending: [UInt8] = []
+                        var buf = [UInt8](repeating: 0, count: 65536)
+                        var responses: [Response] = []
+                        for (target, headers) in targets {
+                            var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                            for (k, v) in headers { text += "\(k): \(v)\r\n" }
+                            send(fd, text + "\r\n")
+                            while true {
+                                // A 304 has no body, and may come without Content-Length.
+                                if let r = try? parse(pending),
+                                    let length = Int(r.headers["content-length"] ?? "") ?? (r.status == 304 ? 0 : nil),
+                                    r.body.count >= length
+                                {
+                                    let headEnd = pending.count - r.body.count
+                                    responses.append(
+                                        Response(
+                                            status: r.status, headers: r.headers, body: Array(r.body.prefix(length))))
+                                    pending = Array(pending[(headEnd + length)...])
+                                    break
+                                }
+                                let n = recv(fd, &buf, buf.count, 0)
+                                guard n > 0 else { throw POSIXError(.ECONNRESET) }
+                                pending += buf[0..<n]
                             }
-                            let n = recv(fd, &buf, buf.count, 0)
-                            guard n > 0 else { throw POSIXError(.ECONNRESET) }
-                            pending += buf[0..<n]
                         }
-                    }
-                    let n = recv(fd, &buf, buf.count, 0)
-                    return (responses, n == 0)
-                })
+                        let n = recv(fd, &buf, buf.count, 0)
+                        return (responses, n == 0)
+                    })
             }
         }
     }
 
     static func parse(_ data: [UInt8]) throws -> Response {
-        guard let end = (0..<max(0, data.count - 3)).first(where: { data[$0] == 13 && data[$0 + 1] == 10 && data[$0 + 2] == 13 && data[$0 + 3] == 10 }) else {
+        guard
+            let end = (0..<max(0, data.count - 3)).first(where: {
+                data[$0] == 13 && data[$0 + 1] == 10 && data[$0 + 2] == 13 && data[$0 + 3] == 10
+            })
+        else {
             throw POSIXError(.EBADMSG)
         }
         let head = String(decoding: data[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -107,7 +122,8 @@ enum RawHTTP {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             if let colon = line.firstIndex(of: ":") {
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
         }
         return Response(status: status, headers: headers, body: Array(data[(end + 4)...]))
@@ -135,11 +151,17 @@ final class RawOrigin: @unchecked Sendable {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = 0
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         listen(listener, 64)
         var bound = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) }
+        }
         port = Int(UInt16(bigEndian: bound.sin_port))
         let fd = listener, counters = self.counters
         Thread.detachNewThread {
@@ -179,7 +201,9 @@ final class RawOrigin: @unchecked Sendable {
         RawHTTP.send(fd, text)
         var sent = 0
         while sent < body.count {
-            let n = body[sent...].withUnsafeBytes { send(fd, $0.baseAddress, min($0.count, 65536), Int32(MSG_NOSIGNAL)) }
+            let n = body[sent...].withUnsafeBytes {
+                send(fd, $0.baseAddress, min($0.count, 65536), Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return }
             sent += n
         }

@@ -4,8 +4,8 @@ import ShrinkTestSupport
 import Testing
 @testable import ShrinkServer
 #if canImport(Glibc)
-import Glibc
-@testable import ShrinkServerURL
+    import Glibc
+    @testable import ShrinkServerURL
 #endif
 
 /// http sources against origins on 127.0.0.1 only. The origin is allowed explicitly by host and port; any
@@ -20,7 +20,8 @@ import Glibc
         jpeg = try TestImages.jpeg(TestImages.pattern(width: 320, height: 240))
     }
 
-    func service(origin: RawOrigin, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ImageService {
+    func service(origin: RawOrigin, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ImageService
+    {
         try fixture.service { c in
             c.allowedSources = ["http://"]
             c.allowedPrivateHosts = ["127.0.0.1:\(origin.port)"]
@@ -38,7 +39,8 @@ import Glibc
     @Test func fetchesFromAnExplicitlyAllowedLoopbackOrigin() async throws {
         let body = jpeg
         let origin = try RawOrigin { _, fd in
-            RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+            RawOrigin.reply(
+                fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
         }
         let service = try service(origin: origin)
         let r = await get(service, "http://127.0.0.1:\(origin.port)/photo.jpg")
@@ -57,19 +59,26 @@ import Glibc
     @Test func loopbackIsRefusedUnlessAllowed() async throws {
         let origin = try RawOrigin { _, fd in RawOrigin.reply(fd, "HTTP/1.1 500 X\r\nContent-Length: 0\r\n\r\n") }
         let service = try fixture.service { $0.allowedSources = ["http://"] }
-        for host in ["127.0.0.1:\(origin.port)", "[::1]:\(origin.port)", "[::ffff:127.0.0.1]:\(origin.port)", "localhost:\(origin.port)"] {
+        for host in [
+            "127.0.0.1:\(origin.port)", "[::1]:\(origin.port)", "[::ffff:127.0.0.1]:\(origin.port)",
+            "localhost:\(origin.port)",
+        ] {
             let r = await get(service, "http://\(host)/a.jpg")
             #expect(r.status == 403, "\(host): \(r.status)")
         }
         #expect(origin.hits == 0)
     }
 
-    @Test(arguments: ["http://127.0.0.1:{B}/a.jpg", "http://[::1]:{B}/a.jpg", "http://[::ffff:127.0.0.1]:{B}/a.jpg", "http://localhost:{B}/a.jpg"])
+    @Test(arguments: [
+        "http://127.0.0.1:{B}/a.jpg", "http://[::1]:{B}/a.jpg", "http://[::ffff:127.0.0.1]:{B}/a.jpg",
+        "http://localhost:{B}/a.jpg",
+    ])
     func redirectsToOtherLoopbackAddressesAreRefused(_ location: String) async throws {
         let target = try RawOrigin { _, fd in RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n") }
         let next = location.replacingOccurrences(of: "{B}", with: String(target.port))
         let origin = try RawOrigin { _, fd in
-            RawOrigin.reply(fd, "HTTP/1.1 302 Found\r\nLocation: \(next)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            RawOrigin.reply(
+                fd, "HTTP/1.1 302 Found\r\nLocation: \(next)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
         let service = try service(origin: origin)
         let r = await get(service, "http://127.0.0.1:\(origin.port)/a.jpg")
@@ -96,21 +105,23 @@ import Glibc
         let body = jpeg
         let origin = try RawOrigin { line, fd in
             switch line.split(separator: " ").dropFirst().first ?? "" {
-            case "/slow":     // headers, then a byte a second: past the body deadline
-                RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n", body: Array(body.prefix(10)))
+            case "/slow": // headers, then a byte a second: past the body deadline
+                RawOrigin.reply(
+                    fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n", body: Array(body.prefix(10)))
                 for b in body.dropFirst(10).prefix(20) { sleep(1); RawOrigin.reply(fd, "", body: [b]) }
-            case "/silent":   // nothing at all: past the first-byte deadline
+            case "/silent": // nothing at all: past the first-byte deadline
                 sleep(20)
-            case "/endless":  // no length, bytes forever: stopped at the byte cap
+            case "/endless": // no length, bytes forever: stopped at the byte cap
                 RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
                 let chunk = [UInt8](repeating: 0xAB, count: 65536)
                 for _ in 0..<64 { RawOrigin.reply(fd, "", body: chunk) }
-            case "/short":    // Content-Length larger than the body
+            case "/short": // Content-Length larger than the body
                 RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count + 1000)\r\n\r\n", body: body)
-            case "/huge":     // Content-Length above the cap: refused before reading
+            case "/huge": // Content-Length above the cap: refused before reading
                 RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(64 << 20)\r\n\r\n")
-            case "/reset":    // connection reset (RST) mid-body
-                RawOrigin.reply(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n", body: Array(body.prefix(100)))
+            case "/reset": // connection reset (RST) mid-body
+                RawOrigin.reply(
+                    fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n", body: Array(body.prefix(100)))
                 var l = linger(l_onoff: 1, l_linger: 0)
                 setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
             case "/missing":
@@ -125,8 +136,10 @@ import Glibc
         }
         let service = try service(origin: origin)
         let base = "http://127.0.0.1:\(origin.port)"
-        let expected: [(String, Int)] = [("/slow", 504), ("/silent", 504), ("/endless", 413), ("/short", 502), ("/huge", 413),
-                                         ("/reset", 502), ("/missing", 404), ("/error", 502), ("/notimage", 415), ("/fine", 200)]
+        let expected: [(String, Int)] = [
+            ("/slow", 504), ("/silent", 504), ("/endless", 413), ("/short", 502), ("/huge", 413),
+            ("/reset", 502), ("/missing", 404), ("/error", 502), ("/notimage", 415), ("/fine", 200),
+        ]
         // Each status tells which guard fired: without the deadlines /slow and /silent would end as 502 (the
         // origin closes early), without the cap /endless would end as 415 (not an image).
         for (path, status) in expected {

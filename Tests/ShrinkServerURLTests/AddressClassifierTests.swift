@@ -18,8 +18,10 @@ import Testing
         #expect(AddressClassifier.refusal(address) != nil, "\(text) must be refused")
     }
 
-    @Test(arguments: ["8.8.8.8", "1.1.1.1", "93.184.216.34", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1",
-                      "169.253.255.255", "192.169.0.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "[2001:4860:4860::8888]"])
+    @Test(arguments: [
+        "8.8.8.8", "1.1.1.1", "93.184.216.34", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1",
+        "169.253.255.255", "192.169.0.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "[2001:4860:4860::8888]",
+    ])
     func allowed(_ text: String) throws {
         let address = try #require(IPAddress(text), "\(text) parses")
         #expect(AddressClassifier.refusal(address) == nil, "\(text) is public")

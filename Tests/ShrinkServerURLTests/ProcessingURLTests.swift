@@ -14,7 +14,8 @@ import Testing
 
     @Test func base64SourceSplitBySlashes() throws {
         // imgproxy's documentation example: "http://example.com/images/curiosity.jpg" split in pieces.
-        let url = try ProcessingURL("/sig/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png")
+        let url = try ProcessingURL(
+            "/sig/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png")
         #expect(url.source == "http://example.com/images/curiosity.jpg")
         #expect(url.extensionFormat == .png)
         #expect(url.options.resizingType == .fill && url.options.gravity == .centre && !url.options.enlarge)
@@ -27,7 +28,9 @@ import Testing
     }
 
     @Test func optionsMapToTypedValues() throws {
-        let url = try ProcessingURL("/s/w:100/h:50/dpr:2/el:1/g:fp:0.25:0.75/c:0.5:0.5:no/rot:270/bg:ff0000/q:55/f:webp/cb:7/ra:linear/ar:1/sm:1/plain/local:///x.jpg")
+        let url = try ProcessingURL(
+            "/s/w:100/h:50/dpr:2/el:1/g:fp:0.25:0.75/c:0.5:0.5:no/rot:270/bg:ff0000/q:55/f:webp/cb:7/ra:linear/ar:1/sm:1/plain/local:///x.jpg"
+        )
         let o = url.options
         #expect(o.width == 100 && o.height == 50 && o.dpr == 2 && o.enlarge)
         #expect(o.gravity == Gravity(x: 0.25, y: 0.75))
@@ -43,10 +46,17 @@ import Testing
         func target(_ path: Substring) throws -> ThumbnailTarget {
             try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()).target
         }
-        #expect(try target("/s/rs:fill:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .cover))
-        #expect(try target("/s/rs:fill-down:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .cover))
-        #expect(try target("/s/rs:fill:300:0/plain/local:///x") == .box(PixelSize(width: 300, height: ThumbnailTarget.maxSide), fit: .inside))
-        #expect(try target("/s/h:80/plain/local:///x") == .box(PixelSize(width: ThumbnailTarget.maxSide, height: 80), fit: .inside))
+        #expect(
+            try target("/s/rs:fill:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .cover))
+        #expect(
+            try target("/s/rs:fill-down:300:200/plain/local:///x")
+                == .box(PixelSize(width: 300, height: 200), fit: .cover))
+        #expect(
+            try target("/s/rs:fill:300:0/plain/local:///x")
+                == .box(PixelSize(width: 300, height: ThumbnailTarget.maxSide), fit: .inside))
+        #expect(
+            try target("/s/h:80/plain/local:///x")
+                == .box(PixelSize(width: ThumbnailTarget.maxSide, height: 80), fit: .inside))
         #expect(try target("/s/q:80/plain/local:///x") == .original)
     }
 
@@ -55,7 +65,9 @@ import Testing
         let plain = try ProcessingURL("/s/plain/local:///x.jpg", presets: presets)
         #expect(plain.options.quality == 60 && plain.options.width == 500)
         let thumb = try ProcessingURL("/s/pr:thumb/plain/local:///x.jpg", presets: presets)
-        #expect(thumb.options.resizingType == .fill && thumb.options.width == 100 && thumb.options.gravity == .south && thumb.options.quality == 60)
+        #expect(
+            thumb.options.resizingType == .fill && thumb.options.width == 100 && thumb.options.gravity == .south
+                && thumb.options.quality == 60)
         #expect(status { try ProcessingURL("/s/pr:nope/plain/local:///x.jpg", presets: presets) } == 400)
     }
 
@@ -73,8 +85,16 @@ import Testing
         #expect(status { try ProcessingURL("/s/exp:1000/plain/local:///x.jpg", now: 2000) } == 404)
         #expect(status { try ProcessingURL("/s/exp:3000/plain/local:///x.jpg", now: 2000) } == nil)
         #expect(status { try ProcessingURL("/justone") } == 404)
-        #expect(status { try ProcessingURL("/s/rs:force:10:10/plain/local:///x").options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()) } == 400)
-        #expect(status { try ProcessingURL("/s/w:16000/dpr:2/plain/local:///x").options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()) } == 400)
+        #expect(
+            status {
+                try ProcessingURL("/s/rs:force:10:10/plain/local:///x").options.imageRequest(
+                    loader: FileLoader(path: "/x"), limits: ImageLimits())
+            } == 400)
+        #expect(
+            status {
+                try ProcessingURL("/s/w:16000/dpr:2/plain/local:///x").options.imageRequest(
+                    loader: FileLoader(path: "/x"), limits: ImageLimits())
+            } == 400)
     }
 
     private func status<T>(_ body: () throws -> T) -> Int? {

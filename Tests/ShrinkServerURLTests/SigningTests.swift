@@ -57,7 +57,9 @@ import Testing
     @Test func signedPathsRoundTripThroughTheParser() throws {
         let keys = try SigningKeys(hexKeys: key1, hexSalts: salt1)
         for base64 in [false, true] {
-            let path = SignedPath.path(options: "rs:fill:300:200/q:70", source: "http://example.com/a b@2x.jpg?v=1", ext: "webp", base64: base64)
+            let path = SignedPath.path(
+                options: "rs:fill:300:200/q:70", source: "http://example.com/a b@2x.jpg?v=1", ext: "webp",
+                base64: base64)
             let url = try ProcessingURL(Substring("/" + keys.sign(path) + path))
             #expect(keys.verify(url.signature, path: url.signedPath))
             #expect(url.source == "http://example.com/a b@2x.jpg?v=1")

@@ -10,7 +10,9 @@ import Testing
     static let photo = try! TestImages.jpeg(TestImages.pattern(width: 640, height: 480))
 
     /// The synchronous call (from a synchronous function, where the async overload is not chosen).
-    static func synchronous(_ source: ImageSource, _ target: ThumbnailTarget, region: PixelRect? = nil) throws -> DecodedImage {
+    static func synchronous(_ source: ImageSource, _ target: ThumbnailTarget, region: PixelRect? = nil) throws
+        -> DecodedImage
+    {
         try source.image(target, region: region)
     }
 
@@ -23,7 +25,7 @@ import Testing
         #expect(awaited.size == PixelSize(width: 80, height: 60))
         #expect(awaited.pixels.bytes == direct.pixels.bytes)
         #expect(pipeline.ledger.decodesStarted == 1)
-        #expect(pipeline.memoryCache?.statistics.count == 0)        // an open source is not cached
+        #expect(pipeline.memoryCache?.statistics.count == 0) // an open source is not cached
         // The shorthands too; the shared pipeline serves an app without a pipeline of its own.
         let before = ImagePipeline.shared.ledger.decodesStarted
         let thumb = try await source.thumbnail(maxPixelSize: 64, on: .shared)
@@ -37,7 +39,8 @@ import Testing
     @Test func encodedImagesComeFromThePipeline() async throws {
         let source = try ImageSource(bytes: Self.photo, name: "p.jpg")
         let pipeline = ImagePipeline()
-        let webp = try await source.encodedImage(.maxPixelSize(100), as: OutputSettings(format: .webp, quality: 70), on: pipeline)
+        let webp = try await source.encodedImage(
+            .maxPixelSize(100), as: OutputSettings(format: .webp, quality: 70), on: pipeline)
         #expect(webp.mimeType == "image/webp" && webp.size == PixelSize(width: 100, height: 75))
         let decoded = try ImageSource(bytes: webp.bytes)
         #expect(decoded.info.format == .webp && decoded.info.size == PixelSize(width: 100, height: 75))
@@ -68,9 +71,12 @@ import Testing
     @Test func cancellingTheTaskCancelsAQueuedDecode() async throws {
         // One decode thread, held by the first decode (its start event waits): the next call waits in the queue.
         let hold = DispatchSemaphore(value: 0), starts = Atomic<Int>(0)
-        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 1, observer: { event in
-            if case .decodeStarted = event, starts.add(1, ordering: .relaxed).newValue == 1 { hold.wait() }
-        }))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                maxConcurrentDecodes: 1,
+                observer: { event in
+                    if case .decodeStarted = event, starts.add(1, ordering: .relaxed).newValue == 1 { hold.wait() }
+                }))
         let source = try ImageSource(bytes: Self.photo, name: "queued.jpg")
         let blocker = Task { try await source.image(.maxPixelSize(32), on: pipeline) }
         while starts.load(ordering: .relaxed) == 0 { await Task.yield() }

@@ -5,11 +5,14 @@ import ShrinkTestSupport
 /// The EXIF thumbnail fast path: used in fast mode when big enough and of the same shape, oriented.
 @Suite struct EmbeddedThumbnailTests {
     /// An 800×600 pattern whose EXIF carries a solid blue 160×120 thumbnail (so the path taken shows).
-    static func photo(orientation: Int = 1, thumbnail: PixelSize = PixelSize(width: 160, height: 120)) throws -> ImageSource {
+    static func photo(orientation: Int = 1, thumbnail: PixelSize = PixelSize(width: 160, height: 120)) throws
+        -> ImageSource
+    {
         var blue = [UInt8](repeating: 0, count: thumbnail.pixelCount * 3)
         for i in stride(from: 0, to: blue.count, by: 3) { blue[i] = 20; blue[i + 1] = 40; blue[i + 2] = 230 }
         let thumb = try TestImages.jpeg(PixelBuffer(format: .rgb8, size: thumbnail, bytes: blue), quality: 90)
-        let bytes = try TestImages.jpeg(TestImages.pattern(width: 800, height: 600), orientation: orientation, thumbnail: thumb)
+        let bytes = try TestImages.jpeg(
+            TestImages.pattern(width: 800, height: 600), orientation: orientation, thumbnail: thumb)
         return try ImageSource(bytes: bytes, name: "exif-thumb")
     }
 

@@ -55,7 +55,8 @@ import ShrinkTestSupport
         #expect(damaged.size == clean.size)
         #expect(damaged.warnings.count == 1 && damaged.warnings[0].contains("extraneous bytes"), "\(damaged.warnings)")
         do {
-            _ = try ImageSource(bytes: bytes, name: "stray.jpg").thumbnail(maxPixelSize: 40, options: ThumbnailOptions(strict: true))
+            _ = try ImageSource(bytes: bytes, name: "stray.jpg").thumbnail(
+                maxPixelSize: 40, options: ThumbnailOptions(strict: true))
             Issue.record("strict decoding accepted stray bytes")
         } catch {
             #expect(error.code == .corruptData && error.description.contains("stray.jpg"), "\(error)")

@@ -2,7 +2,7 @@ import Testing
 import Shrink
 import ShrinkTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a server shows a client: `reason` (the message without the file's path) and `code.httpStatus`, on errors
@@ -31,7 +31,10 @@ import Glibc
     }
 
     @Test func notAnImageIs415NamingNoUpload() throws {
-        let e = try #require(error { () throws(ImageError) in _ = try ImageSource(bytes: Array("hello, world".utf8), name: "uploads/7f3a.bin") })
+        let e = try #require(
+            error { () throws(ImageError) in
+                _ = try ImageSource(bytes: Array("hello, world".utf8), name: "uploads/7f3a.bin")
+            })
         #expect(e.code == .unsupportedFormat)
         #expect(e.code.httpStatus == 415)
         #expect(e.name == "uploads/7f3a.bin")
@@ -42,7 +45,11 @@ import Glibc
 
     @Test func overTheLimitIs413() throws {
         let bytes = try TestImages.jpeg(TestImages.pattern(width: 200, height: 100))
-        let e = try #require(error { () throws(ImageError) in _ = try ImageSource(bytes: bytes, name: "big.jpg", limits: ImageLimits(maxPixels: 19_999)).thumbnail(maxPixelSize: 10) })
+        let e = try #require(
+            error { () throws(ImageError) in
+                _ = try ImageSource(bytes: bytes, name: "big.jpg", limits: ImageLimits(maxPixels: 19_999)).thumbnail(
+                    maxPixelSize: 10)
+            })
         #expect(e.code == .limitExceeded)
         #expect(e.code.httpStatus == 413)
         #expect(!e.reason.contains("big.jpg"))
@@ -51,9 +58,10 @@ import Glibc
     @Test func truncatedDecodeIs422WithoutItsName() throws {
         let bytes = try TestImages.jpeg(TestImages.pattern(width: 640, height: 480))
         let cut = Array(bytes.prefix(bytes.count / 3))
-        let e = try #require(error { () throws(ImageError) in
-            _ = try ImageSource(bytes: cut, name: "cut.jpg").thumbnail(maxPixelSize: 64)
-        })
+        let e = try #require(
+            error { () throws(ImageError) in
+                _ = try ImageSource(bytes: cut, name: "cut.jpg").thumbnail(maxPixelSize: 64)
+            })
         #expect(e.code == .truncated)
         #expect(e.code.httpStatus == 422)
         #expect(e.name == "cut.jpg")
@@ -63,7 +71,9 @@ import Glibc
 
     @Test func invalidRequestIs400() throws {
         let bytes = try TestImages.jpeg(TestImages.pattern(width: 64, height: 64))
-        let e = try #require(error { () throws(ImageError) in _ = try ImageSource(bytes: bytes, name: "a.jpg").thumbnail(maxPixelSize: 0) })
+        let e = try #require(
+            error { () throws(ImageError) in _ = try ImageSource(bytes: bytes, name: "a.jpg").thumbnail(maxPixelSize: 0)
+            })
         #expect(e.code == .invalidArgument)
         #expect(e.code.httpStatus == 400)
     }
@@ -81,14 +91,17 @@ import Glibc
     /// Errors that do not come from a decode name their file too: a write that cannot create its file, and a
     /// pipeline task cancelled before it finished.
     @Test func writesAndCancellationsNameTheirFileOutsideTheReason() async throws {
-        let image = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 32, height: 32))).thumbnail(maxPixelSize: 16)
+        let image = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 32, height: 32))).thumbnail(
+            maxPixelSize: 16)
         let target = "/tmp/shrink-no-such-dir-\(getpid())/deep/t.jpg"
         let write = try #require(error { () throws(ImageError) in try image.write(to: target) })
         #expect(write.code == .io && write.name == target && !write.reason.contains("shrink-no-such-dir"), "\(write)")
 
         let gate = Gate()
-        let task = ImagePipeline().imageTask(with: ImageRequest(loader: MemoryLoader(bytes: [0xFF, 0xD8, 0xFF], id: "/srv/photos/secret.jpg", gate: gate),
-                                                               target: .maxPixelSize(8)))
+        let task = ImagePipeline().imageTask(
+            with: ImageRequest(
+                loader: MemoryLoader(bytes: [0xFF, 0xD8, 0xFF], id: "/srv/photos/secret.jpg", gate: gate),
+                target: .maxPixelSize(8)))
         task.cancel()
         gate.open()
         do {
@@ -112,8 +125,11 @@ import Glibc
     /// loader's own error; equality leaves that error out.
     @Test func debugDescriptionAndUnderlyingError() {
         struct BucketDown: Error {}
-        let e = ImageError(.io, "s3://photos/a.jpg: cannot fetch the object", name: "s3://photos/a.jpg", underlying: BucketDown())
-        #expect(String(reflecting: e).hasPrefix("Shrink.ImageError(code: .io, message: \"s3://photos/a.jpg: cannot fetch the object\""))
+        let e = ImageError(
+            .io, "s3://photos/a.jpg: cannot fetch the object", name: "s3://photos/a.jpg", underlying: BucketDown())
+        #expect(
+            String(reflecting: e).hasPrefix(
+                "Shrink.ImageError(code: .io, message: \"s3://photos/a.jpg: cannot fetch the object\""))
         #expect(String(reflecting: e).contains("underlying: "))
         #expect(e.underlying is BucketDown)
         #expect(e == ImageError(.io, "s3://photos/a.jpg: cannot fetch the object", name: "s3://photos/a.jpg"))

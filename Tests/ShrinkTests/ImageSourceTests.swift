@@ -2,7 +2,7 @@ import Testing
 import Shrink
 import ShrinkTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct ImageSourceTests {
@@ -29,7 +29,8 @@ import Glibc
     }
 
     @Test func infoCostsAreForTheDisplayedImage() throws {
-        let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 30, height: 20), orientation: 6))
+        let source = try ImageSource(
+            bytes: try TestImages.jpeg(TestImages.pattern(width: 30, height: 20), orientation: 6))
         #expect(source.info.displayedSize == PixelSize(width: 20, height: 30))
         #expect(source.info.decodedBytes(as: .rgba8) == 2400)
         #expect(source.info.decodedBytes(as: .yuv420) == 600 + 2 * 10 * 15)
@@ -69,7 +70,9 @@ import Glibc
         } catch {
             #expect(error.code == .limitExceeded)
         }
-        #expect(try ImageSource(bytes: bytes, limits: ImageLimits(maxPixels: 20_000)).thumbnail(maxPixelSize: 10).size.width == 10)
+        #expect(
+            try ImageSource(bytes: bytes, limits: ImageLimits(maxPixels: 20_000)).thumbnail(maxPixelSize: 10).size.width
+                == 10)
         do {
             _ = try ImageSource(bytes: bytes, name: "big.jpg", limits: ImageLimits(maxInputBytes: bytes.count - 1))
             Issue.record("input limit")
@@ -87,19 +90,28 @@ import Glibc
     }
 
     @Test func progressiveBudgetIsEnforcedBeforeDecoding() throws {
-        let source = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), progressive: true),
-                                     name: "prog.jpg")
+        let source = try ImageSource(
+            bytes: try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), progressive: true),
+            name: "prog.jpg")
         #expect(source.decoderWorkingBytes == 50 * 38 * 3 * 128)
         do {
-            _ = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: source.decoderWorkingBytes - 1))
-                .thumbnail(maxPixelSize: 50)
+            _ = try ImageSource(
+                bytes: source.bytes, name: source.name,
+                limits: ImageLimits(maxWorkingBytes: source.decoderWorkingBytes - 1)
+            )
+            .thumbnail(maxPixelSize: 50)
             Issue.record("budget")
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
-            #expect(error.description.contains("prog.jpg") && error.description.contains("ImageLimits.maxWorkingBytes"), "\(error)")
+            #expect(
+                error.description.contains("prog.jpg") && error.description.contains("ImageLimits.maxWorkingBytes"),
+                "\(error)")
         }
-        let ok = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: source.decoderWorkingBytes + 200_000))
-            .thumbnail(maxPixelSize: 50)
+        let ok = try ImageSource(
+            bytes: source.bytes, name: source.name,
+            limits: ImageLimits(maxWorkingBytes: source.decoderWorkingBytes + 200_000)
+        )
+        .thumbnail(maxPixelSize: 50)
         #expect(ok.size == PixelSize(width: 50, height: 38))
     }
 
@@ -122,12 +134,14 @@ import Glibc
     @Test(.needsCorpus)
     func corpusCMYKConvertsToRGB() throws {
         var checked = 0
-        for entry in Corpus.entries where entry.format == "jpeg" && entry.expected.hasPrefix("decodes")
-            && entry.features.contains(" 4ch ") && !entry.path.hasPrefix("corrupt/") {   // CMYK or YCCK
+        for entry in Corpus.entries
+        where entry.format == "jpeg" && entry.expected.hasPrefix("decodes")
+            && entry.features.contains(" 4ch ") && !entry.path.hasPrefix("corrupt/")
+        { // CMYK or YCCK
             let source = try ImageSource(path: Corpus.path(entry.path))
             #expect([.cmyk, .ycck].contains(source.info.colorModel), "\(entry.path)")
             let image = try source.thumbnail(maxPixelSize: 64)
-            #expect(image.pixels.format == .yuv420)         // CMYK decodes through RGB, then to the policy's format
+            #expect(image.pixels.format == .yuv420) // CMYK decodes through RGB, then to the policy's format
             checked += 1
         }
         #expect(checked >= 7)
@@ -143,7 +157,9 @@ import Glibc
             // side scaled, rounded half away from zero, at least 1.
             let (w, h) = sizes.displayed
             func scaled(_ side: Int, _ long: Int) -> Int { max(1, Int((Double(side) * 48 / Double(long)).rounded())) }
-            let expected = max(w, h) <= 48 ? PixelSize(width: w, height: h)
+            let expected =
+                max(w, h) <= 48
+                ? PixelSize(width: w, height: h)
                 : w >= h ? PixelSize(width: 48, height: scaled(h, w)) : PixelSize(width: scaled(w, h), height: 48)
             #expect(image.size == expected, "\(entry.path): displayed \(w)x\(h)")
             count += 1

@@ -52,7 +52,8 @@ import ShrinkTestSupport
     func everyFilterChoiceRoundTrips(_ filters: PNGEncoder.Filters) throws {
         let image = TestImages.pattern(width: 31, height: 9)
         let png = try PNGEncoder(options: .init(filters: filters)).encode(image)
-        #expect(try ImageSource(bytes: png).image(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
+        #expect(
+            try ImageSource(bytes: png).image(options: .init(pixelFormat: .exactly(.rgb8))).pixels.bytes == image.bytes)
     }
 
     /// `auto` filters adaptively up to 4 MP and not at all above: a thumbnail's bytes equal the adaptive

@@ -8,7 +8,8 @@ import ShrinkTestSupport
 
     @Test(arguments: 1...8)
     func fullDecodeMatchesPillowsTranspose(_ n: Int) throws {
-        let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, quality: 98, orientation: n), name: "o\(n).jpg")
+        let source = try ImageSource(
+            bytes: try TestImages.jpeg(Self.stored, quality: 98, orientation: n), name: "o\(n).jpg")
         #expect(source.info.orientation.rawValue == n)
         let image = try source.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         let reference = PixelOps.exifTranspose(Self.stored, orientation: n)
@@ -21,20 +22,25 @@ import ShrinkTestSupport
         let big = TestImages.pattern(width: 480, height: 320)
         let source = try ImageSource(bytes: try TestImages.jpeg(big, quality: 95, orientation: n), name: "o\(n).jpg")
         let thumb = try source.thumbnail(maxPixelSize: 60)
-        let upright = try ImageSource(bytes: try TestImages.jpeg(PixelOps.exifTranspose(big, orientation: n), quality: 95),
-                                      name: "upright.jpg").thumbnail(maxPixelSize: 60)
+        let upright = try ImageSource(
+            bytes: try TestImages.jpeg(PixelOps.exifTranspose(big, orientation: n), quality: 95),
+            name: "upright.jpg"
+        ).thumbnail(maxPixelSize: 60)
         #expect(thumb.size == upright.size)
         #expect(PixelOps.psnr(thumb.pixels, upright.pixels) > 35, "orientation \(n)")
         let cover = try source.thumbnail(size: PixelSize(width: 30, height: 50), fit: .cover)
-        let uprightCover = try ImageSource(bytes: try TestImages.jpeg(PixelOps.exifTranspose(big, orientation: n), quality: 95),
-                                           name: "upright.jpg").thumbnail(size: PixelSize(width: 30, height: 50), fit: .cover)
+        let uprightCover = try ImageSource(
+            bytes: try TestImages.jpeg(PixelOps.exifTranspose(big, orientation: n), quality: 95),
+            name: "upright.jpg"
+        ).thumbnail(size: PixelSize(width: 30, height: 50), fit: .cover)
         #expect(cover.size == PixelSize(width: 30, height: 50))
         #expect(PixelOps.psnr(cover.pixels, uprightCover.pixels) > 33, "cover, orientation \(n)")
     }
 
     @Test(.needsCorpus, arguments: ["Landscape", "Portrait"])
     func corpusPhotosAllDisplayTheSame(_ kind: String) throws {
-        let upright = try ImageSource(path: Corpus.path("orientation/recurser/\(kind)_1.jpg")).thumbnail(maxPixelSize: 150)
+        let upright = try ImageSource(path: Corpus.path("orientation/recurser/\(kind)_1.jpg")).thumbnail(
+            maxPixelSize: 150)
         for n in 0...8 {
             let source = try ImageSource(path: Corpus.path("orientation/recurser/\(kind)_\(n).jpg"))
             #expect(source.info.orientation.rawValue == max(n, 1))

@@ -6,7 +6,8 @@ import ShrinkTestSupport
     @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8])
     func fullDecodeRoundTripsExactly(_ format: PixelFormat) throws {
         let size = PixelSize(width: 23, height: 17)
-        let pixels = PixelBuffer(format: format, size: size, bytes: (0..<format.byteCount(for: size)).map { UInt8(($0 * 37) % 251) })
+        let pixels = PixelBuffer(
+            format: format, size: size, bytes: (0..<format.byteCount(for: size)).map { UInt8(($0 * 37) % 251) })
         let source = try ImageSource(bytes: try PNGEncoder().encode(pixels), name: "x.png")
         let decoded = try source.image(options: ThumbnailOptions(pixelFormat: .exactly(format)))
         #expect(decoded.pixels.format == format)
@@ -19,7 +20,9 @@ import ShrinkTestSupport
         let w = 64, h = 8
         var bytes = [UInt8](repeating: 0, count: w * h * 4)
         for y in 0..<h { for x in (w / 2)..<w { for k in 0..<4 { bytes[(y * w + x) * 4 + k] = 255 } } }
-        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: w, height: h), bytes: bytes)))
+        let source = try ImageSource(
+            bytes: try PNGEncoder().encode(
+                PixelBuffer(format: .rgba8, size: PixelSize(width: w, height: h), bytes: bytes)))
         let thumb = try source.thumbnail(maxPixelSize: 16)
         #expect(thumb.pixels.format == .rgba8)
         var partial = 0
@@ -33,8 +36,10 @@ import ShrinkTestSupport
 
     @Test func pngWithAlphaBecomesJPEGOnWhite() throws {
         var bytes = [UInt8](repeating: 0, count: 16 * 16 * 4)
-        for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i + 2] = 255; bytes[i + 3] = 0 }   // transparent blue
-        let source = try ImageSource(bytes: try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 16), bytes: bytes)))
+        for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i + 2] = 255; bytes[i + 3] = 0 } // transparent blue
+        let source = try ImageSource(
+            bytes: try PNGEncoder().encode(
+                PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 16), bytes: bytes)))
         let jpeg = try source.image().encoded(as: .jpeg(.init(quality: 95)))
         let back = try ImageSource(bytes: jpeg).image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(back.pixels.bytes.allSatisfy { $0 >= 250 })
@@ -43,7 +48,8 @@ import ShrinkTestSupport
     @Test(.needsCorpus)
     func interlacedAndNonInterlacedTwinsGiveTheSameThumbnail() throws {
         var pairs = 0
-        for entry in Corpus.entries where entry.path.hasPrefix("png/pngsuite/basi") && entry.expected.hasPrefix("decodes") {
+        for entry in Corpus.entries
+        where entry.path.hasPrefix("png/pngsuite/basi") && entry.expected.hasPrefix("decodes") {
             let twin = "png/pngsuite/basn" + entry.path.dropFirst("png/pngsuite/basi".count)
             guard Corpus.entries.contains(where: { $0.path == twin }) else { continue }
             let interlaced = try ImageSource(path: Corpus.path(entry.path))
@@ -55,7 +61,8 @@ import ShrinkTestSupport
             let a = try interlaced.thumbnail(maxPixelSize: 12), b = try plain.thumbnail(maxPixelSize: 12)
             #expect(a.size == b.size && a.pixels.format == b.pixels.format)
             if a.size == b.size && a.pixels.format == b.pixels.format {
-                #expect(PixelOps.psnr(a.pixels, b.pixels) > 30, "\(entry.path): \(PixelOps.psnr(a.pixels, b.pixels)) dB")
+                #expect(
+                    PixelOps.psnr(a.pixels, b.pixels) > 30, "\(entry.path): \(PixelOps.psnr(a.pixels, b.pixels)) dB")
             }
             pairs += 1
         }
@@ -64,31 +71,35 @@ import ShrinkTestSupport
 
     @Test(.needsCorpus)
     func interlacedWorkingMemoryIsPredictedAndBudgeted() throws {
-        let source = try ImageSource(path: Corpus.path("png/pngsuite/basi6a16.png"))   // 32×32 RGBA, 16-bit, Adam7
-        #expect(source.decoderWorkingBytes == 32 * 32 * 8)                            // the whole image, full size
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/basi6a16.png")) // 32×32 RGBA, 16-bit, Adam7
+        #expect(source.decoderWorkingBytes == 32 * 32 * 8) // the whole image, full size
         let plan = try source.plan(.maxPixelSize(8))
-        #expect(plan.prescale == 2)                                                   // 32 → 8: 1/2 leaves 2× to Lanczos
+        #expect(plan.prescale == 2) // 32 → 8: 1/2 leaves 2× to Lanczos
         // 16 × 16 cells of four 32-bit sums, then the averaged 16-bit rows.
         let expected = 16 * 16 * 4 * 4 + 16 * 16 * 8
         #expect(source.decoder.route(RouteRequest(scaleDenominator: 2)).workingBytes == expected)
         do {
-            _ = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: 8191)).image()
+            _ = try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: 8191))
+                .image()
             Issue.record("full decode above the budget")
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
         }
-        #expect(try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: 8192)).image().size == PixelSize(width: 32, height: 32))
+        #expect(
+            try ImageSource(bytes: source.bytes, name: source.name, limits: ImageLimits(maxWorkingBytes: 8192)).image()
+                .size == PixelSize(width: 32, height: 32))
     }
 
     @Test(.needsCorpus)
     func exifAfterTheImageDataIsFoundOnce() throws {
         // libpng's pngtest.png stores eXIf (orientation 5) after IDAT.
         let source = try ImageSource(path: Corpus.path("png/libpng/pngtest.png"))
-        #expect(source.info.orientation == .leftMirrored && source.info.displayedSize == PixelSize(width: 69, height: 91))
+        #expect(
+            source.info.orientation == .leftMirrored && source.info.displayedSize == PixelSize(width: 69, height: 91))
         let image = try source.thumbnail(maxPixelSize: 30)
         #expect(image.size == PixelSize(width: 23, height: 30))
         let exif = try #require(image.metadata.exif)
-        #expect(exif.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .up)     // the pixels are upright now
+        #expect(exif.withUnsafeBytes { ExifReader(tiff: $0) }.orientation == .up) // the pixels are upright now
     }
 
     @Test(.needsCorpus)
@@ -105,10 +116,12 @@ import ShrinkTestSupport
         #expect(wide.pixels.format == .rgba16)
         #expect(PixelOps.maxDifference(PixelConverter.convert(wide.pixels, to: .rgba8), narrow.pixels) <= 1)
         // 8-bit sources are unaffected by the policy.
-        let eight = try ImageSource(path: Corpus.path("png/pngsuite/basn6a08.png")).image(options: .init(pixelFormat: .highPrecision))
+        let eight = try ImageSource(path: Corpus.path("png/pngsuite/basn6a08.png")).image(
+            options: .init(pixelFormat: .highPrecision))
         #expect(eight.pixels.format == .rgba8)
         // A 16-bit PNG written from rgba16 keeps every sample.
-        let again = try ImageSource(bytes: try full.encoded(as: .png(.init()))).image(options: .init(pixelFormat: .highPrecision))
+        let again = try ImageSource(bytes: try full.encoded(as: .png(.init()))).image(
+            options: .init(pixelFormat: .highPrecision))
         #expect(again.pixels.bytes == full.pixels.bytes)
     }
 

@@ -3,25 +3,33 @@ import Shrink
 import ShrinkTestSupport
 
 @Suite struct PixelFormatPolicyTests {
-    static let photo420 = try! TestImages.jpeg(TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: false)
-    static let photo444 = try! TestImages.jpeg(TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: true)
+    static let photo420 = try! TestImages.jpeg(
+        TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: false)
+    static let photo444 = try! TestImages.jpeg(
+        TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: true)
 
     @Test func memoryOptimizedFollowsContent() throws {
         let colour = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 100)
         #expect(colour.pixels.format == .yuv420)
         #expect(colour.pixels.byteCount == 100 * 67 + 2 * 50 * 34)
-        let gray = try ImageSource(bytes: try TestImages.jpeg(TestImages.grayRamp(width: 90, height: 60))).thumbnail(maxPixelSize: 30)
+        let gray = try ImageSource(bytes: try TestImages.jpeg(TestImages.grayRamp(width: 90, height: 60))).thumbnail(
+            maxPixelSize: 30)
         #expect(gray.pixels.format == .gray8 && gray.pixels.byteCount == 30 * 20)
         var rgba = [UInt8](repeating: 200, count: 20 * 10 * 4)
         rgba[3] = 0
-        let png = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 20, height: 10), bytes: rgba))
+        let png = try PNGEncoder().encode(
+            PixelBuffer(format: .rgba8, size: PixelSize(width: 20, height: 10), bytes: rgba))
         #expect(try ImageSource(bytes: png).thumbnail(maxPixelSize: 10).pixels.format == .rgba8)
-        #expect(try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 50, options: .init(pixelFormat: .displayReady))
+        #expect(
+            try ImageSource(bytes: Self.photo420).thumbnail(
+                maxPixelSize: 50, options: .init(pixelFormat: .displayReady)
+            )
             .pixels.format == .bgra8Premultiplied)
         // An alpha-only mask (black wherever it shows) is held as alpha8, exactly.
         var mask = [UInt8](repeating: 0, count: 16 * 8 * 4)
         for i in 0..<(16 * 8) { mask[i * 4 + 3] = UInt8(i * 2) }
-        let maskPNG = try PNGEncoder().encode(PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 8), bytes: mask))
+        let maskPNG = try PNGEncoder().encode(
+            PixelBuffer(format: .rgba8, size: PixelSize(width: 16, height: 8), bytes: mask))
         let decodedMask = try ImageSource(bytes: maskPNG).image()
         #expect(decodedMask.pixels.format == .alpha8)
         let expected: [UInt8] = (0..<128).map { (i: Int) -> UInt8 in UInt8(i * 2) }
@@ -30,7 +38,7 @@ import ShrinkTestSupport
 
     @Test(.needsCorpus)
     func grayWithAlphaIsHeldAsGrayAlpha8() throws {
-        let source = try ImageSource(path: Corpus.path("png/pngsuite/basn4a08.png"))      // gray + alpha, 8-bit
+        let source = try ImageSource(path: Corpus.path("png/pngsuite/basn4a08.png")) // gray + alpha, 8-bit
         let image = try source.image()
         #expect(image.pixels.format == .grayAlpha8 && image.pixels.byteCount == 32 * 32 * 2)
         let rgba = try source.image(options: .init(pixelFormat: .exactly(.rgba8)))
@@ -39,18 +47,22 @@ import ShrinkTestSupport
 
     @Test(arguments: [PixelFormat.gray8, .rgb8, .rgba8, .yuv420, .nv12, .rgba16, .bgra8Premultiplied])
     func explicitFormatsCostExactly(_ format: PixelFormat) throws {
-        let image = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 77, options: .init(pixelFormat: .exactly(format)))
+        let image = try ImageSource(bytes: Self.photo420).thumbnail(
+            maxPixelSize: 77, options: .init(pixelFormat: .exactly(format)))
         #expect(image.pixels.format == format)
         // 77x51 = 3927 pixels; yuv420 and nv12 add two 39x26 chroma planes (3927 + 2·1014 = 5955).
-        let expected: [PixelFormat: Int] = [.gray8: 3927, .rgb8: 11781, .rgba8: 15708, .bgra8Premultiplied: 15708,
-                                            .yuv420: 5955, .nv12: 5955, .rgba16: 31416]
+        let expected: [PixelFormat: Int] = [
+            .gray8: 3927, .rgb8: 11781, .rgba8: 15708, .bgra8Premultiplied: 15708,
+            .yuv420: 5955, .nv12: 5955, .rgba16: 31416,
+        ]
         #expect(image.pixels.byteCount == expected[format], "\(format)")
         #expect(image.pixels.bytes.count == expected[format], "\(format)")
         #expect(image.size == PixelSize(width: 77, height: 51))
     }
 
     @Test func peakIsPredictedFromTheHeader() throws {
-        let progressive = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), progressive: true))
+        let progressive = try ImageSource(
+            bytes: try TestImages.jpeg(TestImages.pattern(width: 400, height: 300), progressive: true))
         // The progressive file's coefficient buffer, as libjpeg's route reports it (recorded once).
         #expect(progressive.decoderWorkingBytes == 729_600)
         // Recorded once and checked term by term against predictedPeakBytes(for:format:route:color:): a 50x38
@@ -77,8 +89,10 @@ import ShrinkTestSupport
     @Test(arguments: 1...8)
     func pngToYUVWhileStreamingEqualsConvertingAfter(_ orientation: Int) throws {
         let rgb = TestImages.pattern(width: 37, height: 23)
-        var png = try PNGEncoder(options: .init(keepEXIF: true)).encode(rgb, metadata: ImageMetadata(
-            exif: Array(TestImages.exifSegment(orientation: orientation, thumbnail: nil)[10...])))
+        var png = try PNGEncoder(options: .init(keepEXIF: true)).encode(
+            rgb,
+            metadata: ImageMetadata(
+                exif: Array(TestImages.exifSegment(orientation: orientation, thumbnail: nil)[10...])))
         png = Array(png)
         let source = try ImageSource(bytes: png)
         #expect(source.info.orientation.rawValue == orientation)
@@ -86,8 +100,9 @@ import ShrinkTestSupport
             let reference = try source.image(target, options: .init(pixelFormat: .exactly(.rgb8)))
             for format in [PixelFormat.yuv420, .nv12] {
                 let streamed = try source.image(target, options: .init(pixelFormat: .exactly(format)))
-                #expect(streamed.pixels.bytes == PixelConverter.convert(reference.pixels, to: format).bytes,
-                        "orientation \(orientation) \(target) \(format)")
+                #expect(
+                    streamed.pixels.bytes == PixelConverter.convert(reference.pixels, to: format).bytes,
+                    "orientation \(orientation) \(target) \(format)")
             }
         }
     }
@@ -96,13 +111,19 @@ import ShrinkTestSupport
     @Test(arguments: 1...8)
     func planarDecodeMatchesTheRGBPath(_ orientation: Int) throws {
         for bytes in [Self.photo420, Self.photo444] {
-            let withOrientation = Array(bytes[0..<2]) + TestImages.exifSegment(orientation: orientation, thumbnail: nil) + Array(bytes[2...])
+            let withOrientation =
+                Array(bytes[0..<2]) + TestImages.exifSegment(orientation: orientation, thumbnail: nil)
+                + Array(bytes[2...])
             let source = try ImageSource(bytes: withOrientation)
-            for target in [ThumbnailTarget.original, .maxPixelSize(100), .box(PixelSize(width: 40, height: 60), fit: .cover)] {
+            for target in [
+                ThumbnailTarget.original, .maxPixelSize(100), .box(PixelSize(width: 40, height: 60), fit: .cover),
+            ] {
                 // Colours as decoded: a profile applied after the reduction would amplify the paths' rounding (one
                 // corpus file's test profile turns each dark level into 15).
                 let planar = try source.image(target, options: .init(pixelFormat: .exactly(.yuv420), color: .keep))
-                let viaRGB = PixelConverter.convert(try source.image(target, options: .init(pixelFormat: .exactly(.rgb8), color: .keep)).pixels, to: .yuv420)
+                let viaRGB = PixelConverter.convert(
+                    try source.image(target, options: .init(pixelFormat: .exactly(.rgb8), color: .keep)).pixels,
+                    to: .yuv420)
                 #expect(planar.size == viaRGB.size)
                 #expect(PixelOps.psnr(planar.pixels, viaRGB) > 33, "orientation \(orientation) \(target)")
             }
@@ -117,16 +138,22 @@ import ShrinkTestSupport
     func planarPathAgreesWithTheRGBPathOnTheCorpus() throws {
         var checked = 0
         var worst = (99.0, "")
-        for entry in Corpus.entries where entry.format == "jpeg" && entry.expected.hasPrefix("decodes") && !entry.path.hasPrefix("corrupt/") {
+        for entry in Corpus.entries
+        where entry.format == "jpeg" && entry.expected.hasPrefix("decodes") && !entry.path.hasPrefix("corrupt/") {
             let source = try ImageSource(path: Corpus.path(entry.path))
-            guard source.info.colorModel == .yCbCr, min(source.info.size.width, source.info.size.height) >= 16 else { continue }
+            guard source.info.colorModel == .yCbCr, min(source.info.size.width, source.info.size.height) >= 16 else {
+                continue
+            }
             // Full size too for the smaller files (debug builds are slow on the large ones; make test's time is bounded).
-            let targets: [ThumbnailTarget] = source.info.size.pixelCount <= 300_000 ? [.maxPixelSize(64), .original] : [.maxPixelSize(64)]
+            let targets: [ThumbnailTarget] =
+                source.info.size.pixelCount <= 300_000 ? [.maxPixelSize(64), .original] : [.maxPixelSize(64)]
             for target in targets {
                 // Colours as decoded: a profile applied after the reduction would amplify the paths' rounding (one
                 // corpus file's test profile turns each dark level into 15).
                 let planar = try source.image(target, options: .init(pixelFormat: .exactly(.yuv420), color: .keep))
-                let viaRGB = PixelConverter.convert(try source.image(target, options: .init(pixelFormat: .exactly(.rgb8), color: .keep)).pixels, to: .yuv420)
+                let viaRGB = PixelConverter.convert(
+                    try source.image(target, options: .init(pixelFormat: .exactly(.rgb8), color: .keep)).pixels,
+                    to: .yuv420)
                 let psnr = PixelOps.psnr(planar.pixels, viaRGB)
                 if psnr < worst.0 { worst = (psnr, "\(entry.path) \(target)") }
                 #expect(psnr > 35, "\(entry.path) \(target): \(psnr) dB")

@@ -10,21 +10,28 @@ import ShrinkTestSupport
     func reference(orientation n: Int, _ r: (x: Int, y: Int, w: Int, h: Int)) -> PixelBuffer {
         let shown = PixelOps.exifTranspose(Self.stored, orientation: n)
         var out: [UInt8] = []
-        for y in r.y..<(r.y + r.h) { out += shown.bytes[(y * shown.size.width + r.x) * 3 ..< (y * shown.size.width + r.x + r.w) * 3] }
+        for y in r.y..<(r.y + r.h) {
+            out += shown.bytes[(y * shown.size.width + r.x) * 3..<(y * shown.size.width + r.x + r.w) * 3]
+        }
         return PixelBuffer(format: .rgb8, size: PixelSize(width: r.w, height: r.h), bytes: out)
     }
 
     @Test(arguments: 1...8)
     func regionsMatchTheDisplayedImage(_ n: Int) throws {
-        let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, quality: 98, orientation: n), name: "o\(n).jpg")
+        let source = try ImageSource(
+            bytes: try TestImages.jpeg(Self.stored, quality: 98, orientation: n), name: "o\(n).jpg")
         let shown = source.info.displayedSize
-        let regions = [(0, 0, 20, 12), (shown.width - 17, 0, 17, 9), (0, shown.height - 10, 30, 10),
-                       (shown.width - 25, shown.height - 25, 25, 25), (shown.width / 2 - 8, shown.height / 2 - 5, 16, 10)]
+        let regions = [
+            (0, 0, 20, 12), (shown.width - 17, 0, 17, 9), (0, shown.height - 10, 30, 10),
+            (shown.width - 25, shown.height - 25, 25, 25), (shown.width / 2 - 8, shown.height / 2 - 5, 16, 10),
+        ]
         for (x, y, w, h) in regions {
             let rect = PixelRect(x: x, y: y, width: w, height: h)
             let image = try source.image(region: rect, options: .init(pixelFormat: .exactly(.rgb8)))
             #expect(image.size == PixelSize(width: w, height: h))
-            #expect(PixelOps.psnr(image.pixels, reference(orientation: n, (x, y, w, h))) > 33, "orientation \(n) at \(x),\(y)")
+            #expect(
+                PixelOps.psnr(image.pixels, reference(orientation: n, (x, y, w, h))) > 33,
+                "orientation \(n) at \(x),\(y)")
         }
     }
 
@@ -41,9 +48,12 @@ import ShrinkTestSupport
     }
 
     @Test func regionsOutsideTheImageAreRefused() throws {
-        let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, orientation: 6), name: "r.jpg")  // shown 64×96
-        for rect in [PixelRect(x: 0, y: 0, width: 65, height: 10), PixelRect(x: 60, y: 90, width: 10, height: 10),
-                     PixelRect(x: -1, y: 0, width: 5, height: 5), PixelRect(x: 0, y: 0, width: 0, height: 5)] {
+        // shown 64×96
+        let source = try ImageSource(bytes: try TestImages.jpeg(Self.stored, orientation: 6), name: "r.jpg")
+        for rect in [
+            PixelRect(x: 0, y: 0, width: 65, height: 10), PixelRect(x: 60, y: 90, width: 10, height: 10),
+            PixelRect(x: -1, y: 0, width: 5, height: 5), PixelRect(x: 0, y: 0, width: 0, height: 5),
+        ] {
             do {
                 _ = try source.image(region: rect)
                 Issue.record("\(rect) accepted")
@@ -56,7 +66,8 @@ import ShrinkTestSupport
     @Test func pngRegionsStopDecodingAfterTheLastRow() throws {
         let png = try PNGEncoder().encode(Self.stored)
         let source = try ImageSource(bytes: png)
-        let image = try source.image(region: PixelRect(x: 10, y: 5, width: 30, height: 20), options: .init(pixelFormat: .exactly(.rgb8)))
+        let image = try source.image(
+            region: PixelRect(x: 10, y: 5, width: 30, height: 20), options: .init(pixelFormat: .exactly(.rgb8)))
         #expect(image.pixels.bytes == reference(orientation: 1, (10, 5, 30, 20)).bytes)
     }
 }
@@ -69,11 +80,12 @@ import ShrinkTestSupport
         let asked = PixelRect(x: 37, y: 21, width: 50, height: 40)
         let (bytes, kept) = try source.losslessCrop(asked)
         // The kept region contains the asked one and is at most one 16-pixel iMCU larger on each side.
-        #expect(kept.x <= asked.x && kept.y <= asked.y && kept.x + kept.width >= asked.x + asked.width
+        #expect(
+            kept.x <= asked.x && kept.y <= asked.y && kept.x + kept.width >= asked.x + asked.width
                 && kept.y + kept.height >= asked.y + asked.height)
         #expect(kept.width - asked.width < 32 && kept.height - asked.height < 32)
         let cropped = try ImageSource(bytes: bytes)
-        #expect(cropped.info.orientation.rawValue == n)                        // orientation kept: it displays right
+        #expect(cropped.info.orientation.rawValue == n) // orientation kept: it displays right
         #expect(cropped.info.displayedSize == kept.size)
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
         let viaDecode = try source.image(region: kept, options: rgb)

@@ -40,7 +40,8 @@ import ShrinkTestSupport
         let file = Self.path("webp-failed-frame-double-free.webp")
         for format in [PixelFormatRequest.memoryOptimized, .exactly(.rgba8), .native] {
             Self.expectError(.corruptData, naming: "webp-failed-frame-double-free.webp", "\(format)") {
-                _ = try ImageSource(path: file).thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: format))
+                _ = try ImageSource(path: file).thumbnail(
+                    maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: format))
             }
         }
     }
@@ -53,7 +54,8 @@ import ShrinkTestSupport
         for target in [ThumbnailTarget.prescale(8), .maxPixelSize(16), .original] {
             do {
                 let source = try ImageSource(path: file)
-                _ = source.decoder.route(RouteRequest(scaleDenominator: 8))      // reads the scan script (the DC-first tables)
+                // reads the scan script (the DC-first tables)
+                _ = source.decoder.route(RouteRequest(scaleDenominator: 8))
                 _ = try source.image(target)
                 Issue.record("\(name) \(target) decoded")
             } catch {
@@ -76,8 +78,11 @@ import ShrinkTestSupport
                 _ = try source.losslessCrop(PixelRect(x: 0, y: 0, width: 16, height: 16))
             }
         }
-        let roomy = try ImageSource(path: Self.path(name), limits: ImageLimits(maxPixels: 500_000_000, maxWorkingBytes: 64 << 20))
-        Self.expectError(.memoryBudgetExceeded, naming: name, "upright, roomy limits") { _ = try roomy.losslesslyUpright() }
+        let roomy = try ImageSource(
+            path: Self.path(name), limits: ImageLimits(maxPixels: 500_000_000, maxWorkingBytes: 64 << 20))
+        Self.expectError(.memoryBudgetExceeded, naming: name, "upright, roomy limits") {
+            _ = try roomy.losslesslyUpright()
+        }
         Self.expectError(.memoryBudgetExceeded, naming: name, "crop, roomy limits") {
             _ = try roomy.losslessCrop(PixelRect(x: 0, y: 0, width: 16, height: 16))
         }
@@ -106,19 +111,26 @@ import ShrinkTestSupport
     @Test func hostileArgumentsAreInvalidArguments() throws {
         let bytes = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48), chroma444: false)
         let source = try ImageSource(bytes: bytes, name: "args.jpg")
-        let rects = [PixelRect(x: -1, y: 0, width: 8, height: 8), PixelRect(x: 0, y: 0, width: Int.max, height: 8),
-                     PixelRect(x: Int.max, y: 0, width: 8, height: 8), PixelRect(x: Int.min, y: Int.min, width: Int.max, height: 1),
-                     PixelRect(x: 0, y: 0, width: 0, height: 8), PixelRect(x: 60, y: 0, width: 5, height: 8),
-                     PixelRect(x: 1, y: 1, width: Int.max, height: Int.max)]
+        let rects = [
+            PixelRect(x: -1, y: 0, width: 8, height: 8), PixelRect(x: 0, y: 0, width: Int.max, height: 8),
+            PixelRect(x: Int.max, y: 0, width: 8, height: 8),
+            PixelRect(x: Int.min, y: Int.min, width: Int.max, height: 1),
+            PixelRect(x: 0, y: 0, width: 0, height: 8), PixelRect(x: 60, y: 0, width: 5, height: 8),
+            PixelRect(x: 1, y: 1, width: Int.max, height: Int.max),
+        ]
         for rect in rects {
             Self.expectError(.invalidArgument, naming: "args.jpg", "region \(rect)") {
                 _ = try source.image(.maxPixelSize(16), region: rect)
             }
-            Self.expectError(.invalidArgument, naming: "args.jpg", "lossless crop \(rect)") { _ = try source.losslessCrop(rect) }
+            Self.expectError(.invalidArgument, naming: "args.jpg", "lossless crop \(rect)") {
+                _ = try source.losslessCrop(rect)
+            }
         }
         let upscaling = ThumbnailOptions(allowUpscaling: true)
-        for target in [ThumbnailTarget.maxPixelSize(Int.max), .box(PixelSize(width: Int.max, height: 1), fit: .cover),
-                       .box(PixelSize(width: 1, height: Int.max), fit: .inside), .maxPixelSize(Int.min), .prescale(Int.max)] {
+        for target in [
+            ThumbnailTarget.maxPixelSize(Int.max), .box(PixelSize(width: Int.max, height: 1), fit: .cover),
+            .box(PixelSize(width: 1, height: Int.max), fit: .inside), .maxPixelSize(Int.min), .prescale(Int.max),
+        ] {
             do {
                 _ = try source.image(target, options: upscaling)
                 Issue.record("\(target) decoded")

@@ -12,7 +12,9 @@ final class RecordingDecoder: RowDecoding {
 
     init(size: PixelSize) { self.size = size }
 
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int) throws(ImageError) -> Int {
+    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
+        throws(ImageError) -> Int
+    {
         requests.append(row)
         guard row == nextRow else { throw ImageError(.invalidArgument, "out of order: \(row), next \(nextRow)") }
         let n = min(maxRows, size.height - row)
@@ -33,8 +35,10 @@ final class RecordingDecoder: RowDecoding {
         return try ThumbnailPlan(info: info, target: target, options: ThumbnailOptions(), prescales: [1]) { _ in size }
     }
 
-    @Test(arguments: [ThumbnailTarget.maxPixelSize(37), .original, .box(PixelSize(width: 50, height: 50), fit: .cover),
-                      .box(PixelSize(width: 50, height: 10), fit: .cover)])
+    @Test(arguments: [
+        ThumbnailTarget.maxPixelSize(37), .original, .box(PixelSize(width: 50, height: 50), fit: .cover),
+        .box(PixelSize(width: 50, height: 10), fit: .cover),
+    ])
     func rowsAreRequestedStrictlyTopToBottom(_ target: ThumbnailTarget) throws {
         let size = PixelSize(width: 120, height: 400)
         let decoder = RecordingDecoder(size: size)
@@ -59,7 +63,8 @@ final class RecordingDecoder: RowDecoding {
         var checked = 0
         for y in 0..<out.height {
             let c = top + (Double(y) + 0.5) * step - 0.5
-            guard c - reach >= 0, c + reach <= Double(size.height - 1), Int(c - reach) / 200 == Int(c + reach) / 200 else { continue }
+            guard c - reach >= 0, c + reach <= Double(size.height - 1), Int(c - reach) / 200 == Int(c + reach) / 200
+            else { continue }
             let expected = c.truncatingRemainder(dividingBy: 200) + 30
             for x in 0..<out.width {
                 let v = Double(image.bytes[y * out.width + x])

@@ -28,8 +28,10 @@ import ShrinkTestSupport
         if long >= 3 && short >= 3 { expectNoBlackEdges(image, "n=\(n)") }
     }
 
-    @Test(arguments: [PixelSize(width: 100, height: 100), PixelSize(width: 300, height: 50), PixelSize(width: 33, height: 200),
-                      PixelSize(width: 1, height: 1), PixelSize(width: 640, height: 427), PixelSize(width: 17, height: 3)])
+    @Test(arguments: [
+        PixelSize(width: 100, height: 100), PixelSize(width: 300, height: 50), PixelSize(width: 33, height: 200),
+        PixelSize(width: 1, height: 1), PixelSize(width: 640, height: 427), PixelSize(width: 17, height: 3),
+    ])
     func boxesGiveExactSizes(_ box: PixelSize) throws {
         let inside = try Self.source.thumbnail(size: box, fit: .inside)
         #expect(inside.size.width <= box.width && inside.size.height <= box.height)
@@ -58,30 +60,37 @@ import ShrinkTestSupport
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
         let full = try Self.source.thumbnail(maxPixelSize: 320, options: rgb)
         let cover = try Self.source.thumbnail(size: PixelSize(width: 100, height: 300), fit: .cover, options: rgb)
-        #expect(Array(full.pixels.pixel(x: 2, y: 2))[2] < 100)             // yellow: low blue
-        #expect(Array(cover.pixels.pixel(x: 2, y: 2))[2] > 100)            // the blue quadrant
+        #expect(Array(full.pixels.pixel(x: 2, y: 2))[2] < 100) // yellow: low blue
+        #expect(Array(cover.pixels.pixel(x: 2, y: 2))[2] > 100) // the blue quadrant
     }
 
     @Test func qualityModeLeavesTwiceTheTargetToTheResampler() throws {
-        let big = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 2000, height: 1000)), name: "big.jpg")
-        #expect(try big.plan(.maxPixelSize(400)).prescale == 2)                        // 1000 ≥ 2×400; 500 is not
+        let big = try ImageSource(
+            bytes: try TestImages.jpeg(TestImages.pattern(width: 2000, height: 1000)), name: "big.jpg")
+        #expect(try big.plan(.maxPixelSize(400)).prescale == 2) // 1000 ≥ 2×400; 500 is not
         #expect(try big.plan(.maxPixelSize(250)).prescale == 4)
         #expect(try big.plan(.maxPixelSize(100)).prescale == 8)
-        #expect(try big.plan(.maxPixelSize(400), options: .init(mode: .fast)).prescale == 4)   // 500 ≥ 400
+        #expect(try big.plan(.maxPixelSize(400), options: .init(mode: .fast)).prescale == 4) // 500 ≥ 400
         #expect(try big.plan(.original).prescale == 1)
         let fast = try big.thumbnail(maxPixelSize: 400, options: .init(mode: .fast))
         #expect(fast.size == PixelSize(width: 400, height: 200))
     }
 
     @Test func upscalingIsOptIn() throws {
-        let small = try ImageSource(bytes: try TestImages.jpeg(TestImages.pattern(width: 40, height: 20)), name: "s.jpg")
+        let small = try ImageSource(
+            bytes: try TestImages.jpeg(TestImages.pattern(width: 40, height: 20)), name: "s.jpg")
         #expect(try small.thumbnail(maxPixelSize: 100).size == PixelSize(width: 40, height: 20))
-        #expect(try small.thumbnail(maxPixelSize: 100, options: .init(allowUpscaling: true)).size == PixelSize(width: 100, height: 50))
-        #expect(try small.thumbnail(size: PixelSize(width: 80, height: 80), fit: .cover).size == PixelSize(width: 20, height: 20))
+        #expect(
+            try small.thumbnail(maxPixelSize: 100, options: .init(allowUpscaling: true)).size
+                == PixelSize(width: 100, height: 50))
+        #expect(
+            try small.thumbnail(size: PixelSize(width: 80, height: 80), fit: .cover).size
+                == PixelSize(width: 20, height: 20))
     }
 
     @Test func grayStaysGray() throws {
-        let gray = try ImageSource(bytes: try TestImages.jpeg(TestImages.grayRamp(width: 300, height: 200)), name: "g.jpg")
+        let gray = try ImageSource(
+            bytes: try TestImages.jpeg(TestImages.grayRamp(width: 300, height: 200)), name: "g.jpg")
         let t = try gray.thumbnail(maxPixelSize: 60)
         #expect(t.pixels.format == .gray8)
         #expect(t.pixels.byteCount == 60 * 40)

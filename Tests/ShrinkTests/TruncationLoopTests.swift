@@ -15,12 +15,28 @@ import ShrinkTestSupport
     static let inputs: [(name: String, bytes: [UInt8], target: ThumbnailTarget, size: PixelSize)] = {
         let pixels = TestImages.pattern(width: 1200, height: 900)
         return [
-            ("rows.jpg", try! TestImages.jpeg(pixels, chroma444: true), .prescale(4), PixelSize(width: 300, height: 225)),
-            ("planes.jpg", try! TestImages.jpeg(pixels, chroma444: false), .prescale(4), PixelSize(width: 300, height: 225)),
-            ("dcfirst.jpg", try! TestImages.jpeg(pixels, chroma444: false, progressive: true), .prescale(8), PixelSize(width: 150, height: 113)),
-            ("coefficients.jpg", try! TestImages.jpeg(pixels, chroma444: false, progressive: true), .prescale(4), PixelSize(width: 300, height: 225)),
-            ("rows.png", try! PNGEncoder(options: PNGEncoder.Options(compressionLevel: 1)).encode(TestImages.pattern(width: 600, height: 450)),
-             .original, PixelSize(width: 600, height: 450)),
+            (
+                "rows.jpg", try! TestImages.jpeg(pixels, chroma444: true), .prescale(4),
+                PixelSize(width: 300, height: 225)
+            ),
+            (
+                "planes.jpg", try! TestImages.jpeg(pixels, chroma444: false), .prescale(4),
+                PixelSize(width: 300, height: 225)
+            ),
+            (
+                "dcfirst.jpg", try! TestImages.jpeg(pixels, chroma444: false, progressive: true), .prescale(8),
+                PixelSize(width: 150, height: 113)
+            ),
+            (
+                "coefficients.jpg", try! TestImages.jpeg(pixels, chroma444: false, progressive: true), .prescale(4),
+                PixelSize(width: 300, height: 225)
+            ),
+            (
+                "rows.png",
+                try! PNGEncoder(options: PNGEncoder.Options(compressionLevel: 1)).encode(
+                    TestImages.pattern(width: 600, height: 450)),
+                .original, PixelSize(width: 600, height: 450)
+            ),
         ]
     }()
 
@@ -49,19 +65,26 @@ import ShrinkTestSupport
             let path = "\(directory)/\(input.name)"
             try Data(input.bytes).write(to: URL(fileURLWithPath: path))
             let keep = Int(rng.next() % UInt64(input.bytes.count))
-            let delay = useconds_t(rng.next() % 8_000)                  // 0–8 ms: header, early rows or late rows
-            let truncator = Thread { usleep(delay); truncate(path, off_t(keep)) }
+            let delay = useconds_t(rng.next() % 8_000) // 0–8 ms: header, early rows or late rows
+            let truncator = Thread {
+                usleep(delay); truncate(path, off_t(keep))
+            }
             truncator.start()
             do {
                 let image = try ImageSource(path: path).image(input.target)
-                if image.size != input.size { problems.append("\(input.name): decoded \(image.size), not \(input.size)") }
+                if image.size != input.size {
+                    problems.append("\(input.name): decoded \(image.size), not \(input.size)")
+                }
                 outcomes["decoded", default: 0] += 1
             } catch {
-                if ![.truncated, .corruptData, .unsupportedFormat, .io].contains(error.code) || !error.description.contains(input.name) {
+                if ![.truncated, .corruptData, .unsupportedFormat, .io].contains(error.code)
+                    || !error.description.contains(input.name)
+                {
                     problems.append("\(input.name): \(error)")
                 }
-                outcomes[error.code == .truncated && error.description.contains("while it was being read")
-                         ? "caught by the guard" : "\(error.code)", default: 0] += 1
+                outcomes[
+                    error.code == .truncated && error.description.contains("while it was being read")
+                        ? "caught by the guard" : "\(error.code)", default: 0] += 1
             }
             while !truncator.isFinished { usleep(100) }
         }

@@ -7,7 +7,9 @@ import Testing
     @Test func sizesRegionsAndTargetsRoundTripThroughJSON() throws {
         let size = PixelSize(width: 640, height: 480)
         let rect = PixelRect(x: 10, y: 20, width: 300, height: 200)
-        let targets: [ThumbnailTarget] = [.original, .maxPixelSize(256), .box(size, fit: .cover), .box(size, fit: .inside), .prescale(8)]
+        let targets: [ThumbnailTarget] = [
+            .original, .maxPixelSize(256), .box(size, fit: .cover), .box(size, fit: .inside), .prescale(8),
+        ]
         let json = try JSONEncoder().encode(size)
         #expect(String(decoding: json, as: UTF8.self).contains("\"width\":640"))
         #expect(try JSONDecoder().decode(PixelSize.self, from: json) == size)

@@ -10,7 +10,10 @@ import ShrinkTestSupport
     }
 
     @Test func losslessRoundTripsExactly() throws {
-        for pixels in [TestImages.pattern(width: 37, height: 23), PixelConverter.convert(TestImages.pattern(width: 20, height: 9), to: .rgba8)] {
+        for pixels in [
+            TestImages.pattern(width: 37, height: 23),
+            PixelConverter.convert(TestImages.pattern(width: 20, height: 9), to: .rgba8),
+        ] {
             let webp = try WebPEncoder(options: .init(lossless: true)).encode(pixels)
             let s = try source(webp)
             #expect(s.info.format == .webp && s.info.features.contains("VP8L"))
@@ -52,18 +55,22 @@ import ShrinkTestSupport
         let thumb = try s.thumbnail(maxPixelSize: 50, options: ThumbnailOptions(pixelFormat: .exactly(.rgba8)))
         #expect(thumb.plan.prescale > 1 && thumb.decodePath == .scaledRows)
         var edge = 0
-        for i in stride(from: 0, to: thumb.pixels.bytes.count, by: 4) where thumb.pixels.bytes[i + 3] > 0 && thumb.pixels.bytes[i + 3] < 255 {
+        for i in stride(from: 0, to: thumb.pixels.bytes.count, by: 4)
+        where thumb.pixels.bytes[i + 3] > 0 && thumb.pixels.bytes[i + 3] < 255 {
             edge += 1
-            #expect(thumb.pixels.bytes[i] < 12, "edge pixel \(i / 4) has colour \(thumb.pixels.bytes[i]) under alpha \(thumb.pixels.bytes[i + 3])")
+            #expect(
+                thumb.pixels.bytes[i] < 12,
+                "edge pixel \(i / 4) has colour \(thumb.pixels.bytes[i]) under alpha \(thumb.pixels.bytes[i + 3])")
         }
         #expect(edge > 0)
     }
 
     @Test func exifOrientationAndICCAreRead() throws {
-        let exif = Array(TestImages.exifSegment(orientation: 6, thumbnail: nil).dropFirst(10))     // the TIFF part
+        let exif = Array(TestImages.exifSegment(orientation: 6, thumbnail: nil).dropFirst(10)) // the TIFF part
         let icc = [UInt8](repeating: 7, count: 300)
-        let webp = try WebPEncoder(options: .init(keepEXIF: true)).encode(TestImages.pattern(width: 64, height: 48),
-                                                                          metadata: ImageMetadata(iccProfile: icc, exif: exif))
+        let webp = try WebPEncoder(options: .init(keepEXIF: true)).encode(
+            TestImages.pattern(width: 64, height: 48),
+            metadata: ImageMetadata(iccProfile: icc, exif: exif))
         let s = try source(webp)
         #expect(s.info.orientation == .right && s.info.displayedSize == PixelSize(width: 48, height: 64))
         #expect(s.info.iccProfileBytes == 300 && s.info.features.contains("EXIF"))
@@ -74,11 +81,13 @@ import ShrinkTestSupport
     }
 
     @Test func losslessCostIsChargedBeforeDecoding() throws {
-        let s = try source(try WebPEncoder(options: .init(lossless: true)).encode(TestImages.pattern(width: 500, height: 400)))
+        let s = try source(
+            try WebPEncoder(options: .init(lossless: true)).encode(TestImages.pattern(width: 500, height: 400)))
         let plan = try s.plan(.maxPixelSize(100))
         let route = s.route(for: plan, format: .rgb8)
         #expect(route.path == .wholeImage && route.workingBytes >= 500 * 400 * 4)
-        let tight = try ImageSource(bytes: s.bytes, name: s.name, limits: ImageLimits(maxWorkingBytes: route.workingBytes - 1))
+        let tight = try ImageSource(
+            bytes: s.bytes, name: s.name, limits: ImageLimits(maxWorkingBytes: route.workingBytes - 1))
         #expect(throws: ImageError.self) { _ = try tight.thumbnail(maxPixelSize: 100) }
         do throws(ImageError) {
             _ = try s.plan(.maxPixelSize(100), within: 500 * 400 * 4)
@@ -86,7 +95,8 @@ import ShrinkTestSupport
         } catch {
             #expect(error.code == .memoryBudgetExceeded)
         }
-        let enough = try ImageSource(bytes: s.bytes, name: s.name, limits: ImageLimits(maxWorkingBytes: route.workingBytes))
+        let enough = try ImageSource(
+            bytes: s.bytes, name: s.name, limits: ImageLimits(maxWorkingBytes: route.workingBytes))
         #expect(try enough.thumbnail(maxPixelSize: 100).size == PixelSize(width: 100, height: 80))
     }
 
@@ -99,7 +109,8 @@ import ShrinkTestSupport
         // Pillow's frame 0 (Image.open(f).convert("RGBA")) at these pixels, and its alpha counts.
         let px = image.pixels.bytes
         let pillow: [(Int, Int, [UInt8])] = [
-            (600, 450, [255, 255, 0, 255]), (600, 300, [0, 0, 0, 255]), (0, 0, [0, 0, 0, 0]), (300, 200, [255, 255, 255, 0]),
+            (600, 450, [255, 255, 0, 255]), (600, 300, [0, 0, 0, 255]), (0, 0, [0, 0, 0, 0]),
+            (300, 200, [255, 255, 255, 0]),
             (989, 1049, [0, 0, 0, 0]), (270, 780, [255, 255, 255, 255]), (630, 675, [206, 206, 0, 255]),
             (510, 610, [255, 0, 0, 255]), (540, 262, [156, 156, 0, 255]),
         ]
@@ -118,7 +129,9 @@ import ShrinkTestSupport
                 _ = try source(Array(good[0..<n])).thumbnail(maxPixelSize: 16)
                 Issue.record("a file cut at \(n) of \(good.count) bytes decoded")
             } catch {
-                #expect([ImageError.Code.truncated, .corruptData, .unsupportedFormat].contains(error.code), "\(n): \(error)")
+                #expect(
+                    [ImageError.Code.truncated, .corruptData, .unsupportedFormat].contains(error.code), "\(n): \(error)"
+                )
             }
         }
         var flipped = good
@@ -138,16 +151,20 @@ import ShrinkTestSupport
         // VP8 codes limited-range YUV, so passing the planes unconverted stretches the contrast (~28 dB).
         let rgb = TestImages.pattern(width: 160, height: 120)
         let yuv = PixelConverter.convert(rgb, to: .yuv420)
-        let fromYUV = try source(try WebPEncoder(options: .init(quality: 95)).encode(yuv)).image(options: .init(pixelFormat: .exactly(.rgb8)))
-        let fromRGB = try source(try WebPEncoder(options: .init(quality: 95)).encode(PixelConverter.convert(yuv, to: .rgb8)))
-            .image(options: .init(pixelFormat: .exactly(.rgb8)))
+        let fromYUV = try source(try WebPEncoder(options: .init(quality: 95)).encode(yuv)).image(
+            options: .init(pixelFormat: .exactly(.rgb8)))
+        let fromRGB = try source(
+            try WebPEncoder(options: .init(quality: 95)).encode(PixelConverter.convert(yuv, to: .rgb8))
+        )
+        .image(options: .init(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(fromYUV.pixels, fromRGB.pixels) > 35)
     }
 
     @Test func regionsAreCroppedByLibwebp() throws {
         // A region decodes only its rectangle (libwebp crops before it scales): the same pixels as the full
         // decode cut out, at full size; a reduced region is within Lanczos distance of that.
-        let s = try source(try WebPEncoder(options: .init(quality: 90)).encode(TestImages.pattern(width: 400, height: 300)))
+        let s = try source(
+            try WebPEncoder(options: .init(quality: 90)).encode(TestImages.pattern(width: 400, height: 300)))
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
         let full = try s.image(options: rgb).pixels
         let region = PixelRect(x: 37, y: 21, width: 200, height: 150)
@@ -175,9 +192,10 @@ import ShrinkTestSupport
         let yuv = PixelConverter.convert(p, to: .yuv420)
         let webp = try WebPEncoder().encode(yuv)
         let s = try source(webp)
-        #expect(s.info.format == .webp && s.info.size == PixelSize(width: 8, height: 8) && s.info.features.contains("VP8"))
+        #expect(
+            s.info.format == .webp && s.info.size == PixelSize(width: 8, height: 8) && s.info.features.contains("VP8"))
         let decoded = try s.image(options: .init(pixelFormat: .exactly(.rgb8)))
         #expect(decoded.size == PixelSize(width: 8, height: 8))
-        #expect(PixelOps.psnr(decoded.pixels, p) > 20)       // 24.8 dB at the default quality (recorded once)
+        #expect(PixelOps.psnr(decoded.pixels, p) > 20) // 24.8 dB at the default quality (recorded once)
     }
 }

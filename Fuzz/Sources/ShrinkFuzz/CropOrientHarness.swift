@@ -10,15 +10,17 @@ enum CropOrientHarness {
     static let targets: [ThumbnailTarget] = [
         .original, .maxPixelSize(64), .maxPixelSize(300), .box(PixelSize(width: 100, height: 40), fit: .cover),
         .box(PixelSize(width: 50, height: 500), fit: .inside), .prescale(2), .maxPixelSize(0), .maxPixelSize(-1),
-        .maxPixelSize(Int.max), .box(PixelSize(width: Int.max, height: 1), fit: .cover), .box(PixelSize(width: 1, height: Int.min), fit: .inside),
+        .maxPixelSize(Int.max), .box(PixelSize(width: Int.max, height: 1), fit: .cover),
+        .box(PixelSize(width: 1, height: Int.min), fit: .inside),
     ]
 
     static func fuzz(_ bytes: [UInt8]) {
         var input = FuzzInput(bytes)
         let flags = input.byte()
         let target = input.pick(targets)
-        let options = ThumbnailOptions(mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
-                                       strict: flags & 4 == 0)
+        let options = ThumbnailOptions(
+            mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
+            strict: flags & 4 == 0)
         guard let source = try? ImageSource(bytes: input.image, name: "fuzz", limits: FuzzLimits.image) else { return }
         let region = FuzzRegion.draw(&input, in: source.info.displayedSize)
         let inside = region.isInside(source.info.displayedSize)
@@ -34,7 +36,8 @@ enum CropOrientHarness {
         }
         if let image = try? source.image(target, region: region, options: options) {
             precondition(inside, "image(region:) accepted \(region)")
-            precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
+            precondition(
+                image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
         }
         guard source.info.format == .jpeg else { return }
         if flags & 8 != 0 {

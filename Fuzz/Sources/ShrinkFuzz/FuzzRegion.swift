@@ -6,7 +6,9 @@ import ShrinkFuzzSupport
 /// at the edges of `Int` (whose sums overflow), which the API must refuse with `.invalidArgument`.
 enum FuzzRegion {
     /// Values no caller should pass.
-    static let hostile: [Int] = [Int.max, Int.min, Int.max - 1, Int.min + 1, -1, 0, 1 << 62, -(1 << 62), Int(Int32.max) + 1]
+    static let hostile: [Int] = [
+        Int.max, Int.min, Int.max - 1, Int.min + 1, -1, 0, 1 << 62, -(1 << 62), Int(Int32.max) + 1,
+    ]
 
     /// The rectangle for an image of `size`.
     static func draw(_ input: inout FuzzInput, in size: PixelSize) -> PixelRect {

@@ -16,7 +16,8 @@ enum JPEGDCHarness {
 
     static func fuzz(_ bytes: [UInt8]) {
         guard bytes.starts(with: [0xFF, 0xD8]),
-              let source = try? ImageSource(bytes: bytes, name: "fuzz.jpg", limits: FuzzLimits.progressive) else { return }
+            let source = try? ImageSource(bytes: bytes, name: "fuzz.jpg", limits: FuzzLimits.progressive)
+        else { return }
         for (target, options) in requests {
             guard let image = try? source.image(target, options: options) else { continue }
             SourceFuzzing.checkRoute(of: image, from: source, options: options)

@@ -5,7 +5,8 @@ import ShrinkFuzzSupport
 /// (yuv420 and nv12 planes, rgba8, gray8, display, native).
 enum JPEGThumbnailHarness {
     static let pixelFormats: [PixelFormatRequest] = [
-        .memoryOptimized, .exactly(.yuv420), .exactly(.rgba8), .exactly(.nv12), .exactly(.gray8), .displayReady, .native,
+        .memoryOptimized, .exactly(.yuv420), .exactly(.rgba8), .exactly(.nv12), .exactly(.gray8), .displayReady,
+        .native,
     ]
 
     static func fuzz(_ bytes: [UInt8]) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Dispatch
 import Shrink
@@ -19,7 +19,8 @@ enum PipelineHarness {
     /// One disk cache for the process, in `$SHRINK_FUZZ_CACHE` (scripts/fuzz sets it) or /tmp; entries of
     /// different inputs never collide (see ``MemoryLoader``).
     static let diskCache = try? DiskCache(
-        directory: getenv("SHRINK_FUZZ_CACHE").map { String(cString: $0) } ?? "/tmp/shrink-fuzz-cache", sizeLimit: 4 << 20)
+        directory: getenv("SHRINK_FUZZ_CACHE").map { String(cString: $0) } ?? "/tmp/shrink-fuzz-cache",
+        sizeLimit: 4 << 20)
     /// Inputs run so far: each one's loader gets a new serial.
     nonisolated(unsafe) static var inputs = 0
 
@@ -35,9 +36,11 @@ enum PipelineHarness {
             measuresMemory: flags & 16 != 0)
         inputs += 1
         let loader = MemoryLoader(bytes: input.image, serial: inputs, loadsImmediately: flags & 32 == 0)
-        let requests = (0 ... Int(requestFlags % 3)).map { _ in
-            ImageRequest(loader: loader, target: thumbnail.target, options: thumbnail.options, limits: FuzzLimits.image,
-                         priority: input.pick(ImageRequest.Priority.allCases), cachePolicy: CachePolicy(rawValue: Int(input.byte() & 15)))
+        let requests = (0...Int(requestFlags % 3)).map { _ in
+            ImageRequest(
+                loader: loader, target: thumbnail.target, options: thumbnail.options, limits: FuzzLimits.image,
+                priority: input.pick(ImageRequest.Priority.allCases),
+                cachePolicy: CachePolicy(rawValue: Int(input.byte() & 15)))
         }
         var pipeline = ImagePipeline(configuration: configuration)
         run(requests, on: pipeline, flags: requestFlags)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import ShrinkFuzzSupport
 
@@ -26,7 +26,8 @@ let harnesses: [String: ([UInt8]) -> Void] = [
 let name = String(CommandLine.arguments[0].split(separator: "/").last ?? "")
 if name == "shrink-sweep" { Sweep.run(Array(CommandLine.arguments.dropFirst())) }
 guard let harness = harnesses[name] else {
-    let usage = "shrink-fuzz: start it through a link named shrink-sweep or one of: "
+    let usage =
+        "shrink-fuzz: start it through a link named shrink-sweep or one of: "
         + harnesses.keys.sorted().joined(separator: ", ") + "\n"
     _ = usage.withCString { write(2, $0, strlen($0)) }
     exit(2)

@@ -5,12 +5,14 @@ import Shrink
 /// 1 MP image under ASan) stays well inside -timeout.
 public enum FuzzLimits {
     /// Sources of at most 1 MP (1024 × 1024), 4 MiB of input, 1 MiB metadata chunks, ``workingBytes``.
-    public static let image = ImageLimits(maxPixels: 1 << 20, maxInputBytes: 4 << 20, maxChunkBytes: 1 << 20,
-                                          maxWorkingBytes: workingBytes)
+    public static let image = ImageLimits(
+        maxPixels: 1 << 20, maxInputBytes: 4 << 20, maxChunkBytes: 1 << 20,
+        maxWorkingBytes: workingBytes)
     /// Sources of at most 16 MP (4096 × 4096) for the DC-first decoder, which holds no coefficient buffer:
     /// its 1/8 result is at most 512 × 512, and any other path is held to ``workingBytes``.
-    public static let progressive = ImageLimits(maxPixels: 4096 * 4096, maxInputBytes: 4 << 20, maxChunkBytes: 1 << 20,
-                                                maxWorkingBytes: workingBytes)
+    public static let progressive = ImageLimits(
+        maxPixels: 4096 * 4096, maxInputBytes: 4 << 20, maxChunkBytes: 1 << 20,
+        maxWorkingBytes: workingBytes)
     /// The working memory a decoder may hold (a progressive JPEG's coefficients, an interlaced PNG's grid).
     public static let workingBytes = 64 << 20
 }

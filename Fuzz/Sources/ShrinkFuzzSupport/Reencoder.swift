@@ -12,9 +12,11 @@ public enum Reencoder {
         if choice & 8 != 0 {
             encoder = WebPEncoder(options: .init(quality: 75, lossless: choice & 4 != 0, method: 0, keepEXIF: true))
         } else if choice & 2 != 0 {
-            encoder = PNGEncoder(options: .init(compressionLevel: 1, bitDepth: choice & 4 != 0 ? 16 : nil, keepEXIF: true))
+            encoder = PNGEncoder(
+                options: .init(compressionLevel: 1, bitDepth: choice & 4 != 0 ? 16 : nil, keepEXIF: true))
         } else {
-            var options = JPEGEncoder.Options(quality: 75, progressive: choice & 4 != 0, optimizeHuffmanTables: choice & 16 != 0)
+            var options = JPEGEncoder.Options(
+                quality: 75, progressive: choice & 4 != 0, optimizeHuffmanTables: choice & 16 != 0)
             options.keepEXIF = true
             encoder = JPEGEncoder(options: options)
         }

@@ -10,12 +10,16 @@ public enum ThumbnailHarness {
         [.memoryOptimized, .highPrecision, .displayReady, .native] + PixelFormat.allCases.map { .exactly($0) }
 
     /// Runs one input. `inspect` sees the opened source first (header reads a format wants exercised).
-    public static func fuzz(_ bytes: [UInt8], name: String, pixelFormats: [PixelFormatRequest], accepts: ([UInt8]) -> Bool,
-                            inspect: (ImageSource) -> Void = { _ in }) {
+    public static func fuzz(
+        _ bytes: [UInt8], name: String, pixelFormats: [PixelFormatRequest], accepts: ([UInt8]) -> Bool,
+        inspect: (ImageSource) -> Void = { _ in }
+    ) {
         var input = FuzzInput(bytes)
         let request = ThumbnailParameters(&input, pixelFormats: pixelFormats)
         let encoding = input.byte()
-        guard accepts(input.image), let source = try? ImageSource(bytes: input.image, name: name, limits: FuzzLimits.image) else { return }
+        guard accepts(input.image),
+            let source = try? ImageSource(bytes: input.image, name: name, limits: FuzzLimits.image)
+        else { return }
         inspect(source)
         guard let image = try? source.image(request.target, options: request.options) else { return }
         SourceFuzzing.checkRoute(of: image, from: source, options: request.options)

@@ -11,9 +11,10 @@ public struct ThumbnailParameters {
 
     public init(_ input: inout FuzzInput, pixelFormats: [PixelFormatRequest]) {
         let flags = input.byte()
-        options = ThumbnailOptions(mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
-                                   strict: flags & 4 == 0, pixelFormat: input.pick(pixelFormats),
-                                   useEmbeddedThumbnail: [nil, true, false][Int(flags >> 3) % 3])
+        options = ThumbnailOptions(
+            mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
+            strict: flags & 4 == 0, pixelFormat: input.pick(pixelFormats),
+            useEmbeddedThumbnail: [nil, true, false][Int(flags >> 3) % 3])
         // Zero parameters ask for 256 px; 0 (an invalid size) is one value in 513.
         let width = (Int(input.uint16()) + 256) % 513, height = (Int(input.uint16()) + 256) % 513
         switch input.byte() % 5 {

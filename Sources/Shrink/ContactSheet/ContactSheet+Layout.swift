@@ -15,8 +15,10 @@ extension ContactSheet {
         /// Background colour (red, green, blue). Dark grey `(32, 32, 32)` by default.
         package var background: (red: UInt8, green: UInt8, blue: UInt8)
 
-        package init(cell: Int = 256, columns: Int = 8, gap: Int = 4,
-                    background: (red: UInt8, green: UInt8, blue: UInt8) = (32, 32, 32)) {
+        package init(
+            cell: Int = 256, columns: Int = 8, gap: Int = 4,
+            background: (red: UInt8, green: UInt8, blue: UInt8) = (32, 32, 32)
+        ) {
             self.cell = max(1, cell)
             self.columns = max(1, columns)
             self.gap = max(0, gap)

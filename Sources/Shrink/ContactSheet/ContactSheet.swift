@@ -22,8 +22,10 @@ package struct ContactSheet: Sendable {
     /// Rows of cells prefetched ahead of the row being written. `1` by default.
     package var rowsAhead: Int
 
-    package init(layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), encoder: any StreamingImageEncoding,
-                rowsAhead: Int = 1) {
+    package init(
+        layout: Layout, options: ThumbnailOptions = ThumbnailOptions(), encoder: any StreamingImageEncoding,
+        rowsAhead: Int = 1
+    ) {
         self.layout = layout
         self.options = options
         self.encoder = encoder
@@ -63,9 +65,13 @@ package struct ContactSheet: Sendable {
     /// is called once per photo, in grid order, as each row completes. Fails only when the sheet itself
     /// cannot be written (`.io`, `.invalidArgument`); photos that fail leave an empty cell and are reported
     /// through `progress`.
-    package func render(_ paths: [String], to output: String, pipeline: ImagePipeline,
-                       progress: (Cell) -> Void = { _ in }) async throws(ImageError) -> Summary {
-        guard !paths.isEmpty else { throw ImageError(.invalidArgument, "\(output): a contact sheet needs at least one photo") }
+    package func render(
+        _ paths: [String], to output: String, pipeline: ImagePipeline,
+        progress: (Cell) -> Void = { _ in }
+    ) async throws(ImageError) -> Summary {
+        guard !paths.isEmpty else {
+            throw ImageError(.invalidArgument, "\(output): a contact sheet needs at least one photo")
+        }
         let size = layout.sheetSize(count: paths.count)
         let writer = try encoder.startWriting(to: output, size: size, format: .yuv420)
         let rows = layout.rows(count: paths.count)
@@ -73,7 +79,7 @@ package struct ContactSheet: Sendable {
         let target = ThumbnailTarget.box(PixelSize(width: layout.cell, height: layout.cell), fit: .inside)
         func requestsOfRow(_ r: Int) -> [ImageRequest] {
             guard r < rows else { return [] }
-            return paths[r * layout.columns ..< min(paths.count, (r + 1) * layout.columns)].map {
+            return paths[r * layout.columns..<min(paths.count, (r + 1) * layout.columns)].map {
                 ImageRequest(path: $0, target: target, options: options)
             }
         }
@@ -81,7 +87,8 @@ package struct ContactSheet: Sendable {
         var band = SheetBand(layout: layout, sheet: size, bands: rows)
         var shown = 0, failed = 0
         for r in 0..<rows {
-            prefetcher.startPrefetching(with: (1...max(1, rowsAhead)).flatMap { rowsAhead > 0 ? requestsOfRow(r + $0) : [] })
+            prefetcher.startPrefetching(
+                with: (1...max(1, rowsAhead)).flatMap { rowsAhead > 0 ? requestsOfRow(r + $0) : [] })
             let row = requestsOfRow(r)
             let results = await withTaskGroup(of: (Int, Result<ImageResponse, ImageError>).self) { group in
                 for (i, request) in row.enumerated() {
@@ -107,8 +114,10 @@ package struct ContactSheet: Sendable {
                 case .success(let response):
                     band.place(response.image.pixels, row: r, column: i)
                     shown += 1
-                    progress(Cell(index: index, path: paths[index],
-                                  result: .success((response.image.size, response.telemetry))))
+                    progress(
+                        Cell(
+                            index: index, path: paths[index],
+                            result: .success((response.image.size, response.telemetry))))
                 case .failure(let error):
                     failed += 1
                     progress(Cell(index: index, path: paths[index], result: .failure(error)))

@@ -69,17 +69,20 @@ struct SheetBand {
         planar.bytes.withUnsafeBufferPointer { src in
             let base = src.baseAddress!
             luma.withUnsafeMutableBufferPointer { dst in
-                Self.copy(base + planes[0].offset, stride: planes[0].width, width: w, height: h,
-                          into: dst.baseAddress! + y0 * width + x0, stride: width)
+                Self.copy(
+                    base + planes[0].offset, stride: planes[0].width, width: w, height: h,
+                    into: dst.baseAddress! + y0 * width + x0, stride: width)
             }
             let cw = (w + 1) / 2, ch = (h + 1) / 2, odd = (width: w % 2 == 1, height: h % 2 == 1)
             cb.withUnsafeMutableBufferPointer { dst in
-                Self.copyChroma(base + planes[1].offset, stride: planes[1].width, width: cw, height: ch, odd: odd,
-                                background: fill.cb, into: dst.baseAddress! + y0 / 2 * chromaWidth + x0 / 2, stride: chromaWidth)
+                Self.copyChroma(
+                    base + planes[1].offset, stride: planes[1].width, width: cw, height: ch, odd: odd,
+                    background: fill.cb, into: dst.baseAddress! + y0 / 2 * chromaWidth + x0 / 2, stride: chromaWidth)
             }
             cr.withUnsafeMutableBufferPointer { dst in
-                Self.copyChroma(base + planes[2].offset, stride: planes[2].width, width: cw, height: ch, odd: odd,
-                                background: fill.cr, into: dst.baseAddress! + y0 / 2 * chromaWidth + x0 / 2, stride: chromaWidth)
+                Self.copyChroma(
+                    base + planes[2].offset, stride: planes[2].width, width: cw, height: ch, odd: odd,
+                    background: fill.cr, into: dst.baseAddress! + y0 / 2 * chromaWidth + x0 / 2, stride: chromaWidth)
             }
         }
     }
@@ -91,29 +94,36 @@ struct SheetBand {
             cb.withUnsafeBufferPointer { u in
                 cr.withUnsafeBufferPointer { v in
                     Result { () throws(ImageError) in
-                        try writer.write(luma: y.baseAddress!, lumaStride: width, cb: u.baseAddress!, cr: v.baseAddress!,
-                                         chromaStride: chromaWidth, count: rows)
+                        try writer.write(
+                            luma: y.baseAddress!, lumaStride: width, cb: u.baseAddress!, cr: v.baseAddress!,
+                            chromaStride: chromaWidth, count: rows)
                     }
                 }
             }
         }.get()
     }
 
-    private static func copy(_ src: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
-                             into dst: UnsafeMutablePointer<UInt8>, stride: Int) {
+    private static func copy(
+        _ src: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
+        into dst: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
         for y in 0..<height { (dst + y * stride).update(from: src + y * sourceStride, count: width) }
     }
 
     /// Copies a cell's chroma plane. With an odd width (height), the last chroma column (row) covers one
     /// pixel of the photo and one of the background beside it: it is averaged with the background's chroma,
     /// as the encoder's own downsampling of an RGB sheet would, so no colour fringe shows past the photo.
-    private static func copyChroma(_ src: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
-                                   odd: (width: Bool, height: Bool), background bg: UInt8,
-                                   into dst: UnsafeMutablePointer<UInt8>, stride: Int) {
+    private static func copyChroma(
+        _ src: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
+        odd: (width: Bool, height: Bool), background bg: UInt8,
+        into dst: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
         copy(src, stride: sourceStride, width: width, height: height, into: dst, stride: stride)
         let b = Int(bg)
         if odd.width {
-            for y in 0..<height { let d = dst + y * stride + width - 1; d.pointee = UInt8((Int(d.pointee) + b + 1) / 2) }
+            for y in 0..<height {
+                let d = dst + y * stride + width - 1; d.pointee = UInt8((Int(d.pointee) + b + 1) / 2)
+            }
         }
         if odd.height {
             let row = dst + (height - 1) * stride

@@ -25,8 +25,10 @@ public struct OutputSettings: Sendable, Hashable {
     public var keepICCProfile: Bool
 
     /// Settings for `format`; `quality` is clamped to 1–100.
-    public init(format: ImageFormat, quality: Int = 80, progressive: Bool = false, optimizeCoding: Bool = false,
-                background: RGBColor = .white, keepICCProfile: Bool = true) {
+    public init(
+        format: ImageFormat, quality: Int = 80, progressive: Bool = false, optimizeCoding: Bool = false,
+        background: RGBColor = .white, keepICCProfile: Bool = true
+    ) {
         self.format = format
         self.quality = min(100, max(1, quality))
         self.progressive = progressive
@@ -37,7 +39,10 @@ public struct OutputSettings: Sendable, Hashable {
 
     /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of.
     package var keyFields: [(String, String)] {
-        [("f", format.name), ("q", String(quality)), ("prog", progressive ? "1" : "0"), ("opt", optimizeCoding ? "1" : "0"),
-         ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0")]
+        [
+            ("f", format.name), ("q", String(quality)), ("prog", progressive ? "1" : "0"),
+            ("opt", optimizeCoding ? "1" : "0"),
+            ("bg", background.hex), ("icc", keepICCProfile ? "1" : "0"),
+        ]
     }
 }

@@ -34,9 +34,10 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The same key with only the fields named `names` (in their order, behind the version).
     package func keeping(_ names: Set<String>) -> CacheKey {
-        CacheKey(fields: fields.filter { field in
-            field.hasPrefix("v=") || names.contains(String(field.prefix { $0 != "=" }))
-        })
+        CacheKey(
+            fields: fields.filter { field in
+                field.hasPrefix("v=") || names.contains(String(field.prefix { $0 != "=" }))
+            })
     }
 
     private static func escape(_ value: String) -> String {
@@ -57,8 +58,11 @@ extension ThumbnailOptions {
     /// The options that shape a result's pixels once its plan is made (mode, strictness, embedded thumbnails,
     /// pixel format policy, colour), one spelling each: shared by a request's key and its result's key.
     var pixelKeyFields: [(String, String)] {
-        [("m", mode.rawValue), ("strict", strict ? "1" : "0"), ("thumb", useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"),
-         ("px", pixelFormat.keyValue), ("c", color.rawValue)]
+        [
+            ("m", mode.rawValue), ("strict", strict ? "1" : "0"),
+            ("thumb", useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"),
+            ("px", pixelFormat.keyValue), ("c", color.rawValue),
+        ]
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CShrinkSystem
 
@@ -62,17 +62,23 @@ final class DecodeScheduler: @unchecked Sendable {
     /// Queues `run` with `charge` bytes at `priority`; `run` is called on a scheduler thread with the time
     /// it waited. `isDecode` is false for other blocking steps (reading a header), which are not counted as
     /// decodes. Fails with `.memoryBudgetExceeded` when `charge` exceeds the whole budget.
-    func submit(charge: Int, priority: ImageRequest.Priority, name: String, isDecode: Bool = true,
-                run: @escaping @Sendable (Duration) -> Void) throws(ImageError) -> Int {
+    func submit(
+        charge: Int, priority: ImageRequest.Priority, name: String, isDecode: Bool = true,
+        run: @escaping @Sendable (Duration) -> Void
+    ) throws(ImageError) -> Int {
         guard charge <= budget else {
-            throw ImageError(.memoryBudgetExceeded,
-                             "\(name): decoding is predicted to hold \(ImageLimits.mebibytes(charge)), more than the pipeline's whole budget of \(ImageLimits.mebibytes(budget)) (ImagePipeline.Configuration.budget)")
+            throw ImageError(
+                .memoryBudgetExceeded,
+                "\(name): decoding is predicted to hold \(ImageLimits.mebibytes(charge)), more than the pipeline's whole budget of \(ImageLimits.mebibytes(budget)) (ImagePipeline.Configuration.budget)"
+            )
         }
         lock()
         nextID += 1
         let id = nextID
-        queue.append(Work(id: id, charge: max(0, charge), priority: priority, sequence: id,
-                          submitted: .now, isDecode: isDecode, run: run))
+        queue.append(
+            Work(
+                id: id, charge: max(0, charge), priority: priority, sequence: id,
+                submitted: .now, isDecode: isDecode, run: run))
         snapshotValue.queuedCount += 1
         snapshotValue.queuedCharge += charge
         let spawn = idleThreads == 0 && snapshotValue.threads < maxConcurrent && !stopping
@@ -92,7 +98,7 @@ final class DecodeScheduler: @unchecked Sendable {
         let work = queue.remove(at: i)
         snapshotValue.queuedCount -= 1
         snapshotValue.queuedCharge -= work.charge
-        pthread_cond_broadcast(condition)   // the new head may fit
+        pthread_cond_broadcast(condition) // the new head may fit
         return true
     }
 
@@ -133,8 +139,10 @@ final class DecodeScheduler: @unchecked Sendable {
     private func nextAdmissible() -> Int? {
         guard !queue.isEmpty, snapshotValue.runningCount < maxConcurrent else { return nil }
         var best = 0
-        for i in 1..<queue.count where queue[i].priority > queue[best].priority
-            || (queue[i].priority == queue[best].priority && queue[i].sequence < queue[best].sequence) {
+        for i in 1..<queue.count
+        where queue[i].priority > queue[best].priority
+            || (queue[i].priority == queue[best].priority && queue[i].sequence < queue[best].sequence)
+        {
             best = i
         }
         return snapshotValue.runningCharge + queue[best].charge <= budget ? best : nil
@@ -152,7 +160,8 @@ final class DecodeScheduler: @unchecked Sendable {
                 if work.isDecode {
                     snapshotValue.started += 1
                     snapshotValue.runningDecodes += 1
-                    snapshotValue.peakRunningDecodes = max(snapshotValue.peakRunningDecodes, snapshotValue.runningDecodes)
+                    snapshotValue.peakRunningDecodes = max(
+                        snapshotValue.peakRunningDecodes, snapshotValue.runningDecodes)
                 }
                 snapshotValue.peakRunningCharge = max(snapshotValue.peakRunningCharge, snapshotValue.runningCharge)
                 precondition(snapshotValue.runningCharge <= budget, "decode budget invariant broken")
@@ -180,12 +189,14 @@ final class DecodeScheduler: @unchecked Sendable {
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { raw in
-            let scheduler = Unmanaged<DecodeScheduler>.fromOpaque(raw!).takeRetainedValue()
-            csys_name_thread("shrink-decode")
-            scheduler.workerLoop()
-            return nil
-        }, context)
+        let started = pthread_create(
+            &thread, &attributes,
+            { raw in
+                let scheduler = Unmanaged<DecodeScheduler>.fromOpaque(raw!).takeRetainedValue()
+                csys_name_thread("shrink-decode")
+                scheduler.workerLoop()
+                return nil
+            }, context)
         pthread_attr_destroy(&attributes)
         if started != 0 {
             Unmanaged<DecodeScheduler>.fromOpaque(context).release()

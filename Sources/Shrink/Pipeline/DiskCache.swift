@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -38,7 +38,7 @@ public final class DiskCache: Sendable {
 
     private struct Entry {
         var bytes: Int
-        var lastUse: Int   // nanoseconds since the epoch
+        var lastUse: Int // nanoseconds since the epoch
     }
 
     private struct State: ~Copyable {
@@ -127,8 +127,10 @@ public final class DiskCache: Sendable {
             return nil
         }
         let now = Self.now()
-        var times = [timespec(tv_sec: now / 1_000_000_000, tv_nsec: now % 1_000_000_000),
-                     timespec(tv_sec: now / 1_000_000_000, tv_nsec: now % 1_000_000_000)]
+        var times = [
+            timespec(tv_sec: now / 1_000_000_000, tv_nsec: now % 1_000_000_000),
+            timespec(tv_sec: now / 1_000_000_000, tv_nsec: now % 1_000_000_000),
+        ]
         _ = utimensat(AT_FDCWD, directory + "/" + name, &times, 0)
         state.withLock { s in
             s.statistics.hits += 1
@@ -211,7 +213,7 @@ public final class DiskCache: Sendable {
         guard file.count >= headerBytes, Array(file[0..<8]) == magic else { return nil }
         let keyCount = Int(read32(file, 8)), payloadCount = Int(read64(file, 12))
         guard keyCount >= 0, payloadCount >= 0, headerBytes + keyCount + payloadCount == file.count else { return nil }
-        let keyBytes = Array(file[headerBytes ..< headerBytes + keyCount])
+        let keyBytes = Array(file[headerBytes..<headerBytes + keyCount])
         guard keyBytes == Array(key.utf8) else { return nil }
         let payload = Array(file[(headerBytes + keyCount)...])
         guard checksum(keyBytes, payload) == read64(file, 20) else { return nil }
@@ -222,7 +224,7 @@ public final class DiskCache: Sendable {
         guard file.count >= headerBytes, Array(file[0..<8]) == magic else { return nil }
         let keyCount = Int(read32(file, 8))
         guard headerBytes + keyCount <= file.count else { return nil }
-        return String(decoding: file[headerBytes ..< headerBytes + keyCount], as: UTF8.self)
+        return String(decoding: file[headerBytes..<headerBytes + keyCount], as: UTF8.self)
     }
 
     /// 64-bit FNV-1a over both arrays (with the key's length mixed in between), 8 bytes per step.

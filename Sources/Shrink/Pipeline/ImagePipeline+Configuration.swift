@@ -26,11 +26,13 @@ extension ImagePipeline {
         public var observer: (@Sendable (PipelineEvent) -> Void)?
 
         /// A configuration with the defaults above, or the values given (`nil` for the default).
-        public init(budget: Int? = nil, maxConcurrentDecodes: Int? = nil,
-                    memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
-                    encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration? = nil,
-                    diskCache: DiskCache? = nil, diskCacheQuality: Int = 90, measuresMemory: Bool = true,
-                    observer: (@Sendable (PipelineEvent) -> Void)? = nil) {
+        public init(
+            budget: Int? = nil, maxConcurrentDecodes: Int? = nil,
+            memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
+            encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration? = nil,
+            diskCache: DiskCache? = nil, diskCacheQuality: Int = 90, measuresMemory: Bool = true,
+            observer: (@Sendable (PipelineEvent) -> Void)? = nil
+        ) {
             self.budget = max(1, budget ?? min(SystemResources.memoryLimit / 4, 2 << 30))
             self.maxConcurrentDecodes = max(1, maxConcurrentDecodes ?? SystemResources.cores)
             self.memoryCache = memoryCache
@@ -47,12 +49,16 @@ extension ImagePipeline {
         /// server sends bytes), `maxConcurrentDecodes` threads (the cores by default), and `diskCache` when given.
         /// The heap is not sampled (``measuresMemory`` false): with decodes side by side a process-wide sample
         /// says nothing of one decode, and `mallinfo2` takes every arena's lock, stalling the other decodes.
-        public static func server(budget: Int, maxConcurrentDecodes: Int? = nil, resultCacheBytes: Int? = nil,
-                                  diskCache: DiskCache? = nil) -> Configuration {
+        public static func server(
+            budget: Int, maxConcurrentDecodes: Int? = nil, resultCacheBytes: Int? = nil,
+            diskCache: DiskCache? = nil
+        ) -> Configuration {
             let cacheBytes = resultCacheBytes ?? budget / 2
-            return Configuration(budget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
-                                 encodedCache: cacheBytes > 0 ? MemoryCache.Configuration(costLimit: cacheBytes, countLimit: 10_000) : nil,
-                                 diskCache: diskCache, measuresMemory: false)
+            return Configuration(
+                budget: budget, maxConcurrentDecodes: maxConcurrentDecodes, memoryCache: nil,
+                encodedCache: cacheBytes > 0
+                    ? MemoryCache.Configuration(costLimit: cacheBytes, countLimit: 10_000) : nil,
+                diskCache: diskCache, measuresMemory: false)
         }
 
         /// The default memory cache limits (see ``memoryCache``).

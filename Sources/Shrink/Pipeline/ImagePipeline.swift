@@ -74,7 +74,9 @@ public final class ImagePipeline: Sendable {
     /// inside the decode's budget charge (the encoder's memory is predicted and charged with it). An encoded
     /// result in the memory or disk cache is returned as it is, without decoding or re-encoding; the disk
     /// cache is read before the source is loaded or any budget is charged.
-    public func encodedImage(for request: ImageRequest, as output: OutputSettings) async throws(ImageError) -> EncodedResponse {
+    public func encodedImage(for request: ImageRequest, as output: OutputSettings) async throws(ImageError)
+        -> EncodedResponse
+    {
         try await encodedImageTask(with: request, as: output).encodedResponse
     }
 
@@ -117,7 +119,8 @@ public final class ImagePipeline: Sendable {
                 if let id = job.schedulerID { scheduler.setPriority(job.priority, for: id) }
                 return nil
             }
-            let job = PipelineJob(key: key, request: request, output: output, measuresMemory: configuration.measuresMemory)
+            let job = PipelineJob(
+                key: key, request: request, output: output, measuresMemory: configuration.measuresMemory)
             job.tasks = [task]
             s.jobs[key] = job
             s.jobOfTask[ObjectIdentifier(task)] = job
@@ -225,7 +228,8 @@ public final class ImagePipeline: Sendable {
     /// returns true; false on a miss (or when the request may not read the disk cache).
     private func servedFromDisk(_ job: PipelineJob, key: CacheKey? = nil) -> Bool {
         guard let output = job.output, let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = disk.data(for: (key ?? job.key).string), let size = Self.storedSize(data) else { return false }
+            let data = disk.data(for: (key ?? job.key).string), let size = Self.storedSize(data)
+        else { return false }
         let image = EncodedImage(bytes: data, format: output.format, size: size)
         var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
         telemetry.bytesRead = data.count
@@ -263,7 +267,9 @@ public final class ImagePipeline: Sendable {
                 encoding = CodecRegistry.predictedEncodeBytes(for: size, settings: output)
             }
             // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
-            chosen = try source.plan(request.target, region: region, options: request.options, within: max(1, scheduler.budget - held - encoding))
+            chosen = try source.plan(
+                request.target, region: region, options: request.options,
+                within: max(1, scheduler.budget - held - encoding))
             // The result's own key: a request spelled differently (a box and a long side, say) that planned the
             // same output may have cached it already, under its own key. A fallback plan's result is not the
             // requested one, so it is neither looked up nor offered to others.
@@ -330,7 +336,9 @@ public final class ImagePipeline: Sendable {
             telemetry.pixelFormat = image.pixels.format
             telemetry.bufferBytes = image.pixels.byteCount
             if telemetry.origin == .decoded {
-                (telemetry.decodePath, telemetry.decoder, telemetry.colorConversion) = (image.decodePath, image.decoder, image.colorConversion)
+                (telemetry.decodePath, telemetry.decoder, telemetry.colorConversion) = (
+                    image.decodePath, image.decoder, image.colorConversion
+                )
             }
             telemetry.measuredPeakBytes = job.monitor.peakBytes
         }
@@ -349,21 +357,26 @@ public final class ImagePipeline: Sendable {
         } else {
             if case .success(let image) = result, !job.monitor.isCancelled {
                 if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
-                   cache.set(image, for: job.key, cost: image.pixels.byteCount) {
+                    cache.set(image, for: job.key, cost: image.pixels.byteCount)
+                {
                     indexResult(of: job)
                     observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
                     shareBudgetWithCache()
                 }
-                if telemetry.origin == .decoded, let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheWrite),
-                   let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
-                   (try? disk.store(encoded, for: job.key.string)) != nil {
+                if telemetry.origin == .decoded, let disk = diskCache,
+                    !request.cachePolicy.contains(.skipDiskCacheWrite),
+                    let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
+                    (try? disk.store(encoded, for: job.key.string)) != nil
+                {
                     observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
                 }
             }
             output = result.map { .decoded(ImageResponse(image: $0, telemetry: telemetry)) }
         }
         let cancelled = job.monitor.isCancelled
-        observer?(.decodeFinished(key: job.key.string, charge: charge, cancelled: cancelled, rowsDecoded: job.monitor.rowsDecoded))
+        observer?(
+            .decodeFinished(
+                key: job.key.string, charge: charge, cancelled: cancelled, rowsDecoded: job.monitor.rowsDecoded))
         if cancelled {
             state.withLock { $0.decodesCancelled += 1 }
         } else {
@@ -381,10 +394,13 @@ public final class ImagePipeline: Sendable {
 
     /// The image from the disk cache entry for `job`, decoded in the request's pixel format policy; nil on a
     /// miss (or a damaged entry, which the cache drops).
-    private func diskEntry(for job: PipelineJob, source: ImageSource, plan: ThumbnailPlan,
-                           charge: Int) -> (image: DecodedImage, bytes: Int)? {
+    private func diskEntry(
+        for job: PipelineJob, source: ImageSource, plan: ThumbnailPlan,
+        charge: Int
+    ) -> (image: DecodedImage, bytes: Int)? {
         guard let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-              let data = disk.data(for: job.key.string) else { return nil }
+            let data = disk.data(for: job.key.string)
+        else { return nil }
         do {
             let entry = try ImageSource(bytes: data, name: "\(job.request.loader.name) (disk cache)")
             guard entry.info.displayedSize == plan.outputSize else { return nil }
@@ -392,7 +408,9 @@ public final class ImagePipeline: Sendable {
             options.allowUpscaling = false
             let pixels = try entry.image(.original, region: nil, options: options, monitor: job.monitor).pixels
             let metadata = try source.decoder.metadata().orientedUpright
-            return (DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: charge), data.count)
+            return (
+                DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: charge), data.count
+            )
         } catch {
             return nil
         }
@@ -422,16 +440,21 @@ public final class ImagePipeline: Sendable {
     /// Stores an encoded result in the encoded memory cache, when there is one and the request may write it.
     private func storeEncoded(_ image: EncodedImage, for job: PipelineJob) {
         guard let cache = encodedCache, !job.request.cachePolicy.contains(.skipMemoryCacheWrite),
-              cache.set(image, for: job.key, cost: image.bytes.count) else { return }
+            cache.set(image, for: job.key, cost: image.bytes.count)
+        else { return }
         indexResult(of: job)
         configuration.observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
         shareBudgetWithCache()
     }
 
     /// Encodes `job`'s decoded `image` with `settings` and stores the bytes in the caches.
-    private func encodeResult(_ image: DecodedImage, of job: PipelineJob, as settings: OutputSettings,
-                              telemetry: inout ImageTelemetry) throws(ImageError) -> EncodedResponse {
-        guard !job.monitor.isCancelled else { throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled", name: job.request.loader.name) }
+    private func encodeResult(
+        _ image: DecodedImage, of job: PipelineJob, as settings: OutputSettings,
+        telemetry: inout ImageTelemetry
+    ) throws(ImageError) -> EncodedResponse {
+        guard !job.monitor.isCancelled else {
+            throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled", name: job.request.loader.name)
+        }
         let encodeStart = ContinuousClock.now
         let encoded = try Self.encode(image, as: settings)
         telemetry.encodeTime = encodeStart.duration(to: .now)
@@ -439,7 +462,8 @@ public final class ImagePipeline: Sendable {
         state.withLock { $0.encodes += 1 }
         storeEncoded(encoded, for: job)
         if let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheWrite),
-           (try? disk.store(encoded.bytes, for: job.key.string)) != nil {
+            (try? disk.store(encoded.bytes, for: job.key.string)) != nil
+        {
             indexResult(of: job)
             configuration.observer?(.diskCacheStored(key: job.key.string, bytes: encoded.bytes.count))
         }
@@ -458,10 +482,14 @@ public final class ImagePipeline: Sendable {
     /// bytes, the output settings after them.
     private static func resultKey(of job: PipelineJob, plan chosen: BudgetedPlan) -> CacheKey {
         let p = chosen.plan, r = p.storedRegion
-        let region = [r.x, r.y, r.width, r.height].map { String($0) }.joined(separator: ",")   // shortest round-trip spelling
+        // shortest round-trip spelling
+        let region = [r.x, r.y, r.width, r.height].map { String($0) }.joined(separator: ",")
         let key = job.key.keeping(["src"]).appending(
-            [("out", "\(p.outputSize.width)x\(p.outputSize.height)"), ("region", region), ("o", String(p.orientation.rawValue)),
-             ("pre", String(p.prescale))] + chosen.options.pixelKeyFields)
+            [
+                ("out", "\(p.outputSize.width)x\(p.outputSize.height)"), ("region", region),
+                ("o", String(p.orientation.rawValue)),
+                ("pre", String(p.prescale)),
+            ] + chosen.options.pixelKeyFields)
         return job.output.map { key.appending($0.keyFields) } ?? key
     }
 
@@ -474,7 +502,9 @@ public final class ImagePipeline: Sendable {
 
     /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.
     private static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> FractionalRect? {
-        guard let crop = request.crop else { return try source.fractional(request.region, rotation: request.options.rotation) }
+        guard let crop = request.crop else {
+            return try source.fractional(request.region, rotation: request.options.rotation)
+        }
         guard request.region == nil else {
             throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")
         }

@@ -30,7 +30,9 @@ public final class ImagePrefetcher: Sendable {
 
     /// A prefetcher that warms `destination` of `pipeline` at `priority` (`.low` by default, below what
     /// someone is looking at).
-    public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low) {
+    public init(
+        pipeline: ImagePipeline, destination: Destination = .memoryCache, priority: ImageRequest.Priority = .low
+    ) {
         self.pipeline = pipeline
         self.destination = destination
         self.priority = priority

@@ -27,8 +27,9 @@ extension ImageRequest {
                 return min(f, v < 1 ? (v * f).rounded() : v.rounded(.down))
             }
             let w = max(1, side(width, displayed.width)), h = max(1, side(height, displayed.height))
-            return FractionalRect(x: gravity.origin(window: w, in: Double(displayed.width), fraction: gravity.x),
-                        y: gravity.origin(window: h, in: Double(displayed.height), fraction: gravity.y), width: w, height: h)
+            return FractionalRect(
+                x: gravity.origin(window: w, in: Double(displayed.width), fraction: gravity.x),
+                y: gravity.origin(window: h, in: Double(displayed.height), fraction: gravity.y), width: w, height: h)
         }
 
         /// `W:H:x:y`: the key spelling.

@@ -31,9 +31,11 @@ public struct ImageRequest: Sendable {
 
     /// A request for the image `loader` loads, at `target`, of `region` (displayed pixels) or `crop` when
     /// given (not both), under `options` and `limits`.
-    public init(loader: any DataLoading, target: ThumbnailTarget = .original, region: PixelRect? = nil, crop: Crop? = nil,
-                options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
+    public init(
+        loader: any DataLoading, target: ThumbnailTarget = .original, region: PixelRect? = nil, crop: Crop? = nil,
+        options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
+        priority: Priority = .normal, cachePolicy: CachePolicy = []
+    ) {
         self.loader = loader
         self.crop = crop
         self.target = target
@@ -45,11 +47,15 @@ public struct ImageRequest: Sendable {
     }
 
     /// A request for the file at `path`.
-    public init(path: String, target: ThumbnailTarget = .original, region: PixelRect? = nil, crop: Crop? = nil,
-                options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
-                priority: Priority = .normal, cachePolicy: CachePolicy = []) {
-        self.init(loader: FileLoader(path: path), target: target, region: region, crop: crop, options: options, limits: limits,
-                  priority: priority, cachePolicy: cachePolicy)
+    public init(
+        path: String, target: ThumbnailTarget = .original, region: PixelRect? = nil, crop: Crop? = nil,
+        options: ThumbnailOptions = ThumbnailOptions(), limits: ImageLimits = ImageLimits(),
+        priority: Priority = .normal, cachePolicy: CachePolicy = []
+    ) {
+        self.init(
+            loader: FileLoader(path: path), target: target, region: region, crop: crop, options: options,
+            limits: limits,
+            priority: priority, cachePolicy: cachePolicy)
     }
 
     /// The key of the image this request makes: the source identity and everything that shapes the plan and
@@ -57,12 +63,16 @@ public struct ImageRequest: Sendable {
     /// policy, colour policy, gravity), as typed fields. Fails when the source cannot be examined.
     public func cacheKey() throws(ImageError) -> CacheKey {
         let o = options
-        let region = self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }
+        let region =
+            self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }
             ?? crop.map { "crop:" + $0.keyValue } ?? "all"
         // Gravity places only cover windows (crops carry their own): one key for every gravity otherwise.
         var gravity = "-"
         if case .box(_, .cover) = target { gravity = o.gravity.keyValue }
-        return CacheKey([("src", try loader.identity()), ("t", target.keyValue), ("r", region),
-                         ("up", o.allowUpscaling ? "1" : "0"), ("g", gravity), ("rot", String(o.rotation.rawValue))] + o.pixelKeyFields)
+        return CacheKey(
+            [
+                ("src", try loader.identity()), ("t", target.keyValue), ("r", region),
+                ("up", o.allowUpscaling ? "1" : "0"), ("g", gravity), ("rot", String(o.rotation.rawValue)),
+            ] + o.pixelKeyFields)
     }
 }

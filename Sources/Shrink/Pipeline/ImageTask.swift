@@ -39,7 +39,10 @@ public final class ImageTask: Sendable {
         get async throws(ImageError) {
             switch try await output() {
             case .decoded(let r): return r
-            case .encoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes bytes; await encodedResponse", name: request.loader.name)
+            case .encoded:
+                throw ImageError(
+                    .invalidArgument, "\(request.loader.name): this task makes bytes; await encodedResponse",
+                    name: request.loader.name)
             }
         }
     }
@@ -50,7 +53,10 @@ public final class ImageTask: Sendable {
         get async throws(ImageError) {
             switch try await output() {
             case .encoded(let r): return r
-            case .decoded: throw ImageError(.invalidArgument, "\(request.loader.name): this task makes pixels; await response", name: request.loader.name)
+            case .decoded:
+                throw ImageError(
+                    .invalidArgument, "\(request.loader.name): this task makes pixels; await response",
+                    name: request.loader.name)
             }
         }
     }
@@ -95,7 +101,8 @@ public final class ImageTask: Sendable {
 
     /// Delivers the result (the first one wins).
     func finish(_ result: Result<PipelineOutput, ImageError>) {
-        let (waiting, observers) = state.withLock { s -> ([CheckedContinuation<Result<PipelineOutput, ImageError>, Never>], [@Sendable () -> Void]) in
+        let (waiting, observers) = state.withLock {
+            s -> ([CheckedContinuation<Result<PipelineOutput, ImageError>, Never>], [@Sendable () -> Void]) in
             guard s.result == nil else { return ([], []) }
             s.result = result
             defer { s.waiting = []; s.observers = [] }

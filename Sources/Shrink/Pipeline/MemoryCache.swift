@@ -57,7 +57,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     private struct State: ~Copyable {
         var configuration: Configuration
         var nodes: [Key: Node] = [:]
-        var newest: Node?   // the list runs oldest → newest through `newer`
+        var newest: Node? // the list runs oldest → newest through `newer`
         var oldest: Node?
         var statistics = Statistics()
 
@@ -126,7 +126,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public func set(_ value: Value, for key: Key, cost: Int) -> Bool {
         state.withLock { s -> Bool in
             if let old = s.nodes[key] { s.remove(old) }
-            guard cost <= s.configuration.entryCostLimit, cost <= s.configuration.costLimit, s.configuration.countLimit > 0 else {
+            guard cost <= s.configuration.entryCostLimit, cost <= s.configuration.costLimit,
+                s.configuration.countLimit > 0
+            else {
                 s.statistics.refused += 1
                 return false
             }
@@ -152,12 +154,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Evicts least recently used entries until the total cost is at most `cost`.
     public func trim(toCost cost: Int) {
-        state.withLock { s in s.statistics.evictions += s.trim(toCost: max(0, cost), count: s.configuration.countLimit) }
+        state.withLock { s in s.statistics.evictions += s.trim(toCost: max(0, cost), count: s.configuration.countLimit)
+        }
     }
 
     /// Evicts least recently used entries until at most `count` remain.
     public func trim(toCount count: Int) {
-        state.withLock { s in s.statistics.evictions += s.trim(toCost: s.configuration.costLimit, count: max(0, count)) }
+        state.withLock { s in s.statistics.evictions += s.trim(toCost: s.configuration.costLimit, count: max(0, count))
+        }
     }
 
     /// Empties the cache.

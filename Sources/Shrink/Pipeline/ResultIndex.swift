@@ -25,7 +25,7 @@ package struct ResultIndex: Sendable {
                 requests[order[start]] = nil
                 start += 1
             }
-            if start > Self.capacity {       // compact the order now and then
+            if start > Self.capacity { // compact the order now and then
                 order.removeFirst(start)
                 start = 0
             }

@@ -11,10 +11,12 @@ package struct Codec: Sendable {
     /// Makes its encoder with default settings, when it writes the format too.
     package let makeEncoder: (@Sendable () -> any ImageEncoding)?
 
-    package init(format: ImageFormat, capabilities: CodecCapabilities,
-                sniff: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
-                open: @escaping @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding,
-                makeEncoder: (@Sendable () -> any ImageEncoding)? = nil) {
+    package init(
+        format: ImageFormat, capabilities: CodecCapabilities,
+        sniff: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
+        open: @escaping @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding,
+        makeEncoder: (@Sendable () -> any ImageEncoding)? = nil
+    ) {
         self.format = format
         self.capabilities = capabilities
         self.sniffer = sniff

@@ -37,9 +37,11 @@ package struct CodecCapabilities: Sendable, Equatable {
     /// Metadata it reads.
     package var metadata: Set<Metadata>
 
-    package init(shrinkOnLoad: [ShrinkOnLoad] = [], yieldsPlanes: Bool = false, rowFormats: [PixelFormat],
-                maxBitsPerComponent: Int = 8, alpha: Bool = false, regions: Bool = false, losslessTransforms: Bool = false,
-                animation: Bool = false, metadata: Set<Metadata> = []) {
+    package init(
+        shrinkOnLoad: [ShrinkOnLoad] = [], yieldsPlanes: Bool = false, rowFormats: [PixelFormat],
+        maxBitsPerComponent: Int = 8, alpha: Bool = false, regions: Bool = false, losslessTransforms: Bool = false,
+        animation: Bool = false, metadata: Set<Metadata> = []
+    ) {
         self.shrinkOnLoad = shrinkOnLoad
         self.yieldsPlanes = yieldsPlanes
         self.rowFormats = rowFormats

@@ -42,8 +42,11 @@ package struct DecodeRoute: Sendable {
     package let decoder: String?
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
-    package init(path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
-                geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil, start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream) {
+    package init(
+        path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
+        geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil,
+        start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
+    ) {
         self.path = path
         self.output = output
         self.decodedSize = decodedSize

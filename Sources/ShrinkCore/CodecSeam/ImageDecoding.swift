@@ -45,7 +45,9 @@ package struct DecodeOptions: Sendable {
     /// How CMYK ink becomes RGB (a colour-managed transform); ``NaiveInk`` when nil.
     package var inkConverter: (any InkConverting)?
 
-    package init(fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil) {
+    package init(
+        fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil
+    ) {
         self.fast = fast
         self.strict = strict
         self.memoryLimit = memoryLimit

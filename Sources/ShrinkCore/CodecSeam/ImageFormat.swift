@@ -16,7 +16,8 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// JPEG (`image/jpeg`): read and written.
-    public static let jpeg = ImageFormat(name: "jpeg", mimeType: "image/jpeg", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"])
+    public static let jpeg = ImageFormat(
+        name: "jpeg", mimeType: "image/jpeg", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"])
     /// PNG (`image/png`): read and written.
     public static let png = ImageFormat(name: "png", mimeType: "image/png", fileExtensions: ["png"])
     /// WebP (`image/webp`): read (lossy, lossless, animated: the first frame) and written.
@@ -49,14 +50,26 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
             for (i, b) in magic.enumerated() where bytes[offset + i] != b { return false }
             return true
         }
-        if starts([0xFF, 0xD8, 0xFF]) { self = .jpeg }
-        else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png }
-        else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
-        else if starts(Array("GIF8".utf8)) { self = .gif }
-        else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
-        else if starts(Array("BM".utf8)) { self = .bmp }
-        else if starts(Array("ftyp".utf8), at: 4) {
-            if starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8) { self = .avif } else { self = .heif }
-        } else { return nil }
+        if starts([0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
+            self = .webp
+        } else if starts(Array("GIF8".utf8)) {
+            self = .gif
+        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) {
+            self = .tiff
+        } else if starts(Array("BM".utf8)) {
+            self = .bmp
+        } else if starts(Array("ftyp".utf8), at: 4) {
+            if starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8) {
+                self = .avif
+            } else {
+                self = .heif
+            }
+        } else {
+            return nil
+        }
     }
 }

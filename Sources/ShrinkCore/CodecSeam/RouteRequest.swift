@@ -11,7 +11,9 @@ package struct RouteRequest: Sendable, Equatable {
     /// columns decodes only this.
     package var window: FractionalRect?
 
-    package init(scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: FractionalRect? = nil) {
+    package init(
+        scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: FractionalRect? = nil
+    ) {
         self.scaleDenominator = scaleDenominator
         self.wantsPlanes = wantsPlanes
         self.wantsSixteenBit = wantsSixteenBit

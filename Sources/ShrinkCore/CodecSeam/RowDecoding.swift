@@ -16,8 +16,10 @@ package protocol RowDecoding: AnyObject {
 
     /// Decodes up to `maxRows` rows starting at `row`, which must equal ``nextRow``, into `buffer`
     /// (`bytesPerRow` apart). Returns how many rows were written (0 only at the end of the image).
-    func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                  maxRows: Int) throws(ImageError) -> Int
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int
 
     /// Stops decoding and releases the decoder's working memory; rows not read are never decoded.
     func finish() throws(ImageError)
@@ -36,7 +38,8 @@ extension RowDecoding {
     package func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {
         guard isOpen else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
         guard row == nextRow else {
-            throw ImageError(.invalidArgument, "\(path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")
+            throw ImageError(
+                .invalidArgument, "\(path): rows are decoded top to bottom; asked for row \(row), next is \(nextRow)")
         }
         return max(0, min(maxRows, size.height - nextRow))
     }

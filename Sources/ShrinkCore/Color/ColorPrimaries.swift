@@ -13,21 +13,36 @@ package struct ColorPrimaries: Sendable, Hashable {
 
     static let d65 = [0.3127, 0.3290]
     /// BT.709's, which sRGB shares.
-    package static let bt709 = ColorPrimaries(white: d65, red: [0.64, 0.33], green: [0.30, 0.60], blue: [0.15, 0.06], name: "BT.709")
+    package static let bt709 = ColorPrimaries(
+        white: d65, red: [0.64, 0.33], green: [0.30, 0.60], blue: [0.15, 0.06], name: "BT.709")
 
     /// The primaries of an ITU-T H.273 colour primaries code: 1 BT.709, 4 BT.470M, 5 BT.601 625, 6 BT.601 525,
     /// 7 SMPTE 240M, 9 BT.2020, 11 DCI-P3, 12 Display P3, 22 EBU 3213; nil for 2 (unspecified) and the rest.
     package static func h273(_ code: Int) -> ColorPrimaries? {
         switch code {
         case 1: bt709
-        case 4: ColorPrimaries(white: [0.310, 0.316], red: [0.67, 0.33], green: [0.21, 0.71], blue: [0.14, 0.08], name: "BT.470M")
-        case 5: ColorPrimaries(white: d65, red: [0.64, 0.33], green: [0.29, 0.60], blue: [0.15, 0.06], name: "BT.601 625")
-        case 6, 7: ColorPrimaries(white: d65, red: [0.630, 0.340], green: [0.310, 0.595], blue: [0.155, 0.070],
-                                  name: code == 6 ? "BT.601 525" : "SMPTE 240M")
-        case 9: ColorPrimaries(white: d65, red: [0.708, 0.292], green: [0.170, 0.797], blue: [0.131, 0.046], name: "BT.2020")
-        case 11: ColorPrimaries(white: [0.314, 0.351], red: [0.680, 0.320], green: [0.265, 0.690], blue: [0.150, 0.060], name: "DCI-P3")
-        case 12: ColorPrimaries(white: d65, red: [0.680, 0.320], green: [0.265, 0.690], blue: [0.150, 0.060], name: "Display P3")
-        case 22: ColorPrimaries(white: d65, red: [0.630, 0.340], green: [0.295, 0.605], blue: [0.155, 0.077], name: "EBU 3213")
+        case 4:
+            ColorPrimaries(
+                white: [0.310, 0.316], red: [0.67, 0.33], green: [0.21, 0.71], blue: [0.14, 0.08], name: "BT.470M")
+        case 5:
+            ColorPrimaries(
+                white: d65, red: [0.64, 0.33], green: [0.29, 0.60], blue: [0.15, 0.06], name: "BT.601 625")
+        case 6, 7:
+            ColorPrimaries(
+                white: d65, red: [0.630, 0.340], green: [0.310, 0.595], blue: [0.155, 0.070],
+                name: code == 6 ? "BT.601 525" : "SMPTE 240M")
+        case 9:
+            ColorPrimaries(
+                white: d65, red: [0.708, 0.292], green: [0.170, 0.797], blue: [0.131, 0.046], name: "BT.2020")
+        case 11:
+            ColorPrimaries(
+                white: [0.314, 0.351], red: [0.680, 0.320], green: [0.265, 0.690], blue: [0.150, 0.060], name: "DCI-P3")
+        case 12:
+            ColorPrimaries(
+                white: d65, red: [0.680, 0.320], green: [0.265, 0.690], blue: [0.150, 0.060], name: "Display P3")
+        case 22:
+            ColorPrimaries(
+                white: d65, red: [0.630, 0.340], green: [0.295, 0.605], blue: [0.155, 0.077], name: "EBU 3213")
         default: nil
         }
     }

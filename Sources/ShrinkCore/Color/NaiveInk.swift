@@ -3,7 +3,8 @@
 package struct NaiveInk: InkConverting {
     package init() {}
 
-    package func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
+    package func convert(_ ink: UnsafePointer<UInt8>, inverted: Bool, into rgb: UnsafeMutablePointer<UInt8>, count: Int)
+    {
         // With the stored values s (inverted: s = 255 − ink), light = s_c × s_k / 255, rounded as Pillow does.
         let flip: Int = inverted ? 0 : 255
         for x in 0..<count {

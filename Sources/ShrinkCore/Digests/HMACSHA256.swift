@@ -12,8 +12,10 @@ package enum HMACSHA256 {
         let result = keyBytes.withUnsafeBytes { k in
             message.withUnsafeBytes { m in
                 mac.withUnsafeMutableBufferPointer {
-                    HMAC(EVP_sha256(), k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                         m.count, $0.baseAddress, &length)
+                    HMAC(
+                        EVP_sha256(), k.baseAddress, Int32(key.count),
+                        m.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                        m.count, $0.baseAddress, &length)
                 }
             }
         }

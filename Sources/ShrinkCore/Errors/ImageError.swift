@@ -75,8 +75,10 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible, C
 
     /// Makes an error; `message` should say what was wrong in one line and may start with the file's name.
     /// `underlying` keeps the error that caused this one (a loader's own).
-    public init(_ code: Code, _ message: String, cause: String? = nil, name: String? = nil,
-                underlying: (any Error)? = nil) {
+    public init(
+        _ code: Code, _ message: String, cause: String? = nil, name: String? = nil,
+        underlying: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.cause = cause

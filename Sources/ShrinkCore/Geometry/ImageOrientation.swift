@@ -33,10 +33,12 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     public func followed(by next: ImageOrientation) -> ImageOrientation {
         let size = PixelSize(width: 3, height: 2), mid = displayedSize(of: size)
         return ImageOrientation.allCases.first { c in
-            (0..<2).allSatisfy { y in (0..<3).allSatisfy { x in
-                let d = displayedPosition(x: x, y: y, in: size)
-                return c.displayedPosition(x: x, y: y, in: size) == next.displayedPosition(x: d.x, y: d.y, in: mid)
-            } }
+            (0..<2).allSatisfy { y in
+                (0..<3).allSatisfy { x in
+                    let d = displayedPosition(x: x, y: y, in: size)
+                    return c.displayedPosition(x: x, y: y, in: size) == next.displayedPosition(x: d.x, y: d.y, in: mid)
+                }
+            }
         } ?? self
     }
 
@@ -79,14 +81,21 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
         let w = Double(storedSize.width), h = Double(storedSize.height)
         switch self {
         case .up: return rect
-        case .upMirrored: return FractionalRect(x: w - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
-        case .down: return FractionalRect(x: w - rect.x - rect.width, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
-        case .downMirrored: return FractionalRect(x: rect.x, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
+        case .upMirrored:
+            return FractionalRect(x: w - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
+        case .down:
+            return FractionalRect(
+                x: w - rect.x - rect.width, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
+        case .downMirrored:
+            return FractionalRect(x: rect.x, y: h - rect.y - rect.height, width: rect.width, height: rect.height)
         case .leftMirrored: return rect.transposed
-        case .right: return FractionalRect(x: rect.y, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .right:
+            return FractionalRect(x: rect.y, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
         case .rightMirrored:
-            return FractionalRect(x: w - rect.y - rect.height, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
-        case .left: return FractionalRect(x: w - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
+            return FractionalRect(
+                x: w - rect.y - rect.height, y: h - rect.x - rect.width, width: rect.height, height: rect.width)
+        case .left:
+            return FractionalRect(x: w - rect.y - rect.height, y: rect.x, width: rect.height, height: rect.width)
         }
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 import CShrinkSystem
@@ -42,7 +42,8 @@ public final class ImageBytes: @unchecked Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let e = errno
-            throw ImageError(e == ENOENT || e == ENOTDIR ? .fileNotFound : .io, "\(path): cannot open", cause: Self.errnoText(e))
+            throw ImageError(
+                e == ENOENT || e == ENOTDIR ? .fileNotFound : .io, "\(path): cannot open", cause: Self.errnoText(e))
         }
         defer { close(fd) }
         var st = stat()
@@ -76,7 +77,8 @@ public final class ImageBytes: @unchecked Sendable {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 storage.deallocate()
-                throw ImageError(.truncated, "\(path): the file ended after \(done) of \(count) bytes while it was read")
+                throw ImageError(
+                    .truncated, "\(path): the file ended after \(done) of \(count) bytes while it was read")
             }
             done += n
         }
@@ -98,7 +100,9 @@ public final class ImageBytes: @unchecked Sendable {
             if used == capacity {
                 guard capacity <= maxBytes else {
                     storage.deallocate()
-                    throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes (ImageLimits.maxInputBytes)")
+                    throw ImageError(
+                        .limitExceeded,
+                        "\(name): input is larger than the limit of \(maxBytes) bytes (ImageLimits.maxInputBytes)")
                 }
                 let grown = UnsafeMutableRawPointer.allocate(byteCount: min(capacity * 2, maxBytes + 1), alignment: 16)
                 grown.copyMemory(from: storage, byteCount: used)
@@ -118,7 +122,9 @@ public final class ImageBytes: @unchecked Sendable {
         }
         guard used <= maxBytes else {
             storage.deallocate()
-            throw ImageError(.limitExceeded, "\(name): input is larger than the limit of \(maxBytes) bytes (ImageLimits.maxInputBytes)")
+            throw ImageError(
+                .limitExceeded,
+                "\(name): input is larger than the limit of \(maxBytes) bytes (ImageLimits.maxInputBytes)")
         }
         count = used
         if used == 0 {
@@ -148,8 +154,10 @@ public final class ImageBytes: @unchecked Sendable {
     /// must come from `UnsafeMutableRawBufferPointer.allocate` and is deallocated with this object. The
     /// first `count` bytes are the image.
     /// `onRelease` runs after the buffer is freed (to return a reservation of its bytes).
-    package init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil,
-                onRelease: (@Sendable () -> Void)? = nil) {
+    package init(
+        adopting buffer: UnsafeMutableRawBufferPointer, count: Int, name: String? = nil,
+        onRelease: (@Sendable () -> Void)? = nil
+    ) {
         precondition(count >= 0 && count <= buffer.count, "ImageBytes(adopting:): count outside the buffer")
         self.onRelease = onRelease
         self.name = name
@@ -196,7 +204,8 @@ public final class ImageBytes: @unchecked Sendable {
     package func releaseResidentPages(in range: Range<Int>) {
         guard isPageAlignedMapping, let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (max(0, range.lowerBound) + page - 1) / page * page, end = min(count, range.upperBound) / page * page
+        let start = (max(0, range.lowerBound) + page - 1) / page * page,
+            end = min(count, range.upperBound) / page * page
         if end > start { _ = madvise(base + start, end - start, MADV_DONTNEED) }
     }
 

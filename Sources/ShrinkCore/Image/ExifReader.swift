@@ -51,21 +51,24 @@ package struct ExifReader: Sendable {
 
         // The value of each wanted tag found in the IFD (integer types, first element, held in the entry's
         // value field), where it is stored, and the offset of the next IFD.
-        func readIFD(_ offset: Int, wanted: Set<Int>) -> (values: [Int: (value: Int, offset: Int, width: Int)], next: Int?)? {
+        func readIFD(_ offset: Int, wanted: Set<Int>) -> (
+            values: [Int: (value: Int, offset: Int, width: Int)], next: Int?
+        )? {
             guard let count = u16(offset), count <= 1000 else { return nil }
             var values: [Int: (value: Int, offset: Int, width: Int)] = [:]
             for i in 0..<count {
                 let entry = offset + 2 + i * 12
-                guard entry + 12 <= tiff.count, let tag = u16(entry), let type = u16(entry + 2) else { break }   // a cut IFD: what it has
+                // a cut IFD: what it has
+                guard entry + 12 <= tiff.count, let tag = u16(entry), let type = u16(entry + 2) else { break }
                 guard wanted.contains(tag) else { continue }
                 let at = entry + 8
                 switch type {
-                case 1: values[tag] = (Int(tiff[at]), at, 1)                                   // BYTE
-                case 6: values[tag] = (Int(Int8(bitPattern: tiff[at])), at, 1)                  // SBYTE
-                case 3: if let v = u16(at) { values[tag] = (v, at, 2) }                        // SHORT
-                case 8: if let v = u16(at) { values[tag] = (Int(Int16(truncatingIfNeeded: v)), at, 2) }   // SSHORT
-                case 4: if let v = u32(at) { values[tag] = (v, at, 4) }                        // LONG
-                case 9: if let v = u32(at) { values[tag] = (Int(Int32(truncatingIfNeeded: v)), at, 4) }   // SLONG
+                case 1: values[tag] = (Int(tiff[at]), at, 1) // BYTE
+                case 6: values[tag] = (Int(Int8(bitPattern: tiff[at])), at, 1) // SBYTE
+                case 3: if let v = u16(at) { values[tag] = (v, at, 2) } // SHORT
+                case 8: if let v = u16(at) { values[tag] = (Int(Int16(truncatingIfNeeded: v)), at, 2) } // SSHORT
+                case 4: if let v = u32(at) { values[tag] = (v, at, 4) } // LONG
+                case 9: if let v = u32(at) { values[tag] = (Int(Int32(truncatingIfNeeded: v)), at, 4) } // SLONG
                 default: continue
                 }
             }
@@ -83,8 +86,9 @@ package struct ExifReader: Sendable {
         }
         guard let ifd1 = first.next, ifd1 != ifd0, let second = readIFD(ifd1, wanted: [0x0201, 0x0202]) else { return }
         if let start = second.values[0x0201]?.value, let length = second.values[0x0202]?.value,
-           start > 0, length > 0, start <= tiff.count, length <= tiff.count - start {
-            thumbnailRange = start ..< start + length
+            start > 0, length > 0, start <= tiff.count, length <= tiff.count - start
+        {
+            thumbnailRange = start..<start + length
         }
     }
 

@@ -36,11 +36,14 @@ public struct ImageInfo: Sendable, Equatable {
     /// block, stray bytes between markers), one line each without the file name; empty for a clean file.
     public var warnings: [String]
 
-    package init(format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
-                bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
-                chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-                codedColor: CodedColor? = nil, embeddedThumbnail: PixelSize? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
-                warnings: [String] = []) {
+    package init(
+        format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
+        bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
+        chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
+        codedColor: CodedColor? = nil, embeddedThumbnail: PixelSize? = nil, features: [String] = [],
+        frameCount: Int = 1, loopCount: Int? = nil,
+        warnings: [String] = []
+    ) {
         self.frameCount = frameCount
         self.loopCount = loopCount
         self.format = format

@@ -31,8 +31,10 @@ public struct ImageLimits: Sendable, Equatable {
     public var maxWorkingBytes: Int
 
     /// Limits with the defaults above, or the values given.
-    public init(maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20,
-                maxScans: Int = 500, maxWorkingBytes: Int = 1 << 30) {
+    public init(
+        maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20,
+        maxScans: Int = 500, maxWorkingBytes: Int = 1 << 30
+    ) {
         self.maxPixels = maxPixels
         self.maxInputBytes = maxInputBytes
         self.maxChunkBytes = maxChunkBytes
@@ -47,15 +49,19 @@ public struct ImageLimits: Sendable, Equatable {
         }
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard !overflow, pixels <= maxPixels else {
-            throw ImageError(.limitExceeded,
-                             "\(path): \(what) is \(size) (\(overflow ? "too many" : "\(pixels)") pixels), above the limit of \(maxPixels) pixels (ImageLimits.maxPixels)")
+            throw ImageError(
+                .limitExceeded,
+                "\(path): \(what) is \(size) (\(overflow ? "too many" : "\(pixels)") pixels), above the limit of \(maxPixels) pixels (ImageLimits.maxPixels)"
+            )
         }
     }
 
     /// Fails with `.limitExceeded` when the input is larger than ``maxInputBytes``.
     package func check(inputBytes: Int, path: String) throws(ImageError) {
         guard inputBytes <= maxInputBytes else {
-            throw ImageError(.limitExceeded, "\(path): file is \(inputBytes) bytes, above the limit of \(maxInputBytes) (ImageLimits.maxInputBytes)")
+            throw ImageError(
+                .limitExceeded,
+                "\(path): file is \(inputBytes) bytes, above the limit of \(maxInputBytes) (ImageLimits.maxInputBytes)")
         }
     }
 
@@ -68,8 +74,10 @@ public struct ImageLimits: Sendable, Equatable {
     /// The same check against `limit`, the ``maxWorkingBytes`` a codec was handed as a plain number.
     package static func check(workingBytes bytes: Int, limit: Int, for what: String, path: String) throws(ImageError) {
         guard bytes <= limit else {
-            throw ImageError(.memoryBudgetExceeded,
-                             "\(path): \(what) needs \(mebibytes(bytes)) of working memory, above the limit of \(mebibytes(limit)) (ImageLimits.maxWorkingBytes)")
+            throw ImageError(
+                .memoryBudgetExceeded,
+                "\(path): \(what) needs \(mebibytes(bytes)) of working memory, above the limit of \(mebibytes(limit)) (ImageLimits.maxWorkingBytes)"
+            )
         }
     }
 

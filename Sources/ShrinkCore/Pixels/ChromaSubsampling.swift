@@ -20,7 +20,7 @@ public enum ChromaSubsampling: String, Sendable, CaseIterable {
         guard horizontal.count >= 3, horizontal.count == vertical.count else { return nil }
         let chromaH = horizontal[1...].max() ?? 1, chromaV = vertical[1...].max() ?? 1
         guard horizontal[1...].allSatisfy({ $0 == chromaH }), vertical[1...].allSatisfy({ $0 == chromaV }),
-              chromaH > 0, chromaV > 0, horizontal[0] % chromaH == 0, vertical[0] % chromaV == 0
+            chromaH > 0, chromaV > 0, horizontal[0] % chromaH == 0, vertical[0] % chromaV == 0
         else {
             self = .nonStandard
             return

@@ -29,8 +29,10 @@ public struct PixelBuffer: Sendable {
 
     /// Allocates an image whose every byte is written by `fill` (it receives the uninitialised storage).
     /// When `fill` throws, the storage is dropped and the error rethrown.
-    public init(format: PixelFormat, size: PixelSize,
-                fill: (UnsafeMutableBufferPointer<UInt8>) throws(ImageError) -> Void) throws(ImageError) {
+    public init(
+        format: PixelFormat, size: PixelSize,
+        fill: (UnsafeMutableBufferPointer<UInt8>) throws(ImageError) -> Void
+    ) throws(ImageError) {
         let count = format.byteCount(for: size)
         var failure: ImageError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -49,6 +51,6 @@ public struct PixelBuffer: Sendable {
     /// The bytes of pixel (x, y) of an interleaved format (of the luma plane for planar formats).
     public func pixel(x: Int, y: Int) -> ArraySlice<UInt8> {
         let start = y * bytesPerRow + x * format.bytesPerPixel
-        return bytes[start ..< start + format.bytesPerPixel]
+        return bytes[start..<start + format.bytesPerPixel]
     }
 }

@@ -31,7 +31,9 @@ package enum PixelConverter {
         if image.format == format { return image }
         let out = [UInt8](unsafeUninitializedCapacity: format.byteCount(for: image.size)) { buffer, count in
             image.bytes.withUnsafeBytes {
-                convert($0.baseAddress!, from: image.format, size: image.size, into: buffer.baseAddress!, as: format, matrix: matrix)
+                convert(
+                    $0.baseAddress!, from: image.format, size: image.size, into: buffer.baseAddress!, as: format,
+                    matrix: matrix)
             }
             count = buffer.count
         }
@@ -41,19 +43,25 @@ package enum PixelConverter {
     /// `image` composited over an opaque `background`, as rgb8: `c·a + bg·(255 − a)`, rounded, per channel
     /// (an image with alpha goes through rgba8 first; one without it is converted as it is). What JPEG output
     /// and contact sheets do with alpha. Cost: one pass over the pixels, plus the rgba8 conversion if needed.
-    package static func flattened(_ image: PixelBuffer, over background: (red: UInt8, green: UInt8, blue: UInt8)) -> PixelBuffer {
+    package static func flattened(_ image: PixelBuffer, over background: (red: UInt8, green: UInt8, blue: UInt8))
+        -> PixelBuffer
+    {
         guard image.format.hasAlpha else { return convert(image, to: .rgb8) }
         let rgba = convert(image, to: .rgba8)
         let count = rgba.size.pixelCount
         let out = [UInt8](unsafeUninitializedCapacity: count * 3) { buffer, written in
-            rgba.bytes.withUnsafeBufferPointer { composite($0.baseAddress!, count: count, over: background, into: buffer.baseAddress!) }
+            rgba.bytes.withUnsafeBufferPointer {
+                composite($0.baseAddress!, count: count, over: background, into: buffer.baseAddress!)
+            }
             written = count * 3
         }
         return PixelBuffer(format: .rgb8, size: rgba.size, bytes: out)
     }
 
-    private static func composite(_ s: UnsafePointer<UInt8>, count: Int, over bg: (red: UInt8, green: UInt8, blue: UInt8),
-                                  into d: UnsafeMutablePointer<UInt8>) {
+    private static func composite(
+        _ s: UnsafePointer<UInt8>, count: Int, over bg: (red: UInt8, green: UInt8, blue: UInt8),
+        into d: UnsafeMutablePointer<UInt8>
+    ) {
         for i in 0..<count {
             let a = UInt32(s[4 * i + 3]), na = 255 - a
             d[3 * i] = UInt8((UInt32(s[4 * i]) * a + UInt32(bg.red) * na + 127) / 255)
@@ -64,8 +72,10 @@ package enum PixelConverter {
 
     /// Converts an image of `size` in `from` at `source` into `destination`, which holds
     /// `format.byteCount(for: size)` bytes (every byte is written).
-    package static func convert(_ source: UnsafeRawPointer, from: PixelFormat, size: PixelSize, into destination: UnsafeMutablePointer<UInt8>,
-                               as format: PixelFormat, matrix: Matrix = .bt601) {
+    package static func convert(
+        _ source: UnsafeRawPointer, from: PixelFormat, size: PixelSize, into destination: UnsafeMutablePointer<UInt8>,
+        as format: PixelFormat, matrix: Matrix = .bt601
+    ) {
         if from == format {
             destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: format.byteCount(for: size))
         } else if from.isPlanar && format.isPlanar {
@@ -88,7 +98,9 @@ package enum PixelConverter {
     // MARK: YUV → RGB
 
     /// yuv420 ↔ nv12: the same luma, chroma planes interleaved or split.
-    static func swapChromaLayout(_ src: UnsafePointer<UInt8>, from: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>) {
+    static func swapChromaLayout(
+        _ src: UnsafePointer<UInt8>, from: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>
+    ) {
         let planes = PixelFormat.yuv420.planes(for: size)
         dst.update(from: src, count: planes[0].byteCount)
         let n = planes[1].byteCount, base = planes[1].offset
@@ -104,8 +116,10 @@ package enum PixelConverter {
     }
 
     /// Planar YUV to any interleaved format; rgba8 and rgb8 are written directly, others through RGBA8 rows.
-    static func fromYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>,
-                        as target: PixelFormat, matrix: Matrix) {
+    static func fromYUV(
+        _ src: UnsafeRawPointer, format: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>,
+        as target: PixelFormat, matrix: Matrix
+    ) {
         let w = size.width, h = size.height, planes = format.planes(for: size)
         let y0 = src.assumingMemoryBound(to: UInt8.self)
         if target == .rgba8 {
@@ -130,7 +144,9 @@ package enum PixelConverter {
                 chromaStep = 1
             }
             let out = direct ? dst + y * w * outBytes : rowScratch
-            yuvRow(y0 + y * w, cb, cr, chromaStep: chromaStep, width: w, into: out, bytesPerPixel: outBytes, matrix: matrix)
+            yuvRow(
+                y0 + y * w, cb, cr, chromaStep: chromaStep, width: w, into: out, bytesPerPixel: outBytes, matrix: matrix
+            )
             if !direct {
                 fromRGBA(rowScratch, width: w, into: dst + y * w * target.bytesPerPixel, as: target, matrix: matrix)
             }
@@ -139,8 +155,10 @@ package enum PixelConverter {
 
     /// The throughput path: two luma rows per chroma row, each chroma sample's colour offsets computed once
     /// for its 2×2 pixels, each pixel stored as one 32-bit word.
-    static func yuvToRGBA(_ base: UnsafePointer<UInt8>, planes: [PixelFormat.Plane], nv12: Bool, size: PixelSize,
-                          into dst: UnsafeMutablePointer<UInt8>, matrix: Matrix) {
+    static func yuvToRGBA(
+        _ base: UnsafePointer<UInt8>, planes: [PixelFormat.Plane], nv12: Bool, size: PixelSize,
+        into dst: UnsafeMutablePointer<UInt8>, matrix: Matrix
+    ) {
         let w = size.width, h = size.height, k = matrix.coefficients
         let step = nv12 ? 2 : 1
         let cbPlane = planes[1], crOffset = nv12 ? planes[1].offset + 1 : planes[2].offset
@@ -161,10 +179,19 @@ package enum PixelConverter {
                 while Self.littleEndian && x + 8 <= w {
                     let u: SIMD4<Int32>, v: SIMD4<Int32>
                     if step == 1 {
-                        u = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb + c).loadUnaligned(as: SIMD4<UInt8>.self)) &- 128
-                        v = SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(cr + c).loadUnaligned(as: SIMD4<UInt8>.self)) &- 128
+                        u =
+                            SIMD4<Int32>(
+                                truncatingIfNeeded: UnsafeRawPointer(cb + c).loadUnaligned(as: SIMD4<UInt8>.self))
+                            &- 128
+                        v =
+                            SIMD4<Int32>(
+                                truncatingIfNeeded: UnsafeRawPointer(cr + c).loadUnaligned(as: SIMD4<UInt8>.self))
+                            &- 128
                     } else {
-                        let uv = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(cb + c).loadUnaligned(as: SIMD8<UInt8>.self)) &- 128
+                        let uv =
+                            SIMD8<Int32>(
+                                truncatingIfNeeded: UnsafeRawPointer(cb + c).loadUnaligned(as: SIMD8<UInt8>.self))
+                            &- 128
                         u = uv.evenHalf
                         v = uv.oddHalf
                     }
@@ -174,7 +201,8 @@ package enum PixelConverter {
                     let dr = SIMD8(dr4[0], dr4[0], dr4[1], dr4[1], dr4[2], dr4[2], dr4[3], dr4[3])
                     let dg = SIMD8(dg4[0], dg4[0], dg4[1], dg4[1], dg4[2], dg4[2], dg4[3], dg4[3])
                     let db = SIMD8(db4[0], db4[0], db4[1], db4[1], db4[2], db4[2], db4[3], db4[3])
-                    let luma = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(l + x).loadUnaligned(as: SIMD8<UInt8>.self))
+                    let luma = SIMD8<Int32>(
+                        truncatingIfNeeded: UnsafeRawPointer(l + x).loadUnaligned(as: SIMD8<UInt8>.self))
                     let zero = SIMD8<Int32>(repeating: 0), top = SIMD8<Int32>(repeating: 255)
                     let r = SIMD8<UInt32>(truncatingIfNeeded: (luma &+ dr).clamped(lowerBound: zero, upperBound: top))
                     let g = SIMD8<UInt32>(truncatingIfNeeded: (luma &- dg).clamped(lowerBound: zero, upperBound: top))
@@ -207,22 +235,25 @@ package enum PixelConverter {
     }
 
     #if _endian(little)
-    static let littleEndian = true
+        static let littleEndian = true
     #else
-    static let littleEndian = false
+        static let littleEndian = false
     #endif
 
     /// R, G, B (clamped) and opaque alpha as one little-endian RGBA word.
     @inline(__always)
     static func pack(_ l: Int32, _ dr: Int32, _ dg: Int32, _ db: Int32) -> UInt32 {
-        let r = UInt32(min(max(l &+ dr, 0), 255)), g = UInt32(min(max(l &- dg, 0), 255)), b = UInt32(min(max(l &+ db, 0), 255))
+        let r = UInt32(min(max(l &+ dr, 0), 255)), g = UInt32(min(max(l &- dg, 0), 255)),
+            b = UInt32(min(max(l &+ db, 0), 255))
         return (r | g << 8 | b << 16 | 0xFF00_0000).littleEndian
     }
 
     /// One row: each chroma pair serves two pixels; writes RGB or RGBA (alpha 255).
     @inline(__always)
-    package static func yuvRow(_ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, chromaStep: Int,
-                       width: Int, into out: UnsafeMutablePointer<UInt8>, bytesPerPixel bpp: Int, matrix: Matrix) {
+    package static func yuvRow(
+        _ luma: UnsafePointer<UInt8>, _ cb: UnsafePointer<UInt8>, _ cr: UnsafePointer<UInt8>, chromaStep: Int,
+        width: Int, into out: UnsafeMutablePointer<UInt8>, bytesPerPixel bpp: Int, matrix: Matrix
+    ) {
         let k = matrix.coefficients
         var x = 0, c = 0
         while x < width {
@@ -247,8 +278,10 @@ package enum PixelConverter {
 
     /// Any interleaved format to planar YUV: luma per pixel, chroma from the 2×2 average (edge blocks
     /// average the pixels that exist).
-    static func toYUV(_ src: UnsafeRawPointer, format: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>,
-                      as target: PixelFormat, matrix: Matrix) {
+    static func toYUV(
+        _ src: UnsafeRawPointer, format: PixelFormat, size: PixelSize, to dst: UnsafeMutablePointer<UInt8>,
+        as target: PixelFormat, matrix: Matrix
+    ) {
         let w = size.width, h = size.height, planes = target.planes(for: size)
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: max(w, 1) * 8)
         defer { rows.deallocate() }
@@ -305,8 +338,10 @@ package enum PixelConverter {
     // MARK: Interleaved through straight RGBA8
 
     /// A row of `format` as straight RGBA8.
-    static func toRGBA(_ src: UnsafeRawPointer, format: PixelFormat, width: Int, into out: UnsafeMutablePointer<UInt8>,
-                       matrix: Matrix) {
+    static func toRGBA(
+        _ src: UnsafeRawPointer, format: PixelFormat, width: Int, into out: UnsafeMutablePointer<UInt8>,
+        matrix: Matrix
+    ) {
         let p = src.assumingMemoryBound(to: UInt8.self)
         for x in 0..<width {
             let o = out + x * 4
@@ -334,8 +369,10 @@ package enum PixelConverter {
     }
 
     /// A row of straight RGBA8 as `format` (16-bit widened exactly, v × 257).
-    static func fromRGBA(_ p: UnsafePointer<UInt8>, width: Int, into dst: UnsafeMutablePointer<UInt8>, as format: PixelFormat,
-                         matrix: Matrix) {
+    static func fromRGBA(
+        _ p: UnsafePointer<UInt8>, width: Int, into dst: UnsafeMutablePointer<UInt8>, as format: PixelFormat,
+        matrix: Matrix
+    ) {
         let k = matrix.coefficients
         for x in 0..<width {
             let i = p + x * 4

@@ -75,12 +75,16 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
         let cw = (w + 1) / 2, ch = (h + 1) / 2
         switch self {
         case .yuv420:
-            return [Plane(offset: 0, width: w, height: h, bytesPerPixel: 1),
-                    Plane(offset: w * h, width: cw, height: ch, bytesPerPixel: 1),
-                    Plane(offset: w * h + cw * ch, width: cw, height: ch, bytesPerPixel: 1)]
+            return [
+                Plane(offset: 0, width: w, height: h, bytesPerPixel: 1),
+                Plane(offset: w * h, width: cw, height: ch, bytesPerPixel: 1),
+                Plane(offset: w * h + cw * ch, width: cw, height: ch, bytesPerPixel: 1),
+            ]
         case .nv12:
-            return [Plane(offset: 0, width: w, height: h, bytesPerPixel: 1),
-                    Plane(offset: w * h, width: cw, height: ch, bytesPerPixel: 2)]
+            return [
+                Plane(offset: 0, width: w, height: h, bytesPerPixel: 1),
+                Plane(offset: w * h, width: cw, height: ch, bytesPerPixel: 2),
+            ]
         default:
             return [Plane(offset: 0, width: w, height: h, bytesPerPixel: bytesPerPixel)]
         }

@@ -1,4 +1,3 @@
-
 /// Which pixel format a result is delivered in: chosen by content under a policy, or exactly one format.
 public enum PixelFormatRequest: Sendable, Hashable {
     /// The cheapest format that serves, like `UIGraphicsImageRenderer`: gray sources → gray8, opaque colour

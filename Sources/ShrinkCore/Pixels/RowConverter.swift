@@ -8,8 +8,10 @@ package enum RowConverter {
     }
 
     /// Converts `width` pixels at `source` in `from` to `destination` in `to`.
-    package static func convert(_ source: UnsafeRawPointer, from: PixelFormat, to destination: UnsafeMutablePointer<UInt8>,
-                               as to: PixelFormat, width: Int) {
+    package static func convert(
+        _ source: UnsafeRawPointer, from: PixelFormat, to destination: UnsafeMutablePointer<UInt8>,
+        as to: PixelFormat, width: Int
+    ) {
         let cs = from.channels, cd = to.channels
         if from == to {
             destination.update(from: source.assumingMemoryBound(to: UInt8.self), count: width * to.bytesPerPixel)
@@ -33,8 +35,8 @@ package enum RowConverter {
     /// Which source channel feeds destination channel `k`.
     @inline(__always)
     private static func pick(_ k: Int, _ cs: Int, _ cd: Int) -> Int {
-        if cs == 1 { return 0 }          // gray replicated
-        if cd == 1 { return 0 }          // gray carried as RGB(A): the first channel
+        if cs == 1 { return 0 } // gray replicated
+        if cd == 1 { return 0 } // gray carried as RGB(A): the first channel
         return min(k, cs - 1)
     }
 

@@ -9,15 +9,17 @@ enum ACDecoding {
     }
 
     /// Zigzag index → natural position, padded to 80 entries (a corrupt run cannot index past the table).
-    nonisolated(unsafe) static let zigzag: UnsafeMutablePointer<Int> = {   // written once, then only read
+    nonisolated(unsafe) static let zigzag: UnsafeMutablePointer<Int> = { // written once, then only read
         let p = UnsafeMutablePointer<Int>.allocate(capacity: 80)
         for k in 0..<80 { p[k] = Int(HuffmanTable.zigzag[min(k, 63)]) }
         return p
     }()
 
     @inline(__always)
-    static func first(_ r: inout EntropyReader, _ table: HuffmanCode, _ band: Band, _ eobRun: inout Int,
-                      _ coef: UnsafeMutablePointer<Int32>, _ nonzero: inout UInt64, _ zz: UnsafeMutablePointer<Int>) -> Bool {
+    static func first(
+        _ r: inout EntropyReader, _ table: HuffmanCode, _ band: Band, _ eobRun: inout Int,
+        _ coef: UnsafeMutablePointer<Int32>, _ nonzero: inout UInt64, _ zz: UnsafeMutablePointer<Int>
+    ) -> Bool {
         if eobRun > 0 {
             eobRun -= 1
             return true
@@ -44,8 +46,10 @@ enum ACDecoding {
     }
 
     @inline(__always)
-    static func refine(_ r: inout EntropyReader, _ table: HuffmanCode, _ band: Band, _ eobRun: inout Int,
-                       _ coef: UnsafeMutablePointer<Int32>, _ nonzero: inout UInt64, _ zz: UnsafeMutablePointer<Int>) -> Bool {
+    static func refine(
+        _ r: inout EntropyReader, _ table: HuffmanCode, _ band: Band, _ eobRun: inout Int,
+        _ coef: UnsafeMutablePointer<Int32>, _ nonzero: inout UInt64, _ zz: UnsafeMutablePointer<Int>
+    ) -> Bool {
         let p1 = Int32(1) << Int32(band.al), m1 = Int32(-1) << Int32(band.al)
         var k = band.ss
         if eobRun == 0 {

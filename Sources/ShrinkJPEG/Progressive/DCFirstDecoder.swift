@@ -24,8 +24,10 @@ struct DCFirstDecoder {
 
     /// Reads the scan script of `bytes`; fails when it is not a progressive Huffman JPEG this path serves
     /// (``unsupportedReason`` then says why).
-    init(bytes: UnsafeRawBufferPointer, path: String, maxScans: Int = ImageLimits().maxScans,
-         release: (Int) -> Void = { _ in }) throws(ImageError) {
+    init(
+        bytes: UnsafeRawBufferPointer, path: String, maxScans: Int = ImageLimits().maxScans,
+        release: (Int) -> Void = { _ in }
+    ) throws(ImageError) {
         let script = try ScanScript(bytes, path: path, maxScans: maxScans, release: release)
         self.script = script
         self.path = path
@@ -71,7 +73,8 @@ struct DCFirstDecoder {
 
     /// Bytes the decode holds: DC values of every block and the output planes.
     var workingBytes: Int {
-        script.components.reduce(0) { $0 + 2 * $1.blocksWide * $1.blocksHigh } + size.pixelCount * script.components.count
+        script.components.reduce(0) { $0 + 2 * $1.blocksWide * $1.blocksHigh } + size.pixelCount
+            * script.components.count
     }
 
     /// The decoder's tables and scan readers (64 KiB, measured as the allocator's high-water mark: about
@@ -89,10 +92,13 @@ struct DCFirstDecoder {
     /// kind of damage is added to `warnings` once.
     /// `release(range)` is called for input bytes that will not be read again (a mapping drops those pages).
     /// Each component's DC values are freed as soon as its plane is made.
-    func decodePlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
-                      release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
+    func decodePlanes(
+        bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
+        release: (Range<Int>) -> Void = { _ in }
+    ) throws(ImageError) -> [[UInt8]] {
         let comps = script.components
-        let dc = try decodeDCValues(bytes: bytes, strict: strict, monitor: monitor, warnings: &warnings, release: release)
+        let dc = try decodeDCValues(
+            bytes: bytes, strict: strict, monitor: monitor, warnings: &warnings, release: release)
         var freed = [Bool](repeating: false, count: comps.count)
         defer { for (i, p) in dc.enumerated() where !freed[i] { p.deallocate() } }
         var planes: [[UInt8]] = []
@@ -111,8 +117,9 @@ struct DCFirstDecoder {
                 }
             } else {
                 try plane.withUnsafeMutableBufferPointer { out throws(ImageError) in
-                    try decodeChroma(component: i, dc: dc[i], quant: q, bytes: bytes, into: out.baseAddress!, strict: strict,
-                                     warnings: &warnings, release: release)
+                    try decodeChroma(
+                        component: i, dc: dc[i], quant: q, bytes: bytes, into: out.baseAddress!, strict: strict,
+                        warnings: &warnings, release: release)
                 }
             }
             dc[i].deallocate()
@@ -143,9 +150,12 @@ struct DCFirstDecoder {
 
     /// Decodes every component's DC plane (``dcPlaneSizes``): the DC scans only; no AC scan is entropy-decoded,
     /// chroma included. Damage, `strict` and `release` as in ``decodePlanes(bytes:strict:monitor:warnings:release:)``.
-    func decodeDCPlanes(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
-                        release: (Range<Int>) -> Void = { _ in }) throws(ImageError) -> [[UInt8]] {
-        let dc = try decodeDCValues(bytes: bytes, strict: strict, monitor: monitor, warnings: &warnings, release: release)
+    func decodeDCPlanes(
+        bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor? = nil, warnings: inout [String],
+        release: (Range<Int>) -> Void = { _ in }
+    ) throws(ImageError) -> [[UInt8]] {
+        let dc = try decodeDCValues(
+            bytes: bytes, strict: strict, monitor: monitor, warnings: &warnings, release: release)
         defer { for p in dc { p.deallocate() } }
         return script.components.enumerated().map { i, c in
             let q0 = Int(script.quantTables[c.quantTable]![0]), values = dc[i], n = c.blocksWide * c.blocksHigh
@@ -159,11 +169,15 @@ struct DCFirstDecoder {
 
     /// Every component's DC values (2 bytes per block, owned by the caller): all DC scans decoded, each scan's
     /// bytes released after it and the monitor checked. Fails as the decodes do; nothing is left allocated then.
-    private func decodeDCValues(bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor?, warnings: inout [String],
-                                release: (Range<Int>) -> Void) throws(ImageError) -> [UnsafeMutablePointer<Int16>] {
+    private func decodeDCValues(
+        bytes: UnsafeRawBufferPointer, strict: Bool, monitor: DecodeMonitor?, warnings: inout [String],
+        release: (Range<Int>) -> Void
+    ) throws(ImageError) -> [UnsafeMutablePointer<Int16>] {
         // A file cut before its EOI is truncated (libjpeg, Pillow and libvips reject it), whichever scans this
         // path reads, so a 1/8 decode and a full decode agree.
-        guard script.endsWithEOI else { throw ImageError(.truncated, "\(path): JPEG data ends before the image does (no EOI marker)") }
+        guard script.endsWithEOI else {
+            throw ImageError(.truncated, "\(path): JPEG data ends before the image does (no EOI marker)")
+        }
         let dc = script.components.map { c in
             let p = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, c.blocksWide * c.blocksHigh))
             p.initialize(repeating: 0, count: max(1, c.blocksWide * c.blocksHigh))
@@ -208,8 +222,10 @@ struct DCFirstDecoder {
     }
 
     /// One DC scan (first or refinement), interleaved or not, into the DC values.
-    private func decodeDCScan(_ scan: ScanScript.Scan, bytes: UnsafeRawBufferPointer, dc: [UnsafeMutablePointer<Int16>],
-                              strict: Bool, warnings: inout [String]) throws(ImageError) {
+    private func decodeDCScan(
+        _ scan: ScanScript.Scan, bytes: UnsafeRawBufferPointer, dc: [UnsafeMutablePointer<Int16>],
+        strict: Bool, warnings: inout [String]
+    ) throws(ImageError) {
         var reader = EntropyReader(bytes, data: scan.data, restartInterval: scan.restartInterval)
         var owners: [HuffmanTable] = []
         if scan.ah == 0 { for k in scan.components.indices { owners.append(try table(scan, dc: true, k)) } }
@@ -222,8 +238,10 @@ struct DCFirstDecoder {
             let c = comps[ci]
             for v in 0..<(single ? 1 : c.v) {
                 for h in 0..<(single ? 1 : c.h) {
-                    layout.append(DCScanLayout.Unit(slot: k, dx: h, dy: v, h: single ? 1 : c.h, v: single ? 1 : c.v,
-                                                    wide: c.blocksWide, high: c.blocksHigh, values: dc[ci]))
+                    layout.append(
+                        DCScanLayout.Unit(
+                            slot: k, dx: h, dy: v, h: single ? 1 : c.h, v: single ? 1 : c.v,
+                            wide: c.blocksWide, high: c.blocksHigh, values: dc[ci]))
                 }
             }
         }
@@ -233,15 +251,20 @@ struct DCFirstDecoder {
             let codes = owners.map(\.code)
             return try layout.withUnsafeBufferPointer { units throws(ImageError) in
                 try codes.withUnsafeBufferPointer { codes throws(ImageError) in
-                    try DCScanLayout.decode(&reader, units: units, codes: codes, mcusWide: mcusWide, mcusHigh: mcusHigh,
-                                            refine: scan.ah > 0, al: scan.al, strict: strict, path: path)
+                    try DCScanLayout.decode(
+                        &reader, units: units, codes: codes, mcusWide: mcusWide, mcusHigh: mcusHigh,
+                        refine: scan.ah > 0, al: scan.al, strict: strict, path: path)
                 }
             }
         }
         if strict && reader.fakeBitsUsed { throw ImageError(.truncated, "\(path): a DC scan ends early") }
         if outcome.badCode { Self.note("corrupt JPEG data: bad Huffman code in a DC scan", in: &warnings) }
-        if reader.ranShortAnywhere { Self.note("corrupt JPEG data: a DC scan ends early (missing data read as zeros)", in: &warnings) }
-        if reader.resynchronised { Self.note("corrupt JPEG data: restart markers missing or out of place", in: &warnings) }
+        if reader.ranShortAnywhere {
+            Self.note("corrupt JPEG data: a DC scan ends early (missing data read as zeros)", in: &warnings)
+        }
+        if reader.resynchronised {
+            Self.note("corrupt JPEG data: restart markers missing or out of place", in: &warnings)
+        }
     }
 
     /// Adds `warning` to `warnings` unless it is there already.
@@ -251,9 +274,11 @@ struct DCFirstDecoder {
 
     /// A 2×2-IDCT component: its AC scans read together, block by block, each block's 2×2 output written to
     /// `plane` (clipped to the output size). Only the current block's coefficients are held.
-    private func decodeChroma(component ci: Int, dc: UnsafeMutablePointer<Int16>, quant: [UInt16], bytes: UnsafeRawBufferPointer,
-                              into plane: UnsafeMutablePointer<UInt8>, strict: Bool, warnings: inout [String],
-                              release: (Range<Int>) -> Void) throws(ImageError) {
+    private func decodeChroma(
+        component ci: Int, dc: UnsafeMutablePointer<Int16>, quant: [UInt16], bytes: UnsafeRawBufferPointer,
+        into plane: UnsafeMutablePointer<UInt8>, strict: Bool, warnings: inout [String],
+        release: (Range<Int>) -> Void
+    ) throws(ImageError) {
         var badCode = false
         let c = script.components[ci]
         let scans = script.scans.filter { $0.ss > 0 && $0.components == [ci] }
@@ -286,7 +311,8 @@ struct DCFirstDecoder {
                     var nonzero: UInt64 = 0
                     for s in 0..<count {
                         if try readers[s].restartIfDue(strict: strict, path: path) { eobRuns[s] = 0 }
-                        let ok = refines[s]
+                        let ok =
+                            refines[s]
                             ? ACDecoding.refine(&readers[s], codes[s], bands[s], &eobRuns[s], coef, &nonzero, zz)
                             : ACDecoding.first(&readers[s], codes[s], bands[s], &eobRuns[s], coef, &nonzero, zz)
                         if !ok {
@@ -296,13 +322,15 @@ struct DCFirstDecoder {
                     }
                     let x = 2 * bx, y = 2 * by
                     if x < width && y < height {
-                        idct.transform(coef, into: plane + y * width + x, stride: width, columns: min(2, width - x), rows: min(2, height - y))
+                        idct.transform(
+                            coef, into: plane + y * width + x, stride: width, columns: min(2, width - x),
+                            rows: min(2, height - y))
                     }
                 }
                 if by % 32 == 31 {
                     for s in 0..<count {
                         let start = scans[s].data.lowerBound
-                        release(start ..< max(start, readers[s].position - 8))
+                        release(start..<max(start, readers[s].position - 8))
                     }
                 }
             }

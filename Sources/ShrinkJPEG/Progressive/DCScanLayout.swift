@@ -24,9 +24,11 @@ enum DCScanLayout {
 
     /// Decodes `mcusWide × mcusHigh` MCUs of `units`. Blocks in the MCU padding (past a component's
     /// blocks) are decoded and dropped. A bad Huffman code is an error when `strict`, else noted and read as 0.
-    static func decode(_ entropy: inout EntropyReader, units: UnsafeBufferPointer<Unit>, codes: UnsafeBufferPointer<HuffmanCode>,
-                       mcusWide: Int, mcusHigh: Int, refine: Bool, al: Int, strict: Bool,
-                       path: String) throws(ImageError) -> Outcome {
+    static func decode(
+        _ entropy: inout EntropyReader, units: UnsafeBufferPointer<Unit>, codes: UnsafeBufferPointer<HuffmanCode>,
+        mcusWide: Int, mcusHigh: Int, refine: Bool, al: Int, strict: Bool,
+        path: String
+    ) throws(ImageError) -> Outcome {
         var outcome = Outcome()
         let perMCU = units.count
         let row = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, mcusWide * perMCU))
@@ -39,8 +41,10 @@ enum DCScanLayout {
             if refine {
                 try refineRow(&entropy, into: row, mcus: mcusWide, perMCU: perMCU, strict: strict, path: path)
             } else {
-                outcome.badCode = try firstRow(&entropy, into: row, mcus: mcusWide, perMCU: perMCU, slots: slots, codes: codes,
-                                               al: al, pred: &pred, strict: strict, path: path) || outcome.badCode
+                outcome.badCode =
+                    try firstRow(
+                        &entropy, into: row, mcus: mcusWide, perMCU: perMCU, slots: slots, codes: codes,
+                        al: al, pred: &pred, strict: strict, path: path) || outcome.badCode
             }
             // Scatter the row to the components (OR-ing refinement bits in); blocks past a component's width
             // (MCU padding) are dropped.
@@ -71,9 +75,11 @@ enum DCScanLayout {
 
     /// One MCU row of a first DC scan into `row` (values already shifted by `al`); true when a bad code was
     /// stepped over.
-    private static func firstRow(_ entropy: inout EntropyReader, into row: UnsafeMutablePointer<Int16>, mcus: Int, perMCU: Int,
-                                 slots: UnsafeMutablePointer<Int>, codes: UnsafeBufferPointer<HuffmanCode>, al: Int,
-                                 pred: inout (Int, Int, Int, Int), strict: Bool, path: String) throws(ImageError) -> Bool {
+    private static func firstRow(
+        _ entropy: inout EntropyReader, into row: UnsafeMutablePointer<Int16>, mcus: Int, perMCU: Int,
+        slots: UnsafeMutablePointer<Int>, codes: UnsafeBufferPointer<HuffmanCode>, al: Int,
+        pred: inout (Int, Int, Int, Int), strict: Bool, path: String
+    ) throws(ImageError) -> Bool {
         var reader = entropy
         defer { entropy = reader }
         var p = pred
@@ -115,8 +121,10 @@ enum DCScanLayout {
     }
 
     /// One MCU row of a DC refinement scan: one bit per block into `row`.
-    private static func refineRow(_ entropy: inout EntropyReader, into row: UnsafeMutablePointer<Int16>, mcus: Int, perMCU: Int,
-                                  strict: Bool, path: String) throws(ImageError) {
+    private static func refineRow(
+        _ entropy: inout EntropyReader, into row: UnsafeMutablePointer<Int16>, mcus: Int, perMCU: Int,
+        strict: Bool, path: String
+    ) throws(ImageError) {
         var reader = entropy
         defer { entropy = reader }
         var i = 0

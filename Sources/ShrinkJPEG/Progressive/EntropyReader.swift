@@ -8,9 +8,9 @@ struct EntropyReader {
     private var pos: Int
     private let end: Int
     private var acc: UInt64 = 0
-    private var count = 0            // valid bits at the top of `acc`
-    private var stopped = false      // reached a marker or the end
-    private var zeroBytes = 0        // zero bytes fed after stopping
+    private var count = 0 // valid bits at the top of `acc`
+    private var stopped = false // reached a marker or the end
+    private var zeroBytes = 0 // zero bytes fed after stopping
     private var nextRestart = 0
     /// Block or MCU count until the next restart marker (0: no restart markers).
     private let interval: Int
@@ -130,7 +130,9 @@ struct EntropyReader {
     /// back only around a refill or a long code. Returns the DC difference, and false for a code no table entry
     /// matches (the difference then reads 0, or the block ends there, as libjpeg reads a bad code).
     @inline(__always)
-    mutating func dcOnlyBlock(_ dc: HuffmanCode, _ skip: UnsafePointer<UInt32>, _ ac: HuffmanCode) -> (diff: Int, ok: Bool) {
+    mutating func dcOnlyBlock(_ dc: HuffmanCode, _ skip: UnsafePointer<UInt32>, _ ac: HuffmanCode) -> (
+        diff: Int, ok: Bool
+    ) {
         var a = acc, c = count, ok = true, diff = 0
         if c < 32 {
             acc = a; count = c; refill(); a = acc; c = count
@@ -163,8 +165,10 @@ struct EntropyReader {
     /// One lookup of ``dcOnlyBlock(_:_:_:)``'s AC loop on its bit buffer `a`, `c`: the entry's codes (or its
     /// first alone) dropped and `k` moved on. 0 to go on, 1 when the block ends, 2 for a bad code.
     @inline(__always)
-    private mutating func skipCodes(_ a: inout UInt64, _ c: inout Int, _ k: inout Int, _ skip: UnsafePointer<UInt32>,
-                                    _ ac: HuffmanCode, firstOnly: Bool) -> Int {
+    private mutating func skipCodes(
+        _ a: inout UInt64, _ c: inout Int, _ k: inout Int, _ skip: UnsafePointer<UInt32>,
+        _ ac: HuffmanCode, firstOnly: Bool
+    ) -> Int {
         if c < ACSkipTable.bits {
             acc = a; count = c; refill(); a = acc; c = count
         }
@@ -221,7 +225,9 @@ struct EntropyReader {
 
     private mutating func restart(strict: Bool, path: String) throws(ImageError) -> Bool {
         if fakeBitsUsed {
-            if strict { throw ImageError(.corruptData, "\(path): scan data ends early (a marker inside the image data)") }
+            if strict {
+                throw ImageError(.corruptData, "\(path): scan data ends early (a marker inside the image data)")
+            }
             ranShort = true
         }
         // Whole bytes of data read ahead and not used belong to no block: libjpeg counts them as discarded.
@@ -249,21 +255,25 @@ struct EntropyReader {
                 break
             }
             if strict {
-                throw ImageError(.corruptData, marker == expected ? "\(path): stray bytes before a restart marker" : "\(path): restart marker missing or out of order")
+                throw ImageError(
+                    .corruptData,
+                    marker == expected
+                        ? "\(path): stray bytes before a restart marker"
+                        : "\(path): restart marker missing or out of order")
             }
             resynchronised = true
             let n = nextRestart
             func near(_ d: Int) -> Int { 0xD0 + (n + d) & 7 }
             if marker == expected {
-                pos = at + 2                            // after stray bytes
+                pos = at + 2 // after stray bytes
                 break
             } else if marker < 0xC0 || (0xD0...0xD7).contains(marker) && (marker == near(-1) || marker == near(-2)) {
-                p = at + 2                              // not a marker for here, or an earlier restart: look further
+                p = at + 2 // not a marker for here, or an earlier restart: look further
             } else if !(0xD0...0xD7).contains(marker) || marker == near(1) || marker == near(2) {
-                pos = at                                // left unread: this interval reads as zeros
+                pos = at // left unread: this interval reads as zeros
                 break
             } else {
-                pos = at + 2                            // a restart marker too far off: taken as the expected one
+                pos = at + 2 // a restart marker too far off: taken as the expected one
                 break
             }
         }

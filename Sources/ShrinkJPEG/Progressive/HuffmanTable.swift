@@ -7,7 +7,8 @@ final class HuffmanTable: @unchecked Sendable {
     /// Natural (row-major) position of the k-th coefficient in zigzag order (with 16 entries of 63 after
     /// the end, so a corrupt run past position 63 lands on a harmless slot instead of out of bounds).
     static let zigzag: [UInt8] = [
-        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14,
+        21,
         28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
         54, 47, 55, 62, 63,
     ]
@@ -49,7 +50,7 @@ final class HuffmanTable: @unchecked Sendable {
                 for _ in 0..<count {
                     if length <= Self.lookaheadBits {
                         let shift = Self.lookaheadBits - length
-                        for fill in (code << shift) ..< ((code + 1) << shift) {
+                        for fill in (code << shift)..<((code + 1) << shift) {
                             lookahead[fill] = UInt16(length) << 8 | UInt16(list[k])
                         }
                     }
@@ -74,16 +75,21 @@ final class HuffmanTable: @unchecked Sendable {
             total += counts[length]
             // All-ones codes of a length are reserved by T.81 for prefixes of longer codes, but libjpeg
             // accepts a full code space; only a code that does not fit its length is fatal.
-            guard code <= 1 << length else { throw ImageError(.corruptData, "\(path): a Huffman table has too many codes") }
+            guard code <= 1 << length else {
+                throw ImageError(.corruptData, "\(path): a Huffman table has too many codes")
+            }
             code <<= 1
         }
         guard total <= 256, total == symbolCount else {
-            throw ImageError(.corruptData, "\(path): a Huffman table declares \(total) codes for \(symbolCount) symbols")
+            throw ImageError(
+                .corruptData, "\(path): a Huffman table declares \(total) codes for \(symbolCount) symbols")
         }
     }
 
     /// The table's buffers as plain pointers, for decoding loops (valid while this table lives).
-    var code: HuffmanCode { HuffmanCode(lookahead: lookahead, maxCode: maxCode, offset: offset, symbols: symbols, symbolCount: symbolCount) }
+    var code: HuffmanCode {
+        HuffmanCode(lookahead: lookahead, maxCode: maxCode, offset: offset, symbols: symbols, symbolCount: symbolCount)
+    }
 
     deinit {
         lookahead.deallocate()

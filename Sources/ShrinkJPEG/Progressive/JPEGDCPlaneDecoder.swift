@@ -32,8 +32,9 @@ final class JPEGDCPlaneDecoder: PlaneDecoding {
         guard !done else { return false }
         done = true
         let bytes = self.bytes
-        let planes = try decoder.decodeDCPlanes(bytes: bytes.bytes, strict: strict, monitor: monitor, warnings: &warnings,
-                                                release: { bytes.releaseResidentPages(in: $0) })
+        let planes = try decoder.decodeDCPlanes(
+            bytes: bytes.bytes, strict: strict, monitor: monitor, warnings: &warnings,
+            release: { bytes.releaseResidentPages(in: $0) })
         bytes.releaseResidentPages()
         for (i, plane) in planes.enumerated() {
             let size = planeSizes[i]

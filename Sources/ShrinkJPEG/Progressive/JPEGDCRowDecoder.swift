@@ -28,13 +28,16 @@ package final class JPEGDCRowDecoder: RowDecoding {
         format = decoder.script.components.count == 1 ? .gray8 : .rgb8
     }
 
-    package func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
-                         maxRows: Int) throws(ImageError) -> Int {
+    package func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int,
+        maxRows: Int
+    ) throws(ImageError) -> Int {
         let n = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: !finished, path: decoder.path)
         if planes == nil {
             let bytes = self.bytes
-            planes = try decoder.decodePlanes(bytes: bytes.bytes, strict: strict, monitor: monitor, warnings: &warnings,
-                                              release: { bytes.releaseResidentPages(in: $0) })
+            planes = try decoder.decodePlanes(
+                bytes: bytes.bytes, strict: strict, monitor: monitor, warnings: &warnings,
+                release: { bytes.releaseResidentPages(in: $0) })
             bytes.releaseResidentPages()
         }
         let width = size.width
@@ -72,8 +75,10 @@ package final class JPEGDCRowDecoder: RowDecoding {
         return (rCr, gCb, gCr, bCb)
     }()
 
-    private static func convert(_ yPlane: [UInt8], _ cbPlane: [UInt8], _ crPlane: [UInt8], offset: Int, count: Int,
-                                into out: UnsafeMutablePointer<UInt8>) {
+    private static func convert(
+        _ yPlane: [UInt8], _ cbPlane: [UInt8], _ crPlane: [UInt8], offset: Int, count: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
         let t = tables
         for x in 0..<count {
             let y = Int32(yPlane[offset + x]), cb = Int(cbPlane[offset + x]), cr = Int(crPlane[offset + x])

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The 2×2 output of an 8×8 inverse DCT: each output sample is the mean of one 4×4 quadrant of the full
@@ -44,7 +44,9 @@ final class ReducedIDCT {
     }
 
     /// Writes the block's four samples to `out` (two rows `stride` apart), clipped to `columns` × `rows`.
-    func transform(_ coef: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>, stride: Int, columns: Int, rows: Int) {
+    func transform(
+        _ coef: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>, stride: Int, columns: Int, rows: Int
+    ) {
         // kernel is stored coefficient-major in groups of four outputs, so one SIMD4 multiply-add per coefficient.
         let k = UnsafeRawPointer(kernel), used = positions
         var sum = SIMD4<Float>(repeating: 128)

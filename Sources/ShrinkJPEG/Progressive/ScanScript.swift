@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import ShrinkCore
 
@@ -51,10 +51,14 @@ struct ScanScript {
 
     /// `release(offset)` is called every MiB of the walk so pages behind it can be dropped. More than
     /// `maxScans` scans is `.limitExceeded`.
-    init(_ bytes: UnsafeRawBufferPointer, path: String, maxScans: Int = ImageLimits().maxScans,
-         release: (Int) -> Void = { _ in }) throws(ImageError) {
+    init(
+        _ bytes: UnsafeRawBufferPointer, path: String, maxScans: Int = ImageLimits().maxScans,
+        release: (Int) -> Void = { _ in }
+    ) throws(ImageError) {
         let n = bytes.count
-        guard n >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw ImageError(.corruptData, "\(path): not a JPEG (no SOI)") }
+        guard n >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
+            throw ImageError(.corruptData, "\(path): not a JPEG (no SOI)")
+        }
         var pos = 2
         var quant = [[UInt16]?](repeating: nil, count: 4)
         var tables = [HuffmanTable?](repeating: nil, count: 8)
@@ -66,7 +70,9 @@ struct ScanScript {
         markers: while true {
             // Find the next marker (skipping fill bytes); anything else between segments is corrupt.
             guard pos + 1 < n else { break }
-            guard bytes[pos] == 0xFF else { throw ImageError(.corruptData, "\(path): expected a marker at byte \(pos)") }
+            guard bytes[pos] == 0xFF else {
+                throw ImageError(.corruptData, "\(path): expected a marker at byte \(pos)")
+            }
             var marker = bytes[pos + 1]
             pos += 2
             while marker == 0xFF {
@@ -75,22 +81,26 @@ struct ScanScript {
                 pos += 1
             }
             switch marker {
-            case 0xD9:                                      // EOI
+            case 0xD9: // EOI
                 sawEOI = true
                 break markers
-            case 0xD0...0xD7, 0x01: continue                // stray RST / TEM: no length
+            case 0xD0...0xD7, 0x01: continue // stray RST / TEM: no length
             default: break
             }
             guard pos + 2 <= n else { throw ImageError(.truncated, "\(path): data ends inside a marker") }
             let length = u16(pos)
-            guard length >= 2, pos + length <= n else { throw ImageError(.truncated, "\(path): a marker segment runs past the end of the data") }
+            guard length >= 2, pos + length <= n else {
+                throw ImageError(.truncated, "\(path): a marker segment runs past the end of the data")
+            }
             let body = pos + 2, end = pos + length
             switch marker {
-            case 0xDB:                                      // DQT
+            case 0xDB: // DQT
                 var p = body
                 while p < end {
                     let pq = Int(bytes[p] >> 4), tq = Int(bytes[p] & 15)
-                    guard tq < 4, pq <= 1, p + 1 + 64 * (pq + 1) <= end else { throw ImageError(.corruptData, "\(path): bad quantisation table") }
+                    guard tq < 4, pq <= 1, p + 1 + 64 * (pq + 1) <= end else {
+                        throw ImageError(.corruptData, "\(path): bad quantisation table")
+                    }
                     var table = [UInt16](repeating: 0, count: 64)
                     for k in 0..<64 {
                         let value = pq == 0 ? UInt16(bytes[p + 1 + k]) : UInt16(u16(p + 1 + 2 * k))
@@ -99,26 +109,34 @@ struct ScanScript {
                     quant[tq] = table
                     p += 1 + 64 * (pq + 1)
                 }
-            case 0xC4:                                      // DHT
+            case 0xC4: // DHT
                 var p = body
                 while p < end {
                     guard p + 17 <= end else { throw ImageError(.corruptData, "\(path): bad Huffman table") }
                     let tc = Int(bytes[p] >> 4), th = Int(bytes[p] & 15)
-                    guard tc <= 1, th < 4 else { throw ImageError(.corruptData, "\(path): bad Huffman table class or slot") }
+                    guard tc <= 1, th < 4 else {
+                        throw ImageError(.corruptData, "\(path): bad Huffman table class or slot")
+                    }
                     var counts = [Int](repeating: 0, count: 17)
                     var total = 0
                     for l in 1...16 { counts[l] = Int(bytes[p + l]); total += counts[l] }
-                    guard total <= 256, p + 17 + total <= end else { throw ImageError(.corruptData, "\(path): bad Huffman table") }
+                    guard total <= 256, p + 17 + total <= end else {
+                        throw ImageError(.corruptData, "\(path): bad Huffman table")
+                    }
                     let symbols = (0..<total).map { bytes[p + 17 + $0] }
                     tables[tc * 4 + th] = try HuffmanTable(counts: counts, symbols: symbols, path: path)
                     p += 17 + total
                 }
-            case 0xDD:                                      // DRI
+            case 0xDD: // DRI
                 guard length >= 4 else { throw ImageError(.corruptData, "\(path): bad restart interval") }
                 restart = u16(body)
-            case 0xC0, 0xC1, 0xC2:                          // SOF0/SOF1 sequential, SOF2 progressive Huffman
-                guard frame == nil, length >= 8 else { throw ImageError(.corruptData, "\(path): bad or repeated frame header") }
-                guard bytes[body] == 8 else { throw ImageError(.unsupportedFeature, "\(path): \(bytes[body])-bit JPEG") }
+            case 0xC0, 0xC1, 0xC2: // SOF0/SOF1 sequential, SOF2 progressive Huffman
+                guard frame == nil, length >= 8 else {
+                    throw ImageError(.corruptData, "\(path): bad or repeated frame header")
+                }
+                guard bytes[body] == 8 else {
+                    throw ImageError(.unsupportedFeature, "\(path): \(bytes[body])-bit JPEG")
+                }
                 let h = u16(body + 1), w = u16(body + 3), count = Int(bytes[body + 5])
                 guard w > 0, h > 0, count >= 1, count <= 4, length == 8 + 3 * count else {
                     throw ImageError(.corruptData, "\(path): bad frame header")
@@ -127,20 +145,25 @@ struct ScanScript {
                 for i in 0..<count {
                     let q = body + 6 + 3 * i
                     let hs = Int(bytes[q + 1] >> 4), vs = Int(bytes[q + 1] & 15), tq = Int(bytes[q + 2])
-                    guard (1...4).contains(hs), (1...4).contains(vs), tq < 4 else { throw ImageError(.corruptData, "\(path): bad component") }
+                    guard (1...4).contains(hs), (1...4).contains(vs), tq < 4 else {
+                        throw ImageError(.corruptData, "\(path): bad component")
+                    }
                     comps.append(Component(id: bytes[q], h: hs, v: vs, quantTable: tq))
                 }
                 frame = (w, h, comps, marker == 0xC2)
             case 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
-                throw ImageError(.unsupportedFeature, "\(path): not a Huffman-coded DCT JPEG (lossless, hierarchical or arithmetic)")
-            case 0xDA:                                      // SOS
+                throw ImageError(
+                    .unsupportedFeature, "\(path): not a Huffman-coded DCT JPEG (lossless, hierarchical or arithmetic)")
+            case 0xDA: // SOS
                 guard let f = frame else { throw ImageError(.corruptData, "\(path): scan before the frame header") }
                 guard scans.count < maxScans else {
                     throw ImageError.tooManyScans(path: path, limit: maxScans)
                 }
                 guard length >= 3 else { throw ImageError(.corruptData, "\(path): bad scan header") }
                 let count = Int(bytes[body])
-                guard count >= 1, count <= 4, length == 6 + 2 * count else { throw ImageError(.corruptData, "\(path): bad scan header") }
+                guard count >= 1, count <= 4, length == 6 + 2 * count else {
+                    throw ImageError(.corruptData, "\(path): bad scan header")
+                }
                 var indices: [Int] = [], dc: [Int] = [], ac: [Int] = []
                 for i in 0..<count {
                     let id = bytes[body + 1 + 2 * i], sel = bytes[body + 2 + 2 * i]
@@ -153,15 +176,20 @@ struct ScanScript {
                 }
                 let p = body + 1 + 2 * count
                 let ss = Int(bytes[p]), se = Int(bytes[p + 1]), ah = Int(bytes[p + 2] >> 4), al = Int(bytes[p + 2] & 15)
-                guard dc.allSatisfy({ $0 < 4 }), ac.allSatisfy({ $0 < 4 }) else { throw ImageError(.corruptData, "\(path): bad table selector") }
+                guard dc.allSatisfy({ $0 < 4 }), ac.allSatisfy({ $0 < 4 }) else {
+                    throw ImageError(.corruptData, "\(path): bad table selector")
+                }
                 if !f.progressive {
                     // A sequential scan holds every coefficient (libjpeg warns about other values and ignores them;
                     // such a file is left to it). Its data runs to the end of the bytes, for the decoder to stop at.
                     guard ss == 0, se == 63, ah == 0, al == 0 else {
-                        throw ImageError(.unsupportedFeature, "\(path): a sequential scan with spectral selection \(ss)-\(se)")
+                        throw ImageError(
+                            .unsupportedFeature, "\(path): a sequential scan with spectral selection \(ss)-\(se)")
                     }
-                    scans.append(Scan(components: indices, dcTables: dc, acTables: ac, ss: 0, se: 63, ah: 0, al: 0,
-                                      restartInterval: restart, data: end ..< n, tables: tables))
+                    scans.append(
+                        Scan(
+                            components: indices, dcTables: dc, acTables: ac, ss: 0, se: 63, ah: 0, al: 0,
+                            restartInterval: restart, data: end..<n, tables: tables))
                     break markers
                 }
                 guard ss <= se, se <= 63, al <= 13, ah <= 13, (ss == 0) == (se == 0) else {
@@ -194,8 +222,10 @@ struct ScanScript {
                     q += 1
                 }
                 if q + 1 >= n { q = n }
-                scans.append(Scan(components: indices, dcTables: dc, acTables: ac, ss: ss, se: se, ah: ah, al: al,
-                                  restartInterval: restart, data: end ..< q, tables: tables))
+                scans.append(
+                    Scan(
+                        components: indices, dcTables: dc, acTables: ac, ss: ss, se: se, ah: ah, al: al,
+                        restartInterval: restart, data: end..<q, tables: tables))
                 pos = q
                 continue markers
             default:

@@ -30,7 +30,7 @@ final class ACSkipTable: @unchecked Sendable {
                 defer { code += 1; k += 1 }
                 guard length <= Self.bits else { continue }
                 let rs = Int(table.symbols[k]), run = rs >> 4, sz = rs & 15
-                let first = (code << (Self.bits - length)) ..< ((code + 1) << (Self.bits - length))
+                let first = (code << (Self.bits - length))..<((code + 1) << (Self.bits - length))
                 for w in first {
                     // ZRL skips 16 zeros; any other run without a value ends the block (as libjpeg reads it).
                     used[w] = UInt8(length + sz)
@@ -50,7 +50,8 @@ final class ACSkipTable: @unchecked Sendable {
                 guard bits != 0, all.bits + bits <= Self.bits, all.step + next <= 16 else { break }
                 all = (all.bits + bits, all.step + next, ends[rest])
             }
-            entries[w] = UInt32(all.bits) | UInt32(all.step) << 5 | (all.end ? 1 << 12 : 0)
+            entries[w] =
+                UInt32(all.bits) | UInt32(all.step) << 5 | (all.end ? 1 << 12 : 0)
                 | UInt32(one.bits) << 13 | UInt32(one.step) << 18 | (one.end ? 1 << 25 : 0)
         }
     }

@@ -45,7 +45,8 @@ struct BaselineDCDecoder {
         for (slot, ci) in scan.components.enumerated() {
             let c = script.components[ci]
             guard let dc = scan.tables[scan.dcTables[slot]], let ac = scan.tables[4 + scan.acTables[slot]],
-                  let quant = script.quantTables[c.quantTable] else {
+                let quant = script.quantTables[c.quantTable]
+            else {
                 throw ImageError(.unsupportedFeature, "\(path): a component's tables are not all defined")
             }
             // libjpeg refuses a DC table with a symbol above 15 (JERR_BAD_HUFF_TABLE); leave it that refusal.
@@ -57,7 +58,8 @@ struct BaselineDCDecoder {
             let single = scan.components.count == 1
             for dy in 0..<(single ? 1 : c.v) {
                 for dx in 0..<(single ? 1 : c.h) {
-                    units.append(Unit(plane: ci, slot: slot, dx: dx, dy: dy, dc: dc, ac: ac, skip: skip, quant: Int(quant[0])))
+                    units.append(
+                        Unit(plane: ci, slot: slot, dx: dx, dy: dy, dc: dc, ac: ac, skip: skip, quant: Int(quant[0])))
                 }
             }
         }
@@ -66,9 +68,12 @@ struct BaselineDCDecoder {
         // ways (4:1:0 and the like) — its planes then are not DC values; 4:2:0 is the exception Shrink's planar
         // route makes (chroma kept at the luma's scale, its DC values).
         let comps = script.components
-        let is420 = comps.count == 3 && comps[0].h == 2 && comps[0].v == 2 && comps[1...].allSatisfy { $0.h == 1 && $0.v == 1 }
-        let widened = comps.contains { $0.h * 2 <= script.maxH && script.maxH % ($0.h * 2) == 0
-                                       && $0.v * 2 <= script.maxV && script.maxV % ($0.v * 2) == 0 }
+        let is420 =
+            comps.count == 3 && comps[0].h == 2 && comps[0].v == 2 && comps[1...].allSatisfy { $0.h == 1 && $0.v == 1 }
+        let widened = comps.contains {
+            $0.h * 2 <= script.maxH && script.maxH % ($0.h * 2) == 0
+                && $0.v * 2 <= script.maxV && script.maxV % ($0.v * 2) == 0
+        }
         guard is420 || !widened else {
             throw ImageError(.unsupportedFeature, "\(path): chroma sampled so that libjpeg widens its IDCT at 1/8")
         }

@@ -19,12 +19,16 @@ enum DCOnlyRow {
     /// Decodes MCUs `mcus` of a row of `blocks`; restart markers reset `pred` (one Int per scan slot). Returns true when a
     /// bad Huffman code was stepped over (read as a zero difference, or as the end of the block); with `strict`
     /// it is an error instead.
-    static func decode(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
-                       pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
+    static func decode(
+        _ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String
+    ) throws(ImageError) -> Bool {
         // Data runs out only in damaged files, and only after the reader stopped at a marker or the end: the
         // MCUs are decoded without looking for it, and again, looking before each MCU, only when it happened
         // (a per-MCU check cost 2–3 % on clean files). Once it has, every pass looks.
-        guard !entropy.fakeBitsUsed else { return try decodeChecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path) }
+        guard !entropy.fakeBitsUsed else {
+            return try decodeChecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path)
+        }
         let start = entropy, saved = (pred[0], pred[1], pred[2], pred[3])
         let bad = try decodeUnchecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path)
         guard entropy.fakeBitsUsed || entropy.ranShortAnywhere != start.ranShortAnywhere else { return bad }
@@ -35,23 +39,29 @@ enum DCOnlyRow {
 
     /// ``decode(_:blocks:mcus:pred:strict:path:)`` without looking for data that ran out (the MCU loop specialised).
     @inline(never)
-    private static func decodeUnchecked(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
-                                        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
+    private static func decodeUnchecked(
+        _ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String
+    ) throws(ImageError) -> Bool {
         try decodeMCUs(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path, looking: false)
     }
 
     /// ``decode(_:blocks:mcus:pred:strict:path:)`` looking before each MCU for data that ran out.
     @inline(never)
-    private static func decodeChecked(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
-                                      pred: UnsafeMutablePointer<Int>, strict: Bool, path: String) throws(ImageError) -> Bool {
+    private static func decodeChecked(
+        _ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String
+    ) throws(ImageError) -> Bool {
         try decodeMCUs(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path, looking: true)
     }
 
     /// The MCU loop of both passes; `looking` (a constant at each call, so each pass is compiled without the other's
     /// test) looks before each MCU for data that ran out.
     @inline(__always)
-    private static func decodeMCUs(_ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
-                                   pred: UnsafeMutablePointer<Int>, strict: Bool, path: String, looking: Bool) throws(ImageError) -> Bool {
+    private static func decodeMCUs(
+        _ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
+        pred: UnsafeMutablePointer<Int>, strict: Bool, path: String, looking: Bool
+    ) throws(ImageError) -> Bool {
         var reader = entropy
         defer { entropy = reader }
         var bad = false

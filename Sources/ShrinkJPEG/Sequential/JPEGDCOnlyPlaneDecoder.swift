@@ -47,9 +47,11 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
         let single = decoder.single
         for (i, u) in decoder.units.enumerated() {
             let c = decoder.script.components[u.plane], width = decoder.rowShape(u.plane).width
-            (blocks.baseAddress! + i).initialize(to: DCOnlyRow.Block(
-                dc: u.dc.code, ac: u.ac.code, skip: UnsafePointer(u.skip.entries), out: rows[u.plane] + u.dy * width + u.dx,
-                step: single ? 1 : c.h, slot: u.slot, quant: u.quant))
+            (blocks.baseAddress! + i).initialize(
+                to: DCOnlyRow.Block(
+                    dc: u.dc.code, ac: u.ac.code, skip: UnsafePointer(u.skip.entries),
+                    out: rows[u.plane] + u.dy * width + u.dx,
+                    step: single ? 1 : c.h, slot: u.slot, quant: u.quant))
         }
         pred.initialize(repeating: 0, count: 4)
     }
@@ -69,11 +71,13 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
         var m = 0
         while m < decoder.mcusWide {
             let next = min(decoder.mcusWide, m + BaselineDCDecoder.mcusBetweenReleases)
-            badCode = try DCOnlyRow.decode(&reader, blocks: UnsafeBufferPointer(blocks), mcus: m ..< next, pred: pred,
-                                           strict: strict, path: path) || badCode
+            badCode =
+                try DCOnlyRow.decode(
+                    &reader, blocks: UnsafeBufferPointer(blocks), mcus: m..<next, pred: pred,
+                    strict: strict, path: path) || badCode
             if reader.position - released >= BaselineDCDecoder.releaseEvery {
                 let upTo = reader.position - 16
-                bytes.releaseResidentPages(in: released ..< upTo)
+                bytes.releaseResidentPages(in: released..<upTo)
                 released = upTo
             }
             m = next
@@ -102,14 +106,16 @@ final class JPEGDCOnlyPlaneDecoder: PlaneDecoding {
     private func ending() throws(ImageError) {
         let path = decoder.path
         if badCode { warnings.append("corrupt JPEG data: bad Huffman code") }
-        if reader.ranShortAnywhere { warnings.append("corrupt JPEG data: the scan ends early (missing data read as zeros)") }
+        if reader.ranShortAnywhere {
+            warnings.append("corrupt JPEG data: the scan ends early (missing data read as zeros)")
+        }
         if reader.resynchronised { warnings.append("corrupt JPEG data: restart markers missing or out of place") }
         // The scan ended at a marker; no EOI after it costs no pixel: a warning, as libjpeg's route has it.
         if !Self.hasEOI(bytes.bytes, from: max(decoder.scan.data.lowerBound, reader.position - 16)) {
             if strict { throw ImageError(.truncated, "\(path): JPEG data ends before its EOI marker") }
             warnings.append("corrupt JPEG data: premature end of JPEG file (no EOI marker)")
         }
-        bytes.releaseResidentPages(in: released ..< bytes.count)
+        bytes.releaseResidentPages(in: released..<bytes.count)
         released = bytes.count
     }
 

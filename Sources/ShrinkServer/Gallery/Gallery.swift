@@ -22,8 +22,10 @@ package struct Gallery: Sendable {
         package var host: String?
         package var contentLength: Int?
 
-        package init(method: String, target: Substring, remote: IPAddress?, authorization: String? = nil, cookie: String? = nil,
-                     origin: String? = nil, host: String? = nil, contentLength: Int? = nil) {
+        package init(
+            method: String, target: Substring, remote: IPAddress?, authorization: String? = nil, cookie: String? = nil,
+            origin: String? = nil, host: String? = nil, contentLength: Int? = nil
+        ) {
             self.method = method
             self.target = target
             self.remote = remote
@@ -42,7 +44,9 @@ package struct Gallery: Sendable {
 
     /// The gallery over `service`'s local root; fails when there is none.
     package init(service: ImageService, token: String?) throws(ConfigurationError) {
-        guard let root = service.configuration.localRoot else { throw ConfigurationError("--gallery needs a local root (--root)") }
+        guard let root = service.configuration.localRoot else {
+            throw ConfigurationError("--gallery needs a local root (--root)")
+        }
         self.service = service
         index = GalleryIndex(local: try LocalSource(root: root), limits: service.configuration.limits)
         access = GalleryAccess(token: token)
@@ -51,31 +55,42 @@ package struct Gallery: Sendable {
 
     /// Headers every gallery response carries.
     static let securityHeaders = [
-        ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
-        ("X-Robots-Tag", "noindex, nofollow"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
+        ("X-Robots-Tag", "noindex, nofollow"), ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "same-origin"),
     ]
 
     /// Answers a request under `/_/`; `body` is read only by uploads and the login form.
-    package func respond<Body: AsyncSequence>(to request: Request, body: Body) async -> ServerResponse where Body.Element == [UInt8] {
+    package func respond<Body: AsyncSequence>(to request: Request, body: Body) async -> ServerResponse
+    where Body.Element == [UInt8] {
         service.trimmer.enter()
         defer { service.trimmer.leave() }
         var response = await route(request, body: body)
         response.headers += Self.securityHeaders
-        if !response.headers.contains(where: { $0.0 == "Cache-Control" }) { response.headers.append(("Cache-Control", "no-store")) }
+        if !response.headers.contains(where: { $0.0 == "Cache-Control" }) {
+            response.headers.append(("Cache-Control", "no-store"))
+        }
         service.metrics.request(route: "gallery", status: response.status)
         return response
     }
 
-    private func route<Body: AsyncSequence>(_ request: Request, body: Body) async -> ServerResponse where Body.Element == [UInt8] {
+    private func route<Body: AsyncSequence>(_ request: Request, body: Body) async -> ServerResponse
+    where Body.Element == [UInt8] {
         let path = request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
         switch (request.method, path) {
         case ("GET", "/_/gallery.css"):
-            return ServerResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8"), ("Cache-Control", "max-age=300")],
-                                  body: Array(GalleryAssets.css.utf8))
+            return ServerResponse(
+                status: 200, headers: [("Content-Type", "text/css; charset=utf-8"), ("Cache-Control", "max-age=300")],
+                body: Array(GalleryAssets.css.utf8))
         case ("GET", "/_/gallery.js"):
-            return ServerResponse(status: 200, headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "max-age=300")],
-                                  body: Array(GalleryAssets.script.utf8))
+            return ServerResponse(
+                status: 200,
+                headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "max-age=300")],
+                body: Array(GalleryAssets.script.utf8))
         case ("GET", "/_/login"):
             return access.requiresToken ? html(200, pages.login(failed: false)) : redirect("/_/browse/")
         case ("POST", "/_/login"):
@@ -83,15 +98,21 @@ package struct Gallery: Sendable {
         default:
             break
         }
-        switch access.decide(remote: request.remote, host: request.host, authorization: request.authorization, cookieHeader: request.cookie) {
+        switch access.decide(
+            remote: request.remote, host: request.host, authorization: request.authorization,
+            cookieHeader: request.cookie)
+        {
         case .allowed: break
         case .notLoopback:
-            return .text(403, "the gallery is served to loopback clients only; set SHRINK_GALLERY_TOKEN to open it to others")
+            return .text(
+                403, "the gallery is served to loopback clients only; set SHRINK_GALLERY_TOKEN to open it to others")
         case .foreignHost:
-            return .text(421, "without SHRINK_GALLERY_TOKEN the gallery answers only requests for localhost, 127.0.0.1 or [::1]")
+            return .text(
+                421, "without SHRINK_GALLERY_TOKEN the gallery answers only requests for localhost, 127.0.0.1 or [::1]")
         case .loginRequired:
             return request.method == "GET" && !path.hasPrefix("/_/stats") && !path.hasPrefix("/_/telemetry")
-                ? html(401, pages.login(failed: false)) : .text(401, "log in at /_/login or send Authorization: Bearer TOKEN")
+                ? html(401, pages.login(failed: false))
+                : .text(401, "log in at /_/login or send Authorization: Bearer TOKEN")
         }
         do throws(RequestError) {
             switch request.method {
@@ -132,7 +153,9 @@ package struct Gallery: Sendable {
         let folder = path[..<slash].isEmpty ? "/" : String(path[..<slash])
         let name = Array(path[path.index(after: slash)...].utf8)
         let listing = try index.listing(folder)
-        guard let position = listing.images.firstIndex(of: name) else { throw RequestError(404, "\(path): no such image in the gallery") }
+        guard let position = listing.images.firstIndex(of: name) else {
+            throw RequestError(404, "\(path): no such image in the gallery")
+        }
         let tile = index.tile(folder: folder, raw: name)
         let neighbour = { (i: Int) -> String? in
             guard listing.images.indices.contains(i) else { return nil }
@@ -141,12 +164,17 @@ package struct Gallery: Sendable {
         var plan: ThumbnailPlan?
         var measured: GalleryPages.Measurement?
         if let p = tile.path, let file = try? index.local.resolve("local://" + p),
-           let source = try? ImageSource(path: file, limits: service.configuration.limits) {
+            let source = try? ImageSource(path: file, limits: service.configuration.limits)
+        {
             plan = try? source.plan(.box(PixelSize(width: 640, height: 640), fit: .inside))
-            measured = await Self.measure(file, limits: service.configuration.limits, budget: service.pipeline.ledger.budget)
+            measured = await Self.measure(
+                file, limits: service.configuration.limits, budget: service.pipeline.ledger.budget)
         }
-        return html(200, pages.inspector(tile, folder: folder, plan: plan, measurement: measured,
-                                         previous: neighbour(position - 1), next: neighbour(position + 1)))
+        return html(
+            200,
+            pages.inspector(
+                tile, folder: folder, plan: plan, measurement: measured,
+                previous: neighbour(position - 1), next: neighbour(position + 1)))
     }
 
     private static let measuring = Mutex(false)
@@ -157,18 +185,31 @@ package struct Gallery: Sendable {
     /// inspector page is measuring (one at a time).
     static func measure(_ file: String, limits: ImageLimits, budget: Int) async -> GalleryPages.Measurement? {
         // One at a time: inspector pages cannot pile up decodes outside the pipeline's budget.
-        guard measuring.withLock({ busy in busy ? false : { busy = true; return true }() }) else { return nil }
+        guard
+            measuring.withLock({ busy in
+                busy
+                    ? false
+                    : {
+                        busy = true; return true
+                    }()
+            })
+        else { return nil }
         defer { measuring.withLock { $0 = false } }
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let result: GalleryPages.Measurement? = {
                     guard let source = try? ImageSource(path: file, limits: limits),
-                          let plan = try? source.plan(.box(PixelSize(width: 640, height: 640), fit: .inside), within: budget) else { return nil }
+                        let plan = try? source.plan(
+                            .box(PixelSize(width: 640, height: 640), fit: .inside), within: budget)
+                    else { return nil }
                     let monitor = DecodeMonitor()
-                    guard let image = try? source.image(plan.plan, options: plan.options, monitor: monitor) else { return nil }
+                    guard let image = try? source.image(plan.plan, options: plan.options, monitor: monitor) else {
+                        return nil
+                    }
                     monitor.notePeak()
-                    return GalleryPages.Measurement(predictedPeakBytes: image.predictedPeakBytes, measuredPeakBytes: monitor.peakBytes,
-                                                    decodePath: image.decodePath?.name ?? "—", pixelFormat: "\(image.pixels.format)")
+                    return GalleryPages.Measurement(
+                        predictedPeakBytes: image.predictedPeakBytes, measuredPeakBytes: monitor.peakBytes,
+                        decodePath: image.decodePath?.name ?? "—", pixelFormat: "\(image.pixels.format)")
                 }()
                 continuation.resume(returning: result)
             }
@@ -185,24 +226,31 @@ package struct Gallery: Sendable {
         let hits = r.total("shrink_cache_hits_total")
         let decodes = r.total("shrink_decodes_total")
         let ratio = hits + decodes > 0 ? hits / (hits + decodes) : 0
-        return "{\"budgetBytes\":\(Int(r.total("shrink_budget_bytes"))),\"budgetInUseBytes\":\(Int(r.total("shrink_budget_in_use_bytes"))),"
+        return
+            "{\"budgetBytes\":\(Int(r.total("shrink_budget_bytes"))),\"budgetInUseBytes\":\(Int(r.total("shrink_budget_in_use_bytes"))),"
             + "\"queueDepth\":\(Int(r.total("shrink_queue_depth"))),\"inflight\":\(Int(r.total("shrink_inflight_requests"))),"
             + "\"hits\":\(Int(hits)),\"decodes\":\(Int(decodes)),\"hitRatio\":\(ratio),"
             + "\"rejections\":\(Int(r.total("shrink_rejections_total"))),\"residentBytes\":\(Int(r.total("shrink_resident_bytes")))}"
     }
 
     private func telemetry(_ etag: String) throws(RequestError) -> ServerResponse {
-        guard let e = service.telemetry.entry(etag: etag) else { throw RequestError(404, "no telemetry kept for that ETag") }
+        guard let e = service.telemetry.entry(etag: etag) else {
+            throw RequestError(404, "no telemetry kept for that ETag")
+        }
         let t = e.made
         let fields: [String] = [
             "\"origin\":" + JSONText.quoted(t.coalesced ? "coalesced" : t.origin.rawValue, forHTML: true),
-            "\"latestOrigin\":" + JSONText.quoted(e.latestOrigin, forHTML: true), "\"responses\":\(e.responses)", "\"notModified\":\(e.notModified)",
+            "\"latestOrigin\":" + JSONText.quoted(e.latestOrigin, forHTML: true), "\"responses\":\(e.responses)",
+            "\"notModified\":\(e.notModified)",
             "\"decodePath\":" + (t.decodePath.map { JSONText.quoted($0.name, forHTML: true) } ?? "null"),
             "\"decoder\":" + (t.decoder.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
             "\"pixelFormat\":" + (t.pixelFormat.map { JSONText.quoted("\($0)", forHTML: true) } ?? "null"),
-            "\"prescale\":\(t.prescale)", "\"predictedPeakBytes\":\(t.predictedPeakBytes)", "\"bytesRead\":\(t.bytesRead)",
-            "\"encodedBytes\":\(t.encodedBytes)", "\"queueMs\":\(t.queueWait.inMilliseconds)", "\"decodeMs\":\(t.decodeTime.inMilliseconds)",
-            "\"encodeMs\":\(t.encodeTime.inMilliseconds)", "\"fallback\":" + (t.fallback.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
+            "\"prescale\":\(t.prescale)", "\"predictedPeakBytes\":\(t.predictedPeakBytes)",
+            "\"bytesRead\":\(t.bytesRead)",
+            "\"encodedBytes\":\(t.encodedBytes)", "\"queueMs\":\(t.queueWait.inMilliseconds)",
+            "\"decodeMs\":\(t.decodeTime.inMilliseconds)",
+            "\"encodeMs\":\(t.encodeTime.inMilliseconds)",
+            "\"fallback\":" + (t.fallback.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
         ]
         return json("{" + fields.joined(separator: ",") + "}")
     }
@@ -211,8 +259,9 @@ package struct Gallery: Sendable {
 
     /// `rawPath` is `/FOLDER/NAME` as sent: the name is the last raw segment (an encoded `/` inside it stays in
     /// the name, where sanitising removes it), the folder what comes before.
-    private func upload<Body: AsyncSequence>(_ request: Request, rawPath: Substring, body: Body) async throws(RequestError) -> ServerResponse
-        where Body.Element == [UInt8] {
+    private func upload<Body: AsyncSequence>(_ request: Request, rawPath: Substring, body: Body)
+        async throws(RequestError) -> ServerResponse
+    where Body.Element == [UInt8] {
         try checkSameOrigin(request)
         guard let slash = rawPath.lastIndex(of: "/"), rawPath.index(after: slash) < rawPath.endIndex else {
             throw RequestError(400, "upload to /_/upload/FOLDER/NAME")
@@ -221,16 +270,23 @@ package struct Gallery: Sendable {
         let name = try decoded(rawPath[rawPath.index(after: slash)...])
         let directory = try index.local.directory(folder)
         let max = service.configuration.maxSourceBytes
-        if let length = request.contentLength, length > max { throw RequestError(413, "the upload is larger than \(max) bytes") }
-        let writer = GalleryUpload(directory: directory, maxBytes: max, limits: service.configuration.limits,
-                                   budget: service.pipeline.ledger.budget)
+        if let length = request.contentLength, length > max {
+            throw RequestError(413, "the upload is larger than \(max) bytes")
+        }
+        let writer = GalleryUpload(
+            directory: directory, maxBytes: max, limits: service.configuration.limits,
+            budget: service.pipeline.ledger.budget)
         let stored = try await writer.store(name: name, body: body, expectedBytes: request.contentLength)
         let tile = index.tile(folder: folder, raw: Array(stored.utf8))
-        return ServerResponse(status: 201, headers: [("Content-Type", "application/json")],
-                              body: Array(("{\"name\":" + JSONText.quoted(stored, forHTML: true) + ",\"tile\":" + JSONText.quoted(pages.tile(tile, eager: true), forHTML: true) + "}").utf8))
+        return ServerResponse(
+            status: 201, headers: [("Content-Type", "application/json")],
+            body: Array(
+                ("{\"name\":" + JSONText.quoted(stored, forHTML: true) + ",\"tile\":"
+                    + JSONText.quoted(pages.tile(tile, eager: true), forHTML: true) + "}").utf8))
     }
 
-    private func login<Body: AsyncSequence>(_ request: Request, body: Body) async -> ServerResponse where Body.Element == [UInt8] {
+    private func login<Body: AsyncSequence>(_ request: Request, body: Body) async -> ServerResponse
+    where Body.Element == [UInt8] {
         guard access.requiresToken else { return redirect("/_/browse/") }
         do throws(RequestError) { try checkSameOrigin(request) } catch { return .text(error.status, error.message) }
         var form: [UInt8] = []
@@ -262,7 +318,9 @@ package struct Gallery: Sendable {
     /// The percent-decoded path; 400 for `.` or `..` segments (a browser would have collapsed them, so the URL
     /// was not made by a page) and 404 for hidden (`.name`) folders and files.
     private func decoded(_ path: Substring) throws(RequestError) -> String {
-        guard let text = String(path).removingPercentEncoding else { throw RequestError(400, "malformed percent-escape in the path") }
+        guard let text = String(path).removingPercentEncoding else {
+            throw RequestError(400, "malformed percent-escape in the path")
+        }
         for segment in text.split(separator: "/") {
             if segment == "." || segment == ".." { throw RequestError(400, "no . or .. segments in gallery paths") }
             if segment.hasPrefix(".") { throw RequestError(404, "hidden files and folders are not shown") }
@@ -275,7 +333,8 @@ package struct Gallery: Sendable {
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             if parts.first == Substring(name) {
-                return parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
+                return parts.count > 1
+                    ? String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
             }
         }
         return nil

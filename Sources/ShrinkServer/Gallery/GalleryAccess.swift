@@ -28,7 +28,9 @@ package struct GalleryAccess: Sendable {
     package init(token: String?) {
         let t = token.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
         self.token = t
-        cookie = t.map { Array(SHA256.hex(HMACSHA256.authenticationCode(for: Array("shrink-gallery-session".utf8), key: $0)).utf8) }
+        cookie = t.map {
+            Array(SHA256.hex(HMACSHA256.authenticationCode(for: Array("shrink-gallery-session".utf8), key: $0)).utf8)
+        }
     }
 
     /// True when a token is configured.
@@ -42,13 +44,15 @@ package struct GalleryAccess: Sendable {
             return Self.isLoopbackHost(host) ? .allowed : .foreignHost
         }
         if let authorization, authorization.hasPrefix("Bearer "),
-           SigningKeys.constantTimeEqual(Array(authorization.dropFirst("Bearer ".count).utf8), token) {
+            SigningKeys.constantTimeEqual(Array(authorization.dropFirst("Bearer ".count).utf8), token)
+        {
             return .allowed
         }
         for pair in (cookieHeader ?? "").split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == Self.cookieName,
-               SigningKeys.constantTimeEqual(Array(parts[1].trimmingCharacters(in: .whitespaces).utf8), cookie) {
+                SigningKeys.constantTimeEqual(Array(parts[1].trimmingCharacters(in: .whitespaces).utf8), cookie)
+            {
                 return .allowed
             }
         }

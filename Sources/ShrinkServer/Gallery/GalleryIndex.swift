@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Shrink
 import ShrinkServerURL
@@ -51,7 +51,10 @@ package final class GalleryIndex: Sendable {
             guard String(validating: raw, as: UTF8.self) != nil else {
                 // Not UTF-8: stat through the raw bytes.
                 if CodecRegistry.standard.format(forPath: String(decoding: raw, as: UTF8.self)) != nil,
-                   Self.isRegularFile(directory: directory, raw: raw) { listing.images.append(raw) }
+                    Self.isRegularFile(directory: directory, raw: raw)
+                {
+                    listing.images.append(raw)
+                }
                 continue
             }
             guard stat(full, &st) == 0 else { continue }
@@ -64,7 +67,8 @@ package final class GalleryIndex: Sendable {
         }
         listing.folders.sort { $0.lowercased() < $1.lowercased() || ($0.lowercased() == $1.lowercased() && $0 < $1) }
         listing.images.sort {
-            let a = String(decoding: $0, as: UTF8.self).lowercased(), b = String(decoding: $1, as: UTF8.self).lowercased()
+            let a = String(decoding: $0, as: UTF8.self).lowercased(),
+                b = String(decoding: $1, as: UTF8.self).lowercased()
             return a < b || (a == b && $0.lexicographicallyPrecedes($1))
         }
         return listing
@@ -75,8 +79,9 @@ package final class GalleryIndex: Sendable {
     package func tile(folder: String, raw: [UInt8]) -> GalleryTile {
         let display = String(decoding: raw, as: UTF8.self)
         guard String(validating: raw, as: UTF8.self) != nil else {
-            return GalleryTile(path: nil, name: display, bytes: 0, info: nil,
-                               error: "the file name is not valid UTF-8, so no URL can name it: rename the file")
+            return GalleryTile(
+                path: nil, name: display, bytes: 0, info: nil,
+                error: "the file name is not valid UTF-8, so no URL can name it: rename the file")
         }
         let relative = (folder.hasSuffix("/") ? folder : folder + "/") + display
         let path: String
@@ -87,15 +92,18 @@ package final class GalleryIndex: Sendable {
         guard stat(path, &st) == 0 else {
             return GalleryTile(path: relative, name: display, bytes: 0, info: nil, error: "cannot be read")
         }
-        let stamp = Stamp(path: path, size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(st.st_mtim.tv_nsec))
+        let stamp = Stamp(
+            path: path, size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(st.st_mtim.tv_nsec)
+        )
         if let hit = tiles.withLock({ $0[stamp] }) { return hit }
         let made: GalleryTile
         do {
             let source = try ImageSource(path: path, limits: limits)
             made = GalleryTile(path: relative, name: display, bytes: stamp.size, info: source.info, error: nil)
         } catch {
-            made = GalleryTile(path: relative, name: display, bytes: stamp.size, info: nil,
-                               error: error.message.replacingOccurrences(of: local.root, with: ""))
+            made = GalleryTile(
+                path: relative, name: display, bytes: stamp.size, info: nil,
+                error: error.message.replacingOccurrences(of: local.root, with: ""))
         }
         tiles.withLock { t in
             if t.count >= capacity { t.removeAll(keepingCapacity: true) }

@@ -25,7 +25,8 @@ package struct GalleryPages: Sendable {
 
     /// A signed image URL for the file at `path` (under the root) fitted into `size` × `size`.
     package func imageURL(_ path: String, fit size: Int) -> String {
-        let signed = SignedPath.path(options: "rs:fit:\(size):\(size)", source: "local://" + path, ext: nil, base64: false)
+        let signed = SignedPath.path(
+            options: "rs:fit:\(size):\(size)", source: "local://" + path, ext: nil, base64: false)
         return "/" + (keys.isEnabled ? keys.sign(signed) : "insecure") + signed
     }
 
@@ -35,7 +36,8 @@ package struct GalleryPages: Sendable {
     package func candidates(_ size: PixelSize) -> [(fit: Int, width: Int)] {
         var seen = Set<Int>()
         return Self.widths.compactMap { fit in
-            let width = ThumbnailPlan.fitted(size, inside: PixelSize(width: fit, height: fit), allowUpscaling: false).width
+            let width = ThumbnailPlan.fitted(size, inside: PixelSize(width: fit, height: fit), allowUpscaling: false)
+                .width
             return seen.insert(width).inserted ? (fit, width) : nil
         }
     }
@@ -48,11 +50,13 @@ package struct GalleryPages: Sendable {
         guard let path = t.path, let info = t.info else {
             let inspect = t.path.map { "/_/inspect" + HTML.pathComponentEncoded($0) }
             let body = "<span class=\"error-text\">\(HTML.escape(t.error ?? "cannot be read"))</span>"
-            return "<li class=\"tile tile-error\">" + (inspect.map { "<a href=\"\(HTML.escape($0))\">\(body)</a>" } ?? body)
+            return "<li class=\"tile tile-error\">"
+                + (inspect.map { "<a href=\"\(HTML.escape($0))\">\(body)</a>" } ?? body)
                 + "<span class=\"name\">\(name)</span></li>"
         }
         let size = info.displayedSize
-        let srcset = candidates(size).map { "\(HTML.escape(imageURL(path, fit: $0.fit))) \($0.width)w" }.joined(separator: ", ")
+        let srcset = candidates(size).map { "\(HTML.escape(imageURL(path, fit: $0.fit))) \($0.width)w" }.joined(
+            separator: ", ")
         return "<li class=\"tile\"><a href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(path)))\">"
             + "<img src=\"\(HTML.escape(imageURL(path, fit: Self.widths[0])))\" srcset=\"\(srcset)\" "
             + "sizes=\"(max-width: 560px) 45vw, 240px\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(name)\" "
@@ -61,16 +65,21 @@ package struct GalleryPages: Sendable {
 
     /// The page of folder `folder` (relative to the root): breadcrumbs, sub-folders first, then page `page`
     /// (from 1) of tiles.
-    package func folder(_ folder: String, listing: GalleryIndex.Listing, tiles: [GalleryTile], page: Int, pages: Int) -> String {
+    package func folder(_ folder: String, listing: GalleryIndex.Listing, tiles: [GalleryTile], page: Int, pages: Int)
+        -> String
+    {
         var html = head(title: folder == "/" ? "Gallery" : folder)
         html += "<nav class=\"crumbs\">" + crumbs(folder) + "</nav>\n"
-        html += "<p class=\"summary\">\(listing.folders.count) folder(s), \(listing.images.count) image(s)"
-            + (pages > 1 ? ", page \(page) of \(pages)" : "") + ". Drop photos anywhere on this page to upload them here.</p>\n"
+        html +=
+            "<p class=\"summary\">\(listing.folders.count) folder(s), \(listing.images.count) image(s)"
+            + (pages > 1 ? ", page \(page) of \(pages)" : "")
+            + ". Drop photos anywhere on this page to upload them here.</p>\n"
         html += "<p id=\"upload-status\" class=\"status\" role=\"status\"></p>\n"
         if !listing.folders.isEmpty {
             html += "<ul class=\"folders\">"
             for f in listing.folders {
-                let href = "/_/browse" + HTML.pathComponentEncoded((folder.hasSuffix("/") ? folder : folder + "/") + f) + "/"
+                let href =
+                    "/_/browse" + HTML.pathComponentEncoded((folder.hasSuffix("/") ? folder : folder + "/") + f) + "/"
                 html += "<li><a href=\"\(HTML.escape(href))\">\(HTML.escape(f))/</a></li>"
             }
             html += "</ul>\n"
@@ -90,25 +99,42 @@ package struct GalleryPages: Sendable {
     /// The inspector of `tile` (in `folder`), with links to the previous and next image: the header's facts and
     /// the plan for the 640 px tile from the server, and what serving it cost (response headers and telemetry)
     /// filled in by the script from the image's own response.
-    package func inspector(_ t: GalleryTile, folder: String, plan: ThumbnailPlan?, measurement: Measurement?,
-                           previous: String?, next: String?) -> String {
+    package func inspector(
+        _ t: GalleryTile, folder: String, plan: ThumbnailPlan?, measurement: Measurement?,
+        previous: String?, next: String?
+    ) -> String {
         var html = head(title: t.name)
-        html += "<nav class=\"crumbs\">" + crumbs(folder) + " <span class=\"here\">\(HTML.escape(t.name))</span></nav>\n"
+        html +=
+            "<nav class=\"crumbs\">" + crumbs(folder) + " <span class=\"here\">\(HTML.escape(t.name))</span></nav>\n"
         html += "<nav class=\"step\">"
-        if let previous { html += "<a id=\"prev\" rel=\"prev\" href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(previous)))\">← previous</a> " }
-        html += "<a id=\"up\" href=\"\(HTML.escape("/_/browse" + HTML.pathComponentEncoded(folder.hasSuffix("/") ? folder : folder + "/")))\">folder (Esc)</a>"
-        if let next { html += " <a id=\"next\" rel=\"next\" href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(next)))\">next →</a>" }
+        if let previous {
+            html +=
+                "<a id=\"prev\" rel=\"prev\" href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(previous)))\">← previous</a> "
+        }
+        html +=
+            "<a id=\"up\" href=\"\(HTML.escape("/_/browse" + HTML.pathComponentEncoded(folder.hasSuffix("/") ? folder : folder + "/")))\">folder (Esc)</a>"
+        if let next {
+            html +=
+                " <a id=\"next\" rel=\"next\" href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(next)))\">next →</a>"
+        }
         html += "</nav>\n<div class=\"inspector\">"
         if let path = t.path, let info = t.info {
             let url = imageURL(path, fit: 640)
             let size = info.displayedSize
-            html += "<figure><img id=\"subject\" src=\"\(HTML.escape(url))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(t.name))\"></figure>"
+            html +=
+                "<figure><img id=\"subject\" src=\"\(HTML.escape(url))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(t.name))\"></figure>"
             var rows: [(String, String)] = [
                 ("format", info.format.description), ("file bytes", String(t.bytes)),
                 ("stored size", "\(info.size.width) × \(info.size.height)"),
                 ("displayed size", "\(size.width) × \(size.height)"),
-                ("orientation", info.orientation == .up ? "up" : "\(info.orientation) (from \(Self.orientationSource(info)))"),
-                (info.format == .png || info.format == .gif ? "interlaced" : "progressive", info.isProgressive ? "yes" : "no"),
+                (
+                    "orientation",
+                    info.orientation == .up ? "up" : "\(info.orientation) (from \(Self.orientationSource(info)))"
+                ),
+                (
+                    info.format == .png || info.format == .gif ? "interlaced" : "progressive",
+                    info.isProgressive ? "yes" : "no"
+                ),
                 ("colour", Self.colour(info)),
                 ("bits per component", String(info.bitsPerComponent)), ("alpha", info.hasAlpha ? "yes" : "no"),
             ]
@@ -119,19 +145,24 @@ package struct GalleryPages: Sendable {
             if let plan {
                 var rows = [
                     ("output size", "\(plan.outputSize.width) × \(plan.outputSize.height)"),
-                    ("DCT scale", plan.prescaleText), ("decoded size", "\(plan.decodedSize.width) × \(plan.decodedSize.height)"),
+                    ("DCT scale", plan.prescaleText),
+                    ("decoded size", "\(plan.decodedSize.width) × \(plan.decodedSize.height)"),
                     ("resamples", plan.resamples ? "yes" : "no"),
                 ]
                 if let m = measurement {
-                    rows += [("decode path", m.decodePath), ("pixel format", m.pixelFormat),
-                             ("predicted peak bytes", String(m.predictedPeakBytes)),
-                             ("measured peak bytes", String(m.measuredPeakBytes))]
+                    rows += [
+                        ("decode path", m.decodePath), ("pixel format", m.pixelFormat),
+                        ("predicted peak bytes", String(m.predictedPeakBytes)),
+                        ("measured peak bytes", String(m.measuredPeakBytes)),
+                    ]
                 }
-                html += "<section><h2>Plan for the 640 px tile</h2>" + table(rows, id: "plan")
+                html +=
+                    "<section><h2>Plan for the 640 px tile</h2>" + table(rows, id: "plan")
                     + "<p class=\"note\">Measured: the heap's growth while this page decoded the tile again, sampled between strips "
                     + "(process-wide: other decodes at the same moment add to it).</p></section>"
             }
-            html += "<section><h2>What serving it cost</h2><p class=\"note\">From this image's response: its headers and "
+            html +=
+                "<section><h2>What serving it cost</h2><p class=\"note\">From this image's response: its headers and "
                 + "the server's telemetry for its ETag.</p><table id=\"cost\" data-url=\"\(HTML.escape(url))\"><tbody></tbody></table></section>"
         } else {
             html += "<p class=\"error-text\">\(HTML.escape(t.error ?? "cannot be read"))</p>"
@@ -160,13 +191,16 @@ package struct GalleryPages: Sendable {
         var path = ""
         for part in folder.split(separator: "/") {
             path += "/" + part
-            html += " / <a href=\"\(HTML.escape("/_/browse" + HTML.pathComponentEncoded(path) + "/"))\">\(HTML.escape(part))</a>"
+            html +=
+                " / <a href=\"\(HTML.escape("/_/browse" + HTML.pathComponentEncoded(path) + "/"))\">\(HTML.escape(part))</a>"
         }
         return html
     }
 
     private func table(_ rows: [(String, String)], id: String) -> String {
-        "<table id=\"\(id)\"><tbody>" + rows.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined() + "</tbody></table>"
+        "<table id=\"\(id)\"><tbody>"
+            + rows.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
+            + "</tbody></table>"
     }
 
     /// Where the orientation came from: HEIF and AVIF carry it as `irot`/`imir` properties, the rest in EXIF.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Shrink
 import ShrinkServerURL
@@ -24,10 +24,13 @@ struct GalleryUpload {
     /// leading dot or space, at most 200 bytes, `upload` when nothing is left; its extension made to match
     /// `format` (replaced or added).
     static func sanitise(_ name: String, format: ImageFormat) -> String {
-        var cleaned = String(String.UnicodeScalarView(name.unicodeScalars.filter {
-            $0.value >= 0x20 && $0.value != 0x7F && $0 != "/" && $0 != "\\" && !("\u{202A}"..."\u{202E}").contains($0)
-                && !("\u{2066}"..."\u{2069}").contains($0)
-        }))
+        var cleaned = String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.filter {
+                    $0.value >= 0x20 && $0.value != 0x7F && $0 != "/" && $0 != "\\"
+                        && !("\u{202A}"..."\u{202E}").contains($0)
+                        && !("\u{2066}"..."\u{2069}").contains($0)
+                }))
         while let f = cleaned.first, f == "." || f == " " { cleaned.removeFirst() }
         var stem = cleaned, ext = format.fileExtension
         if let dot = cleaned.lastIndex(of: "."), let named = CodecRegistry.pathExtension(of: cleaned) {
@@ -35,7 +38,7 @@ struct GalleryUpload {
                 stem = String(cleaned[..<dot])
                 ext = named
             } else if CodecRegistry.standard.format(forPath: cleaned) != nil {
-                stem = String(cleaned[..<dot])   // another image format's extension: replaced
+                stem = String(cleaned[..<dot]) // another image format's extension: replaced
             }
         }
         while stem.utf8.count > 200 { stem.removeLast() }
@@ -46,11 +49,14 @@ struct GalleryUpload {
     /// Streams `body` into the folder as `name`; returns the final name (the sanitised one, numbered `-1`, `-2`…
     /// when taken: an upload never replaces a file).
     /// `expectedBytes` is the request's `Content-Length`: a body that ends short of it was cut off (400).
-    func store<Body: AsyncSequence>(name: String, body: Body, expectedBytes: Int? = nil) async throws(RequestError) -> String
-        where Body.Element == [UInt8] {
+    func store<Body: AsyncSequence>(name: String, body: Body, expectedBytes: Int? = nil) async throws(RequestError)
+        -> String
+    where Body.Element == [UInt8] {
         let temporary = directory + "/.upload-\(UInt64.random(in: 0...UInt64.max)).part"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RequestError(500, "cannot write into the folder: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw RequestError(500, "cannot write into the folder: \(String(cString: strerror(errno)))")
+        }
         // The temporary name goes in every case: after link() the upload lives on under its own name.
         defer { unlink(temporary) }
         var total = 0
@@ -86,15 +92,19 @@ struct GalleryUpload {
         }
         guard let format = head.withUnsafeBytes({ CodecRegistry.standard.codec(sniffing: $0)?.format }) else {
             let named = head.withUnsafeBytes { ImageFormat(sniffing: $0) }
-            throw RequestError(415, named.map { "\($0) is not a format Shrink reads" } ?? "not an image: the first bytes are no format Shrink reads")
+            throw RequestError(
+                415,
+                named.map { "\($0) is not a format Shrink reads" }
+                    ?? "not an image: the first bytes are no format Shrink reads")
         }
         do {
             let source = try ImageSource(path: temporary, limits: limits)
             let largest = GalleryPages.widths.max() ?? 960
             _ = try source.plan(.box(PixelSize(width: largest, height: largest), fit: .inside), within: budget)
         } catch {
-            throw RequestError(error.code == .limitExceeded || error.code == .memoryBudgetExceeded ? 413 : 422,
-                               "not accepted: " + error.message.replacingOccurrences(of: temporary, with: name))
+            throw RequestError(
+                error.code == .limitExceeded || error.code == .memoryBudgetExceeded ? 413 : 422,
+                "not accepted: " + error.message.replacingOccurrences(of: temporary, with: name))
         }
         let clean = Self.sanitise(name, format: format)
         for attempt in 0..<1000 {
@@ -103,7 +113,9 @@ struct GalleryUpload {
             if link(temporary, directory + "/" + candidate) == 0 {
                 return candidate
             }
-            guard errno == EEXIST else { throw RequestError(500, "cannot name the upload: \(String(cString: strerror(errno)))") }
+            guard errno == EEXIST else {
+                throw RequestError(500, "cannot name the upload: \(String(cString: strerror(errno)))")
+            }
         }
         throw RequestError(409, "too many files named like \(clean)")
     }

@@ -25,16 +25,19 @@ import Testing
         let loader = BytesLoader(bytes: ImageBytes(Self.photo), name: "p", identity: "p")
         let long = try await pipeline.image(for: ImageRequest(loader: loader, target: .maxPixelSize(150)))
         #expect(long.telemetry.origin == .decoded && long.image.size == PixelSize(width: 150, height: 100))
-        let box = try await pipeline.image(for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 100), fit: .inside)))
+        let box = try await pipeline.image(
+            for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 100), fit: .inside)))
         #expect(box.telemetry.origin == .memoryCache)
         #expect(box.image.pixels.bytes == long.image.pixels.bytes)
         #expect(pipeline.memoryCache?.statistics.count == 1)
         #expect(pipeline.ledger.decodesStarted == 1)
         // Once the header has told, the box's own spelling finds the entry at once.
-        let again = try await pipeline.image(for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 100), fit: .inside)))
+        let again = try await pipeline.image(
+            for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 100), fit: .inside)))
         #expect(again.telemetry.origin == .memoryCache && pipeline.ledger.decodesStarted == 1)
         // Another output is another entry.
-        let other = try await pipeline.image(for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 150), fit: .cover)))
+        let other = try await pipeline.image(
+            for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 150), fit: .cover)))
         #expect(other.telemetry.origin == .decoded && other.image.size == PixelSize(width: 150, height: 150))
         #expect(pipeline.memoryCache?.statistics.count == 2)
     }
@@ -57,16 +60,19 @@ import Testing
     }
 
     @Test func encodedResultsShareTheDiskCacheAcrossSpellings() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-keys-disk-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-keys-disk-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loader = BytesLoader(bytes: ImageBytes(Self.photo), name: "p", identity: "p")
         let webp = OutputSettings(format: .webp, quality: 70)
         // No memory cache of encoded results by default: the second spelling is served from the disk entry the
         // first stored, once its header has told what it makes.
         let pipeline = ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir)))
-        let first = try await pipeline.encodedImage(for: ImageRequest(loader: loader, target: .maxPixelSize(150)), as: webp)
+        let first = try await pipeline.encodedImage(
+            for: ImageRequest(loader: loader, target: .maxPixelSize(150)), as: webp)
         #expect(first.telemetry.origin == .decoded)
-        let second = try await pipeline.encodedImage(for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 100), fit: .inside)), as: webp)
+        let second = try await pipeline.encodedImage(
+            for: ImageRequest(loader: loader, target: .box(PixelSize(width: 150, height: 100), fit: .inside)), as: webp)
         #expect(second.telemetry.origin == .diskCache)
         #expect(second.image.bytes == first.image.bytes)
         #expect(pipeline.diskCache?.statistics.count == 1)

@@ -7,7 +7,10 @@ import ShrinkTestSupport
     private static func solid(width: Int, height: Int, _ rgba: [UInt8], right: [UInt8]? = nil) -> PixelBuffer {
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
-            for x in 0..<width { bytes.replaceSubrange((y * width + x) * 4 ..< (y * width + x + 1) * 4, with: x >= width / 2 ? right ?? rgba : rgba) }
+            for x in 0..<width {
+                bytes.replaceSubrange(
+                    (y * width + x) * 4..<(y * width + x + 1) * 4, with: x >= width / 2 ? right ?? rgba : rgba)
+            }
         }
         return PixelBuffer(format: .rgba8, size: PixelSize(width: width, height: height), bytes: bytes)
     }
@@ -19,25 +22,31 @@ import ShrinkTestSupport
         let dir = NSTemporaryDirectory() + "shrink-sheet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let red = try TestImages.jpeg(PixelConverter.convert(Self.solid(width: 96, height: 64, [220, 30, 30, 255]), to: .rgb8),
-                                      quality: 95, chroma444: false)
-        let gray = try TestImages.jpeg(PixelConverter.convert(Self.solid(width: 40, height: 80, [90, 90, 90, 255]), to: .gray8))
+        let red = try TestImages.jpeg(
+            PixelConverter.convert(Self.solid(width: 96, height: 64, [220, 30, 30, 255]), to: .rgb8),
+            quality: 95, chroma444: false)
+        let gray = try TestImages.jpeg(
+            PixelConverter.convert(Self.solid(width: 40, height: 80, [90, 90, 90, 255]), to: .gray8))
         let png = try PNGEncoder().encode(Self.solid(width: 64, height: 64, [0, 0, 0, 0], right: [20, 40, 230, 255]))
         let paths = ["a.jpg", "b.jpg", "c.png"].map { dir + "/" + $0 }
         for (path, bytes) in zip(paths, [red, gray, png]) { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
 
         let layout = ContactSheet.Layout(cell: 32, columns: 3, gap: 3, background: (0, 128, 0))
         let sheet = ContactSheet(layout: layout, encoder: JPEGEncoder(options: .init(quality: 95)))
-        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 2, memoryCache: sheet.memoryCacheConfiguration()))
+        let pipeline = ImagePipeline(
+            configuration: .init(maxConcurrentDecodes: 2, memoryCache: sheet.memoryCacheConfiguration()))
         let summary = try await sheet.render(paths, to: dir + "/sheet.jpg", pipeline: pipeline)
         #expect(summary.shown == 3 && summary.failed == 0)
         #expect(summary.size == PixelSize(width: 3 * 32 + 4 * 3, height: 32 + 2 * 3))
 
-        let image = try ImageSource(path: dir + "/sheet.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let image = try ImageSource(path: dir + "/sheet.jpg").image(
+            options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        ).pixels
         #expect(image.size == summary.size)
         func near(_ x: Int, _ y: Int, _ rgb: [Int], within tolerance: Int = 24, _ what: Comment) {
             let p = image.pixel(x: x, y: y).map(Int.init)
-            #expect(zip(p, rgb).allSatisfy { abs($0 - $1) <= tolerance }, "\(what) at (\(x), \(y)): \(p), expected \(rgb)")
+            #expect(
+                zip(p, rgb).allSatisfy { abs($0 - $1) <= tolerance }, "\(what) at (\(x), \(y)): \(p), expected \(rgb)")
         }
         near(1, 1, [0, 128, 0], "background, top gap")
         near(54, 36, [0, 128, 0], "background, bottom gap")
@@ -71,10 +80,13 @@ import ShrinkTestSupport
         }
         let layout = ContactSheet.Layout(cell: 31, columns: 2, gap: 3, background: (128, 128, 128))
         let sheet = ContactSheet(layout: layout, encoder: JPEGEncoder(options: .init(quality: 95)))
-        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 2, memoryCache: sheet.memoryCacheConfiguration()))
+        let pipeline = ImagePipeline(
+            configuration: .init(maxConcurrentDecodes: 2, memoryCache: sheet.memoryCacheConfiguration()))
         let summary = try await sheet.render(paths, to: dir + "/sheet.jpg", pipeline: pipeline)
         #expect(summary.size == PixelSize(width: 2 * 31 + 3 * 3, height: 3 * 31 + 4 * 3))
-        let image = try ImageSource(path: dir + "/sheet.jpg").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))).pixels
+        let image = try ImageSource(path: dir + "/sheet.jpg").image(
+            options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        ).pixels
         #expect(image.size == summary.size)
         func pixel(_ x: Int, _ y: Int) -> [Int] { image.pixel(x: x, y: y).map(Int.init) }
         for (i, c) in colours.enumerated() {
@@ -83,7 +95,9 @@ import ShrinkTestSupport
             // The photo: 31 × 21 from the even column at or left of `left`, rows from the even row at or above top + 5.
             let (x0, y0) = (left & ~1, (top + 5) & ~1)
             let centre = pixel(x0 + 15, y0 + 10)
-            #expect(zip(centre, c).allSatisfy { abs($0 - Int($1)) <= 20 }, "photo \(i) at its centre: \(centre), expected \(c)")
+            #expect(
+                zip(centre, c).allSatisfy { abs($0 - Int($1)) <= 20 },
+                "photo \(i) at its centre: \(centre), expected \(c)")
             let above = pixel(x0 + 15, y0 - 2)
             #expect(above.allSatisfy { abs($0 - 128) <= 12 }, "above photo \(i): \(above)")
             // The background pixel sharing a chroma sample with the photo's last column: the shared sample is half

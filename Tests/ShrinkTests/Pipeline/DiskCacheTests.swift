@@ -1,7 +1,7 @@
 import Testing
 import Shrink
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct DiskCacheTests {
@@ -16,7 +16,9 @@ import Glibc
         defer { closedir(d) }
         var names: [String] = []
         while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            let name = withUnsafeBytes(of: e.pointee.d_name) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
@@ -39,13 +41,15 @@ import Glibc
         let cache = try DiskCache(directory: dir, sizeLimit: 1 << 20)
         let payload = [UInt8](repeating: 7, count: 4000)
         for key in ["flip", "cut", "grow"] { try cache.store(payload, for: key) }
-        func path(_ key: String) -> String { dir + "/" + Self.files(in: dir).first { f in
-            // The entry holding `key`: read each file and look for the key bytes.
-            let fd = open(dir + "/" + f, O_RDONLY); defer { close(fd) }
-            var buf = [UInt8](repeating: 0, count: 64)
-            let n = read(fd, &buf, 64)
-            return String(decoding: buf[0..<max(0, n)], as: UTF8.self).contains(key)
-        }! }
+        func path(_ key: String) -> String {
+            dir + "/" + Self.files(in: dir).first { f in
+                // The entry holding `key`: read each file and look for the key bytes.
+                let fd = open(dir + "/" + f, O_RDONLY); defer { close(fd) }
+                var buf = [UInt8](repeating: 0, count: 64)
+                let n = read(fd, &buf, 64)
+                return String(decoding: buf[0..<max(0, n)], as: UTF8.self).contains(key)
+            }!
+        }
         // A flipped payload byte, a truncated file, bytes appended.
         let flip = path("flip"), cut = path("cut"), grow = path("grow")
         var fd = open(flip, O_WRONLY); lseek(fd, 200, SEEK_SET); var b: UInt8 = 8; write(fd, &b, 1); close(fd)
@@ -65,7 +69,7 @@ import Glibc
         try cache.store(payload, for: "a")
         try cache.store(payload, for: "b")
         try cache.store(payload, for: "c")
-        _ = cache.data(for: "a")                      // a is now the most recent
+        _ = cache.data(for: "a") // a is now the most recent
         // Each entry is 28 header bytes + a 1-byte key + 3000 = 3029 bytes. The fourth makes 12 116 > 10 000, and
         // eviction goes down to 90 % of the limit (9000): b (leaving 9087), then c (6058).
         #expect(cache.statistics.bytes == 3 * 3029)

@@ -15,7 +15,8 @@ import ShrinkTestSupport
     @Test func bytesOutAreAFileOfTheRequestedFormat() async throws {
         let pipeline = ImagePipeline()
         for (format, mime) in [(ImageFormat.jpeg, "image/jpeg"), (.png, "image/png"), (.webp, "image/webp")] {
-            let r = try await pipeline.encodedImage(for: Self.request("a"), as: OutputSettings(format: format, quality: 70))
+            let r = try await pipeline.encodedImage(
+                for: Self.request("a"), as: OutputSettings(format: format, quality: 70))
             #expect(r.image.format == format && r.image.mimeType == mime)
             #expect(r.image.size == PixelSize(width: 80, height: 60))
             let decoded = try ImageSource(bytes: ImageBytes(r.image.bytes), name: "out")
@@ -43,7 +44,8 @@ import ShrinkTestSupport
         // Then a memory hit on the encoded cache, charged its bytes inside the budget.
         let again = try await pipeline.encodedImage(for: Self.request("same"), as: output)
         #expect(again.telemetry.origin == .memoryCache)
-        #expect(pipeline.ledger.encodedCachedImages == 1 && pipeline.ledger.encodedCachedBytes == again.image.bytes.count)
+        #expect(
+            pipeline.ledger.encodedCachedImages == 1 && pipeline.ledger.encodedCachedBytes == again.image.bytes.count)
         #expect(pipeline.ledger.totalBytes == again.image.bytes.count)
         _ = log
     }
@@ -60,7 +62,8 @@ import ShrinkTestSupport
         #expect(charges[1] - charges[0] == 80 * 60 * 5 + (1 << 20))
         #expect(charges[0] >= Self.jpeg.count)
         // Optimised Huffman tables (and progressive JPEGs) make libjpeg buffer every coefficient: 3 B/px at 4:2:0.
-        _ = try await pipeline.encodedImage(for: Self.request("optimised"), as: OutputSettings(format: .jpeg, optimizeCoding: true))
+        _ = try await pipeline.encodedImage(
+            for: Self.request("optimised"), as: OutputSettings(format: .jpeg, optimizeCoding: true))
         let optimised = log.all.compactMap { e -> Int? in if case .decodeStarted(_, let c, _) = e { c } else { nil } }
         #expect(optimised.count == 3 && optimised[2] - optimised[1] == 80 * 60 * 3)
     }
@@ -68,11 +71,13 @@ import ShrinkTestSupport
     @Test func optimisedHuffmanTablesMakeASmallerFileOfTheSamePixels() async throws {
         let pipeline = ImagePipeline()
         let plain = try await pipeline.encodedImage(for: Self.request("h"), as: OutputSettings(format: .jpeg))
-        let optimised = try await pipeline.encodedImage(for: Self.request("h"), as: OutputSettings(format: .jpeg, optimizeCoding: true))
+        let optimised = try await pipeline.encodedImage(
+            for: Self.request("h"), as: OutputSettings(format: .jpeg, optimizeCoding: true))
         #expect(optimised.image.bytes.count < plain.image.bytes.count)
         #expect(optimised.image.validator != plain.image.validator)
         let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-        #expect(try ImageSource(bytes: plain.image.bytes).image(options: rgb).pixels.bytes
+        #expect(
+            try ImageSource(bytes: plain.image.bytes).image(options: rgb).pixels.bytes
                 == ImageSource(bytes: optimised.image.bytes).image(options: rgb).pixels.bytes)
     }
 
@@ -84,7 +89,8 @@ import ShrinkTestSupport
         let made = try await first.encodedImage(for: Self.request("disk"), as: output)
         let second = ImagePipeline(configuration: .init(memoryCache: nil, diskCache: try DiskCache(directory: dir)))
         let loader = MemoryLoader(bytes: Self.jpeg, id: "disk")
-        let hit = try await second.encodedImage(for: ImageRequest(loader: loader, target: .maxPixelSize(80)), as: output)
+        let hit = try await second.encodedImage(
+            for: ImageRequest(loader: loader, target: .maxPixelSize(80)), as: output)
         #expect(hit.telemetry.origin == .diskCache)
         #expect(hit.image.bytes == made.image.bytes && hit.image.validator == made.image.validator)
         #expect(hit.image.size == PixelSize(width: 80, height: 60))
@@ -99,7 +105,8 @@ import ShrinkTestSupport
         let loader = BytesLoader(bytes: bytes, name: "upload")
         let same = BytesLoader(bytes: ImageBytes(Self.jpeg), name: "copy")
         #expect(try loader.identity() == same.identity())
-        #expect(try loader.identity() != BytesLoader(bytes: ImageBytes(Array(Self.jpeg.dropLast())), name: "x").identity())
+        #expect(
+            try loader.identity() != BytesLoader(bytes: ImageBytes(Array(Self.jpeg.dropLast())), name: "x").identity())
         let r = try await ImagePipeline().image(for: ImageRequest(loader: loader, target: .maxPixelSize(40)))
         #expect(r.image.size == PixelSize(width: 40, height: 30))
     }
@@ -123,8 +130,11 @@ import ShrinkTestSupport
         #expect(try cropped.cacheKey().string.contains("src=k%7Cx%3Dy|"))
         #expect(try cropped.cacheKey().string.contains("|r=crop:0.5:100.0:1:0.5|"))
         let pipeline = ImagePipeline()
-        #expect(try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .png)).string.hasSuffix("|f=png|q=80|prog=0|opt=0|bg=ffffff|icc=1"))
-        #expect(try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .jpeg, optimizeCoding: true))
+        #expect(
+            try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .png)).string.hasSuffix(
+                "|f=png|q=80|prog=0|opt=0|bg=ffffff|icc=1"))
+        #expect(
+            try pipeline.cacheKey(for: Self.request("k"), output: OutputSettings(format: .jpeg, optimizeCoding: true))
                 .string.hasSuffix("|f=jpeg|q=80|prog=0|opt=1|bg=ffffff|icc=1"))
     }
 
@@ -133,7 +143,9 @@ import ShrinkTestSupport
         var rotated = ImageRequest(loader: MemoryLoader(bytes: Self.jpeg, id: "r"), target: .maxPixelSize(80))
         rotated.options.rotation = .right
         #expect(try await pipeline.image(for: rotated).image.size == PixelSize(width: 60, height: 80))
-        var cropped = ImageRequest(loader: MemoryLoader(bytes: Self.jpeg, id: "c"), crop: ImageRequest.Crop(width: 0.5, height: 120, gravity: .southEast))
+        var cropped = ImageRequest(
+            loader: MemoryLoader(bytes: Self.jpeg, id: "c"),
+            crop: ImageRequest.Crop(width: 0.5, height: 120, gravity: .southEast))
         let crop = try await pipeline.image(for: cropped).image
         #expect(crop.size == PixelSize(width: 160, height: 120))
         #expect(crop.plan.storedRegion == FractionalRect(x: 160, y: 120, width: 160, height: 120))

@@ -3,18 +3,21 @@ import Shrink
 import ShrinkTestSupport
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite struct ImagePipelineTests {
     static let small = try! TestJPEG.make(width: 320, height: 240)
 
-    static func request(_ id: String, bytes: [UInt8] = small, gate: Gate? = nil, size: Int = 64,
-                        priority: ImageRequest.Priority = .normal, format: PixelFormatRequest = .memoryOptimized) -> ImageRequest {
-        ImageRequest(loader: MemoryLoader(bytes: bytes, id: id, gate: gate), target: .maxPixelSize(size),
-                     options: ThumbnailOptions(pixelFormat: format), priority: priority)
+    static func request(
+        _ id: String, bytes: [UInt8] = small, gate: Gate? = nil, size: Int = 64,
+        priority: ImageRequest.Priority = .normal, format: PixelFormatRequest = .memoryOptimized
+    ) -> ImageRequest {
+        ImageRequest(
+            loader: MemoryLoader(bytes: bytes, id: id, gate: gate), target: .maxPixelSize(size),
+            options: ThumbnailOptions(pixelFormat: format), priority: priority)
     }
 
     @Test func hundredIdenticalConcurrentRequestsShareOneDecode() async throws {
@@ -46,12 +49,15 @@ import Darwin
         let big = try TestImages.jpeg(TestImages.pattern(width: 1600, height: 2400), quality: 80, chroma444: false)
         let log = EventLog()
         let started = Latch()
-        let pipeline = ImagePipeline(configuration: .init(observer: { event in
-            log.append(event)
-            if case .decodeStarted = event { started.open() }
-        }))
-        let task = pipeline.imageTask(with: ImageRequest(loader: MemoryLoader(bytes: big, id: "big"),
-                                                         options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))))
+        let pipeline = ImagePipeline(
+            configuration: .init(observer: { event in
+                log.append(event)
+                if case .decodeStarted = event { started.open() }
+            }))
+        let task = pipeline.imageTask(
+            with: ImageRequest(
+                loader: MemoryLoader(bytes: big, id: "big"),
+                options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))))
         #expect(await eventually { started.isOpen })
         task.cancel()
         await #expect(throws: ImageError.self) { try await task.response }
@@ -106,25 +112,33 @@ import Darwin
         // The first decode holds its scheduler thread (up to 10 s) until a second one starts, so that two do run
         // at once however fast one decode is; a third must still wait for the budget.
         let second = Latch()
-        let pipeline = ImagePipeline(configuration: .init(budget: budget, maxConcurrentDecodes: 4, observer: { e in
-            switch e {
-            case .decodeStarted(_, let c, _):
-                let (decodes, started) = running.withLock { r -> (Int, Int) in
-                    r.now += c
-                    r.peak = max(r.peak, r.now)
-                    r.decodes += 1
-                    r.started += 1
-                    return (r.decodes, r.started)
-                }
-                if decodes >= 2 { second.open() }
-                if started == 1 { for _ in 0..<10_000 where !second.isOpen { usleep(1000) } }
-            case .decodeFinished(_, let c, _, _): running.withLock { $0.now -= c; $0.decodes -= 1 }
-            default: break
-            }
-        }))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                budget: budget, maxConcurrentDecodes: 4,
+                observer: { e in
+                    switch e {
+                    case .decodeStarted(_, let c, _):
+                        let (decodes, started) = running.withLock { r -> (Int, Int) in
+                            r.now += c
+                            r.peak = max(r.peak, r.now)
+                            r.decodes += 1
+                            r.started += 1
+                            return (r.decodes, r.started)
+                        }
+                        if decodes >= 2 { second.open() }
+                        if started == 1 { for _ in 0..<10_000 where !second.isOpen { usleep(1000) } }
+                    case .decodeFinished(_, let c, _, _):
+                        running.withLock {
+                            $0.now -= c; $0.decodes -= 1
+                        }
+                    default: break
+                    }
+                }))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<8 {
-                group.addTask { _ = try await pipeline.image(for: Self.request("r\(i)", size: 200, format: .exactly(.rgba8))) }
+                group.addTask {
+                    _ = try await pipeline.image(for: Self.request("r\(i)", size: 200, format: .exactly(.rgba8)))
+                }
             }
             try await group.waitForAll()
         }
@@ -141,7 +155,8 @@ import Darwin
     /// small budget: the pipeline runs the cheapest plan that fits (here fast mode, which reaches the DC-first
     /// path at 1/8) and says so in telemetry; a budget no plan fits still fails.
     @Test func aTightBudgetFallsBackToACheaperPlan() async throws {
-        let progressive = try TestImages.jpeg(TestImages.pattern(width: 1600, height: 1200), chroma444: false, progressive: true)
+        let progressive = try TestImages.jpeg(
+            TestImages.pattern(width: 1600, height: 1200), chroma444: false, progressive: true)
         let source = try ImageSource(bytes: progressive, name: "p.jpg")
         let target = ThumbnailTarget.maxPixelSize(180)
         let requested = try source.plan(target, within: Int.max)
@@ -151,14 +166,16 @@ import Darwin
         #expect(dcFirst.predictedPeakBytes * 4 < requested.predictedPeakBytes)
         let budget = (dcFirst.predictedPeakBytes + requested.predictedPeakBytes) / 2
         let pipeline = ImagePipeline(configuration: .init(budget: budget))
-        let response = try await pipeline.image(for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
+        let response = try await pipeline.image(
+            for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
         #expect(response.telemetry.fallback == "fast mode (DC-first)")
         #expect(response.telemetry.decodePath == .dcFirst && response.telemetry.prescale == 8)
         #expect(response.image.size == PixelSize(width: 180, height: 135))
         #expect(response.telemetry.predictedPeakBytes <= budget)
         let tiny = ImagePipeline(configuration: .init(budget: dcFirst.predictedPeakBytes / 4))
         do {
-            _ = try await tiny.image(for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
+            _ = try await tiny.image(
+                for: ImageRequest(loader: MemoryLoader(bytes: progressive, id: "p"), target: target))
             Issue.record("no plan fits, yet it decoded")
         } catch {
             #expect(error.code == .memoryBudgetExceeded && error.description.contains("cheapest plan"), "\(error)")
@@ -179,10 +196,13 @@ import Darwin
     @Test func higherPriorityOvertakesQueuedWork() async throws {
         let log = EventLog()
         let release = Latch()
-        let pipeline = ImagePipeline(configuration: .init(maxConcurrentDecodes: 1, observer: { e in
-            log.append(e)
-            if case .decodeStarted(let key, _, _) = e, key.contains("|src=blocker|") { release.wait() }
-        }))
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                maxConcurrentDecodes: 1,
+                observer: { e in
+                    log.append(e)
+                    if case .decodeStarted(let key, _, _) = e, key.contains("|src=blocker|") { release.wait() }
+                }))
         let blocker = pipeline.imageTask(with: Self.request("blocker"))
         #expect(await eventually { pipeline.ledger.runningDecodes == 1 })
         // Each low request is queued before the next is made: a request's bytes load on a task of its own, so
@@ -194,7 +214,7 @@ import Darwin
         }
         let urgent = pipeline.imageTask(with: Self.request("urgent", priority: .veryHigh))
         #expect(await eventually { pipeline.ledger.queuedDecodes == 5 })
-        lows[3].priority = .high           // changed while queued
+        lows[3].priority = .high // changed while queued
         release.open()
         _ = try await blocker.response
         _ = try await urgent.response
@@ -210,11 +230,13 @@ import Darwin
         let first = try await ImagePipeline(configuration: .init(diskCache: disk)).image(for: request)
         #expect(first.telemetry.origin == .decoded)
         #expect(disk.statistics.writes == 1 && disk.statistics.count == 1)
-        let second = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(for: request)
+        let second = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(
+            for: request)
         #expect(second.telemetry.origin == .diskCache)
         #expect(second.image.size == first.image.size)
         #expect(second.image.pixels.format == first.image.pixels.format)
-        let a = PixelConverter.convert(first.image.pixels, to: .rgb8), b = PixelConverter.convert(second.image.pixels, to: .rgb8)
+        let a = PixelConverter.convert(first.image.pixels, to: .rgb8),
+            b = PixelConverter.convert(second.image.pixels, to: .rgb8)
         #expect(PixelOps.psnr(a, b) > 35)
         // skipDiskCacheRead decodes again.
         var fresh = request
@@ -229,24 +251,37 @@ import Darwin
         let photo = TestImages.pattern(width: 320, height: 240)
         var rgba = PixelConverter.convert(photo, to: .rgba8).bytes
         for i in stride(from: 3, to: rgba.count, by: 4) where (i / 4) % 320 < 40 { rgba[i] = 0 }
-        let gif = TestGIF.file(width: 160, height: 120, palette: TestGIF.palette16,
-                               frames: [TestGIF.Frame(width: 160, height: 120, indices: TestGIF.pattern(width: 160, height: 120),
-                                                      transparent: 3)])
+        let gif = TestGIF.file(
+            width: 160, height: 120, palette: TestGIF.palette16,
+            frames: [
+                TestGIF.Frame(
+                    width: 160, height: 120, indices: TestGIF.pattern(width: 160, height: 120),
+                    transparent: 3)
+            ])
         let inputs: [(String, [UInt8], DecodePath)] = [
             ("lossy", try WebPEncoder().encode(photo), .scaledPlanes),
-            ("lossless", try WebPEncoder(options: .init(lossless: true)).encode(PixelBuffer(format: .rgba8, size: photo.size, bytes: rgba)),
-             .wholeImage),
+            (
+                "lossless",
+                try WebPEncoder(options: .init(lossless: true)).encode(
+                    PixelBuffer(format: .rgba8, size: photo.size, bytes: rgba)),
+                .wholeImage
+            ),
             ("gif", gif, .firstFrameRows),
         ]
         let dir = DiskCacheTests.temporaryDirectory()
         for (id, bytes, path) in inputs {
             let request = Self.request(id, bytes: bytes, size: 100)
-            let first = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(for: request)
+            let first = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(
+                for: request)
             #expect(first.telemetry.origin == .decoded && first.telemetry.decodePath == path, "\(id)")
-            let second = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(for: request)
+            let second = try await ImagePipeline(configuration: .init(diskCache: try DiskCache(directory: dir))).image(
+                for: request)
             #expect(second.telemetry.origin == .diskCache, "\(id)")
-            #expect(second.image.size == first.image.size && second.image.pixels.format == first.image.pixels.format, "\(id)")
-            let a = PixelConverter.convert(first.image.pixels, to: .rgba8), b = PixelConverter.convert(second.image.pixels, to: .rgba8)
+            #expect(
+                second.image.size == first.image.size && second.image.pixels.format == first.image.pixels.format,
+                "\(id)")
+            let a = PixelConverter.convert(first.image.pixels, to: .rgba8),
+                b = PixelConverter.convert(second.image.pixels, to: .rgba8)
             #expect(PixelOps.psnr(a, b) > 35, "\(id)")
         }
     }
@@ -278,7 +313,7 @@ import Darwin
         #expect(t.bytesRead == Self.small.count)
         #expect(t.pixelFormat == .yuv420)
         #expect(t.bufferBytes == 100 * 75 + 2 * 50 * 38)
-        #expect(t.prescale == 1)   // 320 → 100 leaves less than 2× after a 1/2 prescale
+        #expect(t.prescale == 1) // 320 → 100 leaves less than 2× after a 1/2 prescale
         #expect(t.predictedPeakBytes >= t.bufferBytes)
         #expect(t.decodeTime > .zero)
     }

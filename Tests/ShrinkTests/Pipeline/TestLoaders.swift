@@ -2,7 +2,7 @@ import Shrink
 import ShrinkTestSupport
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A blocking latch for scheduler threads (which must not suspend): `wait()` sleeps until `open()`.

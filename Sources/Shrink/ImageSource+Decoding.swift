@@ -45,21 +45,22 @@ extension ImageSource {
             if options.pixelFormat == .memoryOptimized && PixelFormatRequest.isMask(pixels) {
                 pixels = PixelConverter.convert(pixels, to: .alpha8)
             }
-            let colour =
+            let conversion =
                 ink?.result // CMYK: converted as decoded
                 ?? early.map { $0.transform.result(elapsed: $0.elapsed) } // converted before the resampler
                 ?? ColorManagement.apply(
-                    options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
-            metadata.iccProfile = colour.profile
+                    options.color, to: &pixels, profile: colorProfile(metadata, for: pixels.format))
+            metadata.iccProfile = conversion.profile
             monitor?.notePeak()
             try checkInput()
             if options.strict, let first = warnings.first {
                 throw ImageError(.corruptData, "\(name): \(first) (strict decoding)")
             }
-            if let warning = colour.warning { warnings.append(warning) } // a profile not applied is no damage
+            if let warning = conversion.warning { warnings.append(warning) } // a profile not applied is no damage
             return DecodedImage(
                 pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predicted,
-                decodePath: route.path, decoder: route.decoder, warnings: warnings, colorConversion: colour.conversion)
+                decodePath: route.path, decoder: route.decoder, warnings: warnings,
+                colorConversion: conversion.conversion)
         } catch {
             try checkInput()
             throw error.naming(name)
@@ -119,13 +120,13 @@ extension ImageSource {
         kept.color = .keep // the thumbnail is in the image's colours: its profile applies
         let decoded = try image(plan, options: kept, monitor: monitor)
         var pixels = decoded.pixels, metadata = metadata, warnings = decoded.warnings
-        let colour = ColorManagement.apply(
-            options.color, to: &pixels, profile: colourProfile(metadata, for: pixels.format))
-        metadata.iccProfile = colour.profile
-        if let warning = colour.warning { warnings.append(warning) }
+        let conversion = ColorManagement.apply(
+            options.color, to: &pixels, profile: colorProfile(metadata, for: pixels.format))
+        metadata.iccProfile = conversion.profile
+        if let warning = conversion.warning { warnings.append(warning) }
         return DecodedImage(
             pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
             decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: warnings,
-            colorConversion: colour.conversion)
+            colorConversion: conversion.conversion)
     }
 }

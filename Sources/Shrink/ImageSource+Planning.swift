@@ -132,7 +132,7 @@ extension ImageSource {
     {
         let result = format.byteCount(for: plan.outputSize)
         let converts = color == .displayP3 || (color == .sRGB && (info.iccProfileBytes > 0 || info.codedColor != nil))
-        let colour = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
+        let converting = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
         var peak = result + route.workingBytes + route.stateBytes
         if info.colorModel.isInk { peak += InkConversion.stateBytes }
         switch route.output {
@@ -148,7 +148,7 @@ extension ImageSource {
             }
             if !rendersDirectly(format, rows: rows) { peak += decoder.outputFormat.byteCount(for: plan.outputSize) }
         }
-        return max(peak, colour)
+        return max(peak, converting)
     }
 
     /// The three plane resamplers of a planar decode of `plan`, with the geometry ``PlanarRenderer`` gives them
@@ -178,11 +178,11 @@ extension ImageSource {
         let window = plan.storedRegion == FractionalRect(info.size) ? nil : plan.decodingWindow
         let planar =
             (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
-            && !decodesDeepForColour(color)
+            && !decodesDeepForColor(color)
         return decoder.route(
             RouteRequest(
                 scaleDenominator: plan.prescale, wantsPlanes: planar,
-                wantsSixteenBit: format == .rgba16 || decodesDeepForColour(color), window: window))
+                wantsSixteenBit: format == .rgba16 || decodesDeepForColor(color), window: window))
     }
 
     /// The transform decoded rows of `rowFormat` need before the resampler under `color`, when the image's
@@ -193,21 +193,21 @@ extension ImageSource {
     {
         guard color != .keep, info.iccProfileBytes > 0 || info.codedColor != nil else { return nil }
         let read = metadata ?? (info.iccProfileBytes > 0 ? try? decoder.metadata() : nil)
-        guard let profile = colourProfile(read, for: rowFormat) else { return nil }
+        guard let profile = colorProfile(read, for: rowFormat) else { return nil }
         return ColorManagement.beforeResampling(
-            color, profile: profile, rowFormat: rowFormat, always: decodesDeepForColour(color))
+            color, profile: profile, rowFormat: rowFormat, always: decodesDeepForColor(color))
     }
 
     /// True when `color` converts an HDR source (PQ or HLG, more than 8 bits): its rows are decoded at 16 bits and
     /// converted before the resampler, so the steep curve works on the coded precision, not on 8-bit levels.
-    package func decodesDeepForColour(_ color: ColorPolicy) -> Bool {
+    package func decodesDeepForColor(_ color: ColorPolicy) -> Bool {
         color != .keep && info.bitsPerComponent > 8 && info.codedColor?.isHighDynamicRange == true
     }
 
     /// The profile the pixels are in: the embedded ICC profile, else the one equivalent to what the file codes
     /// without one (``ImageInfo/codedColor``: HEIF `nclx`, PNG `cICP`, `gAMA`/`cHRM`; made for gray or colour
     /// as `format` is), else nil (sRGB).
-    package func colourProfile(_ metadata: ImageMetadata?, for format: PixelFormat) -> [UInt8]? {
+    package func colorProfile(_ metadata: ImageMetadata?, for format: PixelFormat) -> [UInt8]? {
         if let icc = metadata?.iccProfile { return icc }
         return info.codedColor.flatMap { CodedColorProfiles.profile(for: $0, gray: format.isGray)?.bytes }
     }

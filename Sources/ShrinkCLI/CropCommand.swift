@@ -101,7 +101,7 @@ struct CropCommand: ParsableCommand {
                 size?.target(fit: fit) ?? .original, region: rect.rect,
                 options: ThumbnailOptions(
                     strict: decoding.strict, pixelFormat: format.preferredPixels,
-                    color: colorArguments.colour))
+                    color: colorArguments.color))
             DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input))
             try image.write(to: destination, as: format)
             let ms = Clock.milliseconds(since: start)

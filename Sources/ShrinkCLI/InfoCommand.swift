@@ -7,7 +7,7 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Show what images are and what they cost decoded, reading headers only.",
         discussion: """
-            No pixel is decoded. For each file: format, size, EXIF orientation and displayed size, colour model, \
+            No pixel is decoded. For each file: format, size, EXIF orientation and displayed size, color model, \
             bits per component, progressive or not, chroma subsampling, ICC and EXIF sizes, the embedded EXIF \
             thumbnail, and the bytes the full displayed image takes in each pixel format.
 
@@ -25,7 +25,7 @@ struct InfoCommand: ParsableCommand {
 
     @Flag(
         help:
-            "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColour (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF)."
+            "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColor (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF)."
     )
     var json = false
 
@@ -75,7 +75,7 @@ struct InfoCommand: ParsableCommand {
         line.add("chromaSubsampling", info.chromaSubsampling?.rawValue)
         line.add("iccProfileBytes", info.iccProfileBytes)
         line.add("iccProfile", Self.profile(source))
-        line.add("codedColour", Self.codedColour(source))
+        line.add("codedColor", Self.codedColor(source))
         line.add("exifBytes", info.exifBytes)
         var thumbnail: JSONLine?
         if let t = info.embeddedThumbnail {
@@ -121,7 +121,7 @@ struct InfoCommand: ParsableCommand {
 
     /// What the file codes of its colour without a profile, as the equivalent profile's name ("BT.2020 PQ (coded
     /// 9/16)"), "sRGB" when it means sRGB; nil when it codes nothing.
-    static func codedColour(_ source: ImageSource) -> String? {
+    static func codedColor(_ source: ImageSource) -> String? {
         guard let coded = source.info.codedColor else { return nil }
         let gray = source.info.colorModel == .gray || source.info.colorModel == .grayAlpha
         return CodedColorProfiles.profile(for: coded, gray: gray)?.name ?? "sRGB"
@@ -142,7 +142,7 @@ struct InfoCommand: ParsableCommand {
             ("colour", "\(info.colorModel.rawValue), \(info.bitsPerComponent)-bit\(info.hasAlpha ? ", alpha" : "")"),
             ("subsampling", info.chromaSubsampling?.rawValue ?? "-"),
             ("ICC profile", Self.profile(source) ?? "none"),
-            ("coded colour", Self.codedColour(source) ?? "-"),
+            ("coded colour", Self.codedColor(source) ?? "-"),
             ("EXIF", info.exifBytes > 0 ? Formatting.bytes(info.exifBytes) : "none"),
             (
                 "thumbnail",

@@ -117,7 +117,7 @@ struct MontageCommand: ParsableCommand {
         }
         let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)
         let sheet = ContactSheet(
-            layout: layout, options: ThumbnailOptions(mode: mode, color: colorArguments.colour),
+            layout: layout, options: ThumbnailOptions(mode: mode, color: colorArguments.color),
             encoder: JPEGEncoder(options: JPEGEncoder.Options(quality: quality)), rowsAhead: prefetchRows)
         var diskCache: DiskCache?
         if let cacheDir {
@@ -159,7 +159,7 @@ struct MontageCommand: ParsableCommand {
                     line.add("path", t.decodePath?.name)
                     line.add("decoder", t.decoder)
                     line.add("pixelFormat", t.pixelFormat?.rawValue)
-                    line.add("colour", t.colorConversion?.summary)
+                    line.add("color", t.colorConversion?.summary)
                     line.add("bytesRead", t.bytesRead)
                     line.add("bufferBytes", t.bufferBytes)
                     line.add("predictedPeakBytes", t.predictedPeakBytes)

@@ -146,7 +146,7 @@ struct ThumbnailCommand: ParsableCommand {
             optimizeCoding: optimizeCoding, format: format, compression: compression, pngFilter: pngFilter,
             depth: depth, lossless: lossless,
             keepExif: keepExif, stripIcc: stripIcc, output: output, upscale: upscale, decoding: decoding.settings,
-            colour: colorArguments.colour, jobs: jobs, json: json)
+            color: colorArguments.color, jobs: jobs, json: json)
     }
 
     func validate() throws { try job.validate() }

@@ -9,7 +9,7 @@ extension ThumbnailJob {
         pixelFormat: PixelFormatArgument(argument: "auto")!, quality: 85, subsampling: 420, progressive: false,
         optimizeCoding: false, format: "jpg",
         compression: 6, pngFilter: .none, depth: nil, lossless: false, keepExif: false, stripIcc: false, output: nil,
-        upscale: false, decoding: DecodingSettings(), colour: .sRGB, jobs: nil, json: false)
+        upscale: false, decoding: DecodingSettings(), color: .sRGB, jobs: nil, json: false)
 
     /// `shrink thumbnail ARGS` parsed without ArgumentParser: ArgumentParser builds the argument sets of the
     /// command tree through `Mirror` and the runtime's type lookups (about 5 ms of CPU per process, more than
@@ -87,7 +87,7 @@ extension ThumbnailJob {
             case "--max-scans": guard let v: Int = parse() else { return nil }; job.decoding.maxScans = v
             case "--max-working-bytes", "--memory-budget":
                 guard let v: ByteCountArgument = parse() else { return nil }; job.decoding.maxWorkingBytes = v.bytes
-            case "--colour": guard let v: ColorPolicy = parse() else { return nil }; job.colour = v
+            case "--colour": guard let v: ColorPolicy = parse() else { return nil }; job.color = v
             default: return nil
             }
         }

@@ -31,7 +31,7 @@ struct ThumbnailJob {
     var output: String?
     var upscale: Bool
     var decoding: DecodingSettings
-    var colour: ColorPolicy
+    var color: ColorPolicy
     var jobs: Int?
     var json: Bool
 
@@ -109,7 +109,7 @@ struct ThumbnailJob {
             mode: mode, allowUpscaling: upscale, strict: decoding.strict,
             pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
             useEmbeddedThumbnail: embeddedThumbnail,
-            color: colour)
+            color: color)
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         let json = json
@@ -152,7 +152,7 @@ struct ThumbnailJob {
                     line.add("path", image.decodePath?.name)
                     line.add("decoder", image.decoder)
                     line.add("pixelFormat", image.pixels.format.rawValue)
-                    line.add("colour", image.colorConversion?.summary ?? "kept")
+                    line.add("color", image.colorConversion?.summary ?? "kept")
                     line.add("bufferBytes", image.pixels.byteCount)
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
                     line.add("measuredPeakBytes", monitor?.peakBytes)

@@ -12,7 +12,7 @@ final class ColorTransform: @unchecked Sendable {
     let format: PixelFormat
     /// Bytes a pixel of input takes (4 for CMYK ink).
     let inputBytesPerPixel: Int
-    /// True when the transform changes no 8-bit value by more than 1 on a grid of test colours: the source is
+    /// True when the transform changes no 8-bit value by more than 1 on a grid of test colors: the source is
     /// the target in all but name (an sRGB profile converted to sRGB), and pixels are left alone.
     let isIdentity: Bool
     /// True when a step of one level along the gray axis moves some output channel by more than 3 levels (a
@@ -93,27 +93,27 @@ final class ColorTransform: @unchecked Sendable {
         }
     }
 
-    /// Whether `handle` maps a 9×9×9 grid of colours (9 grays for gray formats) to within 1 level of itself.
+    /// Whether `handle` maps a 9×9×9 grid of colors (9 grays for gray formats) to within 1 level of itself.
     private static func changesNothing(_ handle: cmsHTRANSFORM, format: PixelFormat) -> Bool {
         let levels = (0..<9).map { min(255, $0 * 32) }
-        let colours =
+        let colors =
             format.isGray
             ? levels.map { [$0] } : levels.flatMap { r in levels.flatMap { g in levels.map { b in [r, g, b] } } }
         let scale = format == .rgba16 ? 257 : 1
-        let out = probe(handle, format: format, colours)
-        return zip(colours, out).allSatisfy { given, made in
+        let out = probe(handle, format: format, colors)
+        return zip(colors, out).allSatisfy { given, made in
             zip(given, made).allSatisfy { abs($1 - $0 * scale) <= scale }
         }
     }
 
-    /// `colours` (8-bit levels: one each for gray formats, three for colour ones; alpha opaque) through `handle`
+    /// `colors` (8-bit levels: one each for gray formats, three for colour ones; alpha opaque) through `handle`
     /// as pixels of `format`: what comes out, in the format's own scale (0…255, 0…65535 for rgba16).
-    private static func probe(_ handle: cmsHTRANSFORM, format: PixelFormat, _ colours: [[Int]]) -> [[Int]] {
+    private static func probe(_ handle: cmsHTRANSFORM, format: PixelFormat, _ colors: [[Int]]) -> [[Int]] {
         let stride = format.channels, wide = format == .rgba16, scale = wide ? 257 : 1
         let channels = format.isGray ? 1 : 3
-        var buffer = [UInt8](repeating: 0, count: colours.count * format.bytesPerPixel)
+        var buffer = [UInt8](repeating: 0, count: colors.count * format.bytesPerPixel)
         buffer.withUnsafeMutableBytes { raw in
-            for (i, levels) in colours.enumerated() {
+            for (i, levels) in colors.enumerated() {
                 for c in 0..<stride {
                     let v = (c < channels ? levels[c] : 255) * scale
                     if wide {
@@ -123,10 +123,10 @@ final class ColorTransform: @unchecked Sendable {
                     }
                 }
             }
-            cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, cmsUInt32Number(colours.count))
+            cmsDoTransform(handle, raw.baseAddress, raw.baseAddress, cmsUInt32Number(colors.count))
         }
         return buffer.withUnsafeBytes { raw in
-            colours.indices.map { i in
+            colors.indices.map { i in
                 (0..<channels).map { c in
                     wide
                         ? Int(raw.load(fromByteOffset: 2 * (i * stride + c), as: UInt16.self))

@@ -122,7 +122,7 @@ final class AV1Decoder {
     /// The colour the sequence header among `obus` (the start of an item's data) signals — primaries, transfer,
     /// matrix, full range — or nil when there is none whole. dav1d parses just that OBU: handed a cut-off one
     /// after it, it would refuse the lot.
-    static func colour(_ obus: [UInt8]) -> (Int, Int, Int, Bool)? {
+    static func color(_ obus: [UInt8]) -> (Int, Int, Int, Bool)? {
         var i = 0
         while i < obus.count {
             let header = Int(obus[i]), type = header >> 3 & 0xF, extended = header & 4 != 0

@@ -245,8 +245,8 @@ package struct HEIFContainer: Sendable {
                 let primaries = try r.u16("colour primaries"), transfer = try r.u16("transfer characteristics")
                 let matrix = try r.u16("matrix coefficients")
                 let full = try r.u8("full range flag") & 0x80 != 0
-                return .colour(.nclx(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: full))
-            case "rICC", "prof": return .colour(.icc(r.offset..<box.payload.upperBound))
+                return .color(.nclx(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: full))
+            case "rICC", "prof": return .color(.icc(r.offset..<box.payload.upperBound))
             default: return .other("colr/\(kind)")
             }
         case "pixi":

@@ -141,17 +141,17 @@ struct HEIFImage: Sendable {
         orientation = c.orientation(of: id)
         var nclx: (Int, Int, Int, Bool)?, icc: Range<Int>?
         for item in [id, tiles[0]] {
-            for case .colour(let colour) in c.properties(of: item) {
-                switch colour {
+            for case .color(let color) in c.properties(of: item) {
+                switch color {
                 case .nclx(let p, let t, let m, let full): if nclx == nil { nclx = (p, t, m, full) }
                 case .icc(let range): if icc == nil { icc = range }
                 }
             }
         }
         if nclx == nil, case .av1 = codings[0],
-            let colour = AV1Decoder.colour(c.prefix(of: tiles[0], bytes: bytes, count: 4096))
+            let color = AV1Decoder.color(c.prefix(of: tiles[0], bytes: bytes, count: 4096))
         {
-            nclx = colour
+            nclx = color
         }
         self.nclx = nclx.map { (primaries: $0.0, transfer: $0.1, matrix: $0.2, fullRange: $0.3) }
         self.icc = icc

@@ -7,7 +7,7 @@ package enum HEIFProperty: Sendable, Equatable {
     /// `av1C`: the AV1 decoder configuration.
     case av1Configuration(Range<Int>)
     /// `colr`.
-    case colour(HEIFColour)
+    case color(HEIFColor)
     /// `pixi`: bits per channel.
     case bitsPerChannel([Int])
     /// `irot`: rotation anticlockwise, in degrees (0, 90, 180, 270).

@@ -192,24 +192,24 @@ struct BoxShrink {
         // Sample scale: 8-bit sums are already 0–255; 16-bit ones are 257 × that. Premultiplied colour carries
         // one more factor of alpha's maximum (255 or 65535).
         let unit: Float = sixteenBit ? 257 : 1
-        let colourUnit: Float = premultiplies ? unit * (sixteenBit ? 65535 : 255) : unit
-        let colourChannels = premultiplies ? c - 1 : c
+        let colorUnit: Float = premultiplies ? unit * (sixteenBit ? 65535 : 255) : unit
+        let colorChannels = premultiplies ? c - 1 : c
         func finish<Sum: FixedWidthInteger>(_ sums: UnsafeMutableBufferPointer<Sum>) {
             var start = 0
             if c == 4, Sum.self == UInt32.self {
                 // Whole blocks four lanes at a time (every block but perhaps the last has fx columns).
                 let full = w / fx
                 let n = Float(fx * rows)
-                let scale = SIMD4<Float>(repeating: 1 / (n * colourUnit)).replacing(
+                let scale = SIMD4<Float>(repeating: 1 / (n * colorUnit)).replacing(
                     with: 1 / (n * unit),
-                    where: colourChannels == 3 ? [false, false, false, true] : [true, true, true, true])
+                    where: colorChannels == 3 ? [false, false, false, true] : [true, true, true, true])
                 let raw = UnsafeMutableRawPointer(sums.baseAddress!), o = UnsafeMutableRawPointer(out)
                 for bx in 0..<full {
                     let v = raw.loadUnaligned(fromByteOffset: bx * 16, as: SIMD4<UInt32>.self)
                     o.storeBytes(of: SIMD4<Float>(v) * scale, toByteOffset: bx * 16, as: SIMD4<Float>.self)
                 }
                 start = full
-            } else if c != 4 && colourChannels == c {
+            } else if c != 4 && colorChannels == c {
                 // No alpha: one scale for every whole block.
                 let full = w / fx
                 let scale = 1 / (Float(fx * rows) * unit)
@@ -218,8 +218,8 @@ struct BoxShrink {
             }
             for bx in start..<blocks {
                 let n = Float((min(bx * fx + fx, w) - bx * fx) * rows)
-                let colour = 1 / (n * colourUnit), plain = 1 / (n * unit)
-                for ch in 0..<c { out[bx * c + ch] = Float(sums[bx * c + ch]) * (ch < colourChannels ? colour : plain) }
+                let color = 1 / (n * colorUnit), plain = 1 / (n * unit)
+                for ch in 0..<c { out[bx * c + ch] = Float(sums[bx * c + ch]) * (ch < colorChannels ? color : plain) }
             }
         }
         if wideSums.isEmpty {

@@ -56,7 +56,7 @@ import ShrinkTestSupport
         let keys = [
             "path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
             "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "iccProfile",
-            "codedColour", "exifBytes",
+            "codedColor", "exifBytes",
             "embeddedThumbnail", "features", "frames", "loopCount", "warnings", "fileBytes", "decodedBytes",
         ]
         #expect(Set(object?.keys.map { $0 } ?? []) == Set(keys))

@@ -53,7 +53,7 @@ import Testing
         let d = ThumbnailJob.defaults
         #expect(
             d.quality == 85 && d.subsampling == 420 && d.compression == 6 && d.pngFilter == .none && d.format == "jpg")
-        #expect(d.mode == .quality && d.fit == .inside && d.colour == .sRGB && d.pixelFormat.request == nil)
+        #expect(d.mode == .quality && d.fit == .inside && d.color == .sRGB && d.pixelFormat.request == nil)
         #expect(
             !d.progressive && !d.optimizeCoding && !d.lossless && !d.keepExif && !d.stripIcc && !d.upscale && !d.json)
         #expect(

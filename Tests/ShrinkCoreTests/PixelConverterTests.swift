@@ -13,12 +13,12 @@ import ShrinkTestSupport
     }
 
     @Test(arguments: [PixelConverter.Matrix.bt601, .bt709])
-    func knownColoursSurviveYUV(_ matrix: PixelConverter.Matrix) {
+    func knownColorsSurviveYUV(_ matrix: PixelConverter.Matrix) {
         // Flat colours (no chroma blending across blocks) come back within rounding.
-        let colours: [[UInt8]] = [
+        let colors: [[UInt8]] = [
             [255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255], [0, 0, 0], [128, 64, 200],
         ]
-        for c in colours {
+        for c in colors {
             let rgb = PixelBuffer(
                 format: .rgb8, size: PixelSize(width: 4, height: 4),
                 bytes: Array([[UInt8]](repeating: c, count: 16).joined()))

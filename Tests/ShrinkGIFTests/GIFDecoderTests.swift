@@ -47,7 +47,7 @@ import ShrinkTestSupport
         #expect(still.info.frameCount == 1 && still.info.loopCount == nil && still.info.features.isEmpty)
     }
 
-    @Test func rowsAreThePaletteColoursOfTheFirstFrame() throws {
+    @Test func rowsAreThePaletteColorsOfTheFirstFrame() throws {
         let first = TestGIF.pattern(width: 33, height: 21)
         let second = TestGIF.Frame(width: 33, height: 21, indices: [UInt8](repeating: 5, count: 33 * 21))
         let bytes = TestGIF.file(

@@ -73,7 +73,7 @@ import ShrinkTestSupport
     }
 
     @Test(.needsCorpus)
-    func colourFromTheSequenceHeaderWhenTheContainerHasNone() throws {
+    func colorFromTheSequenceHeaderWhenTheContainerHasNone() throws {
         // No colr box: the AV1 sequence header says BT.709, limited range.
         let tomsk = try Self.source("av1-avif/Tomsk_with_thumbnails.avif")
         #expect(tomsk.info.features.contains("nclx 1/13/1/limited"), "\(tomsk.info.features)")

@@ -79,11 +79,11 @@ import ShrinkTestSupport
             if let axis = f["imir"] { #expect(props.contains(.mirror(axis: Int(axis)!)), "\(row.path)") }
             if let nclx = f["nclx"] {
                 let parts = nclx.split(separator: "/")
-                let expected = HEIFColour.nclx(
+                let expected = HEIFColor.nclx(
                     primaries: Int(parts[0])!, transfer: Int(parts[1])!, matrix: Int(parts[2])!,
                     fullRange: parts[3] == "full")
-                let colours = container.items.values.flatMap { container.properties(of: $0.id) }
-                #expect(colours.contains(.colour(expected)), "\(row.path)")
+                let colors = container.items.values.flatMap { container.properties(of: $0.id) }
+                #expect(colors.contains(.color(expected)), "\(row.path)")
             }
         }
         #expect(checked > 50)

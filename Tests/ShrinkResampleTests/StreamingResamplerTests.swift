@@ -89,10 +89,10 @@ import ShrinkTestSupport
         (PixelSize(width: 20, height: 20), PixelSize(width: 31, height: 9)),
     ])
     func matchesDirectLanczosOnOneChannel(_ from: PixelSize, _ to: PixelSize) {
-        let colour = TestImages.pattern(width: from.width, height: from.height)
-        let c = colour.format.channels
+        let color = TestImages.pattern(width: from.width, height: from.height)
+        let c = color.format.channels
         let input = PixelBuffer(
-            format: .gray8, size: from, bytes: (0..<from.width * from.height).map { colour.bytes[$0 * c + 1] })
+            format: .gray8, size: from, bytes: (0..<from.width * from.height).map { color.bytes[$0 * c + 1] })
         let ours = run(input, to: to, strip: 3)
         let ref = reference(input, to: to)
         #expect(PixelOps.maxDifference(ours, ref) <= 1)
@@ -202,7 +202,7 @@ import ShrinkTestSupport
 
     /// One channel filters vertically first, so its ring holds rows of the input's width; colour filters
     /// horizontally first and its ring holds rows of the output's width.
-    @Test func oneChannelFiltersVerticallyFirstColourHorizontally() {
+    @Test func oneChannelFiltersVerticallyFirstColorHorizontally() {
         let gray = StreamingResampler(
             inputSize: PixelSize(width: 1000, height: 750), format: .gray8,
             outputSize: PixelSize(width: 400, height: 300))

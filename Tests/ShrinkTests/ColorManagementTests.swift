@@ -40,10 +40,10 @@ import ShrinkTestSupport
     }
 
     @Test func aDisplayP3ImageIsConvertedToSRGBAfterReducing() throws {
-        let colour = [200, 100, 50]
+        let color = [200, 100, 50]
         let source = try ImageSource(
-            bytes: try Self.flat(colour, profile: ColorProfile.displayP3.bytes), name: "p3.png")
-        let expected = Self.map(colour, Self.p3ToSRGB) // about (216, 94, 39): redder in sRGB numbers
+            bytes: try Self.flat(color, profile: ColorProfile.displayP3.bytes), name: "p3.png")
+        let expected = Self.map(color, Self.p3ToSRGB) // about (216, 94, 39): redder in sRGB numbers
         for format in [
             PixelFormatRequest.exactly(.rgb8), .exactly(.rgba8), .exactly(.yuv420), .exactly(.nv12), .highPrecision,
             .displayReady,
@@ -60,45 +60,45 @@ import ShrinkTestSupport
         let kept = try source.thumbnail(
             maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep))
         #expect(
-            Self.distance(kept.pixels, from: colour) == 0 && kept.metadata.iccProfile == ColorProfile.displayP3.bytes)
+            Self.distance(kept.pixels, from: color) == 0 && kept.metadata.iccProfile == ColorProfile.displayP3.bytes)
         #expect(kept.colorConversion == nil)
         // Back to Display P3: the stored numbers again, and the P3 profile embedded (and read back by name).
         let p3 = try source.thumbnail(
             maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .displayP3))
-        #expect(Self.distance(p3.pixels, from: colour) <= 1 && p3.metadata.iccProfile == ColorProfile.displayP3.bytes)
+        #expect(Self.distance(p3.pixels, from: color) <= 1 && p3.metadata.iccProfile == ColorProfile.displayP3.bytes)
         let embedded = try #require(p3.metadata.iccProfile)
         #expect(ColorProfile(embedded)?.name == "Display P3")
     }
 
     @Test func untaggedAndSRGBImagesAreLeftAloneUnlessDisplayP3IsAsked() throws {
-        let colour = [200, 100, 50]
+        let color = [200, 100, 50]
         for profile in [nil, ColorProfile.sRGB.bytes] {
-            let source = try ImageSource(bytes: try Self.flat(colour, profile: profile), name: "srgb.png")
+            let source = try ImageSource(bytes: try Self.flat(color, profile: profile), name: "srgb.png")
             let image = try source.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
-            #expect(image.colorConversion?.converted == false && Self.distance(image.pixels, from: colour) == 0)
+            #expect(image.colorConversion?.converted == false && Self.distance(image.pixels, from: color) == 0)
             #expect(image.metadata.iccProfile == nil)
             let p3 = try source.thumbnail(
                 maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .displayP3))
             #expect(p3.colorConversion?.converted == true && p3.metadata.iccProfile == ColorProfile.displayP3.bytes)
-            #expect(Self.distance(p3.pixels, from: Self.map(colour, Self.sRGBToP3)) <= 2)
+            #expect(Self.distance(p3.pixels, from: Self.map(color, Self.sRGBToP3)) <= 2)
         }
     }
 
     @Test func brokenProfilesAndProfilesForOtherDataAreWarnings() throws {
-        let colour = [200, 100, 50]
+        let color = [200, 100, 50]
         let broken = try ImageSource(
-            bytes: try Self.flat(colour, profile: Array(repeating: 7, count: 400)), name: "broken.png")
+            bytes: try Self.flat(color, profile: Array(repeating: 7, count: 400)), name: "broken.png")
         let image = try broken.thumbnail(
             maxPixelSize: 32, options: ThumbnailOptions(strict: true, pixelFormat: .exactly(.rgb8)))
-        #expect(Self.distance(image.pixels, from: colour) == 0 && image.metadata.iccProfile == nil)
+        #expect(Self.distance(image.pixels, from: color) == 0 && image.metadata.iccProfile == nil)
         let warned = image.warnings.contains { $0.contains("cannot be read") }
         #expect(warned, "\(image.warnings)")
         // A gray profile on colour pixels: not applied, said so.
         let gray = try ImageSource(
-            bytes: try Self.flat(colour, profile: ColorProfile.sGray.bytes), name: "gray-profile.png")
+            bytes: try Self.flat(color, profile: ColorProfile.sGray.bytes), name: "gray-profile.png")
         let mismatched = try gray.thumbnail(maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         let notApplied = mismatched.warnings.contains { $0.contains("not applied") }
-        #expect(Self.distance(mismatched.pixels, from: colour) == 0 && notApplied)
+        #expect(Self.distance(mismatched.pixels, from: color) == 0 && notApplied)
     }
 
     @Test(.needsCorpus) func steepProfilesAreConvertedBeforeTheResampler() throws {
@@ -252,8 +252,8 @@ import ShrinkTestSupport
     }
 
     @Test func pngCICPIsAppliedLikeTheProfileItNames() throws {
-        let colour = [200, 100, 50]
-        let png = Self.withCICP(try ColorManagementTests.flat(colour, profile: nil), primaries: 12, transfer: 13)
+        let color = [200, 100, 50]
+        let png = Self.withCICP(try ColorManagementTests.flat(color, profile: nil), primaries: 12, transfer: 13)
         let source = try ImageSource(bytes: png, name: "p3-cicp.png")
         #expect(
             source.info.codedColor == .codePoints(primaries: 12, transfer: 13) && source.info.features.contains("cICP"))
@@ -261,16 +261,16 @@ import ShrinkTestSupport
         #expect(image.colorConversion?.from == "Display P3 sRGB curve (coded 12/13)")
         #expect(
             ColorManagementTests.distance(
-                image.pixels, from: ColorManagementTests.map(colour, ColorManagementTests.p3ToSRGB)) <= 2)
+                image.pixels, from: ColorManagementTests.map(color, ColorManagementTests.p3ToSRGB)) <= 2)
         // keep: the pixels as stored, with the equivalent profile embedded so the colours keep their meaning.
         let kept = try source.thumbnail(
             maxPixelSize: 32, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep))
-        #expect(ColorManagementTests.distance(kept.pixels, from: colour) == 0)
+        #expect(ColorManagementTests.distance(kept.pixels, from: color) == 0)
         let embedded = try #require(kept.metadata.iccProfile.flatMap(ColorProfile.init))
         #expect(embedded.space == .rgb && embedded.name == "Display P3 sRGB curve (coded 12/13)")
         // sRGB code points: nothing to do.
         let srgb = try ImageSource(
-            bytes: Self.withCICP(try ColorManagementTests.flat(colour, profile: nil), primaries: 1, transfer: 13),
+            bytes: Self.withCICP(try ColorManagementTests.flat(color, profile: nil), primaries: 1, transfer: 13),
             name: "srgb-cicp.png")
         #expect(try srgb.thumbnail(maxPixelSize: 32).colorConversion?.converted == false)
     }

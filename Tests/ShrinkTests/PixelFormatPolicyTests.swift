@@ -9,9 +9,9 @@ import ShrinkTestSupport
         TestImages.pattern(width: 333, height: 222), quality: 95, chroma444: true)
 
     @Test func memoryOptimizedFollowsContent() throws {
-        let colour = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 100)
-        #expect(colour.pixels.format == .yuv420)
-        #expect(colour.pixels.byteCount == 100 * 67 + 2 * 50 * 34)
+        let color = try ImageSource(bytes: Self.photo420).thumbnail(maxPixelSize: 100)
+        #expect(color.pixels.format == .yuv420)
+        #expect(color.pixels.byteCount == 100 * 67 + 2 * 50 * 34)
         let gray = try ImageSource(bytes: try TestImages.jpeg(TestImages.grayRamp(width: 90, height: 60))).thumbnail(
             maxPixelSize: 30)
         #expect(gray.pixels.format == .gray8 && gray.pixels.byteCount == 30 * 20)

@@ -135,7 +135,7 @@ package struct GalleryPages: Sendable {
                     info.format == .png || info.format == .gif ? "interlaced" : "progressive",
                     info.isProgressive ? "yes" : "no"
                 ),
-                ("colour", Self.colour(info)),
+                ("colour", Self.color(info)),
                 ("bits per component", String(info.bitsPerComponent)), ("alpha", info.hasAlpha ? "yes" : "no"),
             ]
             if let c = info.chromaSubsampling { rows.append(("chroma subsampling", c.rawValue)) }
@@ -208,7 +208,7 @@ package struct GalleryPages: Sendable {
         info.format == .heif || info.format == .avif ? "irot/imir" : "EXIF"
     }
 
-    static func colour(_ info: ImageInfo) -> String {
+    static func color(_ info: ImageInfo) -> String {
         var parts = [info.colorModel.rawValue]
         if info.iccProfileBytes > 0 { parts.append("ICC profile, \(info.iccProfileBytes) bytes") }
         if let coded = info.codedColor { parts.append("coded: \(coded)") }

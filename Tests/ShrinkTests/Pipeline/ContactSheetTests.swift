@@ -69,9 +69,9 @@ import ShrinkTestSupport
         let dir = NSTemporaryDirectory() + "shrink-sheet-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let colours: [[UInt8]] = [[220, 30, 30], [30, 200, 40], [40, 60, 220], [230, 220, 40], [200, 40, 200]]
+        let colors: [[UInt8]] = [[220, 30, 30], [30, 200, 40], [40, 60, 220], [230, 220, 40], [200, 40, 200]]
         var paths: [String] = []
-        for (i, c) in colours.enumerated() {
+        for (i, c) in colors.enumerated() {
             // 62 × 42 fits a 31 cell as 31 × 21: odd both ways.
             let rgb = PixelConverter.convert(Self.solid(width: 62, height: 42, c + [255]), to: .rgb8)
             let path = dir + "/p\(i).jpg"
@@ -89,7 +89,7 @@ import ShrinkTestSupport
         ).pixels
         #expect(image.size == summary.size)
         func pixel(_ x: Int, _ y: Int) -> [Int] { image.pixel(x: x, y: y).map(Int.init) }
-        for (i, c) in colours.enumerated() {
+        for (i, c) in colors.enumerated() {
             let (row, column) = (i / 2, i % 2)
             let left = 3 + column * 34, top = 3 + row * 34
             // The photo: 31 × 21 from the even column at or left of `left`, rows from the even row at or above top + 5.

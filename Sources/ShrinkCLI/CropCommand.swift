@@ -72,9 +72,10 @@ struct CropCommand: ParsableCommand {
     func run() throws {
         let destination =
             output ?? ThumbnailJob.outputPaths(for: [input], directory: ".", suffix: ".crop", format: .jpeg)[0]
-        let format =
-            OutputExtensions.encoder(forPath: destination, quality: quality, optimizeCoding: optimizeCoding)
-            ?? JPEGEncoder(options: .init(quality: quality, optimizeHuffmanTables: optimizeCoding))
+        guard
+            let format = OutputExtensions.encoder(
+                forPath: destination, quality: quality, optimizeCoding: optimizeCoding)
+        else { throw ValidationError("-o must end in \(OutputExtensions.list)") }
         let start = Clock.now()
         do {
             let source = try decoding.open(input)

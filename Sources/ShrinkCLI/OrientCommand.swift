@@ -54,7 +54,7 @@ struct OrientCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
+        do throws(ImageError) {
             let source = try decoding.open(input)
             var shown = source.info.displayedSize
             if lossless {
@@ -62,11 +62,12 @@ struct OrientCommand: ParsableCommand {
                 try FileOutput.write(upright, to: output)
                 shown = try ImageSource(bytes: upright, name: output).info.size // trimming may shrink it
             } else {
-                let format =
-                    OutputExtensions.encoder(
+                guard
+                    let format = OutputExtensions.encoder(
                         forPath: output, quality: quality, keepEXIF: true,
                         chroma444: source.info.chromaSubsampling == .s444,
-                        optimizeCoding: optimizeCoding) ?? JPEGEncoder()
+                        optimizeCoding: optimizeCoding)
+                else { throw ImageError(.unsupportedFormat, "-o must end in \(OutputExtensions.list)") }
                 // Rotating keeps the colours as they are, the profile with them.
                 let image = try source.image(
                     options: ThumbnailOptions(

@@ -19,23 +19,17 @@ extension OutputExtensions {
     static let optimizeCodingWithLossless = ValidationError(
         "--optimize-coding goes with a re-encoded output: drop --lossless")
 
-    /// The encoder for `path`'s extension, at `quality` for JPEG and WebP, keeping EXIF when asked (its
-    /// orientation reset to 1), JPEG with optimised Huffman tables when asked; nil for an extension no
+    /// The encoder for `path`'s extension, at `quality` for lossy formats, keeping EXIF when asked (its
+    /// orientation reset to 1), JPEG 4:4:4 and with optimised Huffman tables when asked; nil for an extension no
     /// registered encoder writes.
     static func encoder(
         forPath path: String, quality: Int, keepEXIF: Bool = false, chroma444: Bool = false,
         optimizeCoding: Bool = false
     ) -> (any ImageEncoding)? {
-        switch CodecRegistry.standard.encoder(forPath: path)?.format {
-        case .jpeg?:
-            var options = JPEGEncoder.Options(
-                quality: quality, chroma444: chroma444, optimizeHuffmanTables: optimizeCoding)
-            options.keepEXIF = keepEXIF
-            return JPEGEncoder(options: options)
-        case .webp?: return WebPEncoder(options: WebPEncoder.Options(quality: quality, keepEXIF: keepEXIF))
-        case .png?: return PNGEncoder(options: PNGEncoder.Options(keepEXIF: keepEXIF))
-        case let format?: return CodecRegistry.standard.codec(for: format)?.makeEncoder?()
-        case nil: return nil
-        }
+        guard let format = CodecRegistry.standard.writableFormat(forPath: path) else { return nil }
+        var settings = OutputSettings(format: format, quality: quality, optimizeCoding: optimizeCoding)
+        settings.keepEXIF = keepEXIF
+        settings.chroma444 = chroma444
+        return try? CodecRegistry.standard.encoder(for: settings)
     }
 }

@@ -65,10 +65,19 @@ struct ThumbnailJob {
         }
         if lossless {
             let named = output.flatMap {
-                FileOutput.isDirectory($0) ? nil : CodecRegistry.standard.encoder(forPath: $0)?.format
+                FileOutput.isDirectory($0) ? nil : CodecRegistry.standard.writableFormat(forPath: $0)
             }
-            guard (named ?? Self.writableFormat(named: format)) == .webp else {
-                throw ValidationError("--lossless applies to WebP output (-o x.webp or --format webp)")
+            let registry = CodecRegistry.standard
+            guard let chosen = named ?? Self.writableFormat(named: format),
+                registry.writer(for: chosen)?.reads.contains(.lossless) == true
+            else {
+                let lossless = registry.writableFormats.filter {
+                    registry.writer(for: $0)?.reads.contains(.lossless) == true
+                }
+                let ways = lossless.map { "-o x.\($0.fileExtension) or --format \($0.fileExtension)" }
+                throw ValidationError(
+                    "--lossless applies to \(lossless.map { $0.name.uppercased() }.joined(separator: ", ")) output (\(ways.joined(separator: "; ")))"
+                )
             }
         }
         if inputs.count > 1, let output, CodecRegistry.standard.encoder(forPath: output) != nil,
@@ -88,7 +97,7 @@ struct ThumbnailJob {
         var directory = "."
         var suffix = ".thumb"
         if let output {
-            if inputs.count == 1, !FileOutput.isDirectory(output), let f = registry.encoder(forPath: output)?.format {
+            if inputs.count == 1, !FileOutput.isDirectory(output), let f = registry.writableFormat(forPath: output) {
                 singlePath = output
                 outputFormat = f
             } else {
@@ -102,7 +111,13 @@ struct ThumbnailJob {
                 }
             }
         }
-        let encoder = encoder(for: outputFormat)
+        let encoder: any ImageEncoding
+        do {
+            encoder = try registry.encoder(for: outputSettings(for: outputFormat))
+        } catch {
+            Terminal.printError(error.description)
+            throw ExitCode.failure
+        }
         // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
         // conversion either way; the decoder's own pixels for lossless outputs).
         let options = ThumbnailOptions(
@@ -240,30 +255,21 @@ struct ThumbnailJob {
 
     /// The writable format an extension names (`jpg`, `png`…), or nil.
     static func writableFormat(named name: String) -> ImageFormat? {
-        CodecRegistry.standard.encoder(forPath: "x." + name)?.format
+        CodecRegistry.standard.writableFormat(forPath: "x." + name)
     }
 
-    /// The encoder for `format`, configured by the output options.
-    func encoder(for format: ImageFormat) -> any ImageEncoding {
-        switch format {
-        case .webp:
-            return WebPEncoder(
-                options: WebPEncoder.Options(
-                    quality: quality, lossless: lossless, keepICCProfile: !stripIcc,
-                    keepEXIF: keepExif))
-        case .png:
-            return PNGEncoder(
-                options: PNGEncoder.Options(
-                    compressionLevel: compression, filters: pngFilter, bitDepth: depth,
-                    keepICCProfile: !stripIcc, keepEXIF: keepExif))
-        default:
-            var options = JPEGEncoder.Options(
-                quality: quality, chroma444: subsampling == 444, progressive: progressive,
-                optimizeHuffmanTables: optimizeCoding)
-            options.keepEXIF = keepExif
-            options.keepICCProfile = !stripIcc
-            return JPEGEncoder(options: options)
-        }
+    /// The output settings the options give for `format` (each format's writer reads those that apply to it).
+    func outputSettings(for format: ImageFormat) -> OutputSettings {
+        var settings = OutputSettings(
+            format: format, quality: quality, progressive: progressive, optimizeCoding: optimizeCoding,
+            keepICCProfile: !stripIcc)
+        settings.lossless = lossless
+        settings.chroma444 = subsampling == 444
+        settings.compressionLevel = compression
+        settings.bitDepth = depth
+        settings.keepEXIF = keepExif
+        settings.formatOptions["filter"] = pngFilter.rawValue
+        return settings
     }
 
     /// The input's file name without its extension (`stdin` for `-`).

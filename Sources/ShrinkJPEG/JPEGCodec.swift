@@ -25,7 +25,7 @@ extension Codec {
             regions: true, losslessTransforms: true, metadata: [.exif, .icc]),
         sniff: { bytes in bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF },
         open: { bytes, name, limits throws(ImageError) in try JPEGDecoder(bytes: bytes, path: name, limits: limits) },
-        makeEncoder: { JPEGEncoder() })
+        writer: .jpeg)
 }
 
 extension ImageEncoding where Self == JPEGEncoder {

@@ -19,7 +19,7 @@ extension Codec {
             return bytes.count >= 8 && zip(bytes.prefix(8), magic).allSatisfy { $0 == $1 }
         },
         open: { bytes, name, limits throws(ImageError) in try PNGDecoder(bytes: bytes, path: name, limits: limits) },
-        makeEncoder: { PNGEncoder() })
+        writer: .png)
 }
 
 extension ImageEncoding where Self == PNGEncoder {

@@ -12,7 +12,7 @@ extension Codec {
             bytes.count >= 12 && Array(bytes[0..<4]) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8)
         },
         open: { bytes, name, limits throws(ImageError) in try WebPDecoder(bytes: bytes, path: name, limits: limits) },
-        makeEncoder: { WebPEncoder() })
+        writer: .webp)
 }
 
 extension ImageEncoding where Self == WebPEncoder {

@@ -175,9 +175,12 @@ import ShrinkTestSupport
         let gif = try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/x.gif")
         #expect(gif.status == 2 && gif.err.contains("GIF output is not supported"))
         #expect(!FileManager.default.fileExists(atPath: w.dir + "/x.gif"))
-        // --lossless is WebP's.
+        // --lossless is WebP's: the usage error names the formats whose writer reads it, from the registry.
+        let refused = try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless")
         #expect(
-            try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless").status == 2)
+            refused.status == 2
+                && refused.err.contains("--lossless applies to WEBP output (-o x.webp or --format webp)"),
+            "\(refused.err)")
         #expect(
             try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.webp", "--lossless").status == 0)
         #expect(try ImageSource(path: w.dir + "/l.webp").info.features.contains("VP8L"))

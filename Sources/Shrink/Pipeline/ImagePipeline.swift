@@ -96,12 +96,14 @@ public final class ImagePipeline: Sendable {
     private func task(with request: ImageRequest, output: OutputSettings?) -> ImageTask {
         var request = request
         // Bytes are decoded in the pixels their encoder takes best (YUV 4:2:0 for a JPEG: no RGB image).
-        if let output { request.options.pixelFormat = CodecRegistry.preferredPixels(for: output) }
+        if let output, let encoder = try? CodecRegistry.standard.encoder(for: output) {
+            request.options.pixelFormat = encoder.preferredPixels
+        }
         let task = ImageTask(request: request, pipeline: self)
         let key: CacheKey
         do {
             key = try cacheKey(for: request, output: output)
-            if let output { try CodecRegistry.checkWritable(output) }
+            if let output { _ = try CodecRegistry.standard.checkedWriter(for: output) }
         } catch {
             task.finish(.failure(error.naming(request.loader.name)))
             return task
@@ -264,7 +266,7 @@ public final class ImagePipeline: Sendable {
             if let output = job.output {
                 // Every fallback plan keeps the output size: the encoder's bytes follow from the first plan.
                 let size = try source.plan(request.target, region: region, options: request.options).outputSize
-                encoding = CodecRegistry.predictedEncodeBytes(for: size, settings: output)
+                encoding = try CodecRegistry.standard.predictedEncodeBytes(for: size, settings: output)
             }
             // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
             chosen = try source.plan(
@@ -416,9 +418,10 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// How results are stored on disk (``CodecRegistry/cacheEncoder(for:quality:)``).
-    private func diskEncoding(of pixels: PixelBuffer) -> any ImageEncoding {
-        CodecRegistry.cacheEncoder(for: pixels, quality: configuration.diskCacheQuality)
+    /// How results are stored on disk (``CodecRegistry/cacheSettings(for:quality:)``).
+    private func diskEncoding(of pixels: PixelBuffer) throws(ImageError) -> any ImageEncoding {
+        try CodecRegistry.standard.encoder(
+            for: CodecRegistry.cacheSettings(for: pixels, quality: configuration.diskCacheQuality))
     }
 
     /// Hands `result` to every task still waiting for `job` and forgets the job.
@@ -472,7 +475,7 @@ public final class ImagePipeline: Sendable {
 
     /// `image` encoded with `output` (runs on the decode thread, inside the job's charge).
     private static func encode(_ image: DecodedImage, as output: OutputSettings) throws(ImageError) -> EncodedImage {
-        let encoder = CodecRegistry.encoder(for: output)
+        let encoder = try CodecRegistry.standard.encoder(for: output)
         let bytes = try encoder.encode(image.pixels, metadata: image.metadata)
         return EncodedImage(bytes: bytes, format: output.format, size: image.pixels.size)
     }

@@ -1,5 +1,5 @@
 /// One codec as the registry knows it: the format, what it can do, how to recognise its files, how to open
-/// one (a header read, nothing of pixel size allocated), and its encoder when it has one. A codec module
+/// one (a header read, nothing of pixel size allocated), and its writer when it writes the format too. A codec module
 /// exports one of these; registering it is one line (``CodecRegistry``).
 package struct Codec: Sendable {
     /// The format it reads.
@@ -8,20 +8,20 @@ package struct Codec: Sendable {
     package let capabilities: CodecCapabilities
     private let sniffer: @Sendable (UnsafeRawBufferPointer) -> Bool
     private let opener: @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding
-    /// Makes its encoder with default settings, when it writes the format too.
-    package let makeEncoder: (@Sendable () -> any ImageEncoding)?
+    /// Its writer, when it writes the format too.
+    package let writer: ImageWriter?
 
     package init(
         format: ImageFormat, capabilities: CodecCapabilities,
         sniff: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
         open: @escaping @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding,
-        makeEncoder: (@Sendable () -> any ImageEncoding)? = nil
+        writer: ImageWriter? = nil
     ) {
         self.format = format
         self.capabilities = capabilities
         self.sniffer = sniff
         self.opener = open
-        self.makeEncoder = makeEncoder
+        self.writer = writer
     }
 
     /// True when `bytes` start like a file of this format.

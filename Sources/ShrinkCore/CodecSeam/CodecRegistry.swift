@@ -33,13 +33,46 @@ public struct CodecRegistry: Sendable {
     public var readableFormats: [ImageFormat] { codecs.map(\.format) }
 
     /// The formats that can be written.
-    public var writableFormats: [ImageFormat] { codecs.filter { $0.makeEncoder != nil }.map(\.format) }
+    public var writableFormats: [ImageFormat] { codecs.filter { $0.writer != nil }.map(\.format) }
+
+    /// The writer of `format`, or nil when no registered codec writes it.
+    package func writer(for format: ImageFormat) -> ImageWriter? {
+        codec(for: format)?.writer
+    }
+
+    /// The encoder `settings` describe; `.unsupportedFormat` when no registered codec writes their format.
+    package func encoder(for settings: OutputSettings) throws(ImageError) -> any ImageEncoding {
+        try checkedWriter(for: settings).encoder(for: settings)
+    }
+
+    /// Bytes an encode of a `size` result as `settings` say holds beyond the result's pixels (the format's
+    /// writer's own figure).
+    package func predictedEncodeBytes(for size: PixelSize, settings: OutputSettings) throws(ImageError) -> Int {
+        try checkedWriter(for: settings).predictedBytes(for: size, settings: settings)
+    }
+
+    /// The writer of `settings.format`, or `.unsupportedFormat` naming the formats that can be written.
+    package func checkedWriter(for settings: OutputSettings) throws(ImageError) -> ImageWriter {
+        guard let writer = writer(for: settings.format) else {
+            let names = writableFormats.map { $0.name.uppercased() }
+            let list =
+                names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+            throw ImageError(
+                .unsupportedFormat, "Shrink cannot write \(settings.format.name.uppercased()) (it writes \(list))")
+        }
+        return writer
+    }
 
     /// An encoder, with default settings, for the format a path's extension names (any case); nil when no
     /// registered codec writes it.
     package func encoder(forPath path: String) -> (any ImageEncoding)? {
+        writableFormat(forPath: path).flatMap { writer(for: $0)?.defaultEncoder() }
+    }
+
+    /// The writable format a path's extension names (any case), or nil.
+    package func writableFormat(forPath path: String) -> ImageFormat? {
         guard let ext = Self.pathExtension(of: path) else { return nil }
-        return codecs.first { $0.makeEncoder != nil && $0.format.fileExtensions.contains(ext) }?.makeEncoder?()
+        return codecs.first { $0.writer != nil && $0.format.fileExtensions.contains(ext) }?.format
     }
 
     /// The format a path's extension names among registered codecs, or nil.

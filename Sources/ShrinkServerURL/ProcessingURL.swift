@@ -92,18 +92,19 @@ package struct ProcessingURL: Sendable {
         self.options = options
     }
 
-    /// The output format named `name` (`jpg`, `jpeg`, `png`, `webp`); 415 for formats Shrink reads but does
-    /// not write, 400 for unknown names.
+    /// The output format named `name` (an extension of a format a registered codec writes: `jpg`, `jpeg`, `png`,
+    /// `webp`…); 415 for other image formats (read or merely known), 400 for unknown names.
     static func outputFormat(named name: Substring) throws(RequestError) -> ImageFormat {
-        switch name.lowercased() {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "avif", "gif", "heic", "heif", "tiff", "tif", "bmp", "jxl", "ico", "svg":
-            throw RequestError(415, "Shrink cannot write \(name.uppercased()) (it writes jpg, png and webp)")
-        default:
-            throw RequestError(400, "unknown output format \"\(name)\" (Shrink writes jpg, png and webp)")
+        let registry = CodecRegistry.standard
+        let ext = name.lowercased()
+        if let format = registry.writableFormat(forPath: "x." + ext) { return format }
+        let writes = registry.writableFormats.map(\.fileExtension)
+        let list =
+            writes.count > 1 ? writes.dropLast().joined(separator: ", ") + " and " + writes.last! : writes.joined()
+        if (ImageFormat.known + registry.readableFormats).contains(where: { $0.fileExtensions.contains(ext) }) {
+            throw RequestError(415, "Shrink cannot write \(name.uppercased()) (it writes \(list))")
         }
+        throw RequestError(400, "unknown output format \"\(name)\" (Shrink writes \(list))")
     }
 
     private static func apply(

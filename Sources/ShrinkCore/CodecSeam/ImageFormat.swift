@@ -32,6 +32,16 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let tiff = ImageFormat(name: "tiff", mimeType: "image/tiff", fileExtensions: ["tif", "tiff"])
     /// BMP (`image/bmp`): recognised, not read (`.unsupportedFormat` names it).
     public static let bmp = ImageFormat(name: "bmp", mimeType: "image/bmp", fileExtensions: ["bmp"])
+    /// JPEG XL (`image/jxl`): named, not read or written.
+    public static let jxl = ImageFormat(name: "jxl", mimeType: "image/jxl", fileExtensions: ["jxl"])
+    /// ICO (`image/x-icon`): named, not read or written.
+    public static let ico = ImageFormat(name: "ico", mimeType: "image/x-icon", fileExtensions: ["ico"])
+    /// SVG (`image/svg+xml`): named, not read or written.
+    public static let svg = ImageFormat(name: "svg", mimeType: "image/svg+xml", fileExtensions: ["svg"])
+
+    /// The formats named here, whether or not a codec reads or writes them: so that a request for one is told
+    /// it is not supported (a 415) rather than unknown.
+    public static let known: [ImageFormat] = [.jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .bmp, .jxl, .ico, .svg]
 
     /// The usual file extension, without the dot.
     public var fileExtension: String { fileExtensions.first ?? name }

@@ -11,8 +11,10 @@ import ShrinkServerURL
 /// graceful drain on SIGTERM — `/ready` turns 503 (for ``ServerConfiguration/drainDelay``), the listener
 /// closes, in-flight requests finish within ``ServerConfiguration/drainDeadline``, then the process exits 0.
 ///
-/// Routing reads the raw request target (Hummingbird's router would drop empty path segments, and with them
-/// one slash of `http://` inside a plain source URL, breaking the signature).
+/// Hummingbird's router dispatches: the fixed routes, the gallery under `/_/`, and every other path (`**`) to the
+/// image service. Image URLs and the gallery are then read from the raw request target, not from the router's
+/// parsed path (which drops empty segments, and with them one slash of `http://` inside a plain source URL,
+/// breaking the signature).
 package struct ImageServer: Sendable {
     package let service: ImageService
     package let configuration: ServerConfiguration
@@ -30,66 +32,92 @@ package struct ImageServer: Sendable {
             ? try Gallery(service: service, token: service.configuration.galleryToken) : nil
     }
 
-    /// The responder: fixed paths first, the gallery under `/_/`, every other GET is an image URL.
-    package func responder() -> CallbackResponder<ServerRequestContext> {
+    /// Every method the image and gallery routes answer (an image URL answers anything but GET and HEAD with 405).
+    private static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options]
+
+    /// The responder: Hummingbird's router over the fixed routes, the gallery under `/_/` and image URLs.
+    package func responder() -> RouterResponder<ServerRequestContext> {
         let service = self.service, gallery = self.gallery
-        return CallbackResponder { request, context in
-            let target = Substring(request.head.path ?? "/")
-            let response: ServerResponse
-            switch target.split(separator: "?", maxSplits: 1).first ?? "" {
-            case "/health":
-                response = .text(200, "ok")
+        let router = Router(context: ServerRequestContext.self)
+        for method in [HTTPRequest.Method.get, .head] {
+            router.on("/health", method: method) { request, _ in
                 service.metrics.request(route: "health", status: 200)
-            case "/ready":
+                return Self.hummingbirdResponse(.text(200, "ok"), head: request.method == .head)
+            }
+            router.on("/ready", method: method) { request, _ in
                 let ready = service.isReady
-                response = .text(ready ? 200 : 503, ready ? "ready" : (service.isDraining ? "draining" : "busy"))
+                let response = ServerResponse.text(
+                    ready ? 200 : 503, ready ? "ready" : (service.isDraining ? "draining" : "busy"))
                 service.metrics.request(route: "ready", status: response.status)
-            case "/metrics":
+                return Self.hummingbirdResponse(response, head: request.method == .head)
+            }
+            router.on("/metrics", method: method) { request, _ in
                 service.metrics.refresh(from: service.pipeline.ledger, downloads: service.remote?.downloads)
-                response = ServerResponse(
+                service.metrics.request(route: "metrics", status: 200)
+                let response = ServerResponse(
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
                     body: Array(service.metrics.registry.render().utf8))
-                service.metrics.request(route: "metrics", status: 200)
-            case "/favicon.ico":
-                response = .text(404, "no favicon")
-            case let path where path == "/_" || path.hasPrefix("/_/"):
-                guard let gallery else {
-                    response = .text(404, "the gallery is off (shrink serve --gallery)")
-                    break
-                }
-                let facts = Gallery.Request(
-                    method: request.method.rawValue, target: target, remote: context.remoteAddress,
-                    authorization: request.headers[.authorization], cookie: request.headers[.cookie],
-                    origin: request.headers[.origin], host: request.head.authority,
-                    contentLength: request.headers[.contentLength].flatMap { Int($0) })
-                response = await gallery.respond(to: facts, body: request.body.map { Array($0.readableBytesView) })
-            default:
-                guard request.method == .get || request.method == .head else {
-                    response = .text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")])
-                    break
-                }
-                let requestID =
-                    request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) }
-                    ?? UInt64.random(in: 0...UInt64.max).description
-                // Waiting for a decode, a client that disconnects cancels the wait, and with it the image task
-                // (its decode stops unless another request waits for the same image). Hummingbird closes the
-                // connection after a response watched this way, so that response says `Connection: close`
-                // (a keep-alive client such as nginx's upstream pool must not send its next request down a
-                // connection that is closing); answers made at once keep the connection alive.
-                let watched = NIOLockedValueBox(false)
-                var r = await service.respond(
-                    to: target, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                    requestID: requestID
-                ) { work in
-                    watched.withLockedValue { $0 = true }
-                    return try await request.body.consumeWithCancellationOnInboundClose { _ in await work() }
-                }
-                r.headers.append(("X-Request-Id", requestID))
-                if watched.withLockedValue({ $0 }) { r.headers.append(("Connection", "close")) }
-                response = r
+                return Self.hummingbirdResponse(response, head: request.method == .head)
             }
-            return Self.hummingbirdResponse(response, head: request.method == .head)
+            router.on("/favicon.ico", method: method) { request, _ in
+                Self.hummingbirdResponse(.text(404, "no favicon"), head: request.method == .head)
+            }
         }
+        for method in Self.methods {
+            for path: RouterPath in ["/_", "/_/**"] {
+                router.on(path, method: method) { request, context in
+                    await Self.galleryResponse(gallery, request: request, context: context)
+                }
+            }
+            for path: RouterPath in ["/", "**"] {
+                router.on(path, method: method) { request, _ in await Self.imageResponse(service, request: request) }
+            }
+        }
+        return router.buildResponder()
+    }
+
+    /// The gallery's answer to `request` (read from its raw target), or 404 when the gallery is off.
+    private static func galleryResponse(_ gallery: Gallery?, request: Request, context: ServerRequestContext) async
+        -> Response
+    {
+        guard let gallery else {
+            return hummingbirdResponse(
+                .text(404, "the gallery is off (shrink serve --gallery)"), head: request.method == .head)
+        }
+        let facts = Gallery.Request(
+            method: request.method.rawValue, target: Substring(request.head.path ?? "/"), remote: context.remoteAddress,
+            authorization: request.headers[.authorization], cookie: request.headers[.cookie],
+            origin: request.headers[.origin], host: request.head.authority,
+            contentLength: request.headers[.contentLength].flatMap { Int($0) })
+        let response = await gallery.respond(to: facts, body: request.body.map { Array($0.readableBytesView) })
+        return hummingbirdResponse(response, head: request.method == .head)
+    }
+
+    /// The image service's answer to the image URL in `request`'s raw target; 405 for methods other than GET and
+    /// HEAD.
+    private static func imageResponse(_ service: ImageService, request: Request) async -> Response {
+        guard request.method == .get || request.method == .head else {
+            return hummingbirdResponse(.text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")]), head: false)
+        }
+        let requestID =
+            request.headers[.init("X-Request-Id")!].map { String($0.prefix(64)) }
+            ?? UInt64.random(in: 0...UInt64.max).description
+        // Waiting for a decode, a client that disconnects cancels the wait, and with it the image task
+        // (its decode stops unless another request waits for the same image). Hummingbird closes the
+        // connection after a response watched this way, so that response says `Connection: close`
+        // (a keep-alive client such as nginx's upstream pool must not send its next request down a
+        // connection that is closing); answers made at once keep the connection alive.
+        let watched = NIOLockedValueBox(false)
+        var r = await service.respond(
+            to: Substring(request.head.path ?? "/"), accept: request.headers[.accept],
+            ifNoneMatch: request.headers[.ifNoneMatch], requestID: requestID
+        ) { work in
+            watched.withLockedValue { $0 = true }
+            return try await request.body.consumeWithCancellationOnInboundClose { _ in await work() }
+        }
+        r.headers.append(("X-Request-Id", requestID))
+        if watched.withLockedValue({ $0 }) { r.headers.append(("Connection", "close")) }
+        return hummingbirdResponse(r, head: request.method == .head)
     }
 
     /// The Hummingbird response for `r`; for HEAD the headers (Content-Length included) without the body.

@@ -56,6 +56,28 @@ import Testing
         }
     }
 
+    /// Hummingbird's router takes the fixed routes (any query, GET and HEAD), the gallery's prefix and everything
+    /// else to the image service, which reads the raw target (the signed test above) and answers 405 for other
+    /// methods.
+    @Test func theRouterDispatchesFixedRoutesGalleryAndImages() async throws {
+        let service = try Self.configured(fixture)
+        try await Self.withServer(service) { port in
+            let head = try await RawHTTP.get(port: port, "/health", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty, "\(head.headers)")
+            #expect(try await RawHTTP.get(port: port, "/health?probe=1").status == 200)
+            #expect(try await RawHTTP.get(port: port, "/ready", method: "HEAD").status == 200)
+            let post = try await RawHTTP.get(port: port, "/insecure/w:20/plain/local:///a.jpg", method: "POST")
+            #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
+            let image = try await RawHTTP.get(port: port, "/insecure/w:20/plain/local:///a.jpg", method: "HEAD")
+            #expect(image.status == 200 && image.body.isEmpty && image.headers["content-type"] == "image/jpeg")
+            #expect(try await RawHTTP.get(port: port, "/favicon.ico").status == 404)
+            let gallery = try await RawHTTP.get(port: port, "/_/browse/")
+            #expect(gallery.status == 404 && String(decoding: gallery.body, as: UTF8.self).contains("gallery is off"))
+            let root = try await RawHTTP.get(port: port, "/")
+            #expect(root.status == 404, "\(root.status) \(String(decoding: root.body, as: UTF8.self))")
+        }
+    }
+
     @Test func healthReadyAndMetrics() async throws {
         let service = try Self.configured(fixture)
         try await Self.withServer(service) { port in

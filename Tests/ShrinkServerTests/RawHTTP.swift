@@ -41,16 +41,22 @@ enum RawHTTP {
 
     /// GET `target` with `Connection: close`, reading the whole response — on a thread of its own, so that
     /// blocking socket calls never hold Swift's cooperative pool (which the server under test runs on).
-    static func get(port: Int, _ target: String, headers: [String: String] = [:]) async throws -> Response {
+    static func get(port: Int, _ target: String, headers: [String: String] = [:], method: String = "GET")
+        async throws -> Response
+    {
         try await withCheckedThrowingContinuation { c in
-            Thread.detachNewThread { c.resume(with: Result { try blockingGet(port: port, target, headers: headers) }) }
+            Thread.detachNewThread {
+                c.resume(with: Result { try blockingGet(port: port, target, headers: headers, method: method) })
+            }
         }
     }
 
-    static func blockingGet(port: Int, _ target: String, headers: [String: String] = [:]) throws -> Response {
+    static func blockingGet(port: Int, _ target: String, headers: [String: String] = [:], method: String = "GET")
+        throws -> Response
+    {
         let fd = try connect(port: port)
         defer { close(fd) }
-        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (k, v) in headers { text += "\(k): \(v)\r\n" }
         send(fd, text + "\r\n")
         var data: [UInt8] = []

@@ -96,12 +96,7 @@ struct InfoCommand: ParsableCommand {
 
     static func layout(_ info: ImageInfo) -> String {
         var parts: [String] = []
-        switch info.format {
-        case .jpeg: parts.append(info.isProgressive ? "progressive" : "baseline")
-        case .png, .gif: parts.append(info.isProgressive ? "interlaced" : "non-interlaced")
-        case .webp: parts.append(info.features.contains("VP8L") ? "lossless (VP8L)" : "lossy (VP8)")
-        default: break
-        }
+        if let layout = info.layout { parts.append(layout) }
         if info.frameCount > 1 {
             let loops = info.loopCount.map { $0 == 0 ? ", looping forever" : ", loop count \($0)" } ?? ""
             parts.append("\(info.frameCount) frames\(loops) (the first is decoded)")

@@ -39,7 +39,7 @@ package struct GIFDecoder: ImageDecoding {
             format: .gif, size: s.canvas, colorModel: .palette, bitsPerComponent: 8,
             hasAlpha: s.firstFrame.transparentIndex != nil, isProgressive: s.firstFrame.isInterlaced,
             iccProfileBytes: iccBytes, features: s.features, frameCount: s.frameCount, loopCount: s.loopCount,
-            warnings: warnings)
+            warnings: warnings, layout: s.firstFrame.isInterlaced ? "interlaced" : "non-interlaced")
     }
 
     /// The ICC profile of an `ICCRGBG1012` application extension before the first frame, when there is one (and it

@@ -76,7 +76,7 @@ package struct HEIFDecoder: ImageDecoding {
             iccProfileBytes: image.icc?.count ?? 0, exifBytes: exif?.count ?? 0,
             codedColor: image.icc == nil
                 ? image.nclx.map { .codePoints(primaries: $0.primaries, transfer: $0.transfer) } : nil,
-            embeddedThumbnail: thumbnail?.size, features: features)
+            embeddedThumbnail: thumbnail?.size, features: features, orientationSource: "irot/imir")
     }
 
     /// The `thmb` item as a decoder of its own (the same bytes and container), when it can stand in for the

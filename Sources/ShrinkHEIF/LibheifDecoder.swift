@@ -70,7 +70,7 @@ package struct LibheifDecoder: ImageDecoding {
             features: [
                 "derived image '\(type)' over \(coded.count) \(types.first == "av01" ? "AV1" : "HEVC") item(s), decoded whole by \(Self.decoderName(decoderID))",
                 "orientation applied by libheif",
-            ] + (heif.hasAlpha ? ["alpha"] : []))
+            ] + (heif.hasAlpha ? ["alpha"] : []), orientationSource: "irot/imir")
     }
 
     /// "libheif 1.15.1 (dav1d)": the library and the decoder it was told to use, as telemetry and info name them.

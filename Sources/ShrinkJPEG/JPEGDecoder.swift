@@ -110,7 +110,8 @@ package struct JPEGDecoder: ImageDecoding {
                 + (header.restart_interval > 0 ? ["restart markers"] : [])
                 + (header.multi_scan != 0 && header.progressive == 0 ? ["multi-scan"] : [])
                 + (header.saw_adobe != 0 ? ["Adobe transform \(header.adobe_transform)"] : []),
-            warnings: warnings
+            warnings: warnings,
+            layout: header.progressive != 0 ? "progressive" : "baseline"
         )
     }
 

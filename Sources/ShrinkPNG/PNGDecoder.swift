@@ -112,7 +112,8 @@ package struct PNGDecoder: ImageDecoding {
             bitsPerComponent: Int(ihdr.bit_depth), hasAlpha: hasAlpha, isProgressive: isInterlaced,
             iccProfileBytes: found.contains("cICP") ? 0 : iccBytes, exifBytes: exifBytes, codedColor: coded,
             features: ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "cICP", "eXIf"].filter(found.contains),
-            warnings: exifReader?.problem.map { ["\($0); EXIF ignored"] } ?? [])
+            warnings: exifReader?.problem.map { ["\($0); EXIF ignored"] } ?? [],
+            layout: isInterlaced ? "interlaced" : "non-interlaced")
     }
 
     /// The ICC profile (decompressed) and EXIF block. Reads the chunks before the image data again only

@@ -40,7 +40,7 @@ package struct WebPDecoder: ImageDecoding {
             hasAlpha: alpha, chromaSubsampling: container.isLossless ? nil : .s420,
             iccProfileBytes: container.iccRange?.count ?? 0, exifBytes: container.exifRange?.count ?? 0,
             features: container.features, frameCount: container.frameCount, loopCount: container.loopCount,
-            warnings: warnings)
+            warnings: warnings, layout: container.isLossless ? "lossless (VP8L)" : "lossy (VP8)")
     }
 
     /// An EXIF chunk is a TIFF structure; some writers put JPEG's `Exif\0\0` prefix in front.

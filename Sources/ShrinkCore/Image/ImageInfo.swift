@@ -35,6 +35,12 @@ public struct ImageInfo: Sendable, Equatable {
     /// Damage found while reading the header and metadata that does not stop a decode (a malformed EXIF
     /// block, stray bytes between markers), one line each without the file name; empty for a clean file.
     public var warnings: [String]
+    /// How the file is laid out, in its codec's words (JPEG: `progressive` or `baseline`; PNG and GIF:
+    /// `interlaced` or `non-interlaced`; WebP: `lossless (VP8L)` or `lossy (VP8)`); nil where a format has no such
+    /// distinction. What `shrink info` and the gallery's inspector print.
+    public var layout: String?
+    /// Where ``orientation`` comes from, in the format's words: `EXIF`, or `irot/imir` for HEIF and AVIF.
+    public var orientationSource: String
 
     package init(
         format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
@@ -42,8 +48,10 @@ public struct ImageInfo: Sendable, Equatable {
         chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
         codedColor: CodedColor? = nil, embeddedThumbnail: PixelSize? = nil, features: [String] = [],
         frameCount: Int = 1, loopCount: Int? = nil,
-        warnings: [String] = []
+        warnings: [String] = [], layout: String? = nil, orientationSource: String = "EXIF"
     ) {
+        self.layout = layout
+        self.orientationSource = orientationSource
         self.frameCount = frameCount
         self.loopCount = loopCount
         self.format = format

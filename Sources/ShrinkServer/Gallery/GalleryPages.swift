@@ -129,12 +129,9 @@ package struct GalleryPages: Sendable {
                 ("displayed size", "\(size.width) × \(size.height)"),
                 (
                     "orientation",
-                    info.orientation == .up ? "up" : "\(info.orientation) (from \(Self.orientationSource(info)))"
+                    info.orientation == .up ? "up" : "\(info.orientation) (from \(info.orientationSource))"
                 ),
-                (
-                    info.format == .png || info.format == .gif ? "interlaced" : "progressive",
-                    info.isProgressive ? "yes" : "no"
-                ),
+                ("layout", info.layout ?? "—"),
                 ("colour", Self.color(info)),
                 ("bits per component", String(info.bitsPerComponent)), ("alpha", info.hasAlpha ? "yes" : "no"),
             ]
@@ -201,11 +198,6 @@ package struct GalleryPages: Sendable {
         "<table id=\"\(id)\"><tbody>"
             + rows.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
             + "</tbody></table>"
-    }
-
-    /// Where the orientation came from: HEIF and AVIF carry it as `irot`/`imir` properties, the rest in EXIF.
-    static func orientationSource(_ info: ImageInfo) -> String {
-        info.format == .heif || info.format == .avif ? "irot/imir" : "EXIF"
     }
 
     static func color(_ info: ImageInfo) -> String {

@@ -63,8 +63,8 @@ struct CropCommand: ParsableCommand {
         if lossless {
             if size != nil { throw ValidationError("--lossless cannot reduce: drop --size") }
             if optimizeCoding { throw OutputExtensions.optimizeCodingWithLossless }
-            if let output, CodecRegistry.standard.format(forPath: output) != .jpeg {
-                throw ValidationError("--lossless writes JPEG")
+            if let output, !OutputExtensions.transformsLosslessly(output) {
+                throw ValidationError(OutputExtensions.losslessUsage)
             }
         }
     }

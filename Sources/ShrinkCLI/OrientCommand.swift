@@ -42,12 +42,13 @@ struct OrientCommand: ParsableCommand {
     var decoding: DecodingArguments
 
     func validate() throws {
-        guard let format = CodecRegistry.standard.format(forPath: output),
-            CodecRegistry.standard.encoder(forPath: output) != nil
+        guard CodecRegistry.standard.encoder(forPath: output) != nil
         else {
             throw ValidationError("-o must end in \(OutputExtensions.list)")
         }
-        if lossless, format != .jpeg { throw ValidationError("--lossless writes JPEG: use a .jpg output") }
+        if lossless, !OutputExtensions.transformsLosslessly(output) {
+            throw ValidationError(OutputExtensions.losslessUsage)
+        }
         if trim && !lossless { throw ValidationError("--trim goes with --lossless") }
         if optimizeCoding && lossless { throw OutputExtensions.optimizeCodingWithLossless }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }

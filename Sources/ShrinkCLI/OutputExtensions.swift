@@ -19,6 +19,20 @@ extension OutputExtensions {
     static let optimizeCodingWithLossless = ValidationError(
         "--optimize-coding goes with a re-encoded output: drop --lossless")
 
+    /// True when `path` names a format whose codec transforms losslessly (`--lossless` for crop and orient).
+    static func transformsLosslessly(_ path: String) -> Bool {
+        let registry = CodecRegistry.standard
+        return registry.format(forPath: path).flatMap { registry.codec(for: $0)?.capabilities.losslessTransforms }
+            == true
+    }
+
+    /// `--lossless writes JPEG: use a .jpg output`, naming the formats whose codec transforms losslessly.
+    static var losslessUsage: String {
+        let formats = CodecRegistry.standard.codecs.filter(\.capabilities.losslessTransforms).map(\.format)
+        return "--lossless writes \(formats.map { $0.name.uppercased() }.joined(separator: " or ")): use a "
+            + formats.map { ".\($0.fileExtension)" }.joined(separator: " or ") + " output"
+    }
+
     /// The encoder for `path`'s extension, at `quality` for lossy formats, keeping EXIF when asked (its
     /// orientation reset to 1), JPEG 4:4:4 and with optimised Huffman tables when asked; nil for an extension no
     /// registered encoder writes.

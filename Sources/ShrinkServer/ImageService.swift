@@ -268,7 +268,8 @@ package final class ImageService: Sendable {
         return (
             OutputSettings(
                 format: format, quality: url.options.quality ?? configuration.quality,
-                optimizeCoding: format == .jpeg, background: url.options.background ?? .white), negotiated
+                optimizeCoding: CodecRegistry.standard.writer(for: format)?.reads.contains(.optimizeCoding) == true,
+                background: url.options.background ?? .white), negotiated
         )
     }
 

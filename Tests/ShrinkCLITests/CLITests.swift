@@ -175,6 +175,11 @@ import ShrinkTestSupport
         let gif = try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/x.gif")
         #expect(gif.status == 2 && gif.err.contains("GIF output is not supported"))
         #expect(!FileManager.default.fileExists(atPath: w.dir + "/x.gif"))
+        // crop's and orient's --lossless is a lossless transform's: formats whose codec has them (JPEG).
+        for command in [["crop", w.photo, "--rect", "0,0,16,16"], ["orient", w.photo]] {
+            let r = try await shrink(command + ["-o", w.dir + "/t.png", "--lossless"])
+            #expect(r.status == 2 && r.err.contains("--lossless writes JPEG: use a .jpg output"), "\(r.err)")
+        }
         // --lossless is WebP's: the usage error names the formats whose writer reads it, from the registry.
         let refused = try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless")
         #expect(

@@ -46,6 +46,7 @@ def counted(script, files):
     n = len(files)
     print(f"{script}: {'generated' if _generated else 'corpus'} files checked: {n}", flush=True)
     if n == 0:
-        print(f"{script}: the corpus is present but this check selected no file from it", file=sys.stderr)
+        print(f"{script}: the {'generated corpus' if _generated else 'corpus'} is present but this check selected no "
+              "file from it", file=sys.stderr)
         sys.exit(1)
     return n

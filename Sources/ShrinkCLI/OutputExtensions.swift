@@ -6,7 +6,7 @@ enum OutputExtensions {
     /// `.jpg, .jpeg, … or .png`.
     static var list: String {
         let all = CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions).map { "." + $0 }
-        return all.count > 1 ? all.dropLast().joined(separator: ", ") + " or " + all.last! : all.joined()
+        return all.listed(conjunction: "or")
     }
 }
 

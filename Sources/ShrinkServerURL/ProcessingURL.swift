@@ -99,8 +99,7 @@ package struct ProcessingURL: Sendable {
         let ext = name.lowercased()
         if let format = registry.writableFormat(forPath: "x." + ext) { return format }
         let writes = registry.writableFormats.map(\.fileExtension)
-        let list =
-            writes.count > 1 ? writes.dropLast().joined(separator: ", ") + " and " + writes.last! : writes.joined()
+        let list = writes.listed()
         if (ImageFormat.known + registry.readableFormats).contains(where: { $0.fileExtensions.contains(ext) }) {
             throw RequestError(415, "Shrink cannot write \(name.uppercased()) (it writes \(list))")
         }

@@ -55,8 +55,7 @@ public struct CodecRegistry: Sendable {
     package func checkedWriter(for settings: OutputSettings) throws(ImageError) -> ImageWriter {
         guard let writer = writer(for: settings.format) else {
             let names = writableFormats.map { $0.name.uppercased() }
-            let list =
-                names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+            let list = names.listed()
             throw ImageError(
                 .unsupportedFormat, "Shrink cannot write \(settings.format.name.uppercased()) (it writes \(list))")
         }

@@ -17,6 +17,9 @@ public struct DecodedImage: Sendable {
     public let decodePath: DecodePath?
     /// The library that decoded it, as its route names it (`libjpeg-turbo`, `dav1d 1.0.0`…), when known.
     public let decoder: String?
+    /// The working memory of the decoder's route (``DecodeRoute/workingBytes``: a coefficient buffer, an
+    /// interlaced grid), 0 when rows streamed or when not decoded from a source.
+    package let workingBytes: Int
     /// Damage stepped over while reading the header and decoding (see ``ImageInfo/warnings`` and
     /// ``ThumbnailOptions/strict``), one line each; empty for a clean file.
     public let warnings: [String]
@@ -31,6 +34,19 @@ public struct DecodedImage: Sendable {
         decodePath: DecodePath? = nil, decoder: String? = nil, warnings: [String] = [],
         colorConversion: ColorConversion? = nil
     ) {
+        self.init(
+            pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predictedPeakBytes,
+            decodePath: decodePath, decoder: decoder, workingBytes: 0, warnings: warnings,
+            colorConversion: colorConversion)
+    }
+
+    /// An image with everything a decode reports (the decode stage makes these).
+    package init(
+        pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata, predictedPeakBytes: Int,
+        decodePath: DecodePath?, decoder: String?, workingBytes: Int, warnings: [String],
+        colorConversion: ColorConversion?
+    ) {
+        self.workingBytes = workingBytes
         self.warnings = warnings
         self.colorConversion = colorConversion
         self.pixels = pixels

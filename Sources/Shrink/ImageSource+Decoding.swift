@@ -3,17 +3,21 @@ import ShrinkCore
 
 /// Decoding a plan, and the embedded thumbnail that may stand in for the image.
 extension ImageSource {
-    /// Runs `plan` (made by ``plan(_:region:options:)`` with the same `options`): the decoder's route, the
-    /// planar or row renderer, the pixel format conversion, colour management, the strict check.
+    /// Runs `plan` (made by ``plan(_:region:options:)`` with the same `options`) along the route
+    /// ``decodePlan(_:options:)`` chooses for it.
     package func image(
         _ plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions(),
         monitor: DecodeMonitor? = nil
     ) throws(ImageError) -> DecodedImage {
+        try image(decodePlan(plan, options: options), monitor: monitor)
+    }
+
+    /// Runs `chosen` along its route and nothing else: the planar or row renderer, the pixel format conversion,
+    /// colour management, the strict check. The result reports the route's path, decoder and working bytes.
+    package func image(_ chosen: DecodePlan, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
+        let (plan, options, format, route) = (chosen.plan, chosen.options, chosen.format, chosen.route)
         do throws(ImageError) {
             try monitor?.checkpoint(row: 0)
-            let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
-            let route = route(for: plan, format: format, color: options.color)
-            let predicted = predictedPeakBytes(for: plan, format: format, route: route, color: options.color)
             var metadata = try decoder.metadata().orientedUpright
             let ink = inkConversion(options.color, profile: metadata.iccProfile)
             let decode = DecodeOptions(
@@ -58,8 +62,8 @@ extension ImageSource {
             }
             if let warning = conversion.warning { warnings.append(warning) } // a profile not applied is no damage
             return DecodedImage(
-                pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predicted,
-                decodePath: route.path, decoder: route.decoder, warnings: warnings,
+                pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: chosen.predictedPeakBytes,
+                decodePath: route.path, decoder: route.decoder, workingBytes: route.workingBytes, warnings: warnings,
                 colorConversion: conversion.conversion)
         } catch {
             try checkInput()
@@ -126,7 +130,8 @@ extension ImageSource {
         if let warning = conversion.warning { warnings.append(warning) }
         return DecodedImage(
             pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: decoded.predictedPeakBytes,
-            decodePath: .embeddedThumbnail, decoder: decoded.decoder, warnings: warnings,
+            decodePath: .embeddedThumbnail, decoder: decoded.decoder, workingBytes: decoded.workingBytes,
+            warnings: warnings,
             colorConversion: conversion.conversion)
     }
 }

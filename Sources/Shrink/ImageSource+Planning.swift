@@ -26,6 +26,16 @@ extension ImageSource {
         _ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
         minimumPrescale: Int = 1
     ) throws(ImageError) -> ThumbnailPlan {
+        try decodePlan(target, region: region, options: options, minimumPrescale: minimumPrescale).plan
+    }
+
+    /// The plan for `target` with its route and price (``DecodePlan``): the geometry, then the route the codec
+    /// chooses for it — the one place a decode's route is chosen — checked against
+    /// ``ImageLimits/maxWorkingBytes``, then the peak that route predicts.
+    package func decodePlan(
+        _ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
+        minimumPrescale: Int = 1
+    ) throws(ImageError) -> DecodePlan {
         try limits.check(info.size, path: name)
         var info = self.info
         info.orientation = info.orientation.followed(by: options.rotation)
@@ -34,48 +44,51 @@ extension ImageSource {
             scaledSize: decoder.scaledSize(denominator:), crop: region, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: name, what: "output")
-        let route = route(
-            for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat),
-            color: options.color)
-        try limits.check(workingBytes: route.workingBytes, for: "decoding (\(route.path) route)", path: name)
-        return plan
+        let priced = decodePlan(plan, options: options)
+        try limits.check(
+            workingBytes: priced.route.workingBytes, for: "decoding (\(priced.route.path) route)", path: name)
+        return priced
     }
 
-    /// The plan for `target` whose predicted peak fits `budget` bytes: the plan `options` ask for when it
-    /// fits; otherwise the cheapest that does, tried in order — fast mode (the nearest DCT scale, which
-    /// takes the DC-first path for a progressive JPEG at 1/8), then each coarser DCT scale (the resampler
-    /// enlarges to the target: softer, but shown) — with ``BudgetedPlan/fallback`` saying which. Fails with
-    /// `.memoryBudgetExceeded` only when no plan fits (a progressive JPEG's coefficient buffer, say). This is
-    /// how ``ImagePipeline`` plans each request against what is left of its budget.
+    /// `plan` under `options` with its route and price (``DecodePlan``), no limit checked.
+    package func decodePlan(_ plan: ThumbnailPlan, options: ThumbnailOptions) -> DecodePlan {
+        let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
+        let route = route(for: plan, format: format, color: options.color)
+        return DecodePlan(
+            plan: plan, options: options, format: format, route: route,
+            predictedPeakBytes: predictedPeakBytes(for: plan, format: format, route: route, color: options.color),
+            reservedBytes: 0, fallback: nil)
+    }
+
+    /// The plan for `target` whose predicted peak, with the bytes `reserving` says its caller holds beside it
+    /// (an encoder's, from the plan's output size, which no fallback changes), fits `budget` bytes: the plan
+    /// `options` ask for when it fits; otherwise the cheapest that does, tried in order — fast mode (the nearest
+    /// DCT scale, which takes the DC-first path for a progressive JPEG at 1/8), then each coarser DCT scale (the
+    /// resampler enlarges to the target: softer, but shown) — with ``DecodePlan/fallback`` saying which. Fails
+    /// with `.memoryBudgetExceeded` only when no plan fits (a progressive JPEG's coefficient buffer, say). This
+    /// is how ``ImagePipeline`` plans each request against what is left of its budget.
     package func plan(
         _ target: ThumbnailTarget = .original, region: PixelRect? = nil, options: ThumbnailOptions = ThumbnailOptions(),
-        within budget: Int
-    ) throws(ImageError) -> BudgetedPlan {
+        within budget: Int, reserving: (ThumbnailPlan) throws(ImageError) -> Int = { _ in 0 }
+    ) throws(ImageError) -> DecodePlan {
         do {
             return try plan(
-                target, region: try fractional(region, rotation: options.rotation), options: options, within: budget)
+                target, region: try fractional(region, rotation: options.rotation), options: options, within: budget,
+                reserving: reserving)
         } catch {
             throw error.naming(name)
         }
     }
 
-    /// ``plan(_:region:options:within:)`` for a region the planner already holds.
+    /// ``plan(_:region:options:within:reserving:)`` for a region the planner already holds.
     package func plan(
         _ target: ThumbnailTarget, region: FractionalRect?, options: ThumbnailOptions,
-        within budget: Int
-    ) throws(ImageError) -> BudgetedPlan {
-        func candidate(_ options: ThumbnailOptions, minimumPrescale: Int, _ fallback: String?) throws(ImageError)
-            -> BudgetedPlan
-        {
-            let plan = try plan(target, region: region, options: options, minimumPrescale: minimumPrescale)
-            let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
-            return BudgetedPlan(
-                plan: plan, options: options, format: format,
-                predictedPeakBytes: predictedPeakBytes(for: plan, format: format, color: options.color),
-                fallback: fallback)
-        }
-        let requested = try candidate(options, minimumPrescale: 1, nil)
-        if requested.predictedPeakBytes <= budget { return requested }
+        within budget: Int, reserving: (ThumbnailPlan) throws(ImageError) -> Int = { _ in 0 }
+    ) throws(ImageError) -> DecodePlan {
+        let requested = try decodePlan(target, region: region, options: options)
+        let reserved = try reserving(requested.plan)
+        let room = budget - reserved
+        if requested.predictedPeakBytes <= room { return requested.with(reserved: reserved, fallback: nil) }
         var cheapest = requested
         var fast = options
         fast.mode = .fast
@@ -87,18 +100,18 @@ extension ImageSource {
             }
         }
         for (minimum, name) in tries {
-            guard let next = try? candidate(fast, minimumPrescale: minimum, name) else { continue }
-            if next.predictedPeakBytes <= budget {
-                let dcFirst = decodePath(for: next.plan, format: next.format) == .dcFirst ? " (DC-first)" : ""
-                return BudgetedPlan(
-                    plan: next.plan, options: next.options, format: next.format,
-                    predictedPeakBytes: next.predictedPeakBytes, fallback: name + dcFirst)
+            guard let next = try? decodePlan(target, region: region, options: fast, minimumPrescale: minimum) else {
+                continue
+            }
+            if next.predictedPeakBytes <= room {
+                let dcFirst = next.route.path == .dcFirst ? " (DC-first)" : ""
+                return next.with(reserved: reserved, fallback: name + dcFirst)
             }
             if next.predictedPeakBytes < cheapest.predictedPeakBytes { cheapest = next }
         }
         throw ImageError(
             .memoryBudgetExceeded,
-            "\(self.name): the cheapest plan needs \(ImageLimits.mebibytes(cheapest.predictedPeakBytes)), above the \(ImageLimits.mebibytes(budget)) left of the pipeline's budget (ImagePipeline.Configuration.budget)"
+            "\(self.name): the cheapest plan needs \(ImageLimits.mebibytes(cheapest.predictedPeakBytes)), above the \(ImageLimits.mebibytes(max(1, room))) left of the pipeline's budget (ImagePipeline.Configuration.budget)"
         )
     }
 
@@ -112,27 +125,22 @@ extension ImageSource {
     /// print(plan.outputSize, source.predictedPeakBytes(for: plan))
     /// ```
     public func predictedPeakBytes(for plan: ThumbnailPlan, options: ThumbnailOptions = ThumbnailOptions()) -> Int {
-        predictedPeakBytes(
-            for: plan, format: options.pixelFormat.resolve(for: info, native: decoder.outputFormat),
-            color: options.color)
+        decodePlan(plan, options: options).predictedPeakBytes
     }
 
-    /// The peak bytes a decode of `plan` into `format` is predicted to hold, from the header alone: the
-    /// result, the route's working memory (progressive coefficients, an interlaced grid, a scaled frame) and
-    /// library state (``DecodeRoute``), one strip or row group of decoded rows, the resampler's rows, and a
-    /// whole-image conversion when the rows cannot be delivered in `format` as they come, and, after the
+    /// The peak bytes a decode of `plan` into `format` along `route` is predicted to hold, from the header
+    /// alone: the result, the route's working memory (progressive coefficients, an interlaced grid, a scaled
+    /// frame) and library state (``DecodeRoute``), one strip or row group of decoded rows, the resampler's rows,
+    /// and a whole-image conversion when the rows cannot be delivered in `format` as they come, and, after the
     /// decode, the copies a colour conversion under `color` makes of a format it cannot transform in place
     /// (``ColorManagement/extraBytes(for:size:)``). Allocator overhead is not included.
-    package func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> Int {
-        predictedPeakBytes(
-            for: plan, format: format, route: route(for: plan, format: format, color: color), color: color)
-    }
-
     func predictedPeakBytes(for plan: ThumbnailPlan, format: PixelFormat, route: DecodeRoute, color: ColorPolicy) -> Int
     {
         let result = format.byteCount(for: plan.outputSize)
-        let converts = color == .displayP3 || (color == .sRGB && (info.iccProfileBytes > 0 || info.codedColor != nil))
-        let converting = converts ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
+        let tagged = info.iccProfileBytes > 0 || info.codedColor != nil
+        let converting =
+            ColorManagement.mayConvert(color, tagged: tagged)
+            ? result + ColorManagement.extraBytes(for: format, size: plan.outputSize) : 0
         var peak = result + route.workingBytes + route.stateBytes
         if info.colorModel.isInk { peak += InkConversion.stateBytes }
         switch route.output {
@@ -229,11 +237,6 @@ extension ImageSource {
         let r = plan.storedRegion
         return FractionalRect(
             x: (r.x - source.x) * sx, y: (r.y - source.y) * sy, width: r.width * sx, height: r.height * sy)
-    }
-
-    /// The machinery a decode of `plan` into `format` under `color` runs on (``route(for:format:color:)``'s path).
-    package func decodePath(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodePath {
-        route(for: plan, format: format, color: color).path
     }
 
     /// True when `rows` can be delivered in `format` as they are written: row conversion covers adding or

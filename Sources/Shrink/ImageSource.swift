@@ -182,8 +182,7 @@ public final class ImageSource: Sendable {
                     target, options: options, monitor: monitor, orientation: info.orientation,
                     metadata: try decoder.metadata().orientedUpright)
             }
-            let plan = try plan(target, region: region, options: options)
-            return try image(plan, options: options, monitor: monitor)
+            return try image(decodePlan(target, region: region, options: options), monitor: monitor)
         } catch {
             throw error.naming(name)
         }

@@ -17,7 +17,8 @@ import ShrinkCore
             guard let plan = try? source.plan(target) else { continue }
             _ = (plan.decodedRegion, plan.decodingWindow)
             for format in [PixelFormat.yuv420, .rgba8] {
-                _ = (source.predictedPeakBytes(for: plan, format: format), source.decodePath(for: plan, format: format))
+                let chosen = source.decodePlan(plan, options: ThumbnailOptions(pixelFormat: .exactly(format)))
+                _ = (chosen.predictedPeakBytes, chosen.route.path)
             }
         }
     }
@@ -32,9 +33,8 @@ import ShrinkCore
     public static func checkRoute(of image: DecodedImage, from source: ImageSource, options: ThumbnailOptions) {
         precondition(image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
         guard image.decodePath != .embeddedThumbnail else { return }
-        let format = options.pixelFormat.resolve(for: source.info, native: source.decoder.outputFormat)
         precondition(
-            image.decodePath == source.decodePath(for: image.plan, format: format),
+            image.decodePath == source.decodePlan(image.plan, options: options).route.path,
             "ran \(String(describing: image.decodePath)), planned another route")
     }
 }

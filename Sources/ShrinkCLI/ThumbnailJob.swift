@@ -177,8 +177,7 @@ struct ThumbnailJob {
                     terminal.out(line.text)
                 } else {
                     let naive = source.info.decodedBytes(as: .rgba8)
-                    let workingBytes = source.route(for: image.plan, format: image.pixels.format, color: options.color)
-                        .workingBytes
+                    let workingBytes = image.workingBytes
                     let working =
                         workingBytes > 0 && image.decodePath != .embeddedThumbnail
                         ? " plus \(Formatting.bytes(workingBytes)) of decoder working memory (\(image.decodePath?.name ?? "decoder"))"

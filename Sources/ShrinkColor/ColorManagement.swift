@@ -18,6 +18,13 @@ package enum ColorManagement {
         var embedded: [UInt8]?
     }
 
+    /// True when `policy` may transform an image's pixels: it converts to Display P3, or to sRGB from a
+    /// profile the image is `tagged` with (an ICC profile or coded colour). The one answer both the decision
+    /// below and the memory prediction read; whether it does depends on the profile (an sRGB one is left).
+    package static func mayConvert(_ policy: ColorPolicy, tagged: Bool) -> Bool {
+        policy == .displayP3 || (policy == .sRGB && tagged)
+    }
+
     private static func decide(_ policy: ColorPolicy, profile: [UInt8]?, format: PixelFormat) -> Decision {
         let gray = format.isGray
         let to = gray ? "gray (sRGB curve)" : policy == .displayP3 ? "Display P3" : "sRGB"
@@ -26,6 +33,7 @@ package enum ColorManagement {
             decision.embedded = profile
             return decision
         }
+        guard mayConvert(policy, tagged: profile != nil) else { return decision } // untagged: sRGB already
         var source = profile
         if let bytes = profile {
             if let described = ColorTransformCache.shared.description(of: bytes) {

@@ -142,12 +142,11 @@ package struct JPEGDecoder: ImageDecoding {
             height: (info.size.height + denominator - 1) / denominator)
     }
 
-    /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients (progressive and multi-scan
-    /// files; whatever the scale), or 0 for single-scan files that stream.
-    package func workingBytes(scaleDenominator: Int = 1) -> Int {
-        guard buffersWholeImage else { return 0 }
-        if scaleDenominator == 8, let dc = dcFirst { return dc.workingBytes }
-        return coefficientBytes(of: info.size)
+    /// Bytes libjpeg allocates to buffer the whole image's DCT coefficients on its routes (progressive and
+    /// multi-scan files; whatever the scale), or 0 for single-scan files that stream. The DC-first routes hold
+    /// their own (``route(_:)`` reads ``DCFirstDecoder/workingBytes``).
+    package var libjpegWorkingBytes: Int {
+        buffersWholeImage ? coefficientBytes(of: info.size) : 0
     }
 
     /// Bytes of DCT coefficients for an image of `size` sampled like this file: 64 coefficients of 2 bytes per
@@ -233,14 +232,11 @@ package struct JPEGDecoder: ImageDecoding {
         return JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor)
     }
 
-    /// libjpeg's own allocations while decoding at 1/`scaleDenominator`: 16 KiB of tables and controllers
-    /// plus 64 bytes per decoded column (its row-group sample buffers). Calibrated with mallinfo2 on 4:2:0
-    /// 12 MP photos: 40, 135 and 297 KiB measured above the other predicted bytes at 1/8, 1/2 and 1/1,
-    /// against 51, 152 and 288 KiB from this formula. A mapped input adds the pages libjpeg's window has
-    /// touched and not yet released: two 64 KiB windows and a 32 KiB fault-around margin (at most 144 KiB of
-    /// a gallery photo's mapping was resident at once, sampled from /proc/PID/smaps).
-    package func stateBytes(scaleDenominator: Int) -> Int {
-        if scaleDenominator == 8, let dc = dcFirst { return dc.stateBytes(mapped: bytes.isPageAlignedMapping) }
+    /// libjpeg's own allocations while decoding at 1/`scaleDenominator`: tables and controllers plus its row-group
+    /// sample buffers, per decoded column, and for a mapped input the pages its window has touched and not yet
+    /// released (calibrated against measured heap growth and resident pages: BENCHMARKS.md, "Memory
+    /// prediction").
+    package func libjpegStateBytes(scaleDenominator: Int) -> Int {
         let input = bytes.isPageAlignedMapping ? 160 << 10 : 0
         return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
     }
@@ -253,7 +249,6 @@ package struct JPEGDecoder: ImageDecoding {
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = request.scaleDenominator
         let size = scaledSize(denominator: d)
-        let state = stateBytes(scaleDenominator: d)
         if d == 8, request.wantsPlanes, let dc = dcOnly {
             // Planes wanted from a sequential file: each block's DC value is its sample; the AC codes are skipped.
             let bytes = bytes
@@ -270,20 +265,19 @@ package struct JPEGDecoder: ImageDecoding {
                 // Planes wanted: the DC values are the planes (4:2:0 chroma already at half size); no AC scan is read.
                 return DecodeRoute(
                     path: .dcFirst, output: .planes, decodedSize: size, workingBytes: dc.dcPlanesWorkingBytes,
-                    stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping),
-                    decoder: "libjpeg-turbo"
+                    stateBytes: dc.dcPlanesStateBytes(mapped: bytes.isPageAlignedMapping), decoder: "shrink"
                 ) { options, monitor throws(ImageError) in
                     .planes(JPEGDCPlaneDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
                 }
             }
             return DecodeRoute(
                 path: .dcFirst, output: .rows(outputFormat), decodedSize: size, workingBytes: dc.workingBytes,
-                stateBytes: state, decoder: "libjpeg-turbo"
+                stateBytes: dc.stateBytes(mapped: bytes.isPageAlignedMapping), decoder: "shrink"
             ) { options, monitor throws(ImageError) in
                 .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
             }
         }
-        let working = workingBytes(scaleDenominator: d)
+        let working = libjpegWorkingBytes, state = libjpegStateBytes(scaleDenominator: d)
         if request.wantsPlanes && decodesToPlanes {
             return DecodeRoute(
                 path: .dctScaledPlanes, output: .planes, decodedSize: size, workingBytes: working,

@@ -32,7 +32,10 @@ import ShrinkTestSupport
         let diff = zip(ours, libjpeg).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(diff <= 2, "max difference \(diff) for \(width)x\(height) \(chroma444 ? "4:4:4" : "4:2:0")")
         // The whole point: a few bytes per block, not libjpeg's coefficient buffer.
-        #expect(decoder.workingBytes(scaleDenominator: 8) < decoder.workingBytes(scaleDenominator: 4) / 10)
+        let eighth = decoder.route(RouteRequest(scaleDenominator: 8)),
+            quarter = decoder.route(RouteRequest(scaleDenominator: 4))
+        #expect(eighth.path == .dcFirst && eighth.decoder == "shrink" && quarter.decoder == "libjpeg-turbo")
+        #expect(eighth.workingBytes < quarter.workingBytes / 10)
     }
 
     /// Every plane of `decoder`, whole.
@@ -70,7 +73,7 @@ import ShrinkTestSupport
             #expect(diff == 0, "plane \(i): max difference \(diff) for \(width)x\(height)")
         }
         // DC values and one byte per block: no AC scan's data is held or decoded.
-        #expect(route.workingBytes < decoder.workingBytes(scaleDenominator: 8) * 2)
+        #expect(route.workingBytes < decoder.route(RouteRequest(scaleDenominator: 8)).workingBytes * 2)
     }
 
     @Test func grayProgressive() throws {

@@ -15,7 +15,7 @@ import ShrinkTestSupport
         #expect(d420.info.colorModel == .yCbCr)
         #expect(d420.info.chromaSubsampling == .s420)
         #expect(!d420.info.isProgressive)
-        #expect(d420.workingBytes() == 0)
+        #expect(d420.libjpegWorkingBytes == 0)
         #expect(d420.outputFormat == .rgb8)
 
         let d444 = try decoder(try TestImages.jpeg(rgb, chroma444: true, progressive: true))
@@ -43,7 +43,7 @@ import ShrinkTestSupport
             try TestImages.jpeg(TestImages.pattern(width: 100, height: 60), chroma444: false, progressive: true))
         // Luma: ceil(100/8)=13 → 14 (a multiple of h=2) × ceil(60/8)=8 blocks; chroma: 7 × 4 blocks each;
         // 64 coefficients × 2 bytes per block.
-        #expect(d.workingBytes() == (14 * 8 + 2 * 7 * 4) * 128)
+        #expect(d.libjpegWorkingBytes == (14 * 8 + 2 * 7 * 4) * 128)
     }
 
     @Test func rowsComeStrictlyTopToBottom() throws {
@@ -81,7 +81,7 @@ import ShrinkTestSupport
 
     @Test func memoryLimitIsEnforcedInsideLibjpeg() throws {
         let d = try decoder(try TestImages.jpeg(TestImages.pattern(width: 600, height: 400), progressive: true))
-        #expect(d.workingBytes() > 1_000_000)
+        #expect(d.libjpegWorkingBytes > 1_000_000)
         do {
             _ = try d.startRows(scaleDenominator: 1, options: .init(memoryLimit: 1_000_000))
             Issue.record("a decode above the memory limit must fail")

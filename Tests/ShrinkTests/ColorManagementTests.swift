@@ -111,7 +111,7 @@ import ShrinkTestSupport
                 && planar.colorConversion?.converted == true)
         let rgb = try source.thumbnail(maxPixelSize: 64, options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
         #expect(PixelOps.psnr(PixelConverter.convert(planar.pixels, to: .rgb8), rgb.pixels) > 35)
-        #expect(source.decodePath(for: planar.plan, format: .yuv420) == .dctScaledRows)
+        #expect(source.decodePlan(planar.plan, options: ThumbnailOptions()).route.path == .dctScaledRows)
         // A P3 photo keeps the planes route: its transform runs after the reduction.
         let p3 = try ImageSource(path: Corpus.path("exif/nuke/image-p3.jpg")).thumbnail(maxPixelSize: 64)
         #expect(p3.decodePath == .dctScaledPlanes && p3.colorConversion?.converted == true)

@@ -74,7 +74,8 @@ import ShrinkTestSupport
         let pinned: [PixelFormat: Int] = [.yuv420: 842_362, .rgb8: 805_584, .gray8: 807_484]
         for format in [PixelFormat.yuv420, .rgb8, .gray8] {
             let plan = try progressive.plan(.maxPixelSize(50))
-            let predicted = progressive.predictedPeakBytes(for: plan, format: format)
+            let predicted = progressive.decodePlan(plan, options: .init(pixelFormat: .exactly(format)))
+                .predictedPeakBytes
             let image = try progressive.thumbnail(maxPixelSize: 50, options: .init(pixelFormat: .exactly(format)))
             #expect(image.predictedPeakBytes == predicted)
             #expect(predicted == pinned[format], "\(format): \(predicted)")

@@ -18,24 +18,6 @@ import Synchronization
 ///
 /// Memory: one entry at a time while reading or writing, plus ~100 bytes per entry for the index.
 public final class DiskCache: Sendable {
-    /// Counters since the cache was opened and the current contents.
-    public struct Statistics: Sendable, Equatable {
-        /// Lookups that found an entry.
-        public var hits = 0
-        /// Lookups that found none (or a damaged one).
-        public var misses = 0
-        /// Entries written.
-        public var writes = 0
-        /// Entries deleted to stay within ``DiskCache/sizeLimit``, least recently used first.
-        public var evictions = 0
-        /// Entries found damaged and deleted.
-        public var corruptDropped = 0
-        /// Entries on disk now.
-        public var count = 0
-        /// Their total bytes now (headers included).
-        public var bytes = 0
-    }
-
     private struct Entry {
         var bytes: Int
         var lastUse: Int // nanoseconds since the epoch

@@ -15,6 +15,29 @@ import Synchronization
 /// - **Caches**: a cost-based LRU ``memoryCache`` (exact buffer bytes) and an optional ``DiskCache`` of encoded
 ///   thumbnails; ``ledger`` reads both with the decodes in flight.
 ///
+/// The stages, each one type, run in this order for a job (one per distinct request, shared by its tasks):
+///
+/// ```
+///  imageTask / encodedImageTask
+///        │  ResultStore.memoryHit ─────────────────────────────► answered (memory tier)
+///        ▼
+///  PipelineJobs.join ─ same key in flight ──────────────────────► waits for that job (coalesced)
+///        ▼
+///  LoadStage ── ResultStore.encodedDiskHit (bytes) ────────────► answered (disk tier, no load, no charge)
+///        ▼
+///  PlanStage: header, DecodePlan within the budget, charge, result key
+///        │  ResultStore.requestKey(forResult:) → memory / disk hit under another spelling ─► answered
+///        ▼
+///  DecodeScheduler: admitted when the charge fits (queued by priority)
+///        ▼
+///  DecodeStage: the plan's route, rows streamed into the resampler, oriented, colour managed
+///        │  (pixels: or the disk tier's entry, decoded at the planned size)
+///        ▼
+///  EncodeStage (bytes only): the registry's writer, inside the same charge
+///        ▼
+///  ResultStore.keep: memory tier, encoded tier, disk tier ─► PipelineJobs.finish ─► every waiting task
+/// ```
+///
 /// ```swift
 /// let pipeline = ImagePipeline()
 /// let response = try await pipeline.image(for: ImageRequest(path: "photo.jpg", target: .maxPixelSize(256)))
@@ -24,23 +47,19 @@ public final class ImagePipeline: Sendable {
     /// The settings this pipeline was made with.
     public let configuration: Configuration
     /// Decoded images by request key, charged their exact buffer bytes; nil when disabled.
-    public let memoryCache: MemoryCache<CacheKey, DecodedImage>?
+    public var memoryCache: MemoryCache<CacheKey, DecodedImage>? { store.memoryCache }
     /// Encoded results by request and output key, charged their byte counts; nil when disabled.
-    public let encodedCache: MemoryCache<CacheKey, EncodedImage>?
+    public var encodedCache: MemoryCache<CacheKey, EncodedImage>? { store.encodedCache }
     /// Encoded thumbnails on disk; nil when not configured.
-    public var diskCache: DiskCache? { configuration.diskCache }
+    public var diskCache: DiskCache? { store.diskCache }
 
     let scheduler: DecodeScheduler
-    private struct State {
-        var jobs: [CacheKey: PipelineJob] = [:]
-        /// Which request key each result is cached under (``ResultIndex``).
-        var results = ResultIndex()
-        var jobOfTask: [ObjectIdentifier: PipelineJob] = [:]
-        var decodesCancelled = 0
-        var coalesced = 0
-        var encodes = 0
-    }
-    private let state = Mutex(State())
+    private let jobs: PipelineJobs
+    private let store: ResultStore
+    private let loading: LoadStage
+    private let planning: PlanStage
+    private let decoding: DecodeStage
+    private let encoding = EncodeStage()
 
     /// A pipeline for the process, made on first use with the default ``Configuration`` (a quarter of the
     /// memory limit, at most 2 GiB; a decode thread per core): what `ImageSource`'s awaited methods can run on
@@ -52,9 +71,12 @@ public final class ImagePipeline: Sendable {
     /// keep it: its threads exit when it is released.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        memoryCache = configuration.memoryCache.map { MemoryCache(configuration: $0) }
-        encodedCache = configuration.encodedCache.map { MemoryCache(configuration: $0) }
         scheduler = DecodeScheduler(budget: configuration.budget, maxConcurrent: configuration.maxConcurrentDecodes)
+        jobs = PipelineJobs(scheduler: scheduler)
+        store = ResultStore(configuration: configuration)
+        loading = LoadStage(scheduler: scheduler, jobs: jobs)
+        planning = PlanStage(budget: configuration.budget)
+        decoding = DecodeStage(store: store)
     }
 
     deinit { scheduler.shutdown() }
@@ -93,6 +115,35 @@ public final class ImagePipeline: Sendable {
         return output.map { key.appending($0.keyFields) } ?? key
     }
 
+    /// The decode budget, running and queued charges, the caches' bytes and the counters, now.
+    public var ledger: PipelineLedger {
+        let s = scheduler.snapshot
+        var l = PipelineLedger()
+        l.budget = scheduler.budget
+        l.runningCharge = s.runningCharge
+        l.runningDecodes = s.runningDecodes
+        l.peakRunningCharge = s.peakRunningCharge
+        l.peakRunningDecodes = s.peakRunningDecodes
+        l.queuedDecodes = s.queuedCount
+        l.queuedCharge = s.queuedCharge
+        l.decoderThreads = s.threads
+        l.decodesStarted = s.started
+        jobs.record(into: &l)
+        store.record(into: &l)
+        return l
+    }
+
+    /// True while `task`'s work has not started: its header read or decode waits for budget or a thread.
+    /// (A server answers 503 to requests that wait too long.)
+    package func isWaitingForAdmission(_ task: ImageTask) -> Bool {
+        guard let id = jobs.schedulerID(of: task) else { return false }
+        return scheduler.isQueued(id)
+    }
+
+    // MARK: - The stages, composed
+
+    /// A task for `request` (bytes when `output` is given): answered by the memory tier at once, joined to the
+    /// job in flight for the same key, or the first task of a new job, which starts loading.
     private func task(with request: ImageRequest, output: OutputSettings?) -> ImageTask {
         var request = request
         // Bytes are decoded in the pixels their encoder takes best (YUV 4:2:0 for a JPEG: no RGB image).
@@ -108,447 +159,111 @@ public final class ImagePipeline: Sendable {
             task.finish(.failure(error.naming(request.loader.name)))
             return task
         }
-        if let hit = memoryHit(key, request: request, encoded: output != nil) {
+        if let hit = store.memoryHit(key, request: request, encoded: output != nil) {
             task.finish(.success(hit))
             return task
         }
-        let newJob = state.withLock { s -> PipelineJob? in
-            if let job = s.jobs[key] {
-                job.tasks.append(task)
-                job.priority = max(job.priority, request.priority)
-                s.jobOfTask[ObjectIdentifier(task)] = job
-                s.coalesced += 1
-                if let id = job.schedulerID { scheduler.setPriority(job.priority, for: id) }
-                return nil
-            }
-            let job = PipelineJob(
-                key: key, request: request, output: output, measuresMemory: configuration.measuresMemory)
-            job.tasks = [task]
-            s.jobs[key] = job
-            s.jobOfTask[ObjectIdentifier(task)] = job
-            return job
+        if let job = jobs.join(task, key: key, output: output, measuresMemory: configuration.measuresMemory) {
+            loading.load(
+                job, answered: { self.answered(job, by: self.store.encodedDiskHit(for: job)) },
+                next: { self.plan(job, bytes: $0) }, failed: { self.complete(job, .failure($0)) })
         }
-        if let newJob { start(newJob) }
         return task
     }
 
-    /// The memory cache's result for `key`, when it has one and the request may read it.
-    private func memoryHit(_ key: CacheKey, request: ImageRequest, encoded: Bool) -> PipelineOutput? {
-        guard !request.cachePolicy.contains(.skipMemoryCacheRead) else { return nil }
-        if encoded {
-            guard let image = encodedCache?.value(for: key) else { return nil }
-            var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: nil)
-            telemetry.encodedBytes = image.bytes.count
-            return .encoded(EncodedResponse(image: image, telemetry: telemetry))
-        }
-        guard let image = memoryCache?.value(for: key) else { return nil }
-        var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: image.pixels.format)
-        telemetry.prescale = image.plan.prescale
-        telemetry.bufferBytes = image.pixels.byteCount
-        telemetry.predictedPeakBytes = image.predictedPeakBytes
-        return .decoded(ImageResponse(image: image, telemetry: telemetry))
-    }
-
-    /// The decode budget, running and queued charges, the memory cache's bytes and the counters, now.
-    public var ledger: PipelineLedger {
-        let s = scheduler.snapshot
-        var l = PipelineLedger()
-        l.budget = scheduler.budget
-        l.runningCharge = s.runningCharge
-        l.runningDecodes = s.runningDecodes
-        l.peakRunningCharge = s.peakRunningCharge
-        l.peakRunningDecodes = s.peakRunningDecodes
-        l.queuedDecodes = s.queuedCount
-        l.queuedCharge = s.queuedCharge
-        l.decoderThreads = s.threads
-        l.decodesStarted = s.started
-        state.withLock { st in
-            l.inFlightImages = st.jobs.count
-            l.waitingTasks = st.jobOfTask.count
-            l.decodesCancelled = st.decodesCancelled
-            l.coalescedRequests = st.coalesced
-            l.encodes = st.encodes
-        }
-        if let e = encodedCache?.statistics {
-            l.encodedCachedBytes = e.cost
-            l.encodedCachedImages = e.count
-            l.encodedCacheHits = e.hits
-        }
-        if let m = memoryCache?.statistics {
-            l.cachedBytes = m.cost
-            l.cachedImages = m.count
-            l.memoryCacheHits = m.hits
-            l.memoryCacheMisses = m.misses
-        }
-        if let d = diskCache?.statistics {
-            l.diskCacheHits = d.hits
-            l.diskCacheMisses = d.misses
-        }
-        return l
-    }
-
-    // MARK: - Stages
-
-    /// Starts `job`'s first stage: for bytes, the disk cache (a hit is the stored file, no load, no charge);
-    /// then a loader that can map at once is read on a decode thread (a zero-charge step, so header page
-    /// faults never block Swift's cooperative pool); any other loader is awaited in a task, then the header
-    /// is read there.
-    private func start(_ job: PipelineJob) {
-        let name = job.request.loader.name
-        if job.request.loader.loadsImmediately {
-            let priority = state.withLock { _ in job.priority }
-            do throws(ImageError) {
-                let id = try scheduler.submit(charge: 0, priority: priority, name: name, isDecode: false) { _ in
-                    guard !job.monitor.isCancelled, !self.servedFromDisk(job) else { return }
-                    do throws(ImageError) {
-                        guard let bytes = try job.request.loader.loadImmediately() else { return }
-                        self.plan(job, bytes: bytes)
-                    } catch {
-                        self.complete(job, .failure(error))
-                    }
-                }
-                state.withLock { _ in if job.schedulerID == nil { job.schedulerID = id } }
-            } catch {
-                complete(job, .failure(error))
-            }
-        } else {
-            // One Swift priority for every stage: each distinct priority gets its own executor threads.
-            Task.detached {
-                guard !self.servedFromDisk(job) else { return }
-                do throws(ImageError) {
-                    let bytes = try await job.request.loader.load()
-                    self.plan(job, bytes: bytes)
-                } catch {
-                    self.complete(job, .failure(error))
-                }
-            }
-        }
-    }
-
-    /// For a request for bytes: completes `job` with its disk cache entry (under `key`: the request's own, or
-    /// the one a request spelled differently stored the same result under), stored bytes as they are, and
-    /// returns true; false on a miss (or when the request may not read the disk cache).
-    private func servedFromDisk(_ job: PipelineJob, key: CacheKey? = nil) -> Bool {
-        guard let output = job.output, let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-            let data = disk.data(for: (key ?? job.key).string), let size = Self.storedSize(data)
-        else { return false }
-        let image = EncodedImage(bytes: data, format: output.format, size: size)
-        var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
-        telemetry.bytesRead = data.count
-        telemetry.encodedBytes = data.count
-        storeEncoded(image, for: job)
-        complete(job, .success(.encoded(EncodedResponse(image: image, telemetry: telemetry))))
-        return true
-    }
-
-    /// The displayed size of an encoded result, from its header; nil when it does not read.
-    private static func storedSize(_ data: [UInt8]) -> PixelSize? {
-        (try? ImageSource(bytes: ImageBytes(data), name: "disk cache entry"))?.info.displayedSize
-    }
-
-    /// Reads the header, plans, then queues the decode with its predicted charge.
+    /// Plans `job` from its bytes; answers it from a tier when another spelling of the request cached the same
+    /// result; else queues its decode with the planned charge.
     private func plan(_ job: PipelineJob, bytes: ImageBytes) {
-        let request = job.request
-        let source: ImageSource, chosen: BudgetedPlan
+        guard !job.monitor.isCancelled else { return }
+        let planned: PlanStage.Planned
         do {
-            guard !job.monitor.isCancelled else { return }
-            // An open source (an awaited `ImageSource` call) is planned as it is; anything else is opened here.
-            if let open = (request.loader as? SourceLoader)?.source {
-                source = open
-            } else {
-                source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
+            planned = try planning.plan(job, bytes: bytes)
+        } catch {
+            complete(job, .failure(error))
+            return
+        }
+        if let result = job.resultKey, let stored = store.requestKey(forResult: result), stored != job.key {
+            let hit =
+                store.memoryHit(stored, request: job.request, encoded: job.output != nil)
+                ?? store.encodedDiskHit(for: job, key: stored)
+            if answered(job, by: hit) { return }
+        }
+        // The header's pages are not needed until the decode is admitted, which may be a while.
+        planned.source.bytes.releaseResidentPages()
+        let priority = jobs.priority(of: job)
+        do {
+            let id = try scheduler.submit(charge: planned.charge, priority: priority, name: job.request.loader.name) {
+                self.run(job, planned, waited: $0)
             }
-            let region = try Self.region(of: request, in: source)
-            // Bytes in memory (an upload, a download) are held until the decode ends; so is the encoder's
-            // working memory for a request for bytes. Both come out of the budget before the decode's plan.
-            let held = bytes.isPageAlignedMapping ? 0 : bytes.count
-            var encoding = 0
-            if let output = job.output {
-                // Every fallback plan keeps the output size: the encoder's bytes follow from the first plan.
-                let size = try source.plan(request.target, region: region, options: request.options).outputSize
-                encoding = try CodecRegistry.standard.predictedEncodeBytes(for: size, settings: output)
-            }
-            // The requested plan, or the cheapest that fits what is left of the budget (reported in telemetry).
-            chosen = try source.plan(
-                request.target, region: region, options: request.options,
-                within: max(1, scheduler.budget - held - encoding))
-            // The result's own key: a request spelled differently (a box and a long side, say) that planned the
-            // same output may have cached it already, under its own key. A fallback plan's result is not the
-            // requested one, so it is neither looked up nor offered to others.
-            if chosen.fallback == nil {
-                let resultKey = Self.resultKey(of: job, plan: chosen)
-                job.resultKey = resultKey
-                if let stored = state.withLock({ $0.results[resultKey] }), stored != job.key {
-                    if let hit = memoryHit(stored, request: request, encoded: job.output != nil) {
-                        complete(job, .success(hit))
-                        return
-                    }
-                    if servedFromDisk(job, key: stored) { return }
-                }
-            }
-            let charge = chosen.predictedPeakBytes + held + encoding
-            // The header's pages are not needed until the decode is admitted, which may be a while.
-            source.bytes.releaseResidentPages()
-            let priority = state.withLock { _ in job.priority }
-            let id = try scheduler.submit(charge: charge, priority: priority, name: request.loader.name) { waited in
-                self.decode(job, source: source, chosen: chosen, charge: charge, waited: waited)
-            }
-            let cancelled = state.withLock { _ -> Bool in
-                job.schedulerID = id
-                if job.priority != priority { scheduler.setPriority(job.priority, for: id) }
-                return job.monitor.isCancelled
-            }
-            if cancelled { scheduler.cancelQueued(id) }
+            if jobs.decodeQueued(job, id: id, submittedAt: priority) { scheduler.cancelQueued(id) }
         } catch {
             complete(job, .failure(error))
         }
     }
 
-    /// Runs on a scheduler thread once admitted with `charge` (the plan's peak, plus in-memory source bytes and
-    /// the encoder's prediction): the disk cache (for pixels), else the decode; for bytes the encode, inside the
-    /// same charge; then the caches and the waiting tasks.
-    private func decode(_ job: PipelineJob, source: ImageSource, chosen: BudgetedPlan, charge: Int, waited: Duration) {
+    /// Runs on a decode thread once admitted with the planned charge: the decode, for bytes the encode inside
+    /// the same charge, then the store and the waiting tasks.
+    private func run(_ job: PipelineJob, _ planned: PlanStage.Planned, waited: Duration) {
         let observer = configuration.observer
-        let request = job.request
-        let plan = chosen.plan
+        let charge = planned.charge
         observer?(.decodeStarted(key: job.key.string, charge: charge, runningCharge: scheduler.snapshot.runningCharge))
-        let started = ContinuousClock.now
-        shareBudgetWithCache()
-        job.monitor.beginMeasuring()
-        var telemetry = ImageTelemetry(origin: .decoded, pixelFormat: chosen.format)
-        telemetry.fallback = chosen.fallback
-        telemetry.queueWait = waited
-        telemetry.predictedPeakBytes = charge
-        telemetry.prescale = plan.prescale
-        let result: Result<DecodedImage, ImageError>
-        do {
-            if job.output == nil, let entry = diskEntry(for: job, source: source, plan: plan, charge: charge) {
-                telemetry.origin = .diskCache
-                telemetry.bytesRead = entry.bytes
-                result = .success(entry.image)
+        shareBudget()
+        var telemetry = ImageTelemetry(origin: .decoded, pixelFormat: planned.chosen.format)
+        let output: Result<PipelineOutput, ImageError>
+        do throws(ImageError) {
+            let image = try decoding.decode(job, planned, waited: waited, telemetry: &telemetry)
+            if let settings = job.output {
+                let encoded = try encoding.encode(image, of: job, as: settings, telemetry: &telemetry)
+                jobs.countEncode()
+                if store.keep(encoded, for: job, onDisk: true) { shareBudget() }
+                output = .success(.encoded(EncodedResponse(image: encoded, telemetry: telemetry)))
             } else {
-                let image = try source.image(plan, options: chosen.options, monitor: job.monitor)
-                telemetry.bytesRead = source.fileBytes
-                result = .success(image)
+                if !job.monitor.isCancelled, store.keep(image, for: job, onDisk: telemetry.origin == .decoded) {
+                    shareBudget()
+                }
+                output = .success(.decoded(ImageResponse(image: image, telemetry: telemetry)))
             }
         } catch {
-            result = .failure(error)
-        }
-        if case .success(let image) = result {
-            telemetry.pixelFormat = image.pixels.format
-            telemetry.bufferBytes = image.pixels.byteCount
-            if telemetry.origin == .decoded {
-                (telemetry.decodePath, telemetry.decoder, telemetry.colorConversion) = (
-                    image.decodePath, image.decoder, image.colorConversion
-                )
-            }
-            telemetry.measuredPeakBytes = job.monitor.peakBytes
-        }
-        telemetry.decodeTime = started.duration(to: .now)
-        let output: Result<PipelineOutput, ImageError>
-        if let settings = job.output {
-            switch result {
-            case .failure(let error): output = .failure(error)
-            case .success(let image):
-                do throws(ImageError) {
-                    output = .success(.encoded(try encodeResult(image, of: job, as: settings, telemetry: &telemetry)))
-                } catch {
-                    output = .failure(error)
-                }
-            }
-        } else {
-            if case .success(let image) = result, !job.monitor.isCancelled {
-                if let cache = memoryCache, !request.cachePolicy.contains(.skipMemoryCacheWrite),
-                    cache.set(image, for: job.key, cost: image.pixels.byteCount)
-                {
-                    indexResult(of: job)
-                    observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
-                    shareBudgetWithCache()
-                }
-                if telemetry.origin == .decoded, let disk = diskCache,
-                    !request.cachePolicy.contains(.skipDiskCacheWrite),
-                    let encoded = try? diskEncoding(of: image.pixels).encode(image.pixels, metadata: ImageMetadata()),
-                    (try? disk.store(encoded, for: job.key.string)) != nil
-                {
-                    observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
-                }
-            }
-            output = result.map { .decoded(ImageResponse(image: $0, telemetry: telemetry)) }
+            output = .failure(error)
         }
         let cancelled = job.monitor.isCancelled
         observer?(
             .decodeFinished(
                 key: job.key.string, charge: charge, cancelled: cancelled, rowsDecoded: job.monitor.rowsDecoded))
         if cancelled {
-            state.withLock { $0.decodesCancelled += 1 }
+            jobs.countCancelledDecode()
         } else {
             complete(job, output)
         }
     }
 
-    /// Evicts cached images until they fit beside the running charges (``Configuration/budget`` holds both).
-    private func shareBudgetWithCache() {
-        let room = max(0, scheduler.budget - scheduler.snapshot.runningCharge)
-        let encodedBytes = encodedCache?.statistics.cost ?? 0
-        memoryCache?.trim(toCost: max(0, room - encodedBytes))
-        encodedCache?.trim(toCost: max(0, room - (memoryCache?.statistics.cost ?? 0)))
+    /// Completes `job` with `hit` when there is one (the result found in a tier, which may have taken a copy
+    /// into memory: the budget is shared again); returns whether it did.
+    private func answered(_ job: PipelineJob, by hit: PipelineOutput?) -> Bool {
+        guard let hit else { return false }
+        shareBudget()
+        complete(job, .success(hit))
+        return true
     }
 
-    /// The image from the disk cache entry for `job`, decoded in the request's pixel format policy; nil on a
-    /// miss (or a damaged entry, which the cache drops).
-    private func diskEntry(
-        for job: PipelineJob, source: ImageSource, plan: ThumbnailPlan,
-        charge: Int
-    ) -> (image: DecodedImage, bytes: Int)? {
-        guard let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheRead),
-            let data = disk.data(for: job.key.string)
-        else { return nil }
-        do {
-            let entry = try ImageSource(bytes: data, name: "\(job.request.loader.name) (disk cache)")
-            guard entry.info.displayedSize == plan.outputSize else { return nil }
-            var options = job.request.options
-            options.allowUpscaling = false
-            let pixels = try entry.image(.original, region: nil, options: options, monitor: job.monitor).pixels
-            let metadata = try source.decoder.metadata().orientedUpright
-            return (
-                DecodedImage(pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: charge), data.count
-            )
-        } catch {
-            return nil
-        }
-    }
-
-    /// How results are stored on disk (``CodecRegistry/cacheSettings(for:quality:)``).
-    private func diskEncoding(of pixels: PixelBuffer) throws(ImageError) -> any ImageEncoding {
-        try CodecRegistry.standard.encoder(
-            for: CodecRegistry.cacheSettings(for: pixels, quality: configuration.diskCacheQuality))
+    /// Evicts cached results until they fit beside the running charges (``Configuration/budget`` holds both).
+    private func shareBudget() {
+        store.shareBudget(room: max(0, scheduler.budget - scheduler.snapshot.runningCharge))
     }
 
     /// Hands `result` to every task still waiting for `job` and forgets the job.
     private func complete(_ job: PipelineJob, _ result: Result<PipelineOutput, ImageError>) {
-        let name = job.request.loader.name
-        let result = result.mapError { $0.naming(name) }
-        let tasks = state.withLock { s -> [ImageTask] in
-            if s.jobs[job.key] === job { s.jobs[job.key] = nil }
-            let tasks = job.tasks
-            job.tasks = []
-            for t in tasks { s.jobOfTask[ObjectIdentifier(t)] = nil }
-            return tasks
-        }
-        for (i, task) in tasks.enumerated() {
+        let result = result.mapError { $0.naming(job.request.loader.name) }
+        for (i, task) in jobs.finish(job).enumerated() {
             task.finish(result.map { output in output.with { $0.coalesced = i > 0 } })
         }
-    }
-
-    /// Stores an encoded result in the encoded memory cache, when there is one and the request may write it.
-    private func storeEncoded(_ image: EncodedImage, for job: PipelineJob) {
-        guard let cache = encodedCache, !job.request.cachePolicy.contains(.skipMemoryCacheWrite),
-            cache.set(image, for: job.key, cost: image.bytes.count)
-        else { return }
-        indexResult(of: job)
-        configuration.observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
-        shareBudgetWithCache()
-    }
-
-    /// Encodes `job`'s decoded `image` with `settings` and stores the bytes in the caches.
-    private func encodeResult(
-        _ image: DecodedImage, of job: PipelineJob, as settings: OutputSettings,
-        telemetry: inout ImageTelemetry
-    ) throws(ImageError) -> EncodedResponse {
-        guard !job.monitor.isCancelled else {
-            throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled", name: job.request.loader.name)
-        }
-        let encodeStart = ContinuousClock.now
-        let encoded = try Self.encode(image, as: settings)
-        telemetry.encodeTime = encodeStart.duration(to: .now)
-        telemetry.encodedBytes = encoded.bytes.count
-        state.withLock { $0.encodes += 1 }
-        storeEncoded(encoded, for: job)
-        if let disk = diskCache, !job.request.cachePolicy.contains(.skipDiskCacheWrite),
-            (try? disk.store(encoded.bytes, for: job.key.string)) != nil
-        {
-            indexResult(of: job)
-            configuration.observer?(.diskCacheStored(key: job.key.string, bytes: encoded.bytes.count))
-        }
-        return EncodedResponse(image: encoded, telemetry: telemetry)
-    }
-
-    /// `image` encoded with `output` (runs on the decode thread, inside the job's charge).
-    private static func encode(_ image: DecodedImage, as output: OutputSettings) throws(ImageError) -> EncodedImage {
-        let encoder = try CodecRegistry.standard.encoder(for: output)
-        let bytes = try encoder.encode(image.pixels, metadata: image.metadata)
-        return EncodedImage(bytes: bytes, format: output.format, size: image.pixels.size)
-    }
-
-    /// The key of the result `job` makes with `plan`, from the header: the source's identity, what the plan
-    /// decodes (output size, stored region, orientation, prescale) and the options that shape its pixels; for
-    /// bytes, the output settings after them.
-    private static func resultKey(of job: PipelineJob, plan chosen: BudgetedPlan) -> CacheKey {
-        let p = chosen.plan, r = p.storedRegion
-        // shortest round-trip spelling
-        let region = [r.x, r.y, r.width, r.height].map { String($0) }.joined(separator: ",")
-        let key = job.key.keeping(["src"]).appending(
-            [
-                ("out", "\(p.outputSize.width)x\(p.outputSize.height)"), ("region", region),
-                ("o", String(p.orientation.rawValue)),
-                ("pre", String(p.prescale)),
-            ] + chosen.options.pixelKeyFields)
-        return job.output.map { key.appending($0.keyFields) } ?? key
-    }
-
-    /// Records that `job`'s result is cached under its request key, so a request spelled differently that plans
-    /// the same result finds it (``resultKey(of:plan:)``).
-    private func indexResult(of job: PipelineJob) {
-        guard let result = job.resultKey else { return }
-        state.withLock { $0.results[result] = job.key }
-    }
-
-    /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.
-    private static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> FractionalRect? {
-        guard let crop = request.crop else {
-            return try source.fractional(request.region, rotation: request.options.rotation)
-        }
-        guard request.region == nil else {
-            throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")
-        }
-        let displayed = source.displayedSize(rotatedBy: request.options.rotation)
-        return crop.rect(in: displayed)
-    }
-
-    /// True while `task`'s work has not started: its header read or decode waits for budget or a thread.
-    /// (A server answers 503 to requests that wait too long.)
-    package func isWaitingForAdmission(_ task: ImageTask) -> Bool {
-        let id = state.withLock { s -> Int? in s.jobOfTask[ObjectIdentifier(task)]?.schedulerID }
-        guard let id else { return false }
-        return scheduler.isQueued(id)
     }
 
     // MARK: - Called by ImageTask
 
     /// `task` no longer waits; its job is cancelled when no task is left.
-    func detach(_ task: ImageTask) {
-        let (job, cancelID) = state.withLock { s -> (PipelineJob?, Int?) in
-            guard let job = s.jobOfTask.removeValue(forKey: ObjectIdentifier(task)) else { return (nil, nil) }
-            job.tasks.removeAll { $0 === task }
-            guard job.tasks.isEmpty else {
-                job.priority = job.tasks.map(\.priority).max() ?? job.priority
-                return (nil, nil)
-            }
-            if s.jobs[job.key] === job { s.jobs[job.key] = nil }
-            job.monitor.cancel()
-            return (job, job.schedulerID)
-        }
-        if let cancelID, scheduler.cancelQueued(cancelID), job != nil {
-            state.withLock { $0.decodesCancelled += 1 }
-        }
-    }
+    func detach(_ task: ImageTask) { jobs.detach(task) }
 
     /// The job `task` waits for takes the highest priority of its tasks.
-    func priorityChanged(_ task: ImageTask) {
-        state.withLock { s in
-            guard let job = s.jobOfTask[ObjectIdentifier(task)] else { return }
-            job.priority = job.tasks.map(\.priority).max() ?? task.priority
-            if let id = job.schedulerID { scheduler.setPriority(job.priority, for: id) }
-        }
-    }
+    func priorityChanged(_ task: ImageTask) { jobs.priorityChanged(task) }
 }

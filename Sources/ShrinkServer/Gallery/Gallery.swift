@@ -203,7 +203,7 @@ package struct Gallery: Sendable {
                             .box(PixelSize(width: 640, height: 640), fit: .inside), within: budget)
                     else { return nil }
                     let monitor = DecodeMonitor()
-                    guard let image = try? source.image(plan.plan, options: plan.options, monitor: monitor) else {
+                    guard let image = try? source.image(plan, monitor: monitor) else {
                         return nil
                     }
                     monitor.notePeak()

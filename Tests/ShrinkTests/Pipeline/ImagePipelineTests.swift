@@ -162,7 +162,7 @@ import Synchronization
         let requested = try source.plan(target, within: Int.max)
         let dcFirst = try source.plan(target, options: ThumbnailOptions(mode: .fast), within: Int.max)
         #expect(requested.fallback == nil && requested.plan.prescale == 4)
-        #expect(dcFirst.plan.prescale == 8 && source.decodePath(for: dcFirst.plan, format: dcFirst.format) == .dcFirst)
+        #expect(dcFirst.plan.prescale == 8 && dcFirst.route.path == .dcFirst)
         #expect(dcFirst.predictedPeakBytes * 4 < requested.predictedPeakBytes)
         let budget = (dcFirst.predictedPeakBytes + requested.predictedPeakBytes) / 2
         let pipeline = ImagePipeline(configuration: .init(budget: budget))

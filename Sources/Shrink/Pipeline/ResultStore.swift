@@ -1,0 +1,161 @@
+import ShrinkCore
+import Synchronization
+
+/// The pipeline's store stage: its three cache tiers — decoded pixels in memory, encoded results in memory,
+/// encoded thumbnails on disk — and the ``ResultIndex`` that lets a request spelled differently find a result.
+/// Every read and write of a tier is one method here, gated by the request's ``CachePolicy``; the stages call
+/// these and nothing else touches a cache.
+///
+/// Memory: the memory tiers share the pipeline's budget with the running decodes (``shareBudget(room:)``
+/// evicts them as decodes need room); the disk tier holds one entry in memory while reading or writing it.
+final class ResultStore: Sendable {
+    /// Decoded images by request key, charged their exact buffer bytes; nil when disabled.
+    let memoryCache: MemoryCache<CacheKey, DecodedImage>?
+    /// Encoded results by request and output key, charged their byte counts; nil when disabled.
+    let encodedCache: MemoryCache<CacheKey, EncodedImage>?
+    /// Encoded thumbnails on disk; nil when not configured.
+    let diskCache: DiskCache?
+    private let diskCacheQuality: Int
+    private let observer: (@Sendable (PipelineEvent) -> Void)?
+    private let results = Mutex(ResultIndex())
+
+    init(configuration: ImagePipeline.Configuration) {
+        memoryCache = configuration.memoryCache.map { MemoryCache(configuration: $0) }
+        encodedCache = configuration.encodedCache.map { MemoryCache(configuration: $0) }
+        diskCache = configuration.diskCache
+        diskCacheQuality = configuration.diskCacheQuality
+        observer = configuration.observer
+    }
+
+    // MARK: - Reading
+
+    /// The memory tier's result for `key` (the encoded tier for a request for bytes), when it has one and
+    /// the request may read it.
+    func memoryHit(_ key: CacheKey, request: ImageRequest, encoded: Bool) -> PipelineOutput? {
+        guard !request.cachePolicy.contains(.skipMemoryCacheRead) else { return nil }
+        if encoded {
+            guard let image = encodedCache?.value(for: key) else { return nil }
+            var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: nil)
+            telemetry.encodedBytes = image.bytes.count
+            return .encoded(EncodedResponse(image: image, telemetry: telemetry))
+        }
+        guard let image = memoryCache?.value(for: key) else { return nil }
+        var telemetry = ImageTelemetry(origin: .memoryCache, pixelFormat: image.pixels.format)
+        telemetry.prescale = image.plan.prescale
+        telemetry.bufferBytes = image.pixels.byteCount
+        telemetry.predictedPeakBytes = image.predictedPeakBytes
+        return .decoded(ImageResponse(image: image, telemetry: telemetry))
+    }
+
+    /// The disk tier's entry for `key`, as stored, when there is one and the request may read it. A request
+    /// for bytes is answered with it as it is; a request for pixels decodes it (``DecodeStage``).
+    func diskEntry(_ key: CacheKey, request: ImageRequest) -> [UInt8]? {
+        guard let disk = diskCache, !request.cachePolicy.contains(.skipDiskCacheRead) else { return nil }
+        return disk.data(for: key.string)
+    }
+
+    /// A request for bytes answered from the disk tier (under `key`: `job`'s own, or the one a request spelled
+    /// differently stored the same result under), stored bytes as they are, then kept in the encoded memory
+    /// tier; nil on a miss, for a request for pixels, or when the entry's header does not read.
+    func encodedDiskHit(for job: PipelineJob, key: CacheKey? = nil) -> PipelineOutput? {
+        guard let output = job.output, let data = diskEntry(key ?? job.key, request: job.request),
+            let size = (try? ImageSource(bytes: ImageBytes(data), name: "disk cache entry"))?.info.displayedSize
+        else { return nil }
+        let image = EncodedImage(bytes: data, format: output.format, size: size)
+        var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
+        telemetry.bytesRead = data.count
+        telemetry.encodedBytes = data.count
+        keep(image, for: job, onDisk: false)
+        return .encoded(EncodedResponse(image: image, telemetry: telemetry))
+    }
+
+    /// The request key the result `key` was cached under (``ResultIndex``), when another request made it.
+    func requestKey(forResult key: CacheKey) -> CacheKey? {
+        results.withLock { $0[key] }
+    }
+
+    // MARK: - Writing
+
+    /// Keeps a decoded image in the memory tier, and (decoded here, not read from disk) encoded in the disk tier
+    /// (``CodecRegistry/cacheSettings(for:quality:)``), as far as the request allows. Returns true when the memory
+    /// tier took it (then the budget is shared again).
+    @discardableResult
+    func keep(_ image: DecodedImage, for job: PipelineJob, onDisk: Bool) -> Bool {
+        let policy = job.request.cachePolicy
+        var kept = false
+        if let cache = memoryCache, !policy.contains(.skipMemoryCacheWrite),
+            cache.set(image, for: job.key, cost: image.pixels.byteCount)
+        {
+            indexResult(of: job)
+            observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
+            kept = true
+        }
+        if onDisk, let disk = diskCache, !policy.contains(.skipDiskCacheWrite),
+            let encoder = try? CodecRegistry.standard.encoder(
+                for: CodecRegistry.cacheSettings(for: image.pixels, quality: diskCacheQuality)),
+            let encoded = try? encoder.encode(image.pixels, metadata: ImageMetadata()),
+            (try? disk.store(encoded, for: job.key.string)) != nil
+        {
+            observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
+        }
+        return kept
+    }
+
+    /// Keeps an encoded result in the encoded memory tier and, when `onDisk`, the disk tier, as far as the
+    /// request allows. Returns true when the memory tier took it.
+    @discardableResult
+    func keep(_ image: EncodedImage, for job: PipelineJob, onDisk: Bool) -> Bool {
+        let policy = job.request.cachePolicy
+        var kept = false
+        if let cache = encodedCache, !policy.contains(.skipMemoryCacheWrite),
+            cache.set(image, for: job.key, cost: image.bytes.count)
+        {
+            indexResult(of: job)
+            observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
+            kept = true
+        }
+        if onDisk, let disk = diskCache, !policy.contains(.skipDiskCacheWrite),
+            (try? disk.store(image.bytes, for: job.key.string)) != nil
+        {
+            indexResult(of: job)
+            observer?(.diskCacheStored(key: job.key.string, bytes: image.bytes.count))
+        }
+        return kept
+    }
+
+    /// Evicts cached results until both memory tiers fit in `room` bytes (what the running decodes leave of
+    /// the budget).
+    func shareBudget(room: Int) {
+        let encodedBytes = encodedCache?.statistics.cost ?? 0
+        memoryCache?.trim(toCost: max(0, room - encodedBytes))
+        encodedCache?.trim(toCost: max(0, room - (memoryCache?.statistics.cost ?? 0)))
+    }
+
+    /// Records that `job`'s result is cached under its request key, so that a request spelled differently that
+    /// plans the same result finds it.
+    private func indexResult(of job: PipelineJob) {
+        guard let result = job.resultKey else { return }
+        results.withLock { $0[result] = job.key }
+    }
+
+    // MARK: - Ledger
+
+    /// The tiers' bytes, counts and hits, written into `ledger`.
+    func record(into ledger: inout PipelineLedger) {
+        if let e = encodedCache?.statistics {
+            ledger.encodedCachedBytes = e.cost
+            ledger.encodedCachedImages = e.count
+            ledger.encodedCacheHits = e.hits
+        }
+        if let m = memoryCache?.statistics {
+            ledger.cachedBytes = m.cost
+            ledger.cachedImages = m.count
+            ledger.memoryCacheHits = m.hits
+            ledger.memoryCacheMisses = m.misses
+        }
+        if let d = diskCache?.statistics {
+            ledger.diskCacheHits = d.hits
+            ledger.diskCacheMisses = d.misses
+        }
+    }
+}

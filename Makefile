@@ -148,4 +148,4 @@ bench: build
 	scripts/bench-formats
 
 clean:
-	rm -rf .build .build-fuzz .build-examples out
+	rm -rf .build .build-fuzz .build-examples .build-examples-custom out

@@ -44,7 +44,8 @@ struct DecodeStage: Sendable {
         guard let data = store.diskEntry(job.key, request: job.request) else { return nil }
         let plan = planned.chosen.plan
         do {
-            let entry = try ImageSource(bytes: data, name: "\(job.request.loader.name) (disk cache)")
+            let entry = try ImageSource(
+                bytes: data, name: "\(job.request.loader.name) (disk cache)", codecs: store.codecs)
             guard entry.info.displayedSize == plan.outputSize else { return nil }
             var options = job.request.options
             options.allowUpscaling = false

@@ -4,6 +4,9 @@ import ShrinkCore
 /// settings by the registry's writer for them, on the decode thread inside the job's charge (which holds the
 /// writer's predicted bytes).
 struct EncodeStage: Sendable {
+    /// The registry whose writers encode.
+    let codecs: CodecRegistry
+
     /// `image` encoded as `settings` say, recording the encode's time and size in `telemetry`. Fails with
     /// `.cancelled` when every task waiting for `job` has gone.
     func encode(
@@ -13,7 +16,7 @@ struct EncodeStage: Sendable {
             throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled", name: job.request.loader.name)
         }
         let started = ContinuousClock.now
-        let encoder = try CodecRegistry.standard.encoder(for: settings)
+        let encoder = try codecs.encoder(for: settings)
         let bytes = try encoder.encode(image.pixels, metadata: image.metadata)
         telemetry.encodeTime = started.duration(to: .now)
         telemetry.encodedBytes = bytes.count

@@ -24,6 +24,10 @@ extension ImagePipeline {
         public var measuresMemory: Bool
         /// Called on the decoding thread as decodes start and end (instrumentation, tests). `nil` by default.
         public var observer: (@Sendable (PipelineEvent) -> Void)?
+        /// The codecs requests are read and results written with (``CodecRegistry/standard`` by default; add a
+        /// codec of your own with ``CodecRegistry/adding(_:)``). A request's ``ImageRequest`` loader that opens its
+        /// own source keeps that source's codecs.
+        public var codecs: CodecRegistry
 
         /// A configuration with the defaults above, or the values given (`nil` for the default).
         public init(
@@ -31,8 +35,9 @@ extension ImagePipeline {
             memoryCache: MemoryCache<CacheKey, DecodedImage>.Configuration? = Configuration.defaultMemoryCache,
             encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration? = nil,
             diskCache: DiskCache? = nil, diskCacheQuality: Int = 90, measuresMemory: Bool = true,
-            observer: (@Sendable (PipelineEvent) -> Void)? = nil
+            observer: (@Sendable (PipelineEvent) -> Void)? = nil, codecs: CodecRegistry = .standard
         ) {
+            self.codecs = codecs
             self.budget = max(1, budget ?? min(SystemResources.memoryLimit / 4, 2 << 30))
             self.maxConcurrentDecodes = max(1, maxConcurrentDecodes ?? SystemResources.cores)
             self.memoryCache = memoryCache

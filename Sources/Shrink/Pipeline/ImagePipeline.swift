@@ -59,7 +59,7 @@ public final class ImagePipeline: Sendable {
     private let loading: LoadStage
     private let planning: PlanStage
     private let decoding: DecodeStage
-    private let encoding = EncodeStage()
+    private let encoding: EncodeStage
 
     /// A pipeline for the process, made on first use with the default ``Configuration`` (a quarter of the
     /// memory limit, at most 2 GiB; a decode thread per core): what `ImageSource`'s awaited methods can run on
@@ -75,7 +75,8 @@ public final class ImagePipeline: Sendable {
         jobs = PipelineJobs(scheduler: scheduler)
         store = ResultStore(configuration: configuration)
         loading = LoadStage(scheduler: scheduler, jobs: jobs)
-        planning = PlanStage(budget: configuration.budget)
+        planning = PlanStage(budget: configuration.budget, codecs: configuration.codecs)
+        encoding = EncodeStage(codecs: configuration.codecs)
         decoding = DecodeStage(store: store)
     }
 
@@ -147,14 +148,14 @@ public final class ImagePipeline: Sendable {
     private func task(with request: ImageRequest, output: OutputSettings?) -> ImageTask {
         var request = request
         // Bytes are decoded in the pixels their encoder takes best (YUV 4:2:0 for a JPEG: no RGB image).
-        if let output, let encoder = try? CodecRegistry.standard.encoder(for: output) {
+        if let output, let encoder = try? configuration.codecs.encoder(for: output) {
             request.options.pixelFormat = encoder.preferredPixels
         }
         let task = ImageTask(request: request, pipeline: self)
         let key: CacheKey
         do {
             key = try cacheKey(for: request, output: output)
-            if let output { _ = try CodecRegistry.standard.checkedWriter(for: output) }
+            if let output { _ = try configuration.codecs.checkedWriter(for: output) }
         } catch {
             task.finish(.failure(error.naming(request.loader.name)))
             return task

@@ -6,6 +6,8 @@ import ShrinkCore
 struct PlanStage: Sendable {
     /// The pipeline's budget: no plan is charged more.
     let budget: Int
+    /// The registry sources are opened and results' encoders priced with.
+    let codecs: CodecRegistry
 
     /// What the plan stage decided for a job.
     struct Planned: Sendable {
@@ -28,18 +30,18 @@ struct PlanStage: Sendable {
         if let open = (request.loader as? SourceLoader)?.source {
             source = open
         } else {
-            source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits)
+            source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits, codecs: codecs)
         }
         let region = try Self.region(of: request, in: source)
         // Bytes in memory (an upload, a download) are held until the decode ends; so is the encoder's working
         // memory for a request for bytes: both come out of the budget before the decode's plan.
         let held = bytes.isPageAlignedMapping ? 0 : bytes.count
-        let output = job.output
+        let output = job.output, codecs = codecs
         let chosen = try source.plan(
             request.target, region: region, options: request.options, within: budget,
             reserving: { plan throws(ImageError) in
                 guard let output else { return held }
-                return try held + CodecRegistry.standard.predictedEncodeBytes(for: plan.outputSize, settings: output)
+                return try held + codecs.predictedEncodeBytes(for: plan.outputSize, settings: output)
             })
         if chosen.fallback == nil { job.resultKey = Self.resultKey(of: job, plan: chosen) }
         return Planned(source: source, chosen: chosen, charge: chosen.predictedPeakBytes + chosen.reservedBytes)

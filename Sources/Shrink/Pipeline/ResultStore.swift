@@ -15,6 +15,8 @@ final class ResultStore: Sendable {
     let encodedCache: MemoryCache<CacheKey, EncodedImage>?
     /// Encoded thumbnails on disk; nil when not configured.
     let diskCache: DiskCache?
+    /// The registry entries are read and written with.
+    let codecs: CodecRegistry
     private let diskCacheQuality: Int
     private let observer: (@Sendable (PipelineEvent) -> Void)?
     private let results = Mutex(ResultIndex())
@@ -24,6 +26,7 @@ final class ResultStore: Sendable {
         encodedCache = configuration.encodedCache.map { MemoryCache(configuration: $0) }
         diskCache = configuration.diskCache
         diskCacheQuality = configuration.diskCacheQuality
+        codecs = configuration.codecs
         observer = configuration.observer
     }
 
@@ -59,7 +62,8 @@ final class ResultStore: Sendable {
     /// tier; nil on a miss, for a request for pixels, or when the entry's header does not read.
     func encodedDiskHit(for job: PipelineJob, key: CacheKey? = nil) -> PipelineOutput? {
         guard let output = job.output, let data = diskEntry(key ?? job.key, request: job.request),
-            let size = (try? ImageSource(bytes: ImageBytes(data), name: "disk cache entry"))?.info.displayedSize
+            let size = (try? ImageSource(bytes: ImageBytes(data), name: "disk cache entry", codecs: codecs))?.info
+                .displayedSize
         else { return nil }
         let image = EncodedImage(bytes: data, format: output.format, size: size)
         var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
@@ -91,7 +95,7 @@ final class ResultStore: Sendable {
             kept = true
         }
         if onDisk, let disk = diskCache, !policy.contains(.skipDiskCacheWrite),
-            let encoder = try? CodecRegistry.standard.encoder(
+            let encoder = try? codecs.encoder(
                 for: CodecRegistry.cacheSettings(for: image.pixels, quality: diskCacheQuality)),
             let encoded = try? encoder.encode(image.pixels, metadata: ImageMetadata()),
             (try? disk.store(encoded, for: job.key.string)) != nil

@@ -1,17 +1,20 @@
 /// One codec as the registry knows it: the format, what it can do, how to recognise its files, how to open
 /// one (a header read, nothing of pixel size allocated), and its writer when it writes the format too. A codec module
 /// exports one of these; registering it is one line (``CodecRegistry``).
-package struct Codec: Sendable {
+public struct Codec: Sendable {
     /// The format it reads.
-    package let format: ImageFormat
+    public let format: ImageFormat
     /// What it can do.
-    package let capabilities: CodecCapabilities
+    public let capabilities: CodecCapabilities
     private let sniffer: @Sendable (UnsafeRawBufferPointer) -> Bool
     private let opener: @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding
     /// Its writer, when it writes the format too.
-    package let writer: ImageWriter?
+    public let writer: ImageWriter?
 
-    package init(
+    /// A codec of `format`: `sniff` tells its files from the first bytes (it sees at least what the file has, up
+    /// to a few hundred bytes), `open` reads a header (nothing of pixel size allocated; `limits` checked from it), and
+    /// `writer`, when given, writes the format.
+    public init(
         format: ImageFormat, capabilities: CodecCapabilities,
         sniff: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
         open: @escaping @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding,
@@ -25,10 +28,10 @@ package struct Codec: Sendable {
     }
 
     /// True when `bytes` start like a file of this format.
-    package func sniff(_ bytes: UnsafeRawBufferPointer) -> Bool { sniffer(bytes) }
+    public func sniff(_ bytes: UnsafeRawBufferPointer) -> Bool { sniffer(bytes) }
 
     /// Reads the header of the image in `bytes`; `name` is used in errors. Checks `limits` from the header.
-    package func open(_ bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) -> any ImageDecoding {
+    public func open(_ bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) -> any ImageDecoding {
         try opener(bytes, name, limits)
     }
 }

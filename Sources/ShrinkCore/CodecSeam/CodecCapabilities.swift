@@ -1,8 +1,8 @@
 /// What a codec can do, declared once in its registration (``Codec``), so that tools, docs and tests can ask
 /// without decoding: how it shrinks while decoding, what it delivers, and which metadata it reads.
-package struct CodecCapabilities: Sendable, Equatable {
+public struct CodecCapabilities: Sendable, Equatable {
     /// Ways a codec reduces while decoding, cheapest first.
-    package enum ShrinkOnLoad: Sendable, Equatable {
+    public enum ShrinkOnLoad: Sendable, Equatable {
         /// Integer DCT scaling by these denominators (JPEG: 2, 4, 8).
         case dctDenominators([Int])
         /// Any integer factor (a scaler inside the codec, or interlaced passes summed into a smaller grid).
@@ -14,30 +14,37 @@ package struct CodecCapabilities: Sendable, Equatable {
     }
 
     /// Embedded metadata a codec reads.
-    package enum Metadata: String, Sendable, CaseIterable {
-        case exif, icc, xmp
+    public enum Metadata: String, Sendable, CaseIterable {
+        /// An EXIF block (orientation, camera data).
+        case exif
+        /// An embedded ICC profile.
+        case icc
+        /// An XMP packet.
+        case xmp
     }
 
     /// How it shrinks on load; empty when it always decodes at full size.
-    package var shrinkOnLoad: [ShrinkOnLoad]
+    public var shrinkOnLoad: [ShrinkOnLoad]
     /// It can deliver Y, Cb, Cr planes without colour conversion.
-    package var yieldsPlanes: Bool
+    public var yieldsPlanes: Bool
     /// The row formats it delivers (8-bit gray/RGB/RGBA, rgba16 for 16-bit sources).
-    package var rowFormats: [PixelFormat]
+    public var rowFormats: [PixelFormat]
     /// The deepest sample it reads, in bits.
-    package var maxBitsPerComponent: Int
+    public var maxBitsPerComponent: Int
     /// It reads transparency.
-    package var alpha: Bool
+    public var alpha: Bool
     /// It skips rows and columns outside a window when only a region is needed.
-    package var regions: Bool
+    public var regions: Bool
     /// It offers lossless rotations and crops (``LosslessTransforming``).
-    package var losslessTransforms: Bool
+    public var losslessTransforms: Bool
     /// It reads the first frame of animations (and reports the frame count).
-    package var animation: Bool
+    public var animation: Bool
     /// Metadata it reads.
-    package var metadata: Set<Metadata>
+    public var metadata: Set<Metadata>
 
-    package init(
+    /// Capabilities as declared: only `rowFormats` is required; the rest default to nothing (full-size 8-bit
+    /// opaque rows, no regions, no metadata).
+    public init(
         shrinkOnLoad: [ShrinkOnLoad] = [], yieldsPlanes: Bool = false, rowFormats: [PixelFormat],
         maxBitsPerComponent: Int = 8, alpha: Bool = false, regions: Bool = false, losslessTransforms: Bool = false,
         animation: Bool = false, metadata: Set<Metadata> = []

@@ -7,12 +7,24 @@
 /// ```swift
 /// let source = try ImageSource(path: upload, codecs: .standard.restricted(to: [.jpeg, .png]))
 /// ```
+///
+/// A codec of an app's own (a ``Codec`` made from its ``ImageDecoding`` and ``ImageWriter``) is added the same
+/// way, and reads and writes wherever the registry is passed (`ImageSource`, the pipeline's configuration):
+///
+/// ```swift
+/// let codecs = CodecRegistry.standard.adding(.ppm)
+/// ```
 public struct CodecRegistry: Sendable {
     /// The registered codecs, tried in order.
-    package let codecs: [Codec]
+    public let codecs: [Codec]
 
     /// A registry of `codecs`, sniffed in this order.
-    package init(_ codecs: [Codec]) { self.codecs = codecs }
+    public init(_ codecs: [Codec]) { self.codecs = codecs }
+
+    /// The same registry with `codec` added, sniffed after the others; it replaces a codec of the same format.
+    public func adding(_ codec: Codec) -> CodecRegistry {
+        CodecRegistry(codecs.filter { $0.format != codec.format } + [codec])
+    }
 
     /// The same registry with only the codecs of `formats` (in this registry's order).
     public func restricted(to formats: [ImageFormat]) -> CodecRegistry {

@@ -7,7 +7,7 @@ import Synchronization
 /// buffers are freed at once; rows below are never decoded. Checkpoints also sample ``HeapUsage`` (at most
 /// once per ``sampleInterval``: `mallinfo2` walks the allocator's bins, tens of microseconds) so ``peakBytes``
 /// tells how far the heap grew above where it stood when the monitor was made; ``notePeak()`` samples at once.
-package final class DecodeMonitor: Sendable {
+public final class DecodeMonitor: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let baseline = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
@@ -45,7 +45,7 @@ package final class DecodeMonitor: Sendable {
     package func cancel() { cancelled.store(true, ordering: .releasing) }
 
     /// True once ``cancel()`` has been called.
-    package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see ``HeapUsage``).
     package var peakBytes: Int { peak.load(ordering: .relaxed) }
@@ -62,7 +62,7 @@ package final class DecodeMonitor: Sendable {
 
     /// Records that rows up to (not including) `row` have been decoded, samples the heap, and throws
     /// `.cancelled` when the decode should stop.
-    package func checkpoint(row: Int) throws(ImageError) {
+    public func checkpoint(row: Int) throws(ImageError) {
         rows.store(row, ordering: .relaxed)
         if samplesMemory {
             let now = Self.nanoseconds(created.duration(to: .now))

@@ -5,7 +5,8 @@ public struct DecodePath: Sendable, Hashable, CustomStringConvertible {
     /// The name printed in reports, e.g. `dctScaledRows`.
     public let name: String
 
-    package init(_ name: String) { self.name = name }
+    /// A path named `name` (a codec of an app's own names its machinery this way).
+    public init(_ name: String) { self.name = name }
 
     public var description: String { name }
 

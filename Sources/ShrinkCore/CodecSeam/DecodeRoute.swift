@@ -1,9 +1,9 @@
 /// How one decode will run, chosen by the codec from the header for a ``RouteRequest``: the machinery, what
 /// it delivers, and what it holds. The same value is read by the memory predictor and started by the
 /// renderer, so what is predicted is what runs.
-package struct DecodeRoute: Sendable {
+public struct DecodeRoute: Sendable {
     /// What the decode delivers.
-    package enum Output: Sendable, Equatable {
+    public enum Output: Sendable, Equatable {
         /// Interleaved rows of this format (gray8, rgb8, rgba8 or rgba16).
         case rows(PixelFormat)
         /// Y, Cb, Cr planes (``PlaneDecoding``).
@@ -11,7 +11,7 @@ package struct DecodeRoute: Sendable {
     }
 
     /// How decoded pixels map onto source pixels.
-    package enum Geometry: Sendable, Equatable {
+    public enum Geometry: Sendable, Equatable {
         /// Decoded pixel `i` covers source pixels `[i·d, (i+1)·d)` at scale 1/`d`, the last one partly (DCT
         /// scaling, box sums of interlaced passes).
         case blocks
@@ -21,28 +21,30 @@ package struct DecodeRoute: Sendable {
     }
 
     /// The machinery, as reported.
-    package let path: DecodePath
+    public let path: DecodePath
     /// Rows or planes.
-    package let output: Output
+    public let output: Output
     /// The size of the whole image at this route's scale.
-    package let decodedSize: PixelSize
+    public let decodedSize: PixelSize
     /// Memory that grows with the image, held for the whole decode: a coefficient buffer, an interlaced
     /// grid, a scaled frame or a full-size lossless image. 0 when rows stream.
-    package let workingBytes: Int
+    public let workingBytes: Int
     /// The codec library's own state (tables, row caches, the input window), calibrated against measured
     /// heap growth.
-    package let stateBytes: Int
+    public let stateBytes: Int
     /// How decoded pixels map onto source pixels.
-    package let geometry: Geometry
+    public let geometry: Geometry
     /// With `.uniform` geometry, the part of the stored image the decoded rows span (a codec that crops
     /// before scaling); nil for the whole image.
-    package let sourceRect: FractionalRect?
+    public let sourceRect: FractionalRect?
     /// The library that decodes, with its version when the library says (`libjpeg-turbo`, `dav1d 1.0.0`), as
     /// telemetry reports it; nil when the codec does not name one.
-    package let decoder: String?
+    public let decoder: String?
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
-    package init(
+    /// A route as a codec describes it: its figures, from the header, and `start`, which begins the decode (called
+    /// once, when the decode is admitted). The planner reads the figures to predict the peak; the same route runs.
+    public init(
         path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
         geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil,
         start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
@@ -59,12 +61,12 @@ package struct DecodeRoute: Sendable {
     }
 
     /// Starts the decode. A `monitor` may be checked by codecs that decode a long way before the first row.
-    package func start(options: DecodeOptions, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodeStream {
+    public func start(options: DecodeOptions, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodeStream {
         try starter(options, monitor)
     }
 
     /// The interleaved row format, or nil for planes.
-    package var rowFormat: PixelFormat? {
+    public var rowFormat: PixelFormat? {
         if case .rows(let format) = output { return format }
         return nil
     }

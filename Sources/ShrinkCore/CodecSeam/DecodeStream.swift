@@ -1,5 +1,7 @@
 /// A started decode: rows in an interleaved format, or Y/Cb/Cr planes.
-package enum DecodeStream {
+public enum DecodeStream {
+    /// Interleaved rows, top to bottom.
     case rows(any RowDecoding)
+    /// Y, Cb, Cr planes, row group by row group.
     case planes(any PlaneDecoding)
 }

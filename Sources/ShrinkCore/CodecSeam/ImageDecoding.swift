@@ -3,7 +3,7 @@
 ///
 /// Codecs expose capabilities and costs; only the planner in `Shrink` decides how to combine prescale,
 /// resampling and format. Everything a decode does goes through ``route(_:)``.
-package protocol ImageDecoding: Sendable {
+public protocol ImageDecoding: Sendable {
     /// Everything the header says.
     var info: ImageInfo { get }
     /// The decode-time scale denominators supported for this image (`[1]` when it cannot scale while decoding).
@@ -28,24 +28,28 @@ package protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
-    package var losslessTransforms: (any LosslessTransforming)? { nil }
-    package func embeddedThumbnailBytes() -> [UInt8]? { nil }
-    package func embeddedThumbnail() -> (any ImageDecoding)? { nil }
+    /// None, by default.
+    public var losslessTransforms: (any LosslessTransforming)? { nil }
+    /// None, by default.
+    public func embeddedThumbnailBytes() -> [UInt8]? { nil }
+    /// None, by default.
+    public func embeddedThumbnail() -> (any ImageDecoding)? { nil }
 }
 
 /// How a codec runs a decode.
-package struct DecodeOptions: Sendable {
+public struct DecodeOptions: Sendable {
     /// Faster, slightly softer decoding (JPEG: integer IDCT, plain upsampling). `false` by default.
-    package var fast: Bool
+    public var fast: Bool
     /// Reject data the decoder could only step over (corrupt segments, premature end) instead of reporting
     /// it as a warning. `false` by default.
-    package var strict: Bool
+    public var strict: Bool
     /// Cap on the decoder's working memory in bytes, enforced inside the codec; 0 = none. `0` by default.
-    package var memoryLimit: Int
+    public var memoryLimit: Int
     /// How CMYK ink becomes RGB (a colour-managed transform); ``NaiveInk`` when nil.
-    package var inkConverter: (any InkConverting)?
+    public var inkConverter: (any InkConverting)?
 
-    package init(
+    /// Options with the defaults above.
+    public init(
         fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil
     ) {
         self.fast = fast

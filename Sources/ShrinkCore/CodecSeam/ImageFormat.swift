@@ -9,7 +9,9 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     /// File extensions without the dot, the usual one first (`["jpg", "jpeg"]`).
     public let fileExtensions: [String]
 
-    package init(name: String, mimeType: String, fileExtensions: [String]) {
+    /// A format named `name` (lower case; what `f:` and `--format` take), served as `mimeType`, whose files end
+    /// in one of `fileExtensions` (the first is the one written).
+    public init(name: String, mimeType: String, fileExtensions: [String]) {
         self.name = name
         self.mimeType = mimeType
         self.fileExtensions = fileExtensions

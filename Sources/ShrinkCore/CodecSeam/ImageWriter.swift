@@ -2,33 +2,53 @@
 /// options of its own, how to make its encoder from settings, and what an encode is predicted to hold. A codec
 /// that writes its format registers one with its ``Codec``; nothing outside its folder names its encoder to
 /// write a file.
-package struct ImageWriter: Sendable {
+public struct ImageWriter: Sendable {
     /// Kinds of pixels the encoder takes as they are.
-    package struct Accepts: OptionSet, Sendable {
-        package let rawValue: Int
-        package init(rawValue: Int) { self.rawValue = rawValue }
+    public struct Accepts: OptionSet, Sendable {
+        /// The kinds as bits.
+        public let rawValue: Int
+        /// The kinds `rawValue`'s bits name.
+        public init(rawValue: Int) { self.rawValue = rawValue }
         /// YUV 4:2:0 planes, written without an RGB image in between.
-        package static let yuvPlanes = Accepts(rawValue: 1 << 0)
+        public static let yuvPlanes = Accepts(rawValue: 1 << 0)
         /// An alpha channel, kept.
-        package static let alpha = Accepts(rawValue: 1 << 1)
+        public static let alpha = Accepts(rawValue: 1 << 1)
         /// 16 bits a sample, kept.
-        package static let sixteenBit = Accepts(rawValue: 1 << 2)
+        public static let sixteenBit = Accepts(rawValue: 1 << 2)
         /// More than one frame.
-        package static let animation = Accepts(rawValue: 1 << 3)
+        public static let animation = Accepts(rawValue: 1 << 3)
     }
 
     /// The settings of ``OutputSettings`` beyond the format that change what it writes.
-    package enum Setting: String, Sendable, CaseIterable {
-        case quality, lossless, progressive, optimizeCoding, chroma444, compressionLevel, bitDepth, background
-        case keepICCProfile, keepEXIF
+    public enum Setting: String, Sendable, CaseIterable {
+        /// ``OutputSettings/quality``.
+        case quality
+        /// ``OutputSettings/lossless``.
+        case lossless
+        /// ``OutputSettings/progressive``.
+        case progressive
+        /// ``OutputSettings/optimizeCoding``.
+        case optimizeCoding
+        /// ``OutputSettings/chroma444``.
+        case chroma444
+        /// ``OutputSettings/compressionLevel``.
+        case compressionLevel
+        /// ``OutputSettings/bitDepth``.
+        case bitDepth
+        /// ``OutputSettings/background``.
+        case background
+        /// ``OutputSettings/keepICCProfile``.
+        case keepICCProfile
+        /// ``OutputSettings/keepEXIF``.
+        case keepEXIF
     }
 
     /// Kinds of pixels it keeps.
-    package let accepts: Accepts
+    public let accepts: Accepts
     /// The settings it reads; the rest do not change its bytes.
-    package let reads: Set<Setting>
+    public let reads: Set<Setting>
     /// Options of its own (``OutputSettings/formatOptions``) by name, with the values each takes, its default first.
-    package let formatOptions: [String: [String]]
+    public let formatOptions: [String: [String]]
     private let maker: @Sendable (OutputSettings) -> any ImageEncoding
     private let defaultMaker: @Sendable () -> any ImageEncoding
     private let predictor: @Sendable (PixelSize, OutputSettings) -> Int
@@ -36,7 +56,7 @@ package struct ImageWriter: Sendable {
     /// A writer whose encoder `make` builds from settings (`makeDefault` with the encoder's own defaults, for a
     /// file named by its extension alone); `predictedBytes` gives the bytes an encode of a result of that size
     /// holds beyond the result's own pixels (converted copies, the output, encoder state).
-    package init(
+    public init(
         accepts: Accepts, reads: Set<Setting>, formatOptions: [String: [String]] = [:],
         make: @escaping @Sendable (OutputSettings) -> any ImageEncoding,
         makeDefault: @escaping @Sendable () -> any ImageEncoding,
@@ -51,11 +71,11 @@ package struct ImageWriter: Sendable {
     }
 
     /// The encoder with its own defaults.
-    package func defaultEncoder() -> any ImageEncoding { defaultMaker() }
+    public func defaultEncoder() -> any ImageEncoding { defaultMaker() }
 
     /// The encoder `settings` describe.
-    package func encoder(for settings: OutputSettings) -> any ImageEncoding { maker(settings) }
+    public func encoder(for settings: OutputSettings) -> any ImageEncoding { maker(settings) }
 
     /// Bytes an encode of a `size` result holds beyond the result's pixels.
-    package func predictedBytes(for size: PixelSize, settings: OutputSettings) -> Int { predictor(size, settings) }
+    public func predictedBytes(for size: PixelSize, settings: OutputSettings) -> Int { predictor(size, settings) }
 }

@@ -1,7 +1,7 @@
 /// Rewrites of an encoded image that change its geometry without decoding it (JPEG's DCT-domain rotations
 /// and crops). Each checks its cost from the header against the limits and `memoryBudget` before
 /// allocating anything.
-package protocol LosslessTransforming: Sendable {
+public protocol LosslessTransforming: Sendable {
     /// The image made upright: `orientation` undone on the coded data, the orientation tag then set to 1.
     /// With `trim`, edge blocks that cannot be moved exactly are dropped; without it they fail with
     /// `.unsupportedFeature`.

@@ -1,6 +1,6 @@
 /// A decode in progress that hands out Y, Cb and Cr planes (no colour conversion), row group by row group,
 /// top to bottom. Chroma planes keep the file's subsampling.
-package protocol PlaneDecoding: AnyObject {
+public protocol PlaneDecoding: AnyObject {
     /// Each plane's size at the decode scale (Y, Cb, Cr).
     var planeSizes: [PixelSize] { get }
     /// Plane samples per luma sample, across and down (1 for luma, 0.5 for 4:2:0 chroma).

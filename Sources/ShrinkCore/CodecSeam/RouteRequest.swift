@@ -1,17 +1,18 @@
 /// What the planner asks a codec for: a scale, whether YUV planes or 16-bit rows would serve the result, and
 /// the part of the (scaled) image needed.
-package struct RouteRequest: Sendable, Equatable {
+public struct RouteRequest: Sendable, Equatable {
     /// Decode at 1/`scaleDenominator` (one of the codec's ``ImageDecoding/scaleDenominators``).
-    package var scaleDenominator: Int
+    public var scaleDenominator: Int
     /// The result is YUV: a codec that can deliver planes should.
-    package var wantsPlanes: Bool
+    public var wantsPlanes: Bool
     /// The result is rgba16: a codec that can keep samples deeper than 8 bits should deliver rgba16 rows.
-    package var wantsSixteenBit: Bool
+    public var wantsSixteenBit: Bool
     /// The part of the scaled image the result needs, or nil for all of it: a codec that can skip rows and
     /// columns decodes only this.
-    package var window: FractionalRect?
+    public var window: FractionalRect?
 
-    package init(
+    /// A request for a decode at 1/`scaleDenominator`, with the planner's wishes.
+    public init(
         scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: FractionalRect? = nil
     ) {
         self.scaleDenominator = scaleDenominator

@@ -2,7 +2,7 @@
 ///
 /// Decoders never seek backwards: asking for any row but ``nextRow`` is an error (`.invalidArgument`),
 /// not a silent re-decode. Rows are interleaved 8-bit samples in ``format``.
-package protocol RowDecoding: AnyObject {
+public protocol RowDecoding: AnyObject {
     /// The size of the image being produced (after any decode-time prescale; a window's size when the
     /// decoder produces only part of the image).
     var size: PixelSize { get }
@@ -30,12 +30,14 @@ package protocol RowDecoding: AnyObject {
 }
 
 extension RowDecoding {
-    package var origin: (x: Int, y: Int) { (0, 0) }
-    package var warnings: [String] { [] }
+    /// The top left corner, by default.
+    public var origin: (x: Int, y: Int) { (0, 0) }
+    /// None, by default.
+    public var warnings: [String] { [] }
 
     /// How many rows a call asking for `maxRows` at `row` may produce, after checking the order: `row` must
     /// be ``nextRow`` and the decoder still open. Fails with `.invalidArgument` naming `path`.
-    package func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {
+    public func rowsToRead(startingAt row: Int, maxRows: Int, isOpen: Bool, path: String) throws(ImageError) -> Int {
         guard isOpen else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
         guard row == nextRow else {
             throw ImageError(

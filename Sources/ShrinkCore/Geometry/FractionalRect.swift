@@ -1,13 +1,18 @@
 /// A rectangle in source pixel coordinates with fractional edges (a centre crop of an odd size, a region
 /// scaled to a decoder's 1/8): what the planner and the resampler work in. Users give whole-pixel
 /// ``PixelRect``s.
-package struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
-    package var x: Double
-    package var y: Double
-    package var width: Double
-    package var height: Double
+public struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
+    /// The left edge.
+    public var x: Double
+    /// The top edge.
+    public var y: Double
+    /// The width.
+    public var width: Double
+    /// The height.
+    public var height: Double
 
-    package init(x: Double, y: Double, width: Double, height: Double) {
+    /// A rectangle with these edges.
+    public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -15,12 +20,12 @@ package struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `rect`'s edges.
-    package init(_ rect: PixelRect) {
+    public init(_ rect: PixelRect) {
         self.init(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
     }
 
     /// The whole of an image of `size`.
-    package init(_ size: PixelSize) {
+    public init(_ size: PixelSize) {
         self.init(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
     }
 
@@ -35,7 +40,7 @@ package struct FractionalRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `"x,y,width,height"`, whole numbers without a fraction; NaN, infinities and huge values as they are.
-    package var description: String {
+    public var description: String {
         func text(_ v: Double) -> String {
             v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
         }

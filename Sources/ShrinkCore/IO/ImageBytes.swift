@@ -197,7 +197,7 @@ public final class ImageBytes: @unchecked Sendable {
     }
 
     /// The bytes. Valid while this object is alive.
-    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Releases the resident pages of a mapping that lie wholly inside `range` (a no-op for owned bytes):
     /// for readers that walk the file once and will not come back.

@@ -42,11 +42,30 @@ public struct ImageInfo: Sendable, Equatable {
     /// Where ``orientation`` comes from, in the format's words: `EXIF`, or `irot/imir` for HEIF and AVIF.
     public var orientationSource: String
 
+    /// What a codec's header read found (``ImageDecoding/info``): the format and stored size, and whatever else
+    /// the header says (the defaults are an 8-bit, opaque, upright still image with no metadata).
+    public init(
+        format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
+        bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
+        chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
+        embeddedThumbnail: PixelSize? = nil, features: [String] = [], frameCount: Int = 1, loopCount: Int? = nil,
+        warnings: [String] = [], layout: String? = nil, orientationSource: String = "EXIF"
+    ) {
+        self.init(
+            format: format, size: size, orientation: orientation, colorModel: colorModel,
+            bitsPerComponent: bitsPerComponent, hasAlpha: hasAlpha, isProgressive: isProgressive,
+            chromaSubsampling: chromaSubsampling, iccProfileBytes: iccProfileBytes, exifBytes: exifBytes,
+            codedColor: nil, embeddedThumbnail: embeddedThumbnail, features: features, frameCount: frameCount,
+            loopCount: loopCount, warnings: warnings, layout: layout, orientationSource: orientationSource)
+    }
+
+    /// ``init(format:size:orientation:colorModel:bitsPerComponent:hasAlpha:isProgressive:chromaSubsampling:iccProfileBytes:exifBytes:embeddedThumbnail:features:frameCount:loopCount:warnings:layout:orientationSource:)``
+    /// with the colours the file codes without an ICC profile.
     package init(
         format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, colorModel: ColorModel,
         bitsPerComponent: Int = 8, hasAlpha: Bool = false, isProgressive: Bool = false,
         chromaSubsampling: ChromaSubsampling? = nil, iccProfileBytes: Int = 0, exifBytes: Int = 0,
-        codedColor: CodedColor? = nil, embeddedThumbnail: PixelSize? = nil, features: [String] = [],
+        codedColor: CodedColor?, embeddedThumbnail: PixelSize? = nil, features: [String] = [],
         frameCount: Int = 1, loopCount: Int? = nil,
         warnings: [String] = [], layout: String? = nil, orientationSource: String = "EXIF"
     ) {

@@ -42,8 +42,9 @@ public struct ImageLimits: Sendable, Equatable {
         self.maxWorkingBytes = maxWorkingBytes
     }
 
-    /// Fails with `.limitExceeded` naming `path` when an image of `size` has more than ``maxPixels`` pixels.
-    package func check(_ size: PixelSize, path: String, what: String = "image") throws(ImageError) {
+    /// Fails with `.limitExceeded` naming `path` when an image of `size` has more than ``maxPixels`` pixels, and
+    /// with `.corruptData` for an empty size: what a codec checks from the header before allocating anything.
+    public func check(_ size: PixelSize, path: String, what: String = "image") throws(ImageError) {
         guard size.width > 0, size.height > 0 else {
             throw ImageError(.corruptData, "\(path): \(what) has an empty size \(size)")
         }

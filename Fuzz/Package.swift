@@ -4,7 +4,7 @@
 import PackageDescription
 
 // One executable, shrink-fuzz, holds every harness and shrink-sweep; scripts/fuzz links each harness's name
-// (fuzz-info, fuzz-jpeg-thumbnail, ...) and shrink-sweep to it, and the name it is started by picks the harness
+// (fuzz-info, fuzz-thumbnail-jpeg, ...) and shrink-sweep to it, and the name it is started by picks the harness
 // (one sanitizer link instead of fifteen).
 let package = Package(
     name: "ShrinkFuzz",

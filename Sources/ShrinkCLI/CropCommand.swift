@@ -37,7 +37,7 @@ struct CropCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: "Output file (.jpg, .jpeg, .png or .webp). Default: NAME.crop.jpg in the current directory.")
+        help: ArgumentHelp("Output file (\(OutputExtensions.list)). Default: NAME.crop.jpg in the current directory."))
     var output: String?
 
     @Flag(help: "One JSON line: input, output, rect, width, height, prescale, pixelFormat, bufferBytes, milliseconds.")

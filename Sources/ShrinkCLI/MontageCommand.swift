@@ -15,8 +15,8 @@ struct MontageCommand: ParsableCommand {
         discussion: """
             Each photo becomes a thumbnail fitted inside a square cell, decoded through the image pipeline: on \
             at most --jobs threads, each decode admitted only when its predicted peak bytes fit the --budget, \
-            the next rows prefetched at low priority while the current row is decoded. The sheet is written as \
-            a JPEG one row of cells at a time, so only one band of it is ever in memory. Directories given as \
+            the next rows prefetched at low priority while the current row is decoded. The sheet is written \
+            one row of cells at a time, so only one band of it is ever in memory. Directories given as \
             inputs contribute their images (by extension, or by content for other names), sorted by name. A photo that cannot be decoded \
             leaves its cell empty; the sheet is still written and the exit status is 1.
 
@@ -45,10 +45,10 @@ struct MontageCommand: ParsableCommand {
     @Option(help: "Background colour as RRGGBB hex.")
     var background: String = "202020"
 
-    @Option(name: .shortAndLong, help: "The sheet (a .jpg file).")
+    @Option(name: .shortAndLong, help: ArgumentHelp("The sheet (\(OutputExtensions.sheetList))."))
     var output: String = "montage.jpg"
 
-    @Option(help: "JPEG quality of the sheet, 1-100.")
+    @Option(help: "Quality of the sheet, 1-100.")
     var quality: Int = 85
 
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
@@ -94,8 +94,15 @@ struct MontageCommand: ParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         guard (0...16).contains(prefetchRows) else { throw ValidationError("--prefetch-rows must be 0-16") }
-        guard CodecRegistry.standard.format(forPath: output) == .jpeg else {
-            throw ValidationError("-o must name a .jpg or .jpeg file")
+        guard Self.sheetFormat(of: output) != nil else {
+            throw ValidationError("-o must name a file of a format written band by band: \(OutputExtensions.sheetList)")
+        }
+    }
+
+    /// The format `path` names when the registry writes it band by band (what the sheet is written in).
+    static func sheetFormat(of path: String) -> ImageFormat? {
+        CodecRegistry.standard.writableFormat(forPath: path).flatMap {
+            CodecRegistry.standard.bandWritableFormats.contains($0) ? $0 : nil
         }
     }
 
@@ -118,7 +125,10 @@ struct MontageCommand: ParsableCommand {
         let layout = ContactSheet.Layout(cell: cell, columns: columns, gap: gap, background: Self.color(background)!)
         let sheet = ContactSheet(
             layout: layout, options: ThumbnailOptions(mode: mode, color: colorArguments.color),
-            encoder: JPEGEncoder(options: JPEGEncoder.Options(quality: quality)), rowsAhead: prefetchRows)
+            encoder: Self.sheetFormat(of: output).flatMap {
+                CodecRegistry.standard.writer(for: $0)?.streamingEncoder(
+                    for: OutputSettings(format: $0, quality: quality))
+            }!, rowsAhead: prefetchRows)
         var diskCache: DiskCache?
         if let cacheDir {
             do {

@@ -23,7 +23,7 @@ struct OrientCommand: ParsableCommand {
     @Argument(help: "Input image.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .jpeg, .png or .webp).")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(OutputExtensions.list))."))
     var output: String
 
     @Flag(help: "Transform the JPEG's coefficients instead of decoding and re-encoding.")

@@ -8,6 +8,22 @@ enum OutputExtensions {
         let all = CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions).map { "." + $0 }
         return all.listed(conjunction: "or")
     }
+
+    /// `jpg, png or webp`: each writable format's own extension, what `--format` takes.
+    static var formatNames: String {
+        CodecRegistry.standard.writableFormats.map(\.fileExtension).listed(conjunction: "or")
+    }
+
+    /// `JPEG, PNG, … and AVIF`: the formats the registry reads.
+    static var readableNames: String {
+        CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }.listed()
+    }
+
+    /// `.jpg, .jpeg, … or .jfif`: the extensions of the formats a contact sheet is written in, band by band
+    /// (``CodecRegistry/bandWritableFormats``).
+    static var sheetList: String {
+        CodecRegistry.standard.bandWritableFormats.flatMap(\.fileExtensions).map { "." + $0 }.listed(conjunction: "or")
+    }
 }
 
 extension OutputExtensions {

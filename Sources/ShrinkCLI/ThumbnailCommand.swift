@@ -22,9 +22,9 @@ struct ThumbnailCommand: ParsableCommand {
             into the resampler, and EXIF orientation is applied once. Without --size the image is decoded at full \
             size, oriented.
 
-            Inputs are JPEG, PNG, WebP (first frame of an animation), GIF (first frame), HEIC and AVIF, recognised by their \
-            bytes. One input with -o ending in .jpg, .jpeg, .png or .webp writes that file; otherwise -o is a \
-            directory (created if missing) that receives NAME.jpg (or .png / .webp with --format; inputs sharing a name become \
+            Inputs are \(OutputExtensions.readableNames) (the first frame of an animation), recognised by their \
+            bytes. One input with -o ending in \(OutputExtensions.list) writes that file; otherwise -o is a \
+            directory (created if missing) that receives NAME.jpg (or another format with --format; inputs sharing a name become \
             NAME-2, NAME-3, …). Without -o, outputs go to the current directory as NAME.thumb.jpg. Batches run on --jobs workers, continue past a bad file, and \
             exit 1 at the end if any failed (2 for usage errors).
 
@@ -90,7 +90,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: OutputExtensions.optimizeCodingHelp)
     var optimizeCoding = ThumbnailJob.defaults.optimizeCoding
 
-    @Option(help: "Output format when -o is a directory or absent: jpg, png or webp.")
+    @Option(help: ArgumentHelp("Output format when -o is a directory or absent: \(OutputExtensions.formatNames)."))
     var format: String = ThumbnailJob.defaults.format
 
     @Option(help: "PNG output: zlib compression level, 0-9.")
@@ -117,7 +117,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Drop the source's ICC profile (kept by default so colours stay right).")
     var stripIcc = ThumbnailJob.defaults.stripIcc
 
-    @Option(name: .shortAndLong, help: "Output file (one input, .jpg/.jpeg/.png/.webp) or directory.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (one input: \(OutputExtensions.list)) or directory."))
     var output: String?
 
     @Flag(help: "Enlarge images smaller than --size.")

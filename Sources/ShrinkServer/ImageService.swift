@@ -243,8 +243,9 @@ package final class ImageService: Sendable {
         throw RequestError(400, "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http:// or https://)")
     }
 
-    /// The output: the URL's format, else WebP when negotiated from `Accept`, else the source's own format
-    /// when Shrink writes it (PNG, WebP), else PNG for GIF sources (they may be transparent), else JPEG.
+    /// The output: the URL's format, else WebP when negotiated from `Accept`, else the format the registry
+    /// writes thumbnails of the source's format in (named by its extension: its own when written, PNG for GIF,
+    /// else JPEG; ``CodecRegistry/thumbnailFormat(for:)``).
     private func outputSettings(_ url: ProcessingURL, accept: String?, sourceName: String) -> (
         OutputSettings, negotiated: Bool
     ) {
@@ -257,11 +258,9 @@ package final class ImageService: Sendable {
             negotiated = true
         } else {
             negotiated = configuration.autoWebP
-            switch CodecRegistry.pathExtension(of: String(sourceName.split(separator: "?").first ?? "")) {
-            case "png", "gif": format = .png
-            case "webp": format = .webp
-            default: format = .jpeg
-            }
+            let registry = CodecRegistry.standard
+            format = registry.thumbnailFormat(
+                for: registry.format(forPath: String(sourceName.split(separator: "?").first ?? "")))
         }
         // Optimised Huffman tables for JPEG, as imgproxy writes: a result is cached and served many times, so
         // 3 % fewer bytes are worth the encode's extra 0.8 ms.

@@ -164,7 +164,8 @@ public final class ImagePipeline: Sendable {
             task.finish(.success(hit))
             return task
         }
-        if let job = jobs.join(task, key: key, output: output, measuresMemory: configuration.measuresMemory) {
+        let measures = configuration.measuresMemory || request.measuresMemory
+        if let job = jobs.join(task, key: key, output: output, measuresMemory: measures) {
             loading.load(
                 job, answered: { self.answered(job, by: self.store.encodedDiskHit(for: job)) },
                 next: { self.plan(job, bytes: $0) }, failed: { self.complete(job, .failure($0)) })

@@ -28,6 +28,10 @@ public struct ImageRequest: Sendable {
     public var priority: Priority
     /// Which caches may be read and written. Empty (use every cache) by default.
     public var cachePolicy: CachePolicy
+    /// Sample the heap during this request's decode for ``ImageTelemetry/measuredPeakBytes`` even when the
+    /// pipeline does not (``ImagePipeline/Configuration/measuresMemory``): an inspector measuring one decode.
+    /// Such a request shares its decode only with others that measure. `false` by default.
+    public var measuresMemory = false
 
     /// A request for the image `loader` loads, at `target`, of `region` (displayed pixels) or `crop` when
     /// given (not both), under `options` and `limits`.
@@ -73,6 +77,6 @@ public struct ImageRequest: Sendable {
             [
                 ("src", try loader.identity()), ("t", target.keyValue), ("r", region),
                 ("up", o.allowUpscaling ? "1" : "0"), ("g", gravity), ("rot", String(o.rotation.rawValue)),
-            ] + o.pixelKeyFields)
+            ] + o.pixelKeyFields + (measuresMemory ? [("measure", "1")] : []))
     }
 }

@@ -10,16 +10,21 @@ public struct Codec: Sendable {
     private let opener: @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding
     /// Its writer, when it writes the format too.
     public let writer: ImageWriter?
+    /// The format a thumbnail of one of its files is written in when a request names none, when not its own
+    /// (GIF: PNG, which keeps its transparency); nil for the registry's rule (``CodecRegistry/thumbnailFormat(for:)``).
+    public let thumbnailFormat: ImageFormat?
 
     /// A codec of `format`: `sniff` tells its files from the first bytes (it sees at least what the file has, up
     /// to a few hundred bytes), `open` reads a header (nothing of pixel size allocated; `limits` checked from it), and
-    /// `writer`, when given, writes the format.
+    /// `writer`, when given, writes the format; `thumbnailFormat`, when given, is what its thumbnails are
+    /// written in when a request names no format.
     public init(
         format: ImageFormat, capabilities: CodecCapabilities,
         sniff: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
         open: @escaping @Sendable (ImageBytes, String, ImageLimits) throws(ImageError) -> any ImageDecoding,
-        writer: ImageWriter? = nil
+        writer: ImageWriter? = nil, thumbnailFormat: ImageFormat? = nil
     ) {
+        self.thumbnailFormat = thumbnailFormat
         self.format = format
         self.capabilities = capabilities
         self.sniffer = sniff

@@ -44,6 +44,28 @@ public struct CodecRegistry: Sendable {
     /// The formats that can be read.
     public var readableFormats: [ImageFormat] { codecs.map(\.format) }
 
+    /// The formats whose writers take YUV 4:2:0 planes band by band (``ImageWriter/streamingEncoder(for:)``): what
+    /// a contact sheet far larger than memory is written in.
+    package var bandWritableFormats: [ImageFormat] {
+        codecs.compactMap { codec in
+            guard let writer = codec.writer, writer.accepts.contains(.yuvPlanes),
+                writer.streamingEncoder(for: OutputSettings(format: codec.format)) != nil
+            else { return nil }
+            return codec.format
+        }
+    }
+
+    /// The format a thumbnail of a `source` file is written in when a request names none: what its codec says
+    /// (``Codec/thumbnailFormat``), else its own when the registry writes it, else the first format the
+    /// registry writes (JPEG in the standard one).
+    package func thumbnailFormat(for source: ImageFormat?) -> ImageFormat {
+        if let codec = source.flatMap({ codec(for: $0) }) {
+            if let chosen = codec.thumbnailFormat { return chosen }
+            if codec.writer != nil { return codec.format }
+        }
+        return writableFormats.first ?? .jpeg
+    }
+
     /// The formats that can be written.
     public var writableFormats: [ImageFormat] { codecs.filter { $0.writer != nil }.map(\.format) }
 

@@ -57,31 +57,32 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     /// Names a file from the magic bytes of the common image formats, whether or not a codec reads it (the
     /// codec registry decides that): for messages such as "TIFF is not supported". nil when unknown.
     public init?(sniffing bytes: UnsafeRawBufferPointer) {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+        func starts(_ magic: [UInt8], at offset: Int) -> Bool {
             guard bytes.count >= offset + magic.count else { return false }
             for (i, b) in magic.enumerated() where bytes[offset + i] != b { return false }
             return true
         }
-        if starts([0xFF, 0xD8, 0xFF]) {
-            self = .jpeg
-        } else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            self = .png
-        } else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
-            self = .webp
-        } else if starts(Array("GIF8".utf8)) {
-            self = .gif
-        } else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) {
-            self = .tiff
-        } else if starts(Array("BM".utf8)) {
-            self = .bmp
-        } else if starts(Array("ftyp".utf8), at: 4) {
-            if starts(Array("avif".utf8), at: 8) || starts(Array("avis".utf8), at: 8) {
-                self = .avif
-            } else {
-                self = .heif
-            }
-        } else {
-            return nil
-        }
+        guard
+            let (format, _) = Self.signatures.first(where: { _, any in
+                any.contains { all in all.allSatisfy { starts($0.bytes, at: $0.offset) } }
+            })
+        else { return nil }
+        self = format
     }
+
+    /// The magic bytes of the common formats, tried in order: a format matches when every part of one of its
+    /// signatures is where it says (AVIF's brand before HEIF's bare `ftyp`).
+    private static let signatures: [(ImageFormat, [[(offset: Int, bytes: [UInt8])]])] = [
+        (.jpeg, [[(0, [0xFF, 0xD8, 0xFF])]]),
+        (.png, [[(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])]]),
+        (.webp, [[(0, Array("RIFF".utf8)), (8, Array("WEBP".utf8))]]),
+        (.gif, [[(0, Array("GIF8".utf8))]]),
+        (.tiff, [[(0, [0x49, 0x49, 0x2A, 0x00])], [(0, [0x4D, 0x4D, 0x00, 0x2A])]]),
+        (.bmp, [[(0, Array("BM".utf8))]]),
+        (
+            .avif,
+            [[(4, Array("ftyp".utf8)), (8, Array("avif".utf8))], [(4, Array("ftyp".utf8)), (8, Array("avis".utf8))]]
+        ),
+        (.heif, [[(4, Array("ftyp".utf8))]]),
+    ]
 }

@@ -76,6 +76,12 @@ public struct ImageWriter: Sendable {
     /// The encoder `settings` describe.
     public func encoder(for settings: OutputSettings) -> any ImageEncoding { maker(settings) }
 
+    /// The encoder `settings` describe when it can also write a file band by band (``StreamingImageEncoding``:
+    /// what a contact sheet needs); nil otherwise.
+    package func streamingEncoder(for settings: OutputSettings) -> (any StreamingImageEncoding)? {
+        maker(settings) as? any StreamingImageEncoding
+    }
+
     /// Bytes an encode of a `size` result holds beyond the result's pixels.
     public func predictedBytes(for size: PixelSize, settings: OutputSettings) -> Int { predictor(size, settings) }
 }

@@ -167,8 +167,7 @@ package struct Gallery: Sendable {
             let source = try? ImageSource(path: file, limits: service.configuration.limits)
         {
             plan = try? source.plan(.box(PixelSize(width: 640, height: 640), fit: .inside))
-            measured = await Self.measure(
-                file, limits: service.configuration.limits, budget: service.pipeline.ledger.budget)
+            measured = await measure(file)
         }
         return html(
             200,
@@ -179,40 +178,31 @@ package struct Gallery: Sendable {
 
     private static let measuring = Mutex(false)
 
-    /// Decodes the 640 px tile of `file` once more, on a thread of its own (never the cooperative pool), with
-    /// the heap sampled between strips: the peak it really held beside the prediction. Process-wide: decodes
-    /// running at the same moment add to it. nil when the decode fails, its plan exceeds `budget`, or another
-    /// inspector page is measuring (one at a time).
-    static func measure(_ file: String, limits: ImageLimits, budget: Int) async -> GalleryPages.Measurement? {
-        // One at a time: inspector pages cannot pile up decodes outside the pipeline's budget.
-        guard
-            measuring.withLock({ busy in
-                busy
-                    ? false
-                    : {
-                        busy = true; return true
-                    }()
-            })
-        else { return nil }
-        defer { measuring.withLock { $0 = false } }
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let result: GalleryPages.Measurement? = {
-                    guard let source = try? ImageSource(path: file, limits: limits),
-                        let plan = try? source.plan(
-                            .box(PixelSize(width: 640, height: 640), fit: .inside), within: budget)
-                    else { return nil }
-                    let monitor = DecodeMonitor()
-                    guard let image = try? source.image(plan, monitor: monitor) else {
-                        return nil
-                    }
-                    monitor.notePeak()
-                    return GalleryPages.Measurement(
-                        predictedPeakBytes: image.predictedPeakBytes, measuredPeakBytes: monitor.peakBytes,
-                        decodePath: image.decodePath?.name ?? "—", pixelFormat: "\(image.pixels.format)")
-                }()
-                continuation.resume(returning: result)
-            }
+    /// Decodes the 640 px tile of `file` once more through the server's pipeline (admitted against its budget
+    /// like any decode, no cache read or written), with the heap sampled between strips
+    /// (``ImageRequest/measuresMemory``): the peak it really held beside the prediction. Process-wide: decodes
+    /// running at the same moment add to it. nil when the decode fails or another inspector page is measuring
+    /// (one at a time).
+    func measure(_ file: String) async -> GalleryPages.Measurement? {
+        guard measuringStarted() else { return nil }
+        defer { Self.measuring.withLock { $0 = false } }
+        var request = ImageRequest(
+            path: file, target: .box(PixelSize(width: 640, height: 640), fit: .inside),
+            limits: service.configuration.limits,
+            cachePolicy: [.skipMemoryCacheRead, .skipMemoryCacheWrite, .skipDiskCacheRead, .skipDiskCacheWrite])
+        request.measuresMemory = true
+        guard let response = try? await service.pipeline.image(for: request) else { return nil }
+        let t = response.telemetry
+        return GalleryPages.Measurement(
+            predictedPeakBytes: t.predictedPeakBytes, measuredPeakBytes: t.measuredPeakBytes,
+            decodePath: t.decodePath?.name ?? "—", pixelFormat: "\(response.image.pixels.format)")
+    }
+
+    /// True when no other inspector page is measuring; this one is then.
+    private func measuringStarted() -> Bool {
+        Self.measuring.withLock { busy in
+            defer { busy = true }
+            return !busy
         }
     }
 

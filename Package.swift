@@ -28,6 +28,7 @@ let package = Package(
         // `swift package generate-documentation` / `preview-documentation` (scripts/docs, `make docs`); a plugin,
         // so an app that depends on Shrink builds nothing of it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms. The two libraries
@@ -122,7 +123,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ], exclude: ["CShrinkCurl"]),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ], exclude: ["CShrinkCurl"], resources: [.embedInCode("Gallery/Templates")]),
         .executableTarget(
             name: "ShrinkCLI",
             dependencies: [

@@ -87,6 +87,8 @@ import Testing
             "<script>alert(1)<\u{2F}script>.jpg", "<img src=x onerror=alert(1)>.jpg", "quote\"and'apostrophe.jpg",
             "100% & more.jpg", "\u{202E}gpj.evil.jpg",
             "space name #1?.jpg", "back\\slash {x}|^`.jpg",
+            // A quote joined to a combining mark is one character: an escaper that works on characters misses it.
+            "q\"\u{301} autofocus onfocus=alert(1).jpg",
         ]
         try FileManager.default.createDirectory(atPath: fixture.root + "/odd", withIntermediateDirectories: true)
         for name in names where !name.contains("/") { try fixture.write("odd/" + name, jpeg) }
@@ -111,6 +113,11 @@ import Testing
         #expect(!html.contains("<img src=x"), "markup in a name never becomes an element")
         #expect(html.contains("quote&quot;and&#39;apostrophe.jpg"))
         #expect(html.contains("100% &amp; more.jpg"))
+        let bytes = Array(html.utf8), quoteAndMark = Array("\"\u{301}".utf8)
+        #expect(
+            !bytes.indices.contains { bytes[$0...].starts(with: quoteAndMark) },
+            "a quote is escaped whatever follows it")
+        #expect(html.contains("q&quot;\u{301} autofocus onfocus=alert(1).jpg"))
         #expect(!html.contains("\u{202E}"), "bidirectional overrides are neutralised")
         #expect(html.contains("\u{FFFD}gpj.evil.jpg"))
         #expect(html.contains("not valid UTF-8"), "the file whose name is not UTF-8 is a readable error tile")

@@ -50,7 +50,7 @@ package struct Gallery: Sendable {
         self.service = service
         index = GalleryIndex(local: try LocalSource(root: root), limits: service.configuration.limits)
         access = GalleryAccess(token: token)
-        pages = GalleryPages(keys: service.configuration.keys)
+        pages = try GalleryPages(keys: service.configuration.keys)
     }
 
     /// Headers every gallery response carries.
@@ -85,12 +85,12 @@ package struct Gallery: Sendable {
         case ("GET", "/_/gallery.css"):
             return ServerResponse(
                 status: 200, headers: [("Content-Type", "text/css; charset=utf-8"), ("Cache-Control", "max-age=300")],
-                body: Array(GalleryAssets.css.utf8))
+                body: pages.templates.css)
         case ("GET", "/_/gallery.js"):
             return ServerResponse(
                 status: 200,
                 headers: [("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "max-age=300")],
-                body: Array(GalleryAssets.script.utf8))
+                body: pages.templates.script)
         case ("GET", "/_/login"):
             return access.requiresToken ? html(200, pages.login(failed: false)) : redirect("/_/browse/")
         case ("POST", "/_/login"):

@@ -1,9 +1,11 @@
 import Shrink
 import ShrinkServerURL
 
-/// The gallery's HTML, rendered on the server: a folder page (breadcrumbs, sub-folders, a page of tiles), an
-/// image's inspector and the login form. Every name and message is escaped (``HTML``); the pages load one
-/// script and one style sheet from `/_/` and carry no inline script or style (the CSP forbids both).
+/// The gallery's HTML, rendered on the server from the templates in `Templates/` (``GalleryTemplates``): a folder
+/// page (breadcrumbs, sub-folders, a page of tiles), an image's inspector and the login form. This type decides
+/// what a page shows (URLs, sizes, the inspector's facts); the templates only lay it out. Every name and message
+/// is escaped by ``HTML`` as the templates print it; the pages load one script and one style sheet from `/_/`
+/// and carry no inline script or style (the CSP forbids both).
 package struct GalleryPages: Sendable {
     /// Tiles per page.
     package static let pageSize = 100
@@ -13,6 +15,12 @@ package struct GalleryPages: Sendable {
     package static let widths = [320, 640, 960]
 
     let keys: SigningKeys
+    let templates: GalleryTemplates
+
+    init(keys: SigningKeys) throws(ConfigurationError) {
+        self.keys = keys
+        templates = try GalleryTemplates()
+    }
 
     /// The inspector's decode of the 640 px tile, made again alone for the page: what was predicted from the
     /// header and what the heap really grew by.
@@ -42,87 +50,56 @@ package struct GalleryPages: Sendable {
         }
     }
 
-    /// The `<li>` of one tile: a link to its inspector around an `<img>` with `srcset`, `sizes`, the displayed
-    /// `width`/`height` from the header (so the box never moves), `decoding=async` and, unless `eager`,
-    /// `loading=lazy`; or a readable error.
+    /// The `<li>` of one tile (`tile.mustache`): a link to its inspector around an `<img>` with `srcset`, `sizes`,
+    /// the displayed `width`/`height` from the header (so the box never moves), `decoding=async` and, unless
+    /// `eager`, `loading=lazy`; or a readable error.
     package func tile(_ t: GalleryTile, eager: Bool) -> String {
-        let name = HTML.escape(t.name)
+        templates.render(tileContext(t, eager: eager), "tile")
+    }
+
+    func tileContext(_ t: GalleryTile, eager: Bool) -> GalleryTemplates.Tile {
+        let inspect = t.path.map { "/_/inspect" + HTML.pathComponentEncoded($0) }
         guard let path = t.path, let info = t.info else {
-            let inspect = t.path.map { "/_/inspect" + HTML.pathComponentEncoded($0) }
-            let body = "<span class=\"error-text\">\(HTML.escape(t.error ?? "cannot be read"))</span>"
-            return "<li class=\"tile tile-error\">"
-                + (inspect.map { "<a href=\"\(HTML.escape($0))\">\(body)</a>" } ?? body)
-                + "<span class=\"name\">\(name)</span></li>"
+            return .init(
+                name: t.name, inspectHref: inspect, error: t.error ?? "cannot be read", image: nil, eager: eager)
         }
         let size = info.displayedSize
-        let srcset = candidates(size).map { "\(HTML.escape(imageURL(path, fit: $0.fit))) \($0.width)w" }.joined(
-            separator: ", ")
-        return "<li class=\"tile\"><a href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(path)))\">"
-            + "<img src=\"\(HTML.escape(imageURL(path, fit: Self.widths[0])))\" srcset=\"\(srcset)\" "
-            + "sizes=\"(max-width: 560px) 45vw, 240px\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(name)\" "
-            + "decoding=\"async\"\(eager ? "" : " loading=\"lazy\"")></a><span class=\"name\">\(name)</span></li>"
+        let image = GalleryTemplates.TileImage(
+            src: imageURL(path, fit: Self.widths[0]),
+            srcset: candidates(size).map { .init(url: imageURL(path, fit: $0.fit), width: $0.width) },
+            width: size.width, height: size.height)
+        return .init(name: t.name, inspectHref: inspect, error: nil, image: image, eager: eager)
     }
 
     /// The page of folder `folder` (relative to the root): breadcrumbs, sub-folders first, then page `page`
-    /// (from 1) of tiles.
+    /// (from 1) of tiles (`folder.mustache`).
     package func folder(_ folder: String, listing: GalleryIndex.Listing, tiles: [GalleryTile], page: Int, pages: Int)
         -> String
     {
-        var html = head(title: folder == "/" ? "Gallery" : folder)
-        html += "<nav class=\"crumbs\">" + crumbs(folder) + "</nav>\n"
-        html +=
-            "<p class=\"summary\">\(listing.folders.count) folder(s), \(listing.images.count) image(s)"
-            + (pages > 1 ? ", page \(page) of \(pages)" : "")
-            + ". Drop photos anywhere on this page to upload them here.</p>\n"
-        html += "<p id=\"upload-status\" class=\"status\" role=\"status\"></p>\n"
-        if !listing.folders.isEmpty {
-            html += "<ul class=\"folders\">"
-            for f in listing.folders {
-                let href =
-                    "/_/browse" + HTML.pathComponentEncoded((folder.hasSuffix("/") ? folder : folder + "/") + f) + "/"
-                html += "<li><a href=\"\(HTML.escape(href))\">\(HTML.escape(f))/</a></li>"
-            }
-            html += "</ul>\n"
-        }
-        html += "<ul class=\"grid\" id=\"grid\" data-folder=\"\(HTML.escape(folder))\">"
-        for (i, t) in tiles.enumerated() { html += tile(t, eager: page == 1 && i < Self.eagerTiles) }
-        html += "</ul>\n"
-        if pages > 1 {
-            html += "<nav class=\"pages\">"
-            if page > 1 { html += "<a rel=\"prev\" href=\"?page=\(page - 1)\">← previous</a> " }
-            if page < pages { html += "<a rel=\"next\" href=\"?page=\(page + 1)\">next →</a>" }
-            html += "</nav>\n"
-        }
-        return html + tail()
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let context = GalleryTemplates.FolderPage(
+            title: folder == "/" ? "Gallery" : folder, crumbs: crumbs(folder),
+            folderCount: listing.folders.count, imageCount: listing.images.count,
+            paged: pages > 1, page: page, pages: pages,
+            folders: listing.folders.map {
+                .init(href: "/_/browse" + HTML.pathComponentEncoded(base + $0) + "/", name: $0)
+            },
+            folder: folder,
+            tiles: tiles.enumerated().map { tileContext($0.element, eager: page == 1 && $0.offset < Self.eagerTiles) },
+            previousPage: page > 1 ? page - 1 : nil, nextPage: page < pages ? page + 1 : nil)
+        return templates.render(context, "folder")
     }
 
     /// The inspector of `tile` (in `folder`), with links to the previous and next image: the header's facts and
     /// the plan for the 640 px tile from the server, and what serving it cost (response headers and telemetry)
-    /// filled in by the script from the image's own response.
+    /// filled in by the script from the image's own response (`inspector.mustache`).
     package func inspector(
         _ t: GalleryTile, folder: String, plan: ThumbnailPlan?, measurement: Measurement?,
         previous: String?, next: String?
     ) -> String {
-        var html = head(title: t.name)
-        html +=
-            "<nav class=\"crumbs\">" + crumbs(folder) + " <span class=\"here\">\(HTML.escape(t.name))</span></nav>\n"
-        html += "<nav class=\"step\">"
-        if let previous {
-            html +=
-                "<a id=\"prev\" rel=\"prev\" href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(previous)))\">← previous</a> "
-        }
-        html +=
-            "<a id=\"up\" href=\"\(HTML.escape("/_/browse" + HTML.pathComponentEncoded(folder.hasSuffix("/") ? folder : folder + "/")))\">folder (Esc)</a>"
-        if let next {
-            html +=
-                " <a id=\"next\" rel=\"next\" href=\"\(HTML.escape("/_/inspect" + HTML.pathComponentEncoded(next)))\">next →</a>"
-        }
-        html += "</nav>\n<div class=\"inspector\">"
+        var image: GalleryTemplates.InspectorImage?
         if let path = t.path, let info = t.info {
-            let url = imageURL(path, fit: 640)
             let size = info.displayedSize
-            html +=
-                "<figure><img id=\"subject\" src=\"\(HTML.escape(url))\" width=\"\(size.width)\" height=\"\(size.height)\" alt=\"\(HTML.escape(t.name))\"></figure>"
             var rows: [(String, String)] = [
                 ("format", info.format.description), ("file bytes", String(t.bytes)),
                 ("stored size", "\(info.size.width) × \(info.size.height)"),
@@ -138,8 +115,7 @@ package struct GalleryPages: Sendable {
             if let c = info.chromaSubsampling { rows.append(("chroma subsampling", c.rawValue)) }
             if info.frameCount > 1 { rows.append(("frames", String(info.frameCount))) }
             rows.append(("warnings", info.warnings.isEmpty ? "none" : info.warnings.joined(separator: "; ")))
-            html += "<section><h2>Source</h2>" + table(rows, id: "source") + "</section>"
-            if let plan {
+            let planTable = plan.map { plan in
                 var rows = [
                     ("output size", "\(plan.outputSize.width) × \(plan.outputSize.height)"),
                     ("DCT scale", plan.prescaleText),
@@ -153,51 +129,36 @@ package struct GalleryPages: Sendable {
                         ("measured peak bytes", String(m.measuredPeakBytes)),
                     ]
                 }
-                html +=
-                    "<section><h2>Plan for the 640 px tile</h2>" + table(rows, id: "plan")
-                    + "<p class=\"note\">Measured: the heap's growth while this page decoded the tile again, sampled between strips "
-                    + "(process-wide: other decodes at the same moment add to it).</p></section>"
+                return Self.table(rows, id: "plan")
             }
-            html +=
-                "<section><h2>What serving it cost</h2><p class=\"note\">From this image's response: its headers and "
-                + "the server's telemetry for its ETag.</p><table id=\"cost\" data-url=\"\(HTML.escape(url))\"><tbody></tbody></table></section>"
-        } else {
-            html += "<p class=\"error-text\">\(HTML.escape(t.error ?? "cannot be read"))</p>"
+            image = .init(
+                url: imageURL(path, fit: 640), width: size.width, height: size.height,
+                source: Self.table(rows, id: "source"), plan: planTable)
         }
-        return html + "</div>\n" + tail()
+        let context = GalleryTemplates.InspectorPage(
+            title: t.name, crumbs: crumbs(folder), name: t.name,
+            previousHref: previous.map { "/_/inspect" + HTML.pathComponentEncoded($0) },
+            upHref: "/_/browse" + HTML.pathComponentEncoded(folder.hasSuffix("/") ? folder : folder + "/"),
+            nextHref: next.map { "/_/inspect" + HTML.pathComponentEncoded($0) },
+            image: image, error: image == nil ? t.error ?? "cannot be read" : nil)
+        return templates.render(context, "inspector")
     }
 
-    /// The login form (a token is configured and the request carried none).
+    /// The login form (a token is configured and the request carried none) (`login.mustache`).
     package func login(failed: Bool) -> String {
-        head(title: "Gallery login") + "<form class=\"login\" method=\"post\" action=\"/_/login\"><label>Gallery token "
-            + "<input type=\"password\" name=\"token\" autocomplete=\"current-password\" autofocus></label> <button>Log in</button>"
-            + (failed ? "<p class=\"error-text\">That is not the token.</p>" : "") + "</form>\n" + tail()
+        templates.render(GalleryTemplates.LoginPage(title: "Gallery login", failed: failed), "login")
     }
 
-    private func head(title: String) -> String {
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            + "<meta name=\"color-scheme\" content=\"light dark\"><title>\(HTML.escape(title)) · Shrink</title>"
-            + "<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/_/gallery.css\"><script src=\"/_/gallery.js\" defer></script></head>\n<body>\n"
-            + "<header><a class=\"brand\" href=\"/_/browse/\">Shrink gallery</a><span id=\"live\" class=\"live\" aria-live=\"polite\"></span></header>\n<main>\n"
-    }
-
-    private func tail() -> String { "</main>\n</body></html>\n" }
-
-    private func crumbs(_ folder: String) -> String {
-        var html = "<a href=\"/_/browse/\">root</a>"
+    private func crumbs(_ folder: String) -> [GalleryTemplates.Link] {
         var path = ""
-        for part in folder.split(separator: "/") {
+        return folder.split(separator: "/").map { part in
             path += "/" + part
-            html +=
-                " / <a href=\"\(HTML.escape("/_/browse" + HTML.pathComponentEncoded(path) + "/"))\">\(HTML.escape(part))</a>"
+            return .init(href: "/_/browse" + HTML.pathComponentEncoded(path) + "/", name: String(part))
         }
-        return html
     }
 
-    private func table(_ rows: [(String, String)], id: String) -> String {
-        "<table id=\"\(id)\"><tbody>"
-            + rows.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined()
-            + "</tbody></table>"
+    private static func table(_ rows: [(String, String)], id: String) -> GalleryTemplates.Table {
+        .init(id: id, rows: rows.map { .init(label: $0.0, value: $0.1) })
     }
 
     static func color(_ info: ImageInfo) -> String {

@@ -29,6 +29,7 @@ struct ShrinkCommand: ParsableCommand {
               shrink orient photo.jpg -o upright.jpg --lossless
               shrink montage photos/ --cell 256 -o sheet.jpg
               shrink bench photo.jpg
+              shrink formats
               shrink serve --root photos/ --budget 256M
             """,
         version: version,
@@ -38,12 +39,12 @@ struct ShrinkCommand: ParsableCommand {
     #if Server
         static let subcommands: [any ParsableCommand.Type] = [
             InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
-            MontageCommand.self, BenchCommand.self, ServeCommand.self, SignCommand.self,
+            MontageCommand.self, BenchCommand.self, FormatsCommand.self, ServeCommand.self, SignCommand.self,
         ]
     #else
         static let subcommands: [any ParsableCommand.Type] = [
             InfoCommand.self, ThumbnailCommand.self, CropCommand.self, OrientCommand.self,
-            MontageCommand.self, BenchCommand.self,
+            MontageCommand.self, BenchCommand.self, FormatsCommand.self,
         ]
     #endif
 

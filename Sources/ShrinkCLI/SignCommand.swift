@@ -24,7 +24,8 @@
         @Argument(help: "The source: local:///PATH or http(s)://…")
         var source: String
 
-        @Option(help: "Output extension (jpg, png, webp); none keeps the server's choice.")
+        @Option(
+            help: ArgumentHelp("Output extension (\(OutputExtensions.formatNames)); none keeps the server's choice."))
         var ext: String?
 
         @Flag(help: "Encode the source as Base64url instead of plain/.")

@@ -35,6 +35,23 @@ import ShrinkTestSupport
         return (dir, photo, bad)
     }
 
+    @Test func formatsListsTheRegistry() async throws {
+        let json = try await shrink("formats", "--json")
+        #expect(json.status == 0)
+        let formats = json.out.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let names = formats.compactMap { $0["name"] as? String }
+        #expect(names == CodecRegistry.standard.readableFormats.map(\.name))
+        let written = formats.filter { $0["writes"] as? Bool == true }.compactMap { $0["name"] as? String }
+        #expect(written == CodecRegistry.standard.writableFormats.map(\.name))
+        let gif = try #require(formats.first { $0["name"] as? String == "gif" })
+        #expect(gif["thumbnailFormat"] as? String == "png" && gif["animation"] as? Bool == true)
+        let table = try await shrink("formats")
+        #expect(table.status == 0 && table.out.split(separator: "\n").count == names.count + 1)
+        #expect(table.out.contains("image/jpeg") && table.out.hasPrefix("FORMAT"))
+    }
+
     @Test func versionAndHelp() async throws {
         let v = try await shrink("--version")
         #expect(v.status == 0 && v.out.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")

@@ -32,7 +32,7 @@ struct FormatsCommand: ParsableCommand {
         let widths = header.indices.map { i in table.map { $0[i].count }.max() ?? 0 }
         for line in table {
             print(
-                zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                zip(line, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
                     .joined(separator: "  ").trimmingTrailingSpaces)
         }
     }

@@ -23,8 +23,8 @@ public struct ThumbnailOptions: Sendable {
     /// has the image's aspect ratio (± 1 %), like ImageIO's `kCGImageSourceCreateThumbnailFromImageIfAbsent`;
     /// orientation still applies. The thumbnail may be a JPEG's EXIF thumbnail or a HEIF `thmb` image (used
     /// only when its orientation and colour match the photo's). `nil` (the default) means on in `.fast` mode,
-    /// off in `.quality` mode: embedded thumbnails are small and softer than the photo reduced (an iPhone
-    /// HEIC's 320x240 `thmb` reduced to 64 px is 33 dB from the photo reduced, against 48 for the tile path).
+    /// off in `.quality` mode: embedded thumbnails are small and softer than the photo reduced (compared by PSNR in
+    /// BENCHMARKS.md, "Figures behind the code").
     public var useEmbeddedThumbnail: Bool?
     /// What happens to colours: converted from the image's ICC profile to sRGB after the reduction, at the
     /// output's size, and no profile embedded (`.sRGB`, the default); left alone with the profile kept

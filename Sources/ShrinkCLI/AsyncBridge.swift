@@ -7,7 +7,7 @@ import Synchronization
 
 /// Runs async work from a synchronous command and blocks the calling (main) thread until it is done, so
 /// only the commands that need Swift concurrency start its runtime: an `async` main would make every
-/// command, `--version` included, pay for it (3.7 MiB of resident memory, measured).
+/// command, `--version` included, pay for it in resident memory (BENCHMARKS.md, "Figures behind the code").
 enum AsyncBridge {
     static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let box = ResultBox<T>()

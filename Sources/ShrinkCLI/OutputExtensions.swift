@@ -29,7 +29,7 @@ enum OutputExtensions {
 extension OutputExtensions {
     /// `--optimize-coding`'s help, shared by the commands that write JPEG.
     static let optimizeCodingHelp = ArgumentHelp(
-        "JPEG output: Huffman tables optimised for each image, for files about 3 % smaller with the same pixels, at about three times the entropy coding's CPU (about 0.8 ms more for a 400×250 thumbnail). Off by default, as libvips writes; progressive JPEGs always have them."
+        "JPEG output: Huffman tables optimised for each image, for files a few percent smaller with the same pixels, at the cost of a second entropy-coding pass (figures in BENCHMARKS.md). Off by default, as libvips writes; progressive JPEGs always have them."
     )
     /// The usage error of `--optimize-coding` with `--lossless`, which re-encodes nothing.
     static let optimizeCodingWithLossless = ValidationError(

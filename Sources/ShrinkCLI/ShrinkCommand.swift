@@ -49,10 +49,10 @@ struct ShrinkCommand: ParsableCommand {
     #endif
 
     /// The subcommand named by the first argument, parsed on its own: ArgumentParser's root parse reflects over
-    /// every subcommand's options (and looks for completion requests) before it picks one, about 1.5 ms per
-    /// process. nil, for the root parse to handle, when the first argument names no subcommand, asks for help,
-    /// a version or a completion script, or when the subcommand's own parse fails (so errors and usage read
-    /// exactly as the root parse writes them).
+    /// every subcommand's options (and looks for completion requests) before it picks one, a cost paid at every
+    /// process's start (BENCHMARKS.md, "Figures behind the code"). nil, for the root parse to handle, when the
+    /// first argument names no subcommand, asks for help, a version or a completion script, or when the
+    /// subcommand's own parse fails (so errors and usage read exactly as the root parse writes them).
     static func subcommandParse(_ arguments: [String]) -> (any ParsableCommand)? {
         guard let name = arguments.first, !asksForHelp(arguments),
             let command = subcommands.first(where: { $0.configuration.commandName == name })
@@ -61,14 +61,15 @@ struct ShrinkCommand: ParsableCommand {
     }
 
     /// `shrink thumbnail …` in the spellings ``ThumbnailJob/fastParse(_:)`` knows, parsed without ArgumentParser
-    /// at all (the command batches and scripts run most: it saves about 5 ms per process); nil otherwise.
+    /// at all (the command batches and scripts run most: it saves ArgumentParser's start-up cost in every
+    /// process; BENCHMARKS.md, "Figures behind the code"); nil otherwise.
     static func fastThumbnail(_ arguments: [String]) -> ThumbnailJob? {
         guard arguments.first == ThumbnailCommand.name, !asksForHelp(arguments) else { return nil }
         return ThumbnailJob.fastParse(Array(arguments.dropFirst()))
     }
 
     /// True when `arguments` ask ArgumentParser for help, a version or a completion script. (A `switch`, not a
-    /// `Set`: the first use of a generic type costs a runtime type lookup, about 0.1 ms at start-up.)
+    /// `Set`: the first use of a generic type costs a runtime type lookup at start-up.)
     static func asksForHelp(_ arguments: [String]) -> Bool {
         arguments.dropFirst().contains { argument in
             switch argument {
@@ -88,7 +89,8 @@ struct ShrinkCommand: ParsableCommand {
                 return
             }
             var command = try subcommandParse(arguments) ?? parseAsRoot()
-            // Parsing thousands of paths leaves a megabyte of freed heap; a batch should not carry it.
+            // Parsing a long command line (thousands of paths) leaves freed heap behind; a batch should not carry
+            // it (BENCHMARKS.md, "Figures behind the code").
             HeapUsage.returnFreeMemory()
             try command.run()
         } catch {

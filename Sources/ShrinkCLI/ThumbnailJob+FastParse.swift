@@ -11,13 +11,13 @@ extension ThumbnailJob {
         compression: 6, pngFilter: .none, depth: nil, lossless: false, keepExif: false, stripIcc: false, output: nil,
         upscale: false, decoding: DecodingSettings(), color: .sRGB, jobs: nil, json: false)
 
-    /// `shrink thumbnail ARGS` parsed without ArgumentParser: ArgumentParser builds the argument sets of the
-    /// command tree through `Mirror` and the runtime's type lookups (about 5 ms of CPU per process, more than
-    /// half of a small thumbnail's cost). This parser knows the spellings a batch or a script uses — inputs,
-    /// `--name value`, `--name=value`, `-o value` and the flags — and starts from ``defaults``. It returns nil,
-    /// leaving the arguments to ArgumentParser (which then writes its usual help and errors), for anything
-    /// else: an unknown or repeated option, `--`, grouped short flags, a value that does not parse, or
-    /// arguments that fail ``validate()``. `ThumbnailParsingTests` checks that both parsers agree.
+    /// `shrink thumbnail ARGS` parsed without ArgumentParser: ArgumentParser builds the argument sets of the command
+    /// tree through `Mirror` and the runtime's type lookups, CPU paid in every process and a large share of a small
+    /// thumbnail's cost (BENCHMARKS.md, "Figures behind the code"). This parser knows the spellings a batch or a script
+    /// uses — inputs, `--name value`, `--name=value`, `-o value` and the flags — and starts from ``defaults``. It
+    /// returns nil, leaving the arguments to ArgumentParser (which then writes its usual help and errors), for anything
+    /// else: an unknown or repeated option, `--`, grouped short flags, a value that does not parse, or arguments that
+    /// fail ``validate()``. `ThumbnailParsingTests` checks that both parsers agree.
     static func fastParse(_ arguments: [String]) -> ThumbnailJob? {
         var job = defaults
         var seen: [String] = [] // an array, not a Set: see ShrinkCommand.asksForHelp

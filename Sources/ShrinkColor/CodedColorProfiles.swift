@@ -13,8 +13,8 @@ import Synchronization
 /// serves both: H.273 primaries (BT.709/sRGB, BT.2020, Display P3, DCI-P3, BT.601, BT.470M, SMPTE 240M, EBU 3213)
 /// with their transfer (sRGB; the BT.709 family displayed with sRGB's curve, as browsers show it; gamma 2.2 and
 /// 2.8; linear; PQ and HLG tone-mapped, below), and PNG's gamma and chromaticities. Code points that mean sRGB, or
-/// mean nothing (2, unspecified), give nil: nothing to convert. Built once per distinct value (a few hundred
-/// bytes each, 0.1–1 ms), kept for the process.
+/// mean nothing (2, unspecified), give nil: nothing to convert. Built once per distinct value (a few hundred bytes
+/// each; build time: BENCHMARKS.md, "Figures behind the code"), kept for the process.
 ///
 /// HDR to SDR: PQ's absolute light is read with reference white at 203 cd/m² (ITU-R BT.2408) as 1.0; HLG's scene
 /// light goes through its system gamma of 1.2 (a 1000 cd/m² display), its 75 % signal as 1.0. Above 0.75 of

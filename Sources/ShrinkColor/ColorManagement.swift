@@ -1,10 +1,10 @@
 import ShrinkCore
 
-/// Colour management of decoded pixels: the image's ICC profile to sRGB (or Display P3). It runs on the
-/// output, after the reduction — a 400×300 thumbnail costs well under a millisecond, where the same transform at
-/// 12 MP costs about 100 ms — except for profiles too steep to commute with averaging, whose transform runs on
-/// the decoded rows before the resampler (``beforeResampling(_:profile:rowFormat:)``). Transforms come from
-/// ``ColorTransformCache/shared``. An untagged image is taken to be sRGB; a profile lcms2 cannot read, or one
+/// Colour management of decoded pixels: the image's ICC profile to sRGB (or Display P3). It runs on the output, after
+/// the reduction — its cost is per pixel, so it is paid on the thumbnail's pixels, not the decoded image's
+/// (BENCHMARKS.md, "Figures behind the code") — except for profiles too steep to commute with averaging, whose
+/// transform runs on the decoded rows before the resampler (``beforeResampling(_:profile:rowFormat:)``). Transforms
+/// come from ``ColorTransformCache/shared``. An untagged image is taken to be sRGB; a profile lcms2 cannot read, or one
 /// for other data (a CMYK profile on RGB pixels), is a warning and the pixels are left as they are.
 package enum ColorManagement {
     /// What `policy` means for `profile` on pixels of `format` (a format lcms2 transforms in place): the

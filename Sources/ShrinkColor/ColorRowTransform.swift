@@ -1,8 +1,9 @@
 import ShrinkCore
 
 /// A colour transform run on decoded rows before the resampler (``ColorManagement/beforeResampling(_:profile:rowFormat:)``),
-/// for profiles too steep to convert after the reduction. Costs about 5 ns a pixel of every decoded row (the
-/// image at its decoded size, not the output's), nothing held.
+/// for profiles too steep to convert after the reduction. Costs a transform of every pixel of every decoded row (the
+/// image at its decoded size, not the output's; per-pixel cost: BENCHMARKS.md, "Figures behind the code"), nothing
+/// held.
 package struct ColorRowTransform: Sendable {
     let transform: ColorTransform
     /// The source profile's name and the target's, for the report.

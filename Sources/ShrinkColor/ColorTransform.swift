@@ -4,8 +4,9 @@ import ShrinkCore
 /// A Little CMS transform from one profile to another for one interleaved pixel format (gray8, grayAlpha8,
 /// rgb8, rgba8 or rgba16), or from CMYK ink (8-bit, plain or inverted) to rgb8; perceptual intent, alpha
 /// copied untouched. Made without lcms2's one-pixel cache, so one transform serves many threads at once.
-/// Creating one costs 1–40 ms (more for LUT profiles, whose transform holds a precomputed table of about
-/// 0.5 MiB); applying it about 5 ns a pixel for matrix-shaper profiles, 10–20 ns for CMYK ones.
+/// Creating one is costly, more so for LUT profiles, whose transform holds a precomputed table, so transforms are
+/// cached (``ColorTransformCache``); applying one costs per pixel, more for CMYK than for matrix-shaper profiles
+/// (creation and per-pixel costs: BENCHMARKS.md, "Figures behind the code").
 final class ColorTransform: @unchecked Sendable {
     private let handle: cmsHTRANSFORM
     /// The format of the output (and of the input, except for ink transforms).

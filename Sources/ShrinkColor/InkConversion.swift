@@ -4,12 +4,13 @@ import Synchronization
 /// CMYK ink to RGB through ICC profiles, for a codec to run on its decoded rows (``InkConverting``): from the
 /// image's own CMYK profile, else from ``ColorProfile/fallbackCMYK`` (a SWOP press profile, what untagged CMYK
 /// most often is), to sRGB (or Display P3 under ``ColorPolicy/displayP3``). With neither profile usable, ink is
-/// converted as ``NaiveInk`` does and the result says so. The transform comes from ``ColorTransformCache`` (made
-/// once per profile in a process: 20–60 ms and about 0.5 MiB for a LUT profile); converting costs 10–20 ns a
-/// pixel of the decoded (DCT-scaled) rows. One conversion serves one decode; it records the time it spends.
+/// converted as ``NaiveInk`` does and the result says so. The transform comes from ``ColorTransformCache`` (made once
+/// per profile in a process, with a precomputed table for a LUT profile); converting costs a transform of every pixel
+/// of the decoded (DCT-scaled) rows (both costs: BENCHMARKS.md, "Figures behind the code"). One conversion serves one
+/// decode; it records the time it spends.
 package final class InkConversion: InkConverting {
-    /// What the transform holds beyond the image, charged by the memory prediction: a LUT profile's parsed
-    /// tables and the transform's precomputed table (0.6–1.4 MB measured for SWOP profiles), rounded up.
+    /// What the transform holds beyond the image, charged by the memory prediction: a LUT profile's parsed tables and
+    /// the transform's precomputed table, rounded up to 2 MiB (calibration: BENCHMARKS.md, "Figures behind the code").
     package static let stateBytes = 2 << 20
 
     private let policy: ColorPolicy

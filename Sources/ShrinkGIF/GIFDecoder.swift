@@ -73,13 +73,11 @@ package struct GIFDecoder: ImageDecoding {
     /// An interlaced first frame holds its indices, 1 byte per frame pixel; a non-interlaced one streams: 0.
     package var workingBytes: Int { structure.firstFrame.isInterlaced ? structure.firstFrame.size.pixelCount : 0 }
 
-    /// giflib's state while decoding — its private LZW tables (prefix 16 KiB, suffix and stack 4 KiB each, a
-    /// 256-byte block buffer) and the file structures — plus the colour table (1 KiB): 26 KiB; a line of the
-    /// frame's width when rows stream; and for a mapped input the pages read and not yet released
-    /// (``GIFInput/dropStep`` plus a 64 KiB fault-around block). Calibrated with mallinfo2 (``HeapUsage``) around
-    /// starting a decode and reading its first row: 25 072 bytes for 100- and 640-pixel frames, 29 088 for a
-    /// 4000-pixel one (the line), 325 088 for an interlaced 2000×150 frame (its 300 000-byte indices are
-    /// ``workingBytes``).
+    /// giflib's state while decoding — its private LZW tables (prefix 16 KiB, suffix and stack 4 KiB each, a 256-byte
+    /// block buffer) and the file structures — plus the colour table (1 KiB): 26 KiB; a line of the frame's width when
+    /// rows stream; and for a mapped input the pages read and not yet released (``GIFInput/dropStep`` plus a 64 KiB
+    /// fault-around block). Calibrated with mallinfo2 (``HeapUsage``) around starting a decode and reading its first
+    /// row (BENCHMARKS.md, "Figures behind the code"); an interlaced frame's indices are ``workingBytes``, not state.
     package var stateBytes: Int {
         let input = bytes.isPageAlignedMapping ? GIFInput.dropStep + 64 << 10 : 0
         let line = structure.firstFrame.isInterlaced ? 0 : structure.firstFrame.size.width

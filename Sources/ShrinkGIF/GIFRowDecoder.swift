@@ -9,7 +9,7 @@ import ShrinkCore
 /// row; rows and columns of the canvas outside the frame are the fill colour (the transparent index, else index
 /// 0). An interlaced frame is decoded whole when the decode starts, its indices held (1 byte per frame pixel).
 ///
-/// Memory: giflib's state (~25 KiB), the colour table (1 KiB), one line or the interlaced indices.
+/// Memory: giflib's state and the colour table (``GIFDecoder/stateBytes``), one line or the interlaced indices.
 ///
 /// Damage in the first frame — data that ends before its last pixel, an invalid LZW code, a minimum code size
 /// above 8 — is an error (`.truncated` or `.corruptData`), as in Pillow and libvips: rows the file does not

@@ -8,11 +8,11 @@ import ShrinkCore
 /// anything else (a 65535×65535 screen is refused at once); the canvas — the screen grown to hold the first
 /// frame, as Pillow and libvips show it — is checked when the first frame's descriptor is read.
 ///
-/// Cost: one pass over the file touching one byte per sub-block (at most ``maxWalkSteps`` blocks, sub-blocks
-/// and skipped stray bytes, so a hostile file of millions of tiny blocks cannot make it slow: ~10 ms at the
-/// cap; frames after it are not counted). No allocation beyond the warnings and features. A mapped input's
-/// pages are released behind the walk every ``pageReleaseStep`` bytes, so counting the frames of a large
-/// animation does not leave the file resident.
+/// Cost: one pass over the file touching one byte per sub-block (at most ``maxWalkSteps`` blocks, sub-blocks and
+/// skipped stray bytes, so a hostile file of millions of tiny blocks cannot make it slow: the walk's time at the cap is
+/// in BENCHMARKS.md, "Figures behind the code"; frames after it are not counted). No allocation beyond the warnings and
+/// features. A mapped input's pages are released behind the walk every ``pageReleaseStep`` bytes, so counting the
+/// frames of a large animation does not leave the file resident.
 package struct GIFStructure: Sendable {
     /// "87a" or "89a".
     package let version: String

@@ -39,9 +39,9 @@ final class AV1Decoder {
         self.maxPixels = maxPixels
     }
 
-    /// Closes dav1d, then hands the freed memory of a large frame back to the system: glibc raises its mmap
-    /// threshold after the first large free, so later frames' buffers come from the heap and stay resident,
-    /// fragmented, once freed (a batch of 100 12 MP AVIFs on one worker grew from 36 to 72 MiB; 38 after this).
+    /// Closes dav1d, then hands the freed memory of a large frame back to the system: glibc raises its mmap threshold
+    /// after the first large free, so later frames' buffers come from the heap and stay resident, fragmented, once
+    /// freed, and a batch's resident memory keeps growing without this (BENCHMARKS.md, "Figures behind the code").
     deinit {
         var c: OpaquePointer? = context
         shrink_dav1d_close(&c)

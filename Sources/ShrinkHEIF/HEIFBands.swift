@@ -193,7 +193,7 @@ final class HEIFBands {
             }
         }
         let picture = try result.get()
-        // The tile's coded bytes are read once: their pages of a mapped file go (a 12 MP photo is 2 MB of them).
+        // The tile's coded bytes are read once: their pages of a mapped file go (the tiles are most of the file).
         for extent in container.items[id]?.extents ?? [] { bytes.releaseResidentPages(in: extent) }
         guard
             picture.sizes.first.map({ $0.width >= image.tileSize.width && $0.height >= image.tileSize.height }) == true

@@ -6,7 +6,8 @@ import ShrinkCore
 /// ranges of the file. Every length, offset and count is checked against the file and ``HEIFLimits`` before
 /// it is used.
 ///
-/// Cost: a few small arrays per item (a 48-tile iPhone photo has about 55 items).
+/// Cost: a few small arrays per item (a grid image has an item per tile, plus a few; BENCHMARKS.md, "Figures behind the
+/// code").
 package struct HEIFContainer: Sendable {
     /// `ftyp`'s major brand (`heic`, `avif`, `mif1`…) and compatible brands.
     package let majorBrand: String

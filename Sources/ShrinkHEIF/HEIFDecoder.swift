@@ -112,14 +112,13 @@ package struct HEIFDecoder: ImageDecoding {
 
     package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .rgb8 }
 
-    /// What decoding `image` holds. HEVC: a band of planes (the image's width × a tile's height) and what
-    /// libde265 holds for one tile — its picture, the deblocked and SAO copies, per-block metadata — plus our
-    /// copy of it: 11 B per tile pixel (10 measured as the allocator's high-water mark: 6.3 MB for an iPhone
-    /// photo's 512×512 tiles with a 3.1 MB band). AV1: dav1d's picture of a tile (its planes at 1 or 2 bytes a
-    /// sample) and 0.6 times as much again of per-frame state (2.0 B/px measured for 8-bit 4:2:0 photos of 12
-    /// and 20 MP, 8.8 B/px for 10-bit 4:4:4), plus the band for a grid, plus an 8-bit copy of a deeper tile; a
-    /// single AV1 image is its own band unless it is shifted to 8 bits. Samples kept at a depth above 8 bits
-    /// (`keepDepth`) take 2 bytes in the band and in libde265's copy.
+    /// What decoding `image` holds. HEVC: a band of planes (the image's width × a tile's height) and what libde265
+    /// holds for one tile — its picture, the deblocked and SAO copies, per-block metadata — plus our copy of it: 11 B
+    /// per tile pixel. AV1: dav1d's picture of a tile (its planes at 1 or 2 bytes a sample) and 0.6 times as much again
+    /// of per-frame state, plus the band for a grid, plus an 8-bit copy of a deeper tile; a single AV1 image is its own
+    /// band unless it is shifted to 8 bits. Samples kept at a depth above 8 bits (`keepDepth`) take 2 bytes in the band
+    /// and in libde265's copy. Both per-tile factors are calibrated against the allocator's high-water mark
+    /// (BENCHMARKS.md, "Figures behind the code").
     static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false) -> Int {
         let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat] // samples per 4 pixels
         let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
@@ -135,7 +134,8 @@ package struct HEIFDecoder: ImageDecoding {
         }
     }
 
-    /// The decoder library's own state besides pictures: libde265's context, dav1d's (about 1 MiB).
+    /// The decoder library's own state besides pictures, a fixed allowance: 256 KiB for libde265's context, 1 MiB for
+    /// dav1d's (BENCHMARKS.md, "Figures behind the code").
     static func stateBytes(_ image: HEIFImage) -> Int {
         switch image.coding {
         case .hevc: 256 << 10

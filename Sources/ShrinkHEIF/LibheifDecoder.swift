@@ -4,10 +4,10 @@ import ShrinkCore
 /// The fallback for HEIF and AVIF primary items the tile path does not decode: derived images (`iden`, an
 /// image with transforms of its own; `iovl`, images placed on a canvas) over HEVC or AV1 items. libheif
 /// decodes the whole image to RGB(A) with the decoder chosen by name (`libde265` or `dav1d`, never aom) and
-/// applies `clap`/`irot`/`imir` itself, so the image is reported upright. Charged at its full cost before
-/// decoding: 20 B per pixel of the result, 22 with alpha (measured as the allocator's high-water mark: 18.6 B/px
-/// for a 12 MP AV1 `iden` turned by `irot` — the YUV picture, dav1d's frame, the RGB image and its rotated copy;
-/// 11–14 for an overlay of two small images) — against 1.5 B/px of a band for the tile path.
+/// applies `clap`/`irot`/`imir` itself, so the image is reported upright. Charged at its full cost before decoding, per
+/// pixel of the result: 20 bytes, 22 with alpha (the YUV picture, the decoder's frame, the RGB image and its rotated
+/// copy; calibrated against the allocator's high-water mark: BENCHMARKS.md, "Figures behind the code") — against the
+/// tile path's band of planes, 1.5 bytes a pixel at 4:2:0.
 package struct LibheifDecoder: ImageDecoding {
     package let bytes: ImageBytes
     package let path: String
@@ -89,8 +89,9 @@ package struct LibheifDecoder: ImageDecoding {
 
     package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : .rgb8 }
 
-    /// The whole image through libheif (`libheifWhole`): working memory 20 B/px (22 with alpha), libheif's and
-    /// the decoder's own state about 4 MiB. Windows are cut after the decode.
+    /// The whole image through libheif (`libheifWhole`): working memory 20 B/px (22 with alpha), and a fixed 4 MiB for
+    /// libheif's and the decoder's own state (BENCHMARKS.md, "Figures behind the code"). Windows are cut after the
+    /// decode.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let (bytes, path, size, format, decoderID, maxSide) = (bytes, path, info.size, outputFormat, decoderID, maxSide)
         return DecodeRoute(

@@ -15,11 +15,10 @@ public struct JPEGEncoder: ImageEncoding {
         public var chroma444: Bool
         /// Write a progressive JPEG (buffers every coefficient of the image). `false` by default.
         public var progressive: Bool
-        /// Compute optimal Huffman tables for this image: the same pixels in a file about 3 % smaller, for about
-        /// three times the entropy coding's CPU (libjpeg buffers every coefficient, 2 bytes per sample after
-        /// subsampling, counts their symbols in a first pass and codes them in a second; a 400×250 thumbnail
-        /// takes about 0.8 ms more). `false` by default, as libvips and libjpeg write; progressive output always
-        /// optimises.
+        /// Compute optimal Huffman tables for this image: the same pixels in a smaller file, for a second
+        /// entropy-coding pass (libjpeg buffers every coefficient, 2 bytes per sample after subsampling, counts their
+        /// symbols in a first pass and codes them in a second; sizes and CPU: BENCHMARKS.md, "Figures behind the
+        /// code"). `false` by default, as libvips and libjpeg write; progressive output always optimises.
         public var optimizeHuffmanTables: Bool
 
         /// Write the source's ICC profile, so colours stay right in colour-managed viewers. `true` by default.

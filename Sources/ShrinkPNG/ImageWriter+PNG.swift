@@ -1,9 +1,10 @@
 import ShrinkCore
 
 extension ImageWriter {
-    /// PNG through libspng: the pixels as they are (alpha, 16 bits), a deflate level, a bit depth, scanline
-    /// filters (the format option `filter`), ICC and EXIF kept on request. An encode holds a converted copy of
-    /// the pixels (4 bytes a pixel at most), the output (bounded by the raw size) and 1 MiB of state.
+    /// PNG through libspng: the pixels as they are (alpha, 16 bits), a deflate level, a bit depth, scanline filters
+    /// (the format option `filter`), ICC and EXIF kept on request. An encode holds a converted copy of the pixels (4
+    /// bytes a pixel at most), the output (bounded by the raw size) and a fixed 1 MiB allowance for libspng's and
+    /// zlib's state, not yet measured (BENCHMARKS.md, "Figures behind the code").
     package static let png = ImageWriter(
         accepts: [.alpha, .sixteenBit],
         reads: [.compressionLevel, .bitDepth, .keepICCProfile, .keepEXIF],

@@ -157,11 +157,10 @@ package struct PNGDecoder: ImageDecoding {
         return s.pixelCount * rowFormat.channels * (Self.sumIsNarrow(rowFormat, d) ? 2 : 4) + rows
     }
 
-    /// libspng's and zlib's state while decoding: the 32 KiB inflate window and its tables (64 KiB in all)
-    /// plus four rows of the full width at the file's depth (libspng's current and previous scanlines and
-    /// their filtered copies). Calibrated with mallinfo2: 144 KiB measured for a 5120-pixel RGBA row width,
-    /// 144 KiB from this formula. A mapped input adds the pages read and not yet released
-    /// (``PNGStream/dropStep`` plus a 64 KiB fault-around block).
+    /// libspng's and zlib's state while decoding: the 32 KiB inflate window and its tables (64 KiB in all) plus four
+    /// rows of the full width at the file's depth (libspng's current and previous scanlines and their filtered copies).
+    /// A mapped input adds the pages read and not yet released (``PNGStream/dropStep`` plus a 64 KiB fault-around
+    /// block). Calibrated with mallinfo2 (BENCHMARKS.md, "Figures behind the code").
     package func stateBytes(scaleDenominator: Int) -> Int {
         let input = bytes.isPageAlignedMapping ? PNGStream.dropStep + 64 << 10 : 0
         return 64 << 10 + 4 * rowFormat.byteCount(for: PixelSize(width: info.size.width, height: 1)) + input

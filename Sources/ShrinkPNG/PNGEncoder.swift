@@ -26,9 +26,8 @@ public struct PNGEncoder: ImageEncoding {
         case average
         /// Each byte minus Paeth's predictor of left, above and above-left.
         case paeth
-        /// Try all five per row (libpng's heuristic): smallest files (about a quarter smaller than `none` on
-        /// photos), about three times the CPU of `none` (10 s against 3.6 s for a 24 MP photo at level 6; a
-        /// 400×225 RGBA thumbnail: 119 KB in 40 ms more CPU than `none`'s 161 KB).
+        /// Try all five per row (libpng's heuristic): the smallest files, for more CPU than `none` (every row filtered
+        /// five ways; sizes and CPU: BENCHMARKS.md, "Figures behind the code").
         case adaptive
         /// `adaptive` up to ``adaptiveLimit`` pixels (thumbnails), `none` above (full-size images).
         case auto

@@ -8,11 +8,10 @@
 import CShrinkSPNG
 import ShrinkCore
 
-/// Feeds libspng from the mapped bytes through its read callback, releasing the mapping's pages behind the
-/// read position (`MADV_DONTNEED`), so a large input does not show in resident memory: libspng copies what
-/// it reads into its own small buffers; at most ``dropStep`` plus the kernel's 64 KiB fault-around block stay
-/// resident. (Measured on a 16 MB, 15 MP RGBA PNG → 400 px: 12.0 MiB peak
-/// through this stream against 27.3 MiB handing libspng the mapped bytes, at the same CPU time.)
+/// Feeds libspng from the mapped bytes through its read callback, releasing the mapping's pages behind the read
+/// position (`MADV_DONTNEED`), so a large input does not show in resident memory: libspng copies what it reads into its
+/// own small buffers; at most ``dropStep`` plus the kernel's 64 KiB fault-around block stay resident. (Far less peak
+/// memory than handing libspng the mapped bytes, at the same CPU time: BENCHMARKS.md, "Figures behind the code".)
 final class PNGStream {
     private let bytes: ImageBytes
     private var offset = 0

@@ -41,14 +41,14 @@ package final class StreamingResampler {
     /// Which pass runs on the rows as they arrive. Both orders make the same multiply-adds of a reduction;
     /// they differ in which loop does the larger part (the pass over the taller input).
     package enum Order: Sendable {
-        /// One channel: the ring holds the box rows (the columns the windows read) and each output row is
-        /// filtered down its columns (plain vector multiply-adds, 32 columns at a time), then across (a dot
-        /// product per output sample, once per output row instead of once per input row). 0.55 ms less CPU on a 12 MP photo's Y, Cb and Cr planes
-        /// to 400 px than horizontal first.
+        /// One channel: the ring holds the box rows (the columns the windows read) and each output row is filtered down
+        /// its columns (plain vector multiply-adds, 32 columns at a time), then across (a dot product per output
+        /// sample, once per output row instead of once per input row): the cheaper order for one channel
+        /// (BENCHMARKS.md, "Figures behind the code").
         case verticalFirst
-        /// Colour: each arriving row is filtered across (all channels of a pixel in one 4-lane multiply-add per
-        /// tap, as efficient as the vertical pass) and the ring holds rows of the output width — a third to a
-        /// sixth of the box width's memory; vertical first measured 1.3% slower on a 15 MP RGBA PNG.
+        /// Colour: each arriving row is filtered across (all channels of a pixel in one 4-lane multiply-add per tap, as
+        /// efficient as the vertical pass) and the ring holds rows of the output width — a third to a sixth of the box
+        /// width's memory; also the faster order for colour (BENCHMARKS.md, "Figures behind the code").
         case horizontalFirst
 
         init(channels: Int) { self = channels == 1 ? .verticalFirst : .horizontalFirst }

@@ -5,10 +5,10 @@ import Synchronization
 /// Counts requests in flight and, once the server has had none for ``idleDelay``, hands the allocator's free
 /// memory back to the system (`malloc_trim`), so resident memory falls back to the baseline between bursts.
 ///
-/// The trim runs on a thread of its own, never on a request's path: it walks every arena under that arena's
-/// lock (milliseconds with a few arenas), which would otherwise land on the tail latency of whatever request
-/// ended the burst. Cost while busy: one lock per request start and end; the thread wakes four times a second
-/// and ends when the trimmer is released.
+/// The trim runs on a thread of its own, never on a request's path: it walks every arena under that arena's lock, a
+/// cost that grows with the arenas (BENCHMARKS.md, "Figures behind the code") and would otherwise land on the tail
+/// latency of whatever request ended the burst. Cost while busy: one lock per request start and end; the thread wakes
+/// four times a second and ends when the trimmer is released.
 final class IdleTrimmer: Sendable {
     /// How long no request may be in flight before a trim.
     let idleDelay: Duration

@@ -72,9 +72,10 @@ package struct WebPDecoder: ImageDecoding {
     /// (`scaledPlanes`); RGB or RGBA rows from it otherwise (`scaledRows`); for lossless frames
     /// the same rows after libwebp has held the whole image (`wholeImage`). Working memory: the scaled frame,
     /// plus the full-size alpha plane (1 B/px) of a lossy frame with alpha or the full-size ARGB image
-    /// (4 B/px) of a lossless one. A compressed alpha plane is itself a lossless bitstream, which libwebp
-    /// decodes through 1 or 4 bytes per pixel (by content) plus its Huffman tables, beside the plane; the
-    /// route charges 7 B/px (measured high-water marks: 2.1–6.0 B/px on the corpus and generated files).
+    /// (4 B/px) of a lossless one. A compressed alpha plane is itself a lossless bitstream, which libwebp decodes
+    /// through 1 or 4 bytes per pixel (by content) plus its Huffman tables, beside the plane; the route charges 7 B/px
+    /// for a compressed plane instead of 1 (calibrated against the allocator's high-water mark: BENCHMARKS.md, "Figures
+    /// behind the code").
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
         let canvas = scaledSize(denominator: d)
@@ -125,10 +126,10 @@ package struct WebPDecoder: ImageDecoding {
         }
     }
 
-    /// libwebp's own state while decoding: tables and per-macroblock context, the row cache of the coded
-    /// width (about 36 rows of YUV plus filter and intra-prediction rows) and the scaler's accumulators.
-    /// Calibrated against the allocator's high-water mark (glibc told not to map or trim) on lossy files
-    /// 1,000 to 16,000 pixels wide: 130 KiB + about 100 B per coded column, + 48 B per output column.
+    /// libwebp's own state while decoding: tables and per-macroblock context, the row cache of the coded width (rows of
+    /// YUV plus filter and intra-prediction rows) and the scaler's accumulators: charged as 160 KiB plus 112 B per
+    /// coded column plus 48 B per output column, at or above a fit to the allocator's high-water mark (glibc told not
+    /// to map or trim) on lossy files of many widths (BENCHMARKS.md, "Figures behind the code").
     func stateBytes(codedWidth: Int, outputWidth: Int) -> Int {
         160 << 10 + 112 * codedWidth + 48 * outputWidth
     }

@@ -12,7 +12,8 @@ public struct EncodedImage: Sendable {
     /// validator; an ETag can be built on it).
     public let validator: String
 
-    /// Wraps encoded `bytes`; the validator is computed from them (SHA-256, about 1 ms per 300 KB).
+    /// Wraps encoded `bytes`; the validator is computed from them: one SHA-256 pass over the bytes, its cost
+    /// linear in their count (measured: BENCHMARKS.md, "Figures behind the code").
     public init(bytes: [UInt8], format: ImageFormat, size: PixelSize) {
         self.bytes = bytes
         self.format = format

@@ -4,9 +4,10 @@ import Synchronization
 ///
 /// Renderers call ``checkpoint(row:)`` after every strip of rows (16 decoded rows, or one JPEG row group):
 /// once ``cancel()`` has been called the next checkpoint throws `.cancelled`, the decoder is dropped and its
-/// buffers are freed at once; rows below are never decoded. Checkpoints also sample ``HeapUsage`` (at most
-/// once per ``sampleInterval``: `mallinfo2` walks the allocator's bins, tens of microseconds) so ``peakBytes``
-/// tells how far the heap grew above where it stood when the monitor was made; ``notePeak()`` samples at once.
+/// buffers are freed at once; rows below are never decoded. Checkpoints also sample ``HeapUsage`` (at most once per
+/// ``sampleInterval``: `mallinfo2` walks the allocator's bins, too slow for every checkpoint; BENCHMARKS.md, "Figures
+/// behind the code") so ``peakBytes`` tells how far the heap grew above where it stood when the monitor was made;
+/// ``notePeak()`` samples at once.
 public final class DecodeMonitor: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let baseline = Atomic<Int>(0)
@@ -53,8 +54,8 @@ public final class DecodeMonitor: Sendable {
     /// How far the allocator's hold from the system (``HeapUsage/bytesFromSystem``) grew between the baseline
     /// and the last sample. When glibc neither maps nor trims, its hold only grows, so this is the decode's
     /// high-water mark, including what a C codec allocated and freed between two checkpoints — less what fit
-    /// into free chunks the allocator already held at the baseline (trim first: what stays are holes of a
-    /// few tens of KiB).
+    /// into free chunks the allocator already held at the baseline (trim first: what stays are small holes;
+    /// BENCHMARKS.md, "Figures behind the code").
     package var systemGrowthBytes: Int { systemGrowth.load(ordering: .relaxed) }
 
     /// The number of source rows decoded when the last checkpoint ran.

@@ -14,10 +14,10 @@ public struct OutputSettings: Sendable, Hashable {
     public var quality: Int
     /// JPEG only: progressive scans. `false` by default.
     public var progressive: Bool
-    /// JPEG only: Huffman tables optimised for each image, for a file about 3 % smaller with the same pixels, at
-    /// about three times the entropy coding's CPU and a buffer of every coefficient (3 bytes per pixel, counted in
-    /// the encode's predicted bytes). `false` by default, as libvips writes; `shrink serve` turns it on for JPEG, as
-    /// imgproxy does (its results are cached and served many times).
+    /// JPEG only: Huffman tables optimised for each image, for a smaller file with the same pixels, at the cost of a
+    /// second entropy-coding pass and a buffer of every coefficient (3 bytes per pixel, counted in the encode's
+    /// predicted bytes; sizes and CPU: BENCHMARKS.md, "Figures behind the code"). `false` by default, as libvips
+    /// writes; `shrink serve` turns it on for JPEG, as imgproxy does (its results are cached and served many times).
     public var optimizeCoding: Bool
     /// The colour transparent pixels are flattened onto for formats without alpha (JPEG). White by default.
     public var background: RGBColor

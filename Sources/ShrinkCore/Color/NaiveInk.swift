@@ -1,5 +1,6 @@
-/// CMYK to RGB without a profile: each channel is (1 − ink) × (1 − black), what browsers and Pillow do with a
-/// CMYK JPEG that carries no ICC profile. About 2 ns a pixel; holds nothing.
+/// CMYK to RGB without a profile: each channel is (1 − ink) × (1 − black), what browsers and Pillow do with a CMYK JPEG
+/// that carries no ICC profile. A few integer operations a pixel (BENCHMARKS.md, "Figures behind the code"); holds
+/// nothing.
 package struct NaiveInk: InkConverting {
     package init() {}
 

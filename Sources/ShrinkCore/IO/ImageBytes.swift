@@ -15,8 +15,7 @@ import CShrinkSystem
 /// A mapped file may be truncated by another process while it is read; that would raise SIGBUS. Every
 /// mapping is registered with a guard that maps a zero page over the missing part instead and marks the
 /// bytes, so the decode that read them ends with `.truncated`, not a crash.
-/// (Reading the file into the heap instead would cost its whole size in memory: 4.4 MiB more for a 24 MP
-/// JPEG; see BENCHMARKS.md.)
+/// (Reading the file into the heap instead would cost its whole size in memory; see BENCHMARKS.md, "Inputs".)
 public final class ImageBytes: @unchecked Sendable {
     // Immutable after init: the mapping or allocation is owned for the object's lifetime, so the
     // address stays valid as long as the object lives (decoders keep a reference).

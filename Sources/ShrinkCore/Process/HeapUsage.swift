@@ -5,7 +5,8 @@ import CShrinkSystem
 /// the same allocator. It is process-wide: with several decodes running at once, each sees the others'
 /// buffers too. 0 where the C library cannot tell.
 ///
-/// Cost: a walk over the allocator's free lists, a few microseconds; call it between strips, not per row.
+/// Cost: a walk over the allocator's free lists (BENCHMARKS.md, "Figures behind the code"); call it between strips, not
+/// per row.
 package enum HeapUsage {
     package static var bytesInUse: Int { Int(csys_heap_bytes_in_use()) }
 

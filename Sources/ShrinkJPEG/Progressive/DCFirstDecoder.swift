@@ -12,7 +12,7 @@ import ShrinkCore
 /// Luma AC scans, most of the file, are never entropy-decoded: the scan script only finds where they end.
 ///
 /// Memory: 2 bytes per block of every component (DC values) and the 1/8-scale planes (3 bytes per output
-/// pixel); about 2.2 MiB for a 24 MP 4:2:0 photo, against libjpeg's 71 MiB of coefficients.
+/// pixel); about 2.2 MiB for a 24 MP 4:2:0 photo, against libjpeg's 70 MiB of coefficients.
 /// Layouts other than gray, 4:4:4 (any equal sampling) and 4:2:0 YCbCr are not handled (``supports``).
 struct DCFirstDecoder {
     let script: ScanScript
@@ -77,10 +77,10 @@ struct DCFirstDecoder {
             * script.components.count
     }
 
-    /// The decoder's tables and scan readers (64 KiB, measured as the allocator's high-water mark: about
-    /// 50 KiB above the DC values and planes for a 4:2:0 file) and, when the file is mapped, the input pages
-    /// resident while decoding: the data of the scans read (DC scans, and the AC scans of 2×2 components),
-    /// which are released when the decode ends.
+    /// The decoder's tables and scan readers (a fixed 64 KiB, calibrated against the allocator's high-water mark:
+    /// BENCHMARKS.md, "Figures behind the code") and, when the file is mapped, the input pages resident while decoding:
+    /// the data of the scans read (DC scans, and the AC scans of 2×2 components), which are released when the decode
+    /// ends.
     func stateBytes(mapped: Bool) -> Int {
         guard mapped else { return 64 << 10 }
         let read = script.scans.filter { s in s.ss == 0 || s.components.allSatisfy { dctScale[$0] == 2 } }

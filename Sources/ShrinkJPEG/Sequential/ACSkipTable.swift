@@ -14,10 +14,11 @@ final class ACSkipTable: @unchecked Sendable {
 
     let entries: UnsafeMutablePointer<UInt32>
 
-    /// Built from `table`'s code counts and symbols (validated when it was built): first each window's first
-    /// code alone, filled code by code (T.81 C's canonical order), then each entry extended by looking its
-    /// remaining bits up in that first table: a code found there fits when it and its value end inside the
-    /// window, whatever bits follow. About 20 µs a table.
+    /// Built from `table`'s code counts and symbols (validated when it was built): first each window's first code
+    /// alone, filled code by code (T.81 C's canonical order), then each entry extended by looking its remaining bits up
+    /// in that first table: a code found there fits when it and its value end inside the window, whatever bits follow.
+    /// Two passes over the table's entries, once per table a decode uses (build time: BENCHMARKS.md, "Figures behind
+    /// the code").
     init(_ table: HuffmanTable) {
         let size = 1 << Self.bits
         entries = .allocate(capacity: size)

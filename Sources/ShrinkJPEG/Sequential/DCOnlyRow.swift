@@ -23,9 +23,9 @@ enum DCOnlyRow {
         _ entropy: inout EntropyReader, blocks: UnsafeBufferPointer<Block>, mcus: Range<Int>,
         pred: UnsafeMutablePointer<Int>, strict: Bool, path: String
     ) throws(ImageError) -> Bool {
-        // Data runs out only in damaged files, and only after the reader stopped at a marker or the end: the
-        // MCUs are decoded without looking for it, and again, looking before each MCU, only when it happened
-        // (a per-MCU check cost 2–3 % on clean files). Once it has, every pass looks.
+        // Data runs out only in damaged files, and only after the reader stopped at a marker or the end: the MCUs are
+        // decoded without looking for it, and again, looking before each MCU, only when it happened (a per-MCU check
+        // slows every clean file; BENCHMARKS.md, "Figures behind the code"). Once it has, every pass looks.
         guard !entropy.fakeBitsUsed else {
             return try decodeChecked(&entropy, blocks: blocks, mcus: mcus, pred: pred, strict: strict, path: path)
         }

@@ -1,6 +1,6 @@
-// libde265, loaded on first use: only HEIC files need it, and linking it made every process map it and run its
-// start-up code (about 1 ms of CPU at each start of the CLI). These functions are libde265's, prefixed `shrink_`;
-// call `shrink_de265_load` first, and the others only when it returned 0.
+// libde265, loaded on first use: only HEIC files need it, and linking it made every process map it and run its start-up
+// code at each start of the CLI (the CPU it cost: BENCHMARKS.md, "Figures behind the code"). These functions are
+// libde265's, prefixed `shrink_`; call `shrink_de265_load` first, and the others only when it returned 0.
 #ifndef CSHRINKDE265_H
 #define CSHRINKDE265_H
 

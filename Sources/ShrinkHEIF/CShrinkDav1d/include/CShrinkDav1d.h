@@ -1,7 +1,7 @@
-// dav1d, loaded on first use: only AVIF files need it, and linking it made every process map it (about 0.2 ms of
-// CPU at each start of the CLI). These functions are dav1d's, prefixed `shrink_`; each loads dav1d on its first
-// call, and when it cannot be loaded returns an error (negative) or does nothing. `shrink_dav1d_load` says
-// whether it is there (and `shrink_dav1d_load_error` why not).
+// dav1d, loaded on first use: only AVIF files need it, and linking it made every process map it at each start of the
+// CLI (the CPU it cost: BENCHMARKS.md, "Figures behind the code"). These functions are dav1d's, prefixed `shrink_`;
+// each loads dav1d on its first call, and when it cannot be loaded returns an error (negative) or does nothing.
+// `shrink_dav1d_load` says whether it is there (and `shrink_dav1d_load_error` why not).
 #ifndef CSHRINKDAV1D_H
 #define CSHRINKDAV1D_H
 

@@ -1,6 +1,6 @@
-// libheif, loaded on first use: Shrink decodes HEIC/AVIF tiles itself and needs libheif only for derived images
-// (iden, iovl). Linking it would load libheif and its encoders (x265, aom) into every process: about 7 ms of CPU
-// at each start, most of a small thumbnail's cost. These functions are libheif's, prefixed `shrink_`; call
+// libheif, loaded on first use: Shrink decodes HEIC/AVIF tiles itself and needs libheif only for derived images (iden,
+// iovl). Linking it would load libheif and its encoders (x265, aom) into every process at each start, most of a small
+// thumbnail's CPU (BENCHMARKS.md, "Figures behind the code"). These functions are libheif's, prefixed `shrink_`; call
 // `shrink_heif_load` first, and the others only when it returned 0.
 #ifndef CSHRINKHEIF_H
 #define CSHRINKHEIF_H

@@ -3,11 +3,11 @@ import Synchronization
 /// Watches one decode from another thread: cancels it between strips and measures the heap it holds.
 ///
 /// Renderers call ``checkpoint(row:)`` after every strip of rows (16 decoded rows, or one JPEG row group):
-/// once ``cancel()`` has been called the next checkpoint throws `.cancelled`, the decoder is dropped and its
-/// buffers are freed at once; rows below are never decoded. Checkpoints also sample ``HeapUsage`` (at most once per
-/// ``sampleInterval``: `mallinfo2` walks the allocator's bins, too slow for every checkpoint; BENCHMARKS.md, "Figures
-/// behind the code") so ``peakBytes`` tells how far the heap grew above where it stood when the monitor was made;
-/// ``notePeak()`` samples at once.
+/// once `cancel()` has been called the next checkpoint throws `.cancelled`, the decoder is dropped and its
+/// buffers are freed at once; rows below are never decoded. Checkpoints also sample `HeapUsage` (at most once per
+/// `sampleInterval`: `mallinfo2` walks the allocator's bins, too slow for every checkpoint; BENCHMARKS.md, "Figures
+/// behind the code") so `peakBytes` tells how far the heap grew above where it stood when the monitor was made;
+/// `notePeak()` samples at once.
 public final class DecodeMonitor: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let baseline = Atomic<Int>(0)
@@ -45,10 +45,10 @@ public final class DecodeMonitor: Sendable {
     /// Asks the decode to stop at its next checkpoint. Safe from any thread, any number of times.
     package func cancel() { cancelled.store(true, ordering: .releasing) }
 
-    /// True once ``cancel()`` has been called.
+    /// True once `cancel()` has been called.
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see ``HeapUsage``).
+    /// The most heap bytes seen above the baseline at any checkpoint so far (process-wide; see `HeapUsage`).
     package var peakBytes: Int { peak.load(ordering: .relaxed) }
 
     /// How far the allocator's hold from the system (``HeapUsage/bytesFromSystem``) grew between the baseline

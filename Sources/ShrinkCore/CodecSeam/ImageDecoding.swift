@@ -45,7 +45,7 @@ public struct DecodeOptions: Sendable {
     public var strict: Bool
     /// Cap on the decoder's working memory in bytes, enforced inside the codec; 0 = none. `0` by default.
     public var memoryLimit: Int
-    /// How CMYK ink becomes RGB (a colour-managed transform); ``NaiveInk`` when nil.
+    /// How CMYK ink becomes RGB (a colour-managed transform); `NaiveInk` when nil.
     public var inkConverter: (any InkConverting)?
 
     /// Options with the defaults above.

@@ -69,11 +69,11 @@ struct FormatsCommand: ParsableCommand {
         json.add("thumbnailFormat", registry.thumbnailFormat(for: codec.format).name)
         json.add("shrinkOnLoad", strings: shrink)
         json.add("maxBitsPerComponent", c.maxBitsPerComponent)
-        json.add("alpha", c.alpha)
-        json.add("animation", c.animation)
-        json.add("planes", c.yieldsPlanes)
-        json.add("regions", c.regions)
-        json.add("losslessTransforms", c.losslessTransforms)
+        let features = [
+            ("alpha", c.alpha), ("animation", c.animation), ("planes", c.yieldsPlanes), ("regions", c.regions),
+            ("losslessTransforms", c.losslessTransforms),
+        ]
+        for (name, value) in features { json.add(name, value) }
         json.add("metadata", strings: c.metadata.map(\.rawValue).sorted())
         json.add("writerReads", strings: writer?.reads.map(\.rawValue).sorted() ?? [])
         json.add("writerOptions", strings: writer?.formatOptions.keys.sorted() ?? [])

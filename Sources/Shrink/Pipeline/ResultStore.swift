@@ -85,22 +85,12 @@ final class ResultStore: Sendable {
     /// tier took it (then the budget is shared again).
     @discardableResult
     func keep(_ image: DecodedImage, for job: PipelineJob, onDisk: Bool) -> Bool {
-        let policy = job.request.cachePolicy
-        var kept = false
-        if let cache = memoryCache, !policy.contains(.skipMemoryCacheWrite),
-            cache.set(image, for: job.key, cost: image.pixels.byteCount)
+        let kept = remember(image, in: memoryCache, cost: image.pixels.byteCount, for: job)
+        let settings = CodecRegistry.cacheSettings(for: image.pixels, quality: diskCacheQuality)
+        if onDisk, writesDisk(for: job),
+            let encoded = try? codecs.encoder(for: settings).encode(image.pixels, metadata: ImageMetadata())
         {
-            indexResult(of: job)
-            observer?(.memoryCacheStored(key: job.key.string, cost: image.pixels.byteCount))
-            kept = true
-        }
-        if onDisk, let disk = diskCache, !policy.contains(.skipDiskCacheWrite),
-            let encoder = try? codecs.encoder(
-                for: CodecRegistry.cacheSettings(for: image.pixels, quality: diskCacheQuality)),
-            let encoded = try? encoder.encode(image.pixels, metadata: ImageMetadata()),
-            (try? disk.store(encoded, for: job.key.string)) != nil
-        {
-            observer?(.diskCacheStored(key: job.key.string, bytes: encoded.count))
+            store(encoded, for: job, indexed: false)
         }
         return kept
     }
@@ -109,22 +99,35 @@ final class ResultStore: Sendable {
     /// request allows. Returns true when the memory tier took it.
     @discardableResult
     func keep(_ image: EncodedImage, for job: PipelineJob, onDisk: Bool) -> Bool {
-        let policy = job.request.cachePolicy
-        var kept = false
-        if let cache = encodedCache, !policy.contains(.skipMemoryCacheWrite),
-            cache.set(image, for: job.key, cost: image.bytes.count)
-        {
-            indexResult(of: job)
-            observer?(.memoryCacheStored(key: job.key.string, cost: image.bytes.count))
-            kept = true
-        }
-        if onDisk, let disk = diskCache, !policy.contains(.skipDiskCacheWrite),
-            (try? disk.store(image.bytes, for: job.key.string)) != nil
-        {
-            indexResult(of: job)
-            observer?(.diskCacheStored(key: job.key.string, bytes: image.bytes.count))
-        }
+        let kept = remember(image, in: encodedCache, cost: image.bytes.count, for: job)
+        if onDisk { store(image.bytes, for: job, indexed: true) }
         return kept
+    }
+
+    /// Puts `value` in the memory tier `cache` at `cost` under `job`'s key, unless the request may not write it;
+    /// true when the tier took it.
+    private func remember<Value>(
+        _ value: Value, in cache: MemoryCache<CacheKey, Value>?, cost: Int, for job: PipelineJob
+    ) -> Bool {
+        guard let cache, !job.request.cachePolicy.contains(.skipMemoryCacheWrite),
+            cache.set(value, for: job.key, cost: cost)
+        else { return false }
+        indexResult(of: job)
+        observer?(.memoryCacheStored(key: job.key.string, cost: cost))
+        return true
+    }
+
+    /// True when there is a disk tier and `job`'s request may write it.
+    private func writesDisk(for job: PipelineJob) -> Bool {
+        diskCache != nil && !job.request.cachePolicy.contains(.skipDiskCacheWrite)
+    }
+
+    /// Writes `bytes` to the disk tier under `job`'s key, unless the request may not write it (`indexed`: the
+    /// result index points there too).
+    private func store(_ bytes: [UInt8], for job: PipelineJob, indexed: Bool) {
+        guard writesDisk(for: job), (try? diskCache?.store(bytes, for: job.key.string)) != nil else { return }
+        if indexed { indexResult(of: job) }
+        observer?(.diskCacheStored(key: job.key.string, bytes: bytes.count))
     }
 
     /// Evicts cached results until both memory tiers fit in `room` bytes (what the running decodes leave of

@@ -74,13 +74,7 @@ struct GalleryTemplates: Sendable {
         var url: String
         var width: Int
 
-        func child(named name: String) -> Any? {
-            switch name {
-            case "url": url
-            case "width": width
-            default: nil
-            }
-        }
+        func child(named name: String) -> Any? { (["url": url, "width": width] as [String: Any?])[name] ?? nil }
     }
 
     /// A tile's image (`tile.mustache`).
@@ -91,13 +85,7 @@ struct GalleryTemplates: Sendable {
         var height: Int
 
         func child(named name: String) -> Any? {
-            switch name {
-            case "src": src
-            case "srcset": srcset
-            case "width": width
-            case "height": height
-            default: nil
-            }
+            (["src": src, "srcset": srcset, "width": width, "height": height] as [String: Any?])[name] ?? nil
         }
     }
 
@@ -111,30 +99,32 @@ struct GalleryTemplates: Sendable {
         var eager: Bool
 
         func child(named key: String) -> Any? {
-            switch key {
-            case "name": name
-            case "inspectHref": inspectHref
-            case "error": error
-            case "image": image
-            case "eager": eager
-            default: nil
-            }
+            (["name": name, "inspectHref": inspectHref, "error": error, "image": image, "eager": eager]
+                as [String: Any?])[key] ?? nil
         }
     }
 
     /// A folder page (`folder.mustache`).
     struct FolderPage {
+        /// The page's title: the folder, or `Gallery` at the root.
         var title: String
+        /// The breadcrumbs, root first.
         var crumbs: [Link]
+        /// Sub-folders and images in the whole folder (not only on this page).
         var folderCount: Int
         var imageCount: Int
         /// More than one page: the summary names the page and the page links are shown.
         var paged: Bool
+        /// This page and the number of pages, from 1.
         var page: Int
         var pages: Int
+        /// The sub-folders, linked.
         var folders: [Link]
+        /// The folder, relative to the root: where uploads dropped on the page go.
         var folder: String
+        /// This page's tiles.
         var tiles: [Tile]
+        /// The neighbouring pages, when there are.
         var previousPage: Int?
         var nextPage: Int?
     }

@@ -7,16 +7,13 @@ final class PPMDecoder: ImageDecoding {
     let info: ImageInfo
     let scaleDenominators = [1]
     let outputFormat = PixelFormat.rgb8
-    private let bytes: ImageBytes
-    private let header: PPMHeader
-    private let name: String
+    private let file: PPMFile
 
     /// Reads the header of `bytes` and checks the size against `limits` before anything is allocated.
     init(bytes: ImageBytes, name: String, limits: ImageLimits) throws(ImageError) {
-        header = try PPMHeader(bytes.bytes, name: name)
+        let header = try PPMHeader(bytes.bytes, name: name)
         try limits.check(header.size, path: name)
-        self.bytes = bytes
-        self.name = name
+        file = PPMFile(bytes: bytes, header: header, name: name)
         info = ImageInfo(
             format: .ppm, size: header.size, colorModel: .rgb, layout: "binary (P6)", orientationSource: "none")
     }
@@ -27,12 +24,10 @@ final class PPMDecoder: ImageDecoding {
 
     /// Rows at full size, streamed: no working memory, and the state is one row of samples.
     func route(_ request: RouteRequest) -> DecodeRoute {
-        let bytes = bytes, header = header, name = name
+        let file = file
         return DecodeRoute(
             path: .rows, output: .rows(.rgb8), decodedSize: info.size, workingBytes: 0,
-            stateBytes: header.size.width * 3, decoder: "PPMCodec"
-        ) { _, monitor in
-            .rows(PPMRowDecoder(bytes: bytes, header: header, name: name, monitor: monitor))
-        }
+            stateBytes: file.header.size.width * 3, decoder: "PPMCodec"
+        ) { _, monitor in .rows(PPMRowDecoder(file, monitor: monitor)) }
     }
 }

@@ -3,29 +3,25 @@ import Shrink
 /// Rows of a binary PPM, copied from the file's bytes top to bottom, samples scaled to 0–255 when the file's
 /// maximum value is below 255.
 final class PPMRowDecoder: RowDecoding {
-    let size: PixelSize
     let format = PixelFormat.rgb8
     private(set) var nextRow = 0
     private var isOpen = true
-    private let bytes: ImageBytes
-    private let header: PPMHeader
-    private let name: String
+    private let file: PPMFile
     private let monitor: DecodeMonitor?
 
-    init(bytes: ImageBytes, header: PPMHeader, name: String, monitor: DecodeMonitor?) {
-        self.bytes = bytes
-        self.header = header
-        self.name = name
+    init(_ file: PPMFile, monitor: DecodeMonitor?) {
+        self.file = file
         self.monitor = monitor
-        size = header.size
     }
+
+    var size: PixelSize { file.header.size }
 
     func readRows(startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int)
         throws(ImageError) -> Int
     {
-        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: isOpen, path: name)
+        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: isOpen, path: file.name)
         let rowBytes = size.width * 3
-        let source = bytes.bytes
+        let header = file.header, source = file.bytes.bytes
         for i in 0..<count {
             let from = header.dataOffset + (row + i) * rowBytes
             let to = buffer.advanced(by: i * bytesPerRow).assumingMemoryBound(to: UInt8.self)

@@ -10,18 +10,33 @@ struct FormatsCommand: ParsableCommand {
         discussion: """
             One line per registered codec: its name (what --format and the server's f: take), MIME type and file \
             extensions, whether it reads and writes, how it shrinks while decoding, and what it keeps (alpha, \
-            bits, animation, metadata). --json prints one object per line with every field, for scripts.
+            bits, animation, metadata). --json prints one object per line with every field, for scripts. \
+            --sniff FILE... prints, for each file, the format whose codec recognises its first bytes (`-` for none) \
+            and the file, tab-separated: what `shrink` would try to open it as, without reading its header.
 
             Examples:
               shrink formats
               shrink formats --json | jq -r 'select(.writes) | .name'
+              shrink formats --sniff photos/*
             """)
 
     @Flag(help: "One JSON object per format.")
     var json = false
 
+    @Option(
+        name: .customLong("sniff"), parsing: .upToNextOption,
+        help: "Files to name the format of, from their first bytes.")
+    var sniff: [String] = []
+
     func run() throws {
         let registry = CodecRegistry.standard
+        if !sniff.isEmpty {
+            for path in sniff {
+                let format = (try? ImageBytes(mapping: path)).flatMap { registry.codec(sniffing: $0.bytes)?.format }
+                print("\(format?.name ?? "-")\t\(path)")
+            }
+            return
+        }
         let rows = registry.codecs.map { Self.row(for: $0, in: registry) }
         if json {
             for row in rows { print(row.json.text) }

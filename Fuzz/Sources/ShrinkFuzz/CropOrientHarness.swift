@@ -39,7 +39,8 @@ enum CropOrientHarness {
             precondition(
                 image.size == image.plan.outputSize, "result is \(image.size), planned \(image.plan.outputSize)")
         }
-        guard source.info.format == .jpeg else { return }
+        let codec = CodecRegistry.standard.codecs.first { $0.format == source.info.format }
+        guard codec?.capabilities.losslessTransforms == true else { return }
         if flags & 8 != 0 {
             _ = try? source.losslesslyUpright(trim: flags & 16 != 0)
         }

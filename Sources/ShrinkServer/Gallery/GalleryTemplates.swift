@@ -111,22 +111,17 @@ struct GalleryTemplates: Sendable {
         /// The breadcrumbs, root first.
         var crumbs: [Link]
         /// Sub-folders and images in the whole folder (not only on this page).
-        var folderCount: Int
-        var imageCount: Int
+        var folderCount, imageCount: Int
         /// More than one page: the summary names the page and the page links are shown.
         var paged: Bool
         /// This page and the number of pages, from 1.
-        var page: Int
-        var pages: Int
-        /// The sub-folders, linked.
-        var folders: [Link]
-        /// The folder, relative to the root: where uploads dropped on the page go.
-        var folder: String
+        var page, pages: Int
+        /// The sub-folders, linked, and the folder relative to the root (where uploads dropped on the page go).
+        var folders: [Link], folder: String
         /// This page's tiles.
         var tiles: [Tile]
         /// The neighbouring pages, when there are.
-        var previousPage: Int?
-        var nextPage: Int?
+        var previousPage, nextPage: Int?
     }
 
     /// A table of facts (`table.mustache`).

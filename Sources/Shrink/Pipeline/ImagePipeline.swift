@@ -1,5 +1,4 @@
 import ShrinkCore
-import Synchronization
 
 /// Decodes images in the background the way a scrolling grid of photos needs: on a bounded set of threads,
 /// admitted by predicted bytes, identical requests decoded once, results cached by what they really cost.

@@ -74,7 +74,13 @@ struct GalleryTemplates: Sendable {
         var url: String
         var width: Int
 
-        func child(named name: String) -> Any? { (["url": url, "width": width] as [String: Any?])[name] ?? nil }
+        func child(named name: String) -> Any? {
+            switch name {
+            case "url": url
+            case "width": width
+            default: nil
+            }
+        }
     }
 
     /// A tile's image (`tile.mustache`).
@@ -85,7 +91,13 @@ struct GalleryTemplates: Sendable {
         var height: Int
 
         func child(named name: String) -> Any? {
-            (["src": src, "srcset": srcset, "width": width, "height": height] as [String: Any?])[name] ?? nil
+            switch name {
+            case "src": src
+            case "srcset": srcset
+            case "width": width
+            case "height": height
+            default: nil
+            }
         }
     }
 
@@ -99,8 +111,14 @@ struct GalleryTemplates: Sendable {
         var eager: Bool
 
         func child(named key: String) -> Any? {
-            (["name": name, "inspectHref": inspectHref, "error": error, "image": image, "eager": eager]
-                as [String: Any?])[key] ?? nil
+            switch key {
+            case "name": name
+            case "inspectHref": inspectHref
+            case "error": error
+            case "image": image
+            case "eager": eager
+            default: nil
+            }
         }
     }
 
@@ -110,18 +128,26 @@ struct GalleryTemplates: Sendable {
         var title: String
         /// The breadcrumbs, root first.
         var crumbs: [Link]
-        /// Sub-folders and images in the whole folder (not only on this page).
-        var folderCount, imageCount: Int
+        /// Sub-folders in the whole folder (not only on this page).
+        var folderCount: Int
+        /// Images in the whole folder (not only on this page).
+        var imageCount: Int
         /// More than one page: the summary names the page and the page links are shown.
         var paged: Bool
-        /// This page and the number of pages, from 1.
-        var page, pages: Int
-        /// The sub-folders, linked, and the folder relative to the root (where uploads dropped on the page go).
-        var folders: [Link], folder: String
+        /// This page, from 1.
+        var page: Int
+        /// The number of pages.
+        var pages: Int
+        /// The sub-folders, linked.
+        var folders: [Link]
+        /// The folder, relative to the root: where uploads dropped on the page go.
+        var folder: String
         /// This page's tiles.
         var tiles: [Tile]
-        /// The neighbouring pages, when there are.
-        var previousPage, nextPage: Int?
+        /// The previous page, when there is one.
+        var previousPage: Int?
+        /// The next page, when there is one.
+        var nextPage: Int?
     }
 
     /// A table of facts (`table.mustache`).

@@ -88,9 +88,13 @@ let package = Package(
         // first use (linked, it would load libheif, x265 and aom into every process, ~7 ms at each start).
         // Building needs its header (Debian: libheif-dev); running needs libheif1 only for such images.
         .target(name: "CShrinkHeif", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkHEIF/CShrinkHeif"),
+        // libavif, only to write AVIF (with its aom encoder): loaded with dlopen on first use, as Debian's build links
+        // five AV1 codecs. Building needs its header (Debian: libavif-dev); running needs libavif15 only to write AVIF.
+        .target(name: "CShrinkAVIF", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkHEIF/CShrinkAVIF"),
         .target(
-            name: "ShrinkHEIF", dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif"],
-            exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkLoad"]),
+            name: "ShrinkHEIF",
+            dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF"],
+            exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF", "CShrinkLoad"]),
         .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
         .systemLibrary(

@@ -5,6 +5,7 @@ import ShrinkCore
 @_exported import struct ShrinkJPEG.JPEGEncoder
 @_exported import struct ShrinkPNG.PNGEncoder
 @_exported import struct ShrinkWebP.WebPEncoder
+@_exported import struct ShrinkHEIF.AVIFEncoder
 import ShrinkGIF
 import ShrinkHEIF
 import ShrinkJPEG

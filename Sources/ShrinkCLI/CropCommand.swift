@@ -29,7 +29,7 @@ struct CropCommand: ParsableCommand {
     @Option(help: "How the region fills a WxH box: inside or cover.")
     var fit: ThumbnailTarget.Fit = .inside
 
-    @Option(help: "JPEG and WebP output quality, 1-100.")
+    @Option(help: OutputExtensions.qualityHelp)
     var quality: Int = 85
 
     @Flag(help: OutputExtensions.optimizeCodingHelp)

@@ -42,7 +42,7 @@ struct FormatsCommand: ParsableCommand {
             for row in rows { print(row.json.text) }
             return
         }
-        let header = ["FORMAT", "MIME", "EXTENSIONS", "READ", "WRITE", "SHRINK-ON-LOAD", "FEATURES"]
+        let header = ["FORMAT", "MIME", "EXTENSIONS", "READ", "WRITE", "SHRINK-ON-LOAD", "FEATURES", "WRITER"]
         let table = [header] + rows.map(\.columns)
         let widths = header.indices.map { i in table.map { $0[i].count }.max() ?? 0 }
         for line in table {
@@ -81,6 +81,9 @@ struct FormatsCommand: ParsableCommand {
         json.add("extensions", strings: codec.format.fileExtensions)
         json.add("reads", true)
         json.add("writes", writer != nil)
+        // The writer's library and version (loads libavif for AVIF: this command only).
+        let library = writer?.defaultEncoder().library
+        json.add("writer", library)
         json.add("thumbnailFormat", registry.thumbnailFormat(for: codec.format).name)
         json.add("shrinkOnLoad", strings: shrink)
         json.add("maxBitsPerComponent", c.maxBitsPerComponent)
@@ -97,7 +100,7 @@ struct FormatsCommand: ParsableCommand {
             columns: [
                 codec.format.name, codec.format.mimeType, codec.format.fileExtensions.joined(separator: " "), "yes",
                 writer != nil ? "yes" : "no", shrink.isEmpty ? "-" : shrink.joined(separator: ", "),
-                keeps.joined(separator: ", "),
+                keeps.joined(separator: ", "), library ?? "-",
             ], json: json)
     }
 }

@@ -19,6 +19,20 @@ enum OutputExtensions {
         CodecRegistry.standard.readableFormats.map { $0.name.uppercased() }.listed()
     }
 
+    /// `JPEG, WebP and AVIF`: the writable formats whose writer reads `setting`.
+    static func names(reading setting: ImageWriter.Setting) -> String {
+        let registry = CodecRegistry.standard
+        return registry.writableFormats.filter { registry.writer(for: $0)?.reads.contains(setting) == true }
+            .map { $0.name == "webp" ? "WebP" : $0.name.uppercased() }.listed()
+    }
+
+    /// `--quality`'s help: the formats it applies to.
+    static var qualityHelp: ArgumentHelp {
+        ArgumentHelp(
+            "Output quality for \(names(reading: .quality)), 1-100 (AVIF's on JPEG's scale: about JPEG's PSNR at the same number, in fewer bytes)."
+        )
+    }
+
     /// `.jpg, .jpeg, … or .jfif`: the extensions of the formats a contact sheet is written in, band by band
     /// (``CodecRegistry/bandWritableFormats``).
     static var sheetList: String {

@@ -31,7 +31,9 @@
                 Environment (flags win): SHRINK_BIND, SHRINK_LOCAL_ROOT, SHRINK_BUDGET, SHRINK_CACHE_DIR, SHRINK_KEY, \
                 SHRINK_SALT (hex, comma-separated pairs for rotation), SHRINK_SIGNATURE_SIZE, SHRINK_ALLOWED_SOURCES \
                 (comma-separated URL prefixes), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
-                loopback), SHRINK_QUALITY, SHRINK_AUTO_WEBP, SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN.
+                loopback), SHRINK_QUALITY, SHRINK_AUTO_AVIF and SHRINK_AUTO_WEBP (the format chosen from Accept when \
+                the URL names none; also read as IMGPROXY_AUTO_AVIF, IMGPROXY_AUTO_WEBP), SHRINK_PRESET_<NAME>, \
+                SHRINK_GALLERY_TOKEN.
 
                 Example:
                   shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M

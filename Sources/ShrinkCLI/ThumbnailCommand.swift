@@ -78,7 +78,7 @@ struct ThumbnailCommand: ParsableCommand {
     )
     var pixelFormat: PixelFormatArgument = ThumbnailJob.defaults.pixelFormat
 
-    @Option(help: "JPEG and lossy WebP output quality, 1-100.")
+    @Option(help: OutputExtensions.qualityHelp)
     var quality: Int = ThumbnailJob.defaults.quality
 
     @Option(help: "JPEG output chroma subsampling: 420 or 444.")
@@ -105,7 +105,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "PNG output: bits per sample, 8 or 16 (default: 16 for rgba16 pixels, else 8).")
     var depth: Int?
 
-    @Flag(help: "WebP output: lossless (VP8L) instead of lossy.")
+    @Flag(help: "WebP and AVIF output: lossless (WebP's VP8L; AVIF at quantizer 0, 4:4:4) instead of lossy.")
     var lossless = ThumbnailJob.defaults.lossless
 
     @Flag(

@@ -76,7 +76,7 @@ struct ThumbnailJob {
                 }
                 let ways = lossless.map { "-o x.\($0.fileExtension) or --format \($0.fileExtension)" }
                 throw ValidationError(
-                    "--lossless applies to \(lossless.map { $0.name.uppercased() }.joined(separator: ", ")) output (\(ways.joined(separator: "; ")))"
+                    "--lossless applies to \(OutputExtensions.names(reading: .lossless)) output (\(ways.joined(separator: "; ")))"
                 )
             }
         }
@@ -166,6 +166,7 @@ struct ThumbnailJob {
                     line.add("prescale", image.plan.prescaleText)
                     line.add("path", image.decodePath?.name)
                     line.add("decoder", image.decoder)
+                    line.add("encoder", encoder.library)
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("color", image.colorConversion?.summary ?? "kept")
                     line.add("bufferBytes", image.pixels.byteCount)

@@ -2,7 +2,8 @@ import ShrinkCore
 
 extension Codec {
     /// AVIF through Shrink's container parser and dav1d: AV1 images and grids, a row of tiles at a time (the
-    /// HEIC path with another tile decoder). Animated AVIF (`avis`) shows its primary image, the first frame.
+    /// HEIC path with another tile decoder). Animated AVIF (`avis`) shows its primary image, the first frame. Written
+    /// through libavif's aom encoder.
     package static let avif = Codec(
         format: .avif,
         capabilities: CodecCapabilities(
@@ -17,5 +18,6 @@ extension Codec {
         },
         open: { bytes, name, limits throws(ImageError) in
             try HEIFOpening.decoder(bytes: bytes, path: name, limits: limits, format: .avif)
-        })
+        },
+        writer: .avif)
 }

@@ -99,6 +99,17 @@ final class HEIFRowDecoder: RowDecoding {
         }
         let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
         let cb = bands.row(1, cy), cr = bands.row(2, cy)
+        if YCbCrMatrix.isIdentity(bands.matrix) {
+            // GBR: green in the luma plane, blue and red in the chroma planes, each a luma-range sample.
+            for x in 0..<w {
+                let c = (x + x0) / bands.subsampling.x - x0 / bands.subsampling.x
+                let (r, g, b) = (Int(cr[c]), Int(luma[x]), Int(cb[c]))
+                out[channels * x] = full ? UInt8(r) : VideoRange.lumaTable[r]
+                out[channels * x + 1] = full ? UInt8(g) : VideoRange.lumaTable[g]
+                out[channels * x + 2] = full ? UInt8(b) : VideoRange.lumaTable[b]
+            }
+            return
+        }
         let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix, primaries: bands.primaries)
         let kg = 1 - kr - kb
         let yScale = full ? 1.0 : 255.0 / 219, yOffset = full ? 0.0 : 16.0, cScale = full ? 1.0 : 255.0 / 224
@@ -137,6 +148,16 @@ final class HEIFRowDecoder: RowDecoding {
         }
         let cy = max(bands.bandStart[1], min(y / bands.subsampling.y, bands.bandStart[1] + bands.bandRows[1] - 1))
         let cb = bands.row(1, cy), cr = bands.row(2, cy)
+        if YCbCrMatrix.isIdentity(bands.matrix) {
+            for x in 0..<w {
+                let c = (x + x0) / bands.subsampling.x - x0 / bands.subsampling.x
+                (out[4 * x], out[4 * x + 1], out[4 * x + 2], out[4 * x + 3]) = (
+                    word((sample(cr, c) - yOffset) * yScale), word((sample(luma, x) - yOffset) * yScale),
+                    word((sample(cb, c) - yOffset) * yScale), 65535
+                )
+            }
+            return
+        }
         let (kr, kb) = YCbCrMatrix.coefficients(matrix: bands.matrix, primaries: bands.primaries)
         let kg = 1 - kr - kb
         for x in 0..<w {

@@ -3,6 +3,9 @@ import ShrinkCore
 extension JPEGEncoder: StreamingImageEncoding {
     public var format: ImageFormat { .jpeg }
 
+    /// `libjpeg-turbo`.
+    public var library: String { "libjpeg-turbo" }
+
     /// A ``JPEGStreamWriter`` with these options' quality and subsampling.
     package func startWriting(to path: String, size: PixelSize, format: PixelFormat) throws(ImageError)
         -> any RowEncoding

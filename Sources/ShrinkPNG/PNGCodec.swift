@@ -1,7 +1,10 @@
+import CShrinkSPNG
 import ShrinkCore
 
 extension PNGEncoder {
     public var format: ImageFormat { .png }
+    /// `libspng` and its version (vendored).
+    public var library: String { "libspng " + String(cString: spng_version_string()) }
     /// Lossless: the decoder's own pixels, unconverted.
     public var preferredPixels: PixelFormatRequest { .native }
 }

@@ -40,6 +40,12 @@ package final class ImageService: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+        if configuration.negotiation.avif {
+            // Offering AVIF without the library to write it would answer browsers with errors: refuse to start.
+            do { _ = try AVIFEncoder.library() } catch {
+                throw ConfigurationError("SHRINK_AUTO_AVIF is on, but \(error.reason)")
+            }
+        }
         local = try configuration.localRoot.map { root throws(ConfigurationError) in try LocalSource(root: root) }
         var disk: DiskCache?
         if let dir = configuration.cacheDirectory {
@@ -243,9 +249,10 @@ package final class ImageService: Sendable {
         throw RequestError(400, "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http:// or https://)")
     }
 
-    /// The output: the URL's format, else WebP when negotiated from `Accept`, else the format the registry
-    /// writes thumbnails of the source's format in (named by its extension: its own when written, PNG for GIF,
-    /// else JPEG; ``CodecRegistry/thumbnailFormat(for:)``).
+    /// The output: the URL's format, else AVIF or WebP when negotiated from `Accept` (``FormatNegotiation``), else
+    /// the format the registry writes thumbnails of the source's format in (named by its extension: its own when
+    /// written, PNG for GIF, else JPEG; ``CodecRegistry/thumbnailFormat(for:)``). `negotiated`: the URL named no
+    /// format and negotiation is on, so the response varies with `Accept`.
     private func outputSettings(_ url: ProcessingURL, accept: String?, sourceName: String) -> (
         OutputSettings, negotiated: Bool
     ) {
@@ -253,11 +260,11 @@ package final class ImageService: Sendable {
         let format: ImageFormat
         if let f = url.options.format ?? url.extensionFormat {
             format = f
-        } else if configuration.autoWebP, let accept, accept.lowercased().contains("image/webp") {
-            format = .webp
+        } else if let chosen = configuration.negotiation.format(accept: accept) {
+            format = chosen
             negotiated = true
         } else {
-            negotiated = configuration.autoWebP
+            negotiated = configuration.negotiation.isEnabled
             let registry = CodecRegistry.standard
             format = registry.thumbnailFormat(
                 for: registry.format(forPath: String(sourceName.split(separator: "?").first ?? "")))

@@ -47,8 +47,11 @@ package struct ServerConfiguration: Sendable {
     package var limits = ImageLimits()
     /// Output quality when the URL names none. `80` by default.
     package var quality = 80
-    /// Serve WebP to clients that accept it when the URL names no format (then `Vary: Accept`). Off by default.
-    package var autoWebP = false
+    /// The formats offered to clients whose `Accept` names them, when the URL names no format (then `Vary: Accept`):
+    /// AVIF (`SHRINK_AUTO_AVIF`), WebP (`SHRINK_AUTO_WEBP`), or both; each also under imgproxy's name
+    /// (`IMGPROXY_AUTO_AVIF`, `IMGPROXY_AUTO_WEBP`, and the older `IMGPROXY_ENABLE_AVIF_DETECTION`,
+    /// `IMGPROXY_ENABLE_WEBP_DETECTION`). Off by default.
+    package var negotiation = FormatNegotiation()
     /// Presets by name (`pr:NAME`), each an option string; `default` applies to every URL.
     package var presets: [String: String] = [:]
     /// Deadlines of remote fetches: connect, first byte, whole body.
@@ -97,7 +100,14 @@ package struct ServerConfiguration: Sendable {
             }
             quality = v
         }
-        if let w = environment["SHRINK_AUTO_WEBP"] { autoWebP = ["1", "true", "yes"].contains(w.lowercased()) }
+        negotiation.avif =
+            try Self.flag(
+                environment, names: ["SHRINK_AUTO_AVIF", "IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_AVIF_DETECTION"])
+            ?? negotiation.avif
+        negotiation.webp =
+            try Self.flag(
+                environment, names: ["SHRINK_AUTO_WEBP", "IMGPROXY_AUTO_WEBP", "IMGPROXY_ENABLE_WEBP_DETECTION"])
+            ?? negotiation.webp
         if let t = environment["SHRINK_GALLERY_TOKEN"], !t.isEmpty {
             // Guessed over the network at request speed otherwise.
             guard t.utf8.count >= 16 else {
@@ -107,6 +117,19 @@ package struct ServerConfiguration: Sendable {
         }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
+        }
+    }
+
+    /// The boolean set under the first of `names` present in `environment` (Shrink's name first, then imgproxy's):
+    /// `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in any case; nil when none is set. Fails on another value.
+    static func flag(_ environment: [String: String], names: [String]) throws(ConfigurationError) -> Bool? {
+        guard let name = names.first(where: { environment[$0] != nil }), let value = environment[name] else {
+            return nil
+        }
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off", "": return false
+        default: throw ConfigurationError("\(name) must be true or false, not \(value)")
         }
     }
 
@@ -152,7 +175,7 @@ package struct ServerConfiguration: Sendable {
             "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: URLs use 'insecure' in place of a signature")",
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
-            "quality \(quality), auto WebP \(autoWebP ? "on" : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
+            "quality \(quality), negotiated from Accept: \(negotiation.isEnabled ? [negotiation.avif ? "AVIF" : nil, negotiation.webp ? "WebP" : nil].compactMap { $0 }.joined(separator: ", ") : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
         ]
     }
 }

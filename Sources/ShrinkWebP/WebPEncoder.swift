@@ -50,6 +50,12 @@ public struct WebPEncoder: ImageEncoding {
 
     public var format: ImageFormat { .webp }
 
+    /// `libwebp` and the encoder's version (`libwebp 1.2.4`).
+    public var library: String {
+        let v = WebPGetEncoderVersion()
+        return "libwebp \(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)"
+    }
+
     /// Lossy takes YUV 4:2:0 as it is (what VP8 codes); lossless takes the decoder's own pixels.
     public var preferredPixels: PixelFormatRequest { options.lossless ? .native : .memoryOptimized }
 

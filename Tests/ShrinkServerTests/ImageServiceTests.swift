@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func negotiatedWebPVariesOnAccept() async throws {
-        let service = try fixture.service { $0.autoWebP = true }
+        let service = try fixture.service { $0.negotiation.webp = true }
         let webp = await service.respond(to: "/insecure/w:30/plain/local:///a.jpg", accept: "image/avif,image/webp,*/*")
         #expect(webp.header("Content-Type") == "image/webp" && webp.header("Vary") == "Accept")
         let jpeg = await service.respond(to: "/insecure/w:30/plain/local:///a.jpg", accept: "image/*")
@@ -145,6 +145,35 @@ import Testing
         #expect(jpeg.header("ETag") != webp.header("ETag"))
         let named = await service.respond(to: "/insecure/w:30/plain/local:///a.jpg@png", accept: "image/webp")
         #expect(named.header("Content-Type") == "image/png" && named.header("Vary") == nil)
+    }
+
+    /// AVIF and WebP offered: each Accept gets its own format and ETag, and a validator of one format never
+    /// answers a request negotiated to another with 304.
+    @Test func negotiatedAVIFWebPAndJPEGKeepTheirOwnValidators() async throws {
+        let service = try fixture.service { $0.negotiation = FormatNegotiation(avif: true, webp: true) }
+        let path: Substring = "/insecure/w:40/plain/local:///a.jpg"
+        let accepts = [
+            ("image/avif,image/webp,*/*", "image/avif"), ("image/webp,*/*", "image/webp"), ("*/*", "image/jpeg"),
+            ("image/avif;q=0.5,image/webp;q=0.9", "image/webp"), ("image/avif;q=0,image/webp,*/*", "image/webp"),
+        ]
+        var etags: [String: String] = [:]
+        for (accept, type) in accepts {
+            let response = await service.respond(to: path, accept: accept)
+            #expect(response.status == 200, "\(accept)")
+            #expect(response.header("Content-Type") == type, "\(accept)")
+            #expect(response.header("Vary") == "Accept", "\(accept)")
+            let sniffed = response.body.withUnsafeBytes { ImageFormat(sniffing: $0) }
+            #expect(sniffed?.mimeType == type, "\(accept): the body is \(String(describing: sniffed?.name))")
+            if let previous = etags[type] { #expect(previous == response.header("ETag")) }
+            etags[type] = response.header("ETag")
+        }
+        #expect(Set(etags.values).count == 3, "\(etags)")
+        for (accept, type) in accepts {
+            for (otherType, etag) in etags {
+                let response = await service.respond(to: path, accept: accept, ifNoneMatch: etag)
+                #expect(response.status == (otherType == type ? 304 : 200), "\(accept) with \(otherType)'s ETag")
+            }
+        }
     }
 
     @Test func errorsAreStatusesWithMessages() async throws {
@@ -176,4 +205,21 @@ func waitUntil(_ condition: () -> Bool) async throws {
         try await Task.sleep(for: .milliseconds(10))
     }
     Issue.record("condition not reached within 10 s")
+}
+
+@Suite struct NegotiationConfigurationTests {
+    @Test func shrinkAndImgproxyNamesTurnNegotiationOn() throws {
+        #expect(try ServerConfiguration(environment: [:]).negotiation == FormatNegotiation())
+        #expect(
+            try ServerConfiguration(environment: ["SHRINK_AUTO_AVIF": "1", "IMGPROXY_AUTO_WEBP": "true"]).negotiation
+                == FormatNegotiation(avif: true, webp: true))
+        #expect(
+            try ServerConfiguration(environment: ["IMGPROXY_ENABLE_AVIF_DETECTION": "yes"]).negotiation
+                == FormatNegotiation(avif: true))
+        // Shrink's name wins over imgproxy's.
+        #expect(
+            try ServerConfiguration(environment: ["SHRINK_AUTO_WEBP": "0", "IMGPROXY_AUTO_WEBP": "1"]).negotiation
+                == FormatNegotiation())
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["SHRINK_AUTO_AVIF": "maybe"]) }
+    }
 }

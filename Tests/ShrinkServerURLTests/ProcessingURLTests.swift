@@ -80,7 +80,7 @@ import Testing
         #expect(status { try ProcessingURL("/s/g:xx/plain/local:///x.jpg") } == 400)
         #expect(status { try ProcessingURL("/s/w:10/plain/") } == 400)
         #expect(status { try ProcessingURL("/s/w:10/enc/abcdef") } == 400)
-        #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@avif") } == 415)
+        #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@heic") } == 415)
         #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@bogus") } == 400)
         // Output names come from the registry: every extension of a written format; 415 for any other known
         // image format, read (gif, heic) or only named (jxl, ico, svg, tiff); 400 for the rest, listing what is written.
@@ -95,7 +95,7 @@ import Testing
         do {
             _ = try ProcessingURL("/s/w:10/plain/local:///x.jpg@bogus")
         } catch {
-            #expect(error.message.contains("(Shrink writes jpg, png and webp)"), "\(error.message)")
+            #expect(error.message.contains("(Shrink writes jpg, png, webp and avif)"), "\(error.message)")
         }
         #expect(status { try ProcessingURL("/s/exp:1000/plain/local:///x.jpg", now: 2000) } == 404)
         #expect(status { try ProcessingURL("/s/exp:3000/plain/local:///x.jpg", now: 2000) } == nil)

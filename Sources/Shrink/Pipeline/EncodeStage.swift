@@ -20,6 +20,7 @@ struct EncodeStage: Sendable {
         let bytes = try encoder.encode(image.pixels, metadata: image.metadata)
         telemetry.encodeTime = started.duration(to: .now)
         telemetry.encodedBytes = bytes.count
+        telemetry.encoder = encoder.library
         return EncodedImage(bytes: bytes, format: settings.format, size: image.pixels.size)
     }
 }

@@ -48,6 +48,9 @@ public struct ImageTelemetry: Sendable {
     public var encodeTime: Duration = .zero
     /// For a request for bytes: the encoded size.
     public var encodedBytes = 0
+    /// For a request for bytes encoded here: the library that wrote them (``ImageEncoding/library``: `libavif
+    /// 0.11.1, aom v3.6.0`); nil when they came from a cache.
+    public var encoder: String?
 
     /// Telemetry of a result from `origin`, in `pixelFormat` (the rest zero): for tests and for code that
     /// stands in for a pipeline.

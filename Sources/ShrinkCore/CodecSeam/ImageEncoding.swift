@@ -8,4 +8,12 @@ public protocol ImageEncoding: Sendable {
     var preferredPixels: PixelFormatRequest { get }
     /// Encodes `pixels`, keeping the parts of `metadata` the encoder's options keep.
     func encode(_ pixels: PixelBuffer, metadata: ImageMetadata) throws(ImageError) -> [UInt8]
+    /// The library that writes, with its version when known (`libwebp 1.2.4`; `libavif 0.11.1, aom v3.6.0`): what
+    /// telemetry and `shrink formats` name. The type's name unless the encoder says otherwise.
+    var library: String { get }
+}
+
+extension ImageEncoding {
+    /// The encoder type's name (`PPMEncoder`).
+    public var library: String { String(describing: Self.self) }
 }

@@ -240,6 +240,7 @@ package struct Gallery: Sendable {
             "\"encodedBytes\":\(t.encodedBytes)", "\"queueMs\":\(t.queueWait.inMilliseconds)",
             "\"decodeMs\":\(t.decodeTime.inMilliseconds)",
             "\"encodeMs\":\(t.encodeTime.inMilliseconds)",
+            "\"encoder\":" + (t.encoder.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
             "\"fallback\":" + (t.fallback.map { JSONText.quoted($0, forHTML: true) } ?? "null"),
         ]
         return json("{" + fields.joined(separator: ",") + "}")

@@ -25,7 +25,7 @@ struct InfoCommand: ParsableCommand {
 
     @Flag(
         help:
-            "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColor (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF)."
+            "One JSON object per line (keys: path, format, width, height, orientation, orientedWidth, orientedHeight, colorModel, bitsPerComponent, hasAlpha, progressive, chromaSubsampling, iccProfileBytes, iccProfile (its description, colour space and kind, or null), codedColor (what the file codes without a profile: HEIF nclx, PNG cICP or gAMA/cHRM, as the profile Shrink converts from, or null), exifBytes, embeddedThumbnail, features, frames (1 for a still image), frameDurations (each frame's duration in ms, up to 1000; empty for a still image), loopCount (as the file says: 0 = forever, the NETSCAPE repeat count for GIF; null for a still), warnings, fileBytes, decodedBytes; progressive means interlaced for PNG and GIF)."
     )
     var json = false
 
@@ -87,6 +87,7 @@ struct InfoCommand: ParsableCommand {
         line.add("embeddedThumbnail", object: thumbnail)
         line.add("features", strings: info.features)
         line.add("frames", info.frameCount)
+        line.add("frameDurations", integers: source.decoder.frameDurations(limit: Self.listedDurations))
         line.add("loopCount", info.loopCount)
         line.add("warnings", strings: info.warnings)
         line.add("fileBytes", source.fileBytes)
@@ -94,12 +95,20 @@ struct InfoCommand: ParsableCommand {
         return line.text
     }
 
-    static func layout(_ info: ImageInfo) -> String {
+    /// Most frame durations `info` lists.
+    static let listedDurations = 1000
+
+    static func layout(_ info: ImageInfo, durations: [Int] = []) -> String {
         var parts: [String] = []
         if let layout = info.layout { parts.append(layout) }
         if info.frameCount > 1 {
             let loops = info.loopCount.map { $0 == 0 ? ", looping forever" : ", loop count \($0)" } ?? ""
-            parts.append("\(info.frameCount) frames\(loops) (the first is decoded)")
+            var timing = ""
+            if !durations.isEmpty {
+                let shown = durations.prefix(12).map { "\($0)" }.joined(separator: " ")
+                timing = ", \(durations.reduce(0, +)) ms: \(shown)\(durations.count > 12 ? " …" : "") ms each"
+            }
+            parts.append("\(info.frameCount) frames\(loops)\(timing) (kept when written as WebP; else the first)")
         }
         return parts.joined(separator: ", ")
     }
@@ -127,7 +136,10 @@ struct InfoCommand: ParsableCommand {
         var rows: [(String, String)] = [
             (
                 "format",
-                [info.format.name.uppercased(), Self.layout(info)].filter { !$0.isEmpty }.joined(separator: ", ")
+                [
+                    info.format.name.uppercased(),
+                    Self.layout(info, durations: source.decoder.frameDurations(limit: Self.listedDurations)),
+                ].filter { !$0.isEmpty }.joined(separator: ", ")
             ),
             ("size", "\(info.size) (\(info.size.pixelCount) pixels)"),
             (

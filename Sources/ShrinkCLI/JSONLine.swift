@@ -20,6 +20,10 @@ struct JSONLine {
         fields.append("\(JSONText.quoted(key)):[" + strings.map { JSONText.quoted($0) }.joined(separator: ",") + "]")
     }
 
+    mutating func add(_ key: String, integers: [Int]) {
+        fields.append("\(JSONText.quoted(key)):[" + integers.map(String.init).joined(separator: ",") + "]")
+    }
+
     mutating func add(_ key: String, object: JSONLine?) {
         fields.append("\(JSONText.quoted(key)):\(object?.text ?? "null")")
     }

@@ -26,6 +26,13 @@ enum OutputExtensions {
             .map { $0.name == "webp" ? "WebP" : $0.name.uppercased() }.listed()
     }
 
+    /// `WebP`: the writable formats whose writer keeps animations.
+    static var animationNames: String {
+        let registry = CodecRegistry.standard
+        return registry.writableFormats.filter { registry.writer(for: $0)?.accepts.contains(.animation) == true }
+            .map { $0.name == "webp" ? "WebP" : $0.name.uppercased() }.listed()
+    }
+
     /// `--quality`'s help: the formats it applies to.
     static var qualityHelp: ArgumentHelp {
         ArgumentHelp(

@@ -123,6 +123,12 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Enlarge images smaller than --size.")
     var upscale = ThumbnailJob.defaults.upscale
 
+    @Option(
+        help: ArgumentHelp(
+            "Animations (GIF, WebP): all keeps every frame when the output holds animations (\(OutputExtensions.animationNames)), decoded one at a time at the output size; first writes the first frame only."
+        ))
+    var frames: FramesArgument = ThumbnailJob.defaults.frames
+
     @OptionGroup(title: "Limits and damage")
     var decoding: DecodingArguments
 
@@ -145,7 +151,8 @@ struct ThumbnailCommand: ParsableCommand {
             pixelFormat: pixelFormat, quality: quality, subsampling: subsampling, progressive: progressive,
             optimizeCoding: optimizeCoding, format: format, compression: compression, pngFilter: pngFilter,
             depth: depth, lossless: lossless,
-            keepExif: keepExif, stripIcc: stripIcc, output: output, upscale: upscale, decoding: decoding.settings,
+            keepExif: keepExif, stripIcc: stripIcc, output: output, upscale: upscale, frames: frames,
+            decoding: decoding.settings,
             color: colorArguments.color, jobs: jobs, json: json)
     }
 

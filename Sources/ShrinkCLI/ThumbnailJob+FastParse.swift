@@ -9,7 +9,7 @@ extension ThumbnailJob {
         pixelFormat: PixelFormatArgument(argument: "auto")!, quality: 85, subsampling: 420, progressive: false,
         optimizeCoding: false, format: "jpg",
         compression: 6, pngFilter: .none, depth: nil, lossless: false, keepExif: false, stripIcc: false, output: nil,
-        upscale: false, decoding: DecodingSettings(), color: .sRGB, jobs: nil, json: false)
+        upscale: false, frames: .all, decoding: DecodingSettings(), color: .sRGB, jobs: nil, json: false)
 
     /// `shrink thumbnail ARGS` parsed without ArgumentParser: ArgumentParser builds the argument sets of the command
     /// tree through `Mirror` and the runtime's type lookups, CPU paid in every process and a large share of a small
@@ -79,6 +79,7 @@ extension ThumbnailJob {
             case "--compression": guard let v: Int = parse() else { return nil }; job.compression = v
             case "--png-filter": guard let v: PNGEncoder.Filters = parse() else { return nil }; job.pngFilter = v
             case "--depth": guard let v: Int = parse() else { return nil }; job.depth = v
+            case "--frames": guard let v: FramesArgument = parse() else { return nil }; job.frames = v
             case "--output": job.output = value
             case "--jobs": guard let v: Int = parse() else { return nil }; job.jobs = v
             case "--max-pixels": guard let v: Int = parse() else { return nil }; job.decoding.maxPixels = v

@@ -30,6 +30,7 @@ struct ThumbnailJob {
     var stripIcc: Bool
     var output: String?
     var upscale: Bool
+    var frames: FramesArgument
     var decoding: DecodingSettings
     var color: ColorPolicy
     var jobs: Int?
@@ -118,6 +119,12 @@ struct ThumbnailJob {
             Terminal.printError(error.description)
             throw ExitCode.failure
         }
+        // Animations of pixel art (a GIF at its own size) are written lossless when the format has a lossless mode.
+        var losslessSettings = outputSettings(for: outputFormat)
+        losslessSettings.lossless = true
+        let paletteAnimator =
+            registry.writer(for: outputFormat)?.reads.contains(.lossless) == true
+            ? (try? registry.encoder(for: losslessSettings)) as? any AnimationEncoding : nil
         // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
         // conversion either way; the decoder's own pixels for lossless outputs).
         let options = ThumbnailOptions(
@@ -152,10 +159,23 @@ struct ThumbnailJob {
                     HeapUsage.returnFreeMemory() // so heapHighWaterBytes counts little memory held from before
                     monitor.beginMeasuring()
                 }
+                if frames == .all, let animated = encoder as? any AnimationEncoding,
+                    let animation = try source.animation(target, options: options, monitor: monitor)
+                {
+                    let writer = animation.keepsPalettePixels ? paletteAnimator ?? animated : animated
+                    try Self.write(
+                        animation, of: source, input: input, to: destination, as: writer, line: &line,
+                        json: json, started: start, terminal: terminal)
+                    terminal.tick()
+                    return
+                }
                 let image = try source.image(target, region: nil, options: options, monitor: monitor)
                 try image.write(to: destination, as: encoder)
                 let ms = Clock.milliseconds(since: start)
-                DecodingSettings.report(image.warnings, for: DecodingSettings.name(of: input), to: terminal)
+                // An animation over the limits, bound for a format that keeps animations: its first frame, said so.
+                let limited = frames == .all && encoder is any AnimationEncoding ? source.animationLimitWarning : nil
+                let warnings = image.warnings + (limited.map { [$0] } ?? [])
+                DecodingSettings.report(warnings, for: DecodingSettings.name(of: input), to: terminal)
                 if json {
                     line.add("output", destination)
                     line.add("sourceWidth", source.info.size.width)
@@ -173,7 +193,7 @@ struct ThumbnailJob {
                     line.add("predictedPeakBytes", image.predictedPeakBytes)
                     line.add("measuredPeakBytes", monitor?.peakBytes)
                     line.add("heapHighWaterBytes", monitor?.systemGrowthBytes)
-                    line.add("warnings", strings: image.warnings)
+                    line.add("warnings", strings: warnings)
                     line.add("milliseconds", ms)
                     terminal.out(line.text)
                 } else {
@@ -225,6 +245,51 @@ struct ThumbnailJob {
     #else
         static let selfUsage = RUSAGE_SELF
     #endif
+
+    /// Writes every frame of `animation` as one animated file at `destination` and reports it (a JSON line, or a
+    /// sentence naming the frames, the loop count and the memory the frames held).
+    static func write(
+        _ animation: AnimationFrames, of source: ImageSource, input: String, to destination: String,
+        as encoder: some AnimationEncoding, line: inout JSONLine, json: Bool, started: timespec,
+        terminal: Terminal
+    ) throws(ImageError) {
+        var durations: [Int] = []
+        let writer = try encoder.startAnimation(
+            size: animation.size, frames: animation.frameCount, loopCount: animation.loopCount,
+            metadata: animation.metadata)
+        var frameBytes = 0
+        while let frame = try animation.next() {
+            try writer.add(frame.pixels, durationMilliseconds: frame.durationMilliseconds)
+            durations.append(frame.durationMilliseconds)
+            frameBytes = frame.pixels.byteCount
+        }
+        do { try FileOutput.write(try writer.finish(), to: destination) } catch { throw error.naming(destination) }
+        let ms = Clock.milliseconds(since: started)
+        DecodingSettings.report(animation.warnings, for: DecodingSettings.name(of: input), to: terminal)
+        if json {
+            line.add("output", destination)
+            line.add("sourceWidth", source.info.size.width)
+            line.add("sourceHeight", source.info.size.height)
+            line.add("width", animation.size.width)
+            line.add("height", animation.size.height)
+            line.add("path", DecodePath.animationFrames.name)
+            line.add("encoder", encoder.library)
+            line.add("frames", durations.count)
+            line.add("durations", integers: durations)
+            line.add("loopCount", animation.loopCount)
+            line.add("bufferBytes", frameBytes)
+            line.add("warnings", strings: animation.warnings)
+            line.add("milliseconds", ms)
+            terminal.out(line.text)
+        } else {
+            terminal.out(
+                "\(input) \(source.info.displayedSize) -> \(destination) \(animation.size): \(durations.count) frames "
+                    + "(\(durations.reduce(0, +)) ms, \(animation.loopCount == 0 ? "looping forever" : "played \(animation.loopCount)x")), "
+                    + "one at a time: a full RGBA8 decode of every frame would hold "
+                    + "\(Formatting.bytes(source.info.decodedBytes(as: .rgba8) * max(1, durations.count))); "
+                    + "each frame held \(Formatting.bytes(frameBytes)) in \(ms) ms")
+        }
+    }
 
     /// `DIR/NAME{suffix}.EXT` for each input `…/NAME.jpg`; inputs that share a name (from different
     /// folders) get `NAME-2`, `NAME-3`, … in input order, so no output overwrites another.

@@ -96,6 +96,29 @@ package struct GIFDecoder: ImageDecoding {
         }
     }
 
+    /// The frame-by-frame decode of an animated GIF (``GIFAnimation``); nil for a single frame. The limits'
+    /// animation caps are checked by the caller (``ImageLimits/animationRefusal(frames:canvas:)``).
+    package func animation(options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError)
+        -> (any AnimationDecoding)?
+    {
+        guard structure.frameCount > 1 else { return nil }
+        if options.strict, let first = structure.warnings.first {
+            throw ImageError(
+                structure.isTruncated ? .truncated : .corruptData, "\(path): \(first) (strict decoding)")
+        }
+        return GIFAnimation(decoder: self, monitor: monitor)
+    }
+
+    /// The delays of the graphics control extensions, in milliseconds, found by walking the blocks (no LZW decoded).
+    package func frameDurations(limit: Int) -> [Int] {
+        guard structure.frameCount > 1 else { return [] }
+        var durations = [structure.firstFrame.delay * 10]
+        var walker = GIFFrameWalker(
+            bytes: bytes, globalPalette: structure.globalPalette, from: structure.afterFirstFrame)
+        while durations.count < limit, let frame = walker.next() { durations.append(frame.delay * 10) }
+        return durations
+    }
+
     /// Starts a row decode of the first frame on its canvas.
     package func startDecoding(options: DecodeOptions = DecodeOptions()) throws(ImageError) -> any RowDecoding {
         try GIFRowDecoder(decoder: self, options: options, monitor: nil)

@@ -1,8 +1,9 @@
 import ShrinkCore
 
-/// The first frame of a GIF as its image descriptor and the extensions before it describe it: where it sits,
-/// how its rows are ordered, which colours and which transparent index it uses, and where its LZW data starts.
-/// Found by ``GIFStructure`` without decoding anything; a few words of memory.
+/// A frame of a GIF as its image descriptor and the graphics control extension before it describe it: where it
+/// sits, how its rows are ordered, which colours and which transparent index it uses, how long it shows and how it is
+/// disposed of, and where its LZW data starts. Found by ``GIFStructure`` (the first frame) and ``GIFFrameWalker``
+/// (the others) without decoding anything; a few words of memory.
 package struct GIFFrame: Sendable, Equatable {
     /// Column of the frame's left edge on the logical screen.
     package let left: Int
@@ -22,6 +23,11 @@ package struct GIFFrame: Sendable, Equatable {
     /// The LZW minimum code size as stored (2–8 in valid files; giflib also takes 1, refuses above 8, and 0 leaves
     /// no room for a code table: see ``GIFRowDecoder``).
     package let lzwMinimumCodeSize: Int
+    /// How long the frame shows, in hundredths of a second, as the graphics control extension says (0 without one).
+    package var delay: Int = 0
+    /// What becomes of the frame's rectangle before the next frame: 0 or 1 kept, 2 cleared (to transparent, as
+    /// browsers do), 3 restored to what was there before the frame; other values are kept.
+    package var disposal: Int = 0
 
     package init(
         left: Int, top: Int, size: PixelSize, isInterlaced: Bool, palette: Range<Int>?, transparentIndex: Int?,

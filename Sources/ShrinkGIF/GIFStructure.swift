@@ -25,6 +25,8 @@ package struct GIFStructure: Sendable {
     package let globalPalette: Range<Int>?
     /// The first frame.
     package let firstFrame: GIFFrame
+    /// Where the block after the first frame's image data starts (the walk of later frames starts there).
+    package let afterFirstFrame: Int
     /// The image as shown: the logical screen grown to hold the first frame (Pillow's and libvips' size).
     package let canvas: PixelSize
     /// Image descriptors found (counting stops at ``maxWalkSteps``).
@@ -86,8 +88,8 @@ package struct GIFStructure: Sendable {
         }
 
         var steps = 0, frames = 0, released = 0
-        var pendingTransparent: Int?
-        var first: GIFFrame?
+        var pendingTransparent: Int?, pendingTiming = (delay: 0, disposal: 0)
+        var first: GIFFrame?, afterFirst = n
         var loop: Int?, icc: (offset: Int, length: Int)?
         var found: [String] = []
         var warnings: [String] = []
@@ -132,6 +134,7 @@ package struct GIFStructure: Sendable {
                 case 0xF9 where hasFirstBlock && size >= 4:
                     // Graphics control: packed fields, delay (2 bytes), transparent index. Only a set flag counts.
                     if b[blocks + 1] & 1 != 0 { pendingTransparent = Int(b[blocks + 4]) }
+                    pendingTiming = (u16(blocks + 2), Int(b[blocks + 1] >> 2) & 7)
                 case 0xFF where hasFirstBlock && size == 11:
                     let id = String(
                         decoding: UnsafeRawBufferPointer(rebasing: b[blocks + 1..<blocks + 12]), as: UTF8.self)
@@ -196,8 +199,11 @@ package struct GIFStructure: Sendable {
                         left: left, top: top, size: size, isInterlaced: packed & 0x40 != 0,
                         palette: local ?? globalPalette, transparentIndex: pendingTransparent, dataOffset: p,
                         lzwMinimumCodeSize: Int(b[p]))
+                    first?.delay = pendingTiming.delay
+                    first?.disposal = pendingTiming.disposal
                 }
                 pendingTransparent = nil
+                pendingTiming = (0, 0)
                 guard let end = skipSubBlocks(from: p + 1) else {
                     if steps <= Self.maxWalkSteps {
                         truncated = true
@@ -210,6 +216,7 @@ package struct GIFStructure: Sendable {
                     break walk
                 }
                 p = end
+                if frames == 1 { afterFirst = end }
             default:
                 // A stray byte where a block should start: skipped one at a time, as Pillow does.
                 strayBytes += 1
@@ -255,6 +262,7 @@ package struct GIFStructure: Sendable {
         if frames > 1 { found.insert("animated", at: first.isInterlaced ? 1 : 0) }
         if first.transparentIndex != nil { note("transparency") }
         self.firstFrame = first
+        self.afterFirstFrame = afterFirst
         self.canvas = canvas
         self.frameCount = frames
         self.loopCount = loop

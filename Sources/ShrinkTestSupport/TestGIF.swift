@@ -11,16 +11,21 @@ public enum TestGIF {
         public var interlaced = false
         public var transparent: Int?
         public var localPalette: [UInt8]?
+        /// Hundredths of a second; with `disposal`, written in a graphics control extension when either is not 0.
+        public var delay = 0
+        public var disposal = 0
 
         public init(
             left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], interlaced: Bool = false,
-            transparent: Int? = nil, localPalette: [UInt8]? = nil
+            transparent: Int? = nil, localPalette: [UInt8]? = nil, delay: Int = 0, disposal: Int = 0
         ) {
             (self.left, self.top, self.width, self.height) = (left, top, width, height)
             self.indices = indices
             self.interlaced = interlaced
             self.transparent = transparent
             self.localPalette = localPalette
+            self.delay = delay
+            self.disposal = disposal
         }
     }
 
@@ -64,8 +69,11 @@ public enum TestGIF {
             EGifPutExtensionTrailer(gif)
         }
         for frame in frames {
-            if let t = frame.transparent {
-                var gce: [UInt8] = [1, 10, 0, UInt8(t)]
+            if frame.transparent != nil || frame.delay != 0 || frame.disposal != 0 {
+                let packed = UInt8(frame.disposal << 2) | (frame.transparent == nil ? 0 : 1)
+                var gce: [UInt8] = [
+                    packed, UInt8(frame.delay & 0xFF), UInt8(frame.delay >> 8), UInt8(frame.transparent ?? 0),
+                ]
                 EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, &gce)
             }
             let local = frame.localPalette.map(colorMap)

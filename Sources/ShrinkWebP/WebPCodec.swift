@@ -15,6 +15,16 @@ extension Codec {
         writer: .webp)
 }
 
+extension WebPEncoder: AnimationEncoding {
+    /// An animated WebP with these options (``WebPAnimationWriter``).
+    public func startAnimation(size: PixelSize, frames: Int, loopCount: Int, metadata: ImageMetadata)
+        throws(ImageError) -> any AnimationWriting
+    {
+        try WebPAnimationWriter(
+            size: size, loopCount: loopCount, options: options, metadata: metadata, expectedFrames: frames)
+    }
+}
+
 extension ImageEncoding where Self == WebPEncoder {
     /// A WebP encoder: `image.write(to: path, as: .webp(.init(quality: 75)))`.
     public static func webp(_ options: WebPEncoder.Options = WebPEncoder.Options()) -> WebPEncoder {

@@ -76,6 +76,33 @@ package struct WebPDecoder: ImageDecoding {
     /// through 1 or 4 bytes per pixel (by content) plus its Huffman tables, beside the plane; the route charges 7 B/px
     /// for a compressed plane instead of 1 (calibrated against the allocator's high-water mark: BENCHMARKS.md, "Figures
     /// behind the code").
+    /// The `ANMF` chunks' durations, read by libwebp's demuxer.
+    package func frameDurations(limit: Int) -> [Int] {
+        guard container.frameCount > 1, let base = bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            return []
+        }
+        var data = WebPData(bytes: base, size: bytes.count)
+        guard let demux = WebPDemux(&data) else { return [] }
+        defer { WebPDemuxDelete(demux) }
+        var durations: [Int] = []
+        var iterator = WebPIterator()
+        guard WebPDemuxGetFrame(demux, 1, &iterator) != 0 else { return [] }
+        defer { WebPDemuxReleaseIterator(&iterator) }
+        repeat {
+            durations.append(Int(iterator.duration))
+        } while durations.count < limit
+            && WebPDemuxNextFrame(&iterator) != 0
+        return durations
+    }
+
+    /// The frame-by-frame decode of an animated WebP (``WebPAnimation``); nil for a still image.
+    package func animation(options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError)
+        -> (any AnimationDecoding)?
+    {
+        guard container.frameCount > 1 else { return nil }
+        return try WebPAnimation(bytes: bytes, path: path, monitor: monitor)
+    }
+
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
         let canvas = scaledSize(denominator: d)

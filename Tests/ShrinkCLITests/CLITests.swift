@@ -74,7 +74,8 @@ import ShrinkTestSupport
             "path", "format", "width", "height", "orientation", "orientedWidth", "orientedHeight", "colorModel",
             "bitsPerComponent", "hasAlpha", "progressive", "chromaSubsampling", "iccProfileBytes", "iccProfile",
             "codedColor", "exifBytes",
-            "embeddedThumbnail", "features", "frames", "loopCount", "warnings", "fileBytes", "decodedBytes",
+            "embeddedThumbnail", "features", "frames", "frameDurations", "loopCount", "warnings", "fileBytes",
+            "decodedBytes",
         ]
         #expect(Set(object?.keys.map { $0 } ?? []) == Set(keys))
         #expect(r.out.hasPrefix("{\"path\":"))
@@ -184,6 +185,34 @@ import ShrinkTestSupport
         }
         let info = try await shrink("info", "--json", dir + "/in/b.gif")
         #expect(info.out.contains("\"format\":\"gif\"") && info.out.contains("\"frames\":1"))
+    }
+
+    /// An animated GIF written as WebP stays animated (every frame, its duration, the loop count); `--frames first`
+    /// and formats without animation take the first frame.
+    @Test func animationsAreKeptWhenTheOutputHoldsThem() async throws {
+        let w = try workspace()
+        let palette = TestGIF.palette16
+        let frames = (0..<4).map { k in
+            TestGIF.Frame(
+                width: 40, height: 30, indices: (0..<1200).map { UInt8(($0 / 40 + k * 3) % 16) }, delay: k == 2 ? 0 : 7)
+        }
+        let gif = w.dir + "/anim.gif"
+        try FileOutput.write(TestGIF.file(width: 40, height: 30, palette: palette, frames: frames, loopCount: 3), to: gif)
+        let r = try await shrink("thumbnail", gif, "--size", "20", "-o", w.dir + "/a.webp", "--json")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("\"frames\":4") && r.out.contains("\"durations\":[70,70,0,70]"), "\(r.out)")
+        let webp = try ImageSource(path: w.dir + "/a.webp")
+        #expect(webp.info.frameCount == 4 && webp.info.loopCount == 3)
+        #expect(webp.info.size == PixelSize(width: 20, height: 15))
+        #expect(webp.decoder.frameDurations(limit: 10) == [70, 70, 0, 70])
+        let first = try await shrink("thumbnail", gif, "--size", "20", "-o", w.dir + "/f.webp", "--frames", "first")
+        #expect(first.status == 0)
+        #expect(try ImageSource(path: w.dir + "/f.webp").info.frameCount == 1)
+        let png = try await shrink("thumbnail", gif, "--size", "20", "-o", w.dir + "/f.png")
+        #expect(png.status == 0)
+        #expect(try ImageSource(path: w.dir + "/f.png").info.frameCount == 1)
+        let info = try await shrink("info", gif)
+        #expect(info.out.contains("4 frames, loop count 3, 210 ms: 70 70 0 70 ms each"), "\(info.out)")
     }
 
     @Test func outputsNoEncoderWritesAreUsageErrors() async throws {

@@ -20,4 +20,26 @@ public enum Reencoder {
         settings.keepEXIF = true
         _ = try? image.encoded(as: writer.encoder(for: settings))
     }
+
+    /// Decodes every frame of `frames`; when `choice`'s bit 0 is set, writes them with one of the registry's writers
+    /// that keep animations (bits 1–3 pick it, bit 4 asks for lossless). Every frame must have the animation's size.
+    public static func encode(_ frames: AnimationFrames, choice: UInt8) {
+        let animators = CodecRegistry.standard.codecs.compactMap { codec -> (ImageFormat, ImageWriter)? in
+            guard let writer = codec.writer, writer.accepts.contains(.animation) else { return nil }
+            return (codec.format, writer)
+        }
+        var writer: (any AnimationWriting)?
+        if choice & 1 != 0, !animators.isEmpty {
+            let (format, chosen) = animators[Int(choice >> 1 & 7) % animators.count]
+            var settings = OutputSettings(format: format, quality: 75)
+            settings.lossless = choice & 16 != 0
+            writer = try? (chosen.encoder(for: settings) as? any AnimationEncoding)?.startAnimation(
+                size: frames.size, frames: frames.frameCount, loopCount: frames.loopCount, metadata: frames.metadata)
+        }
+        while let frame = try? frames.next() {
+            precondition(frame.pixels.size == frames.size, "an animation frame of another size than the animation's")
+            try? writer?.add(frame.pixels, durationMilliseconds: frame.durationMilliseconds)
+        }
+        _ = try? writer?.finish()
+    }
 }

@@ -38,3 +38,9 @@ public struct DecodePath: Sendable, Hashable, CustomStringConvertible {
     /// A small preview the file carries (an EXIF thumbnail), decoded instead of the image.
     public static let embeddedThumbnail = DecodePath("embeddedThumbnail")
 }
+
+extension DecodePath {
+    /// An animation's frames composited one at a time on the codec's canvas, each streamed as rows into the
+    /// resampler (GIF, animated WebP).
+    public static let animationFrames = DecodePath("animationFrames")
+}

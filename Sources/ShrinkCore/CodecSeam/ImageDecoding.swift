@@ -25,6 +25,12 @@ public protocol ImageDecoding: Sendable {
     /// A preview stored in the file as an image of its own (HEIF's `thmb` item), as a decoder over the same
     /// bytes, when there is one that shows what the image shows (``ImageInfo/embeddedThumbnail`` is its size).
     func embeddedThumbnail() -> (any ImageDecoding)?
+    /// A frame-by-frame decode of the animation, when the file holds more than one frame and the codec decodes
+    /// them (nil otherwise: the image is its first frame). Fails like the first frame's decode would.
+    func animation(options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError) -> (any AnimationDecoding)?
+    /// Each frame's duration in milliseconds as the file stores it, read from the container without decoding a pixel
+    /// (at most `limit` of them); empty for a still image or a codec that does not say.
+    func frameDurations(limit: Int) -> [Int]
 }
 
 extension ImageDecoding {
@@ -34,6 +40,12 @@ extension ImageDecoding {
     public func embeddedThumbnailBytes() -> [UInt8]? { nil }
     /// None, by default.
     public func embeddedThumbnail() -> (any ImageDecoding)? { nil }
+    /// None.
+    public func frameDurations(limit: Int) -> [Int] { [] }
+    /// No animation: the image is its first frame.
+    public func animation(options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError)
+        -> (any AnimationDecoding)?
+    { nil }
 }
 
 /// How a codec runs a decode.

@@ -29,12 +29,22 @@ public struct ImageLimits: Sendable, Equatable {
     /// coefficients. Predicted from the header and refused above it (`.memoryBudgetExceeded`), and enforced
     /// inside libjpeg as its memory cap. 1 GiB by default.
     public var maxWorkingBytes: Int
+    /// Most frames an animation is decoded with (imgproxy's `MAX_ANIMATION_FRAMES`): over it, counted from the
+    /// header, the image is its first frame, with a warning. 1000 by default.
+    public var maxAnimationFrames: Int
+    /// Most pixels an animation's frames may hold together, frames × canvas pixels, which bounds the CPU of decoding
+    /// them all: over it, from the header, the image is its first frame, with a warning. 1 073 741 824 (2³⁰: a thousand
+    /// 1000×1000 frames) by default.
+    public var maxAnimationPixels: Int
 
     /// Limits with the defaults above, or the values given.
     public init(
         maxPixels: Int = 0x3FFF * 0x3FFF, maxInputBytes: Int = 1 << 30, maxChunkBytes: Int = 16 << 20,
-        maxScans: Int = 500, maxWorkingBytes: Int = 1 << 30
+        maxScans: Int = 500, maxWorkingBytes: Int = 1 << 30, maxAnimationFrames: Int = 1000,
+        maxAnimationPixels: Int = 1 << 30
     ) {
+        self.maxAnimationFrames = maxAnimationFrames
+        self.maxAnimationPixels = maxAnimationPixels
         self.maxPixels = maxPixels
         self.maxInputBytes = maxInputBytes
         self.maxChunkBytes = maxChunkBytes
@@ -86,5 +96,21 @@ public struct ImageLimits: Sendable, Equatable {
     package static func mebibytes(_ bytes: Int) -> String {
         let tenths = Int((Double(bytes) / 1_048_576 * 10).rounded())
         return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+}
+
+extension ImageLimits {
+    /// Why an animation of `frames` frames on a `canvas` is decoded as its first frame only (over
+    /// ``maxAnimationFrames`` or ``maxAnimationPixels``), or nil when it is within both: the warning it carries.
+    package func animationRefusal(frames: Int, canvas: PixelSize) -> String? {
+        if frames > maxAnimationFrames {
+            return "\(frames) frames are above the limit of \(maxAnimationFrames) animation frames: first frame only"
+        }
+        let (total, overflow) = frames.multipliedReportingOverflow(by: canvas.pixelCount)
+        if overflow || total > maxAnimationPixels {
+            return
+                "\(frames) frames of \(canvas) are above the limit of \(maxAnimationPixels) animation pixels: first frame only"
+        }
+        return nil
     }
 }

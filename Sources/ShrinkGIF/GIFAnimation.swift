@@ -101,10 +101,12 @@ final class GIFAnimation: AnimationDecoding {
         }
         defer { DGifCloseFile(gif, &error) }
         var type = UNDEFINED_RECORD_TYPE
+        // Named as the still image's decode names them: "the first frame", then "frame N".
+        let name = framesRead == 0 ? "the first frame" : "frame \(framesRead + 1)"
         guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK
         else {
             throw ImageError.gif(
-                gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting frame \(framesRead + 1)")
+                gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting \(name)")
         }
         if line.count < frame.size.width { line = [UInt8](repeating: 0, count: frame.size.width) }
         let passes = frame.isInterlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
@@ -116,7 +118,7 @@ final class GIFAnimation: AnimationDecoding {
                     guard DGifGetLine(gif, l.baseAddress!, Int32(frame.size.width)) == GIF_OK else {
                         throw ImageError.gif(
                             gif.pointee.Error, reachedEnd: input.reachedEnd, path: path,
-                            during: "row \(r) of frame \(framesRead + 1)")
+                            during: "row \(r) of \(name)")
                     }
                     let y = frame.top + r
                     if y >= visible.y && y < visible.y + visible.height && visible.width > 0 {

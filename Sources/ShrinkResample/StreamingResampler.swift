@@ -292,21 +292,10 @@ package final class StreamingResampler {
                         input, inputCount, out, outputWidth, start.baseAddress!, count.baseAddress!,
                         weights, taps)
                 case 3, 4:
-                    // One 4-lane multiply-add per tap; for RGB the fourth lane is the next pixel's red, ignored.
-                    let c = channels
-                    for x in 0..<outputWidth {
-                        let w = weights + x * taps
-                        var p = input + start[x] * c
-                        var acc = SIMD4<Float>()
-                        for k in 0..<count[x] {
-                            acc += SIMD4(repeating: w[k]) * SIMD4(p[0], p[1], p[2], p[3])
-                            p += c
-                        }
-                        out[x * c] = acc[0]
-                        out[x * c + 1] = acc[1]
-                        out[x * c + 2] = acc[2]
-                        if c == 4 { out[x * c + 3] = acc[3] }
-                    }
+                    // In C: one 4-lane multiply-add per tap; for RGB the fourth lane is the next pixel's red, ignored.
+                    shrink_resample_row4(
+                        input, inputCount, out, outputWidth, channels, start.baseAddress!, count.baseAddress!, weights,
+                        taps)
                 default:
                     for x in 0..<outputWidth {
                         let w = weights + x * taps, p = input + start[x] * channels

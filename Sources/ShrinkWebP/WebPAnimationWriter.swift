@@ -13,7 +13,8 @@ import ShrinkCore
 /// Memory: libwebp's canvases at the animation's size (about 4 of 4 bytes a pixel), the frame being encoded and the
 /// encoded frames so far (the file, which grows with the frames).
 final class WebPAnimationWriter: AnimationWriting {
-    private let encoder: OpaquePointer
+    /// libwebp's encoder; nil once the file is assembled (its frames freed before the file is copied out).
+    private var encoder: OpaquePointer?
     private var config: WebPConfig
     private let size: PixelSize
     private let scale: Int
@@ -67,6 +68,7 @@ final class WebPAnimationWriter: AnimationWriting {
     deinit { WebPAnimEncoderDelete(encoder) }
 
     func add(_ frame: PixelBuffer, durationMilliseconds: Int) throws(ImageError) {
+        guard encoder != nil else { throw ImageError(.invalidArgument, "the animation was already finished") }
         guard frame.size == size else {
             throw ImageError(.invalidArgument, "an animation frame is \(frame.size), the animation \(size)")
         }
@@ -80,10 +82,14 @@ final class WebPAnimationWriter: AnimationWriting {
 
     func finish() throws(ImageError) -> [UInt8] {
         guard frames > 0 else { throw ImageError(.invalidArgument, "an animation needs at least one frame") }
+        guard let encoder else { throw ImageError(.invalidArgument, "the animation was already finished") }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: timestamp), nil) != 0 else { throw failure() }
         var data = WebPData()
         guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else { throw failure() }
         defer { WebPDataClear(&data) }
+        // The encoded frames are in the assembled file now: free them before copying it (one copy less at the peak).
+        WebPAnimEncoderDelete(encoder)
+        self.encoder = nil
         var file = Array(UnsafeBufferPointer(start: bytes, count: data.size))
         Self.rescaleDurations(&file, by: scale)
         // libwebp sets the alpha flag only when a frame it wrote has alpha; a frame disposed of to the (transparent)
@@ -110,11 +116,11 @@ final class WebPAnimationWriter: AnimationWriting {
             WebPPictureImportRGBA(&picture, p.baseAddress, Int32(size.width * 4)) != 0
         }
         guard imported else { throw ImageError(.outOfMemory, "libwebp could not take an animation frame") }
-        guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else { throw failure() }
+        guard WebPAnimEncoderAdd(encoder!, &picture, Int32(timestamp), &config) != 0 else { throw failure() }
     }
 
     private func failure() -> ImageError {
-        let message = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error"
+        let message = encoder.flatMap { WebPAnimEncoderGetError($0) }.map { String(cString: $0) } ?? "unknown error"
         return ImageError(.encodingFailed, "libwebp could not encode the animation (\(message))")
     }
 

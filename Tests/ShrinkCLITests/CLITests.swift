@@ -197,7 +197,8 @@ import ShrinkTestSupport
                 width: 40, height: 30, indices: (0..<1200).map { UInt8(($0 / 40 + k * 3) % 16) }, delay: k == 2 ? 0 : 7)
         }
         let gif = w.dir + "/anim.gif"
-        try FileOutput.write(TestGIF.file(width: 40, height: 30, palette: palette, frames: frames, loopCount: 3), to: gif)
+        try FileOutput.write(
+            TestGIF.file(width: 40, height: 30, palette: palette, frames: frames, loopCount: 3), to: gif)
         let r = try await shrink("thumbnail", gif, "--size", "20", "-o", w.dir + "/a.webp", "--json")
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("\"frames\":4") && r.out.contains("\"durations\":[70,70,0,70]"), "\(r.out)")

@@ -14,6 +14,15 @@
 void shrink_resample_row1(const float *input, intptr_t input_count, float *output, intptr_t output_width,
                           const intptr_t *start, const intptr_t *count, const float *weights, intptr_t stride);
 
+/// One row of a three- or four-channel horizontal pass: each output pixel's `channels` floats are
+/// Σ weights[x × stride + k] × the input pixel at start[x] + k, over count[x] taps, one 4-lane multiply-add per tap
+/// (for three channels the fourth lane is the next pixel's first sample, ignored: the input has a float of padding).
+/// Four pixels are filtered side by side where the row (`input_count` floats) holds their windows; the weights are
+/// zero past each window, up to `stride`. Cost: output_width × count multiply-adds of 4 lanes.
+void shrink_resample_row4(const float *input, intptr_t input_count, float *output, intptr_t output_width,
+                          intptr_t channels, const intptr_t *start, const intptr_t *count, const float *weights,
+                          intptr_t stride);
+
 /// One output row of the vertical pass: accumulator[i] = Σ weights[k] × ring row (start + k) mod ring_rows,
 /// over `count` rows, `width` floats of each, the rows `row_stride` floats apart. Each column adds its taps in
 /// order (the bits of the plain loop); 32 columns at a time stay in registers. Cost: width × count multiply-adds.

@@ -176,6 +176,32 @@ import Testing
         }
     }
 
+    /// An animated GIF stays animated when the output keeps animations (WebP, named or negotiated); JPEG and the
+    /// source's own family (PNG for GIF) take the first frame.
+    @Test func animatedSourcesStayAnimatedAsWebP() async throws {
+        let frames = (0..<3).map { k in
+            TestGIF.Frame(
+                width: 40, height: 30, indices: (0..<1200).map { UInt8(($0 % 40 + k * 5) % 16) }, delay: 5 + k)
+        }
+        try fixture.write(
+            "anim.gif", TestGIF.file(width: 40, height: 30, palette: TestGIF.palette16, frames: frames, loopCount: 0))
+        let service = try fixture.service { $0.negotiation = FormatNegotiation(webp: true) }
+        let path: Substring = "/insecure/w:20/plain/local:///anim.gif"
+        let webp = await service.respond(to: path, accept: "image/webp,*/*")
+        #expect(webp.status == 200 && webp.header("Content-Type") == "image/webp")
+        let animated = try ImageSource(bytes: webp.body, name: "a.webp")
+        #expect(animated.info.frameCount == 3 && animated.info.size == PixelSize(width: 20, height: 15))
+        #expect(animated.decoder.frameDurations(limit: 10) == [50, 60, 70])
+        let png = await service.respond(to: path, accept: "*/*")
+        #expect(png.header("Content-Type") == "image/png")
+        #expect(try ImageSource(bytes: png.body, name: "a.png").info.frameCount == 1)
+        let jpeg = await service.respond(to: "/insecure/w:20/plain/local:///anim.gif@jpg", accept: "image/webp")
+        #expect(jpeg.header("Content-Type") == "image/jpeg")
+        // Named, not negotiated: the same animation, and no Vary.
+        let named = await service.respond(to: "/insecure/w:20/plain/local:///anim.gif@webp")
+        #expect(named.header("Vary") == nil && named.body == webp.body)
+    }
+
     @Test func errorsAreStatusesWithMessages() async throws {
         let service = try fixture.service()
         let missing = await service.respond(to: "/insecure/w:10/plain/local:///nope.jpg")

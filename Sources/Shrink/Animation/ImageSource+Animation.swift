@@ -37,3 +37,14 @@ extension ImageSource {
         }
     }
 }
+
+extension ImageSource {
+    /// Bytes an animation's frame-by-frame encode holds beyond one still decode at `output` size: the codec's canvas
+    /// at its worst (8 bytes a pixel: WebP's two RGBA canvases; a GIF's 1-byte canvas widened to RGBA with a restored
+    /// rectangle beside it) and an animation encoder's canvases at the output size (4 of 4 bytes a pixel), plus the
+    /// file it builds, bounded by a byte a pixel of every frame.
+    package func predictedAnimationBytes(output: PixelSize) -> Int {
+        let (canvas, frame) = (info.size.pixelCount, output.pixelCount)
+        return canvas * 8 + frame * 16 + frame * max(1, info.frameCount)
+    }
+}

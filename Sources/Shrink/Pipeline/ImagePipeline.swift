@@ -28,12 +28,13 @@ import ShrinkCore
 ///        │  ResultStore.requestKey(forResult:) → memory / disk hit under another spelling ─► answered
 ///        ▼
 ///  DecodeScheduler: admitted when the charge fits (queued by priority)
-///        ▼
-///  DecodeStage: the plan's route, rows streamed into the resampler, oriented, colour managed
+///        │  AnimationStage (bytes of an animation, output keeps it): frame by frame into the writer ─┐
+///        ▼                                                                                           │
+///  DecodeStage: the plan's route, rows streamed into the resampler, oriented, colour managed          │
 ///        │  (pixels: or the disk tier's entry, decoded at the planned size)
 ///        ▼
-///  EncodeStage (bytes only): the registry's writer, inside the same charge
-///        ▼
+///  EncodeStage (bytes only): the registry's writer, inside the same charge                          │
+///        ▼  ◄─────────────────────────────────────────────────────────────────────────────────────────┘
 ///  ResultStore.keep: memory tier, encoded tier, disk tier ─► PipelineJobs.finish ─► every waiting task
 /// ```
 ///
@@ -59,6 +60,7 @@ public final class ImagePipeline: Sendable {
     private let planning: PlanStage
     private let decoding: DecodeStage
     private let encoding: EncodeStage
+    private let animating: AnimationStage
 
     /// A pipeline for the process, made on first use with the default ``Configuration`` (a quarter of the
     /// memory limit, at most 2 GiB; a decode thread per core): what `ImageSource`'s awaited methods can run on
@@ -76,6 +78,7 @@ public final class ImagePipeline: Sendable {
         loading = LoadStage(scheduler: scheduler, jobs: jobs)
         planning = PlanStage(budget: configuration.budget, codecs: configuration.codecs)
         encoding = EncodeStage(codecs: configuration.codecs)
+        animating = AnimationStage(codecs: configuration.codecs)
         decoding = DecodeStage(store: store)
     }
 
@@ -212,17 +215,15 @@ public final class ImagePipeline: Sendable {
         var telemetry = ImageTelemetry(origin: .decoded, pixelFormat: planned.chosen.format)
         let output: Result<PipelineOutput, ImageError>
         do throws(ImageError) {
-            let image = try decoding.decode(job, planned, waited: waited, telemetry: &telemetry)
-            if let settings = job.output {
-                let encoded = try encoding.encode(image, of: job, as: settings, telemetry: &telemetry)
+            if let settings = job.output,
+                AnimationStage.applies(to: job, source: planned.source, codecs: configuration.codecs),
+                let animated = try animating.encode(job, planned, as: settings, waited: waited, telemetry: &telemetry)
+            {
                 jobs.countEncode()
-                if store.keep(encoded, for: job, onDisk: true) { shareBudget() }
-                output = .success(.encoded(EncodedResponse(image: encoded, telemetry: telemetry)))
+                if store.keep(animated, for: job, onDisk: true) { shareBudget() }
+                output = .success(.encoded(EncodedResponse(image: animated, telemetry: telemetry)))
             } else {
-                if !job.monitor.isCancelled, store.keep(image, for: job, onDisk: telemetry.origin == .decoded) {
-                    shareBudget()
-                }
-                output = .success(.decoded(ImageResponse(image: image, telemetry: telemetry)))
+                output = try still(job, planned, waited: waited, telemetry: &telemetry)
             }
         } catch {
             output = .failure(error)
@@ -236,6 +237,23 @@ public final class ImagePipeline: Sendable {
         } else {
             complete(job, output)
         }
+    }
+
+    /// The decode, for bytes the encode inside the same charge, and the store.
+    private func still(
+        _ job: PipelineJob, _ planned: PlanStage.Planned, waited: Duration, telemetry: inout ImageTelemetry
+    ) throws(ImageError) -> Result<PipelineOutput, ImageError> {
+        let image = try decoding.decode(job, planned, waited: waited, telemetry: &telemetry)
+        if let settings = job.output {
+            let encoded = try encoding.encode(image, of: job, as: settings, telemetry: &telemetry)
+            jobs.countEncode()
+            if store.keep(encoded, for: job, onDisk: true) { shareBudget() }
+            return .success(.encoded(EncodedResponse(image: encoded, telemetry: telemetry)))
+        }
+        if !job.monitor.isCancelled, store.keep(image, for: job, onDisk: telemetry.origin == .decoded) {
+            shareBudget()
+        }
+        return .success(.decoded(ImageResponse(image: image, telemetry: telemetry)))
     }
 
     /// Completes `job` with `hit` when there is one (the result found in a tier, which may have taken a copy

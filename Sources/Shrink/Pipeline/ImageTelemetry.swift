@@ -51,6 +51,8 @@ public struct ImageTelemetry: Sendable {
     /// For a request for bytes encoded here: the library that wrote them (``ImageEncoding/library``: `libavif
     /// 0.11.1, aom v3.6.0`); nil when they came from a cache.
     public var encoder: String?
+    /// For an animation written frame by frame: how many frames (0 otherwise).
+    public var frames = 0
 
     /// Telemetry of a result from `origin`, in `pixelFormat` (the rest zero): for tests and for code that
     /// stands in for a pipeline.

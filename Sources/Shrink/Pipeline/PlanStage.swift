@@ -41,7 +41,10 @@ struct PlanStage: Sendable {
             request.target, region: region, options: request.options, within: budget,
             reserving: { plan throws(ImageError) in
                 guard let output else { return held }
-                return try held + codecs.predictedEncodeBytes(for: plan.outputSize, settings: output)
+                let animation =
+                    AnimationStage.applies(to: job, source: source, codecs: codecs)
+                    ? source.predictedAnimationBytes(output: plan.outputSize) : 0
+                return try held + animation + codecs.predictedEncodeBytes(for: plan.outputSize, settings: output)
             })
         if chosen.fallback == nil { job.resultKey = Self.resultKey(of: job, plan: chosen) }
         return Planned(source: source, chosen: chosen, charge: chosen.predictedPeakBytes + chosen.reservedBytes)

@@ -1,0 +1,61 @@
+import ShrinkCore
+
+/// The pipeline's stage for a request for bytes whose output keeps animations (WebP) and whose source is an
+/// animation within its limits: every frame composited and resampled one at a time (``ImageSource/animation(_:options:monitor:)``)
+/// and handed to the writer's animation encoder, inside the job's charge, which the plan stage raised by
+/// ``ImageSource/predictedAnimationBytes(output:)``. Any other request goes to the decode and encode stages.
+struct AnimationStage: Sendable {
+    /// The registry whose writers encode.
+    let codecs: CodecRegistry
+
+    /// True when `job`, planned as `planned`, is written as an animation.
+    static func applies(to job: PipelineJob, source: ImageSource, codecs: CodecRegistry) -> Bool {
+        guard let settings = job.output, source.info.frameCount > 1, source.animationLimitWarning == nil,
+            job.request.region == nil, job.request.crop == nil
+        else { return false }
+        return codecs.writer(for: settings.format)?.accepts.contains(.animation) == true
+    }
+
+    /// Every frame of `job`'s source written as one animated file with `settings`; nil when the codec decodes no
+    /// animation after all (the still path runs instead). Records the frames' decode and encode in `telemetry`.
+    func encode(
+        _ job: PipelineJob, _ planned: PlanStage.Planned, as settings: OutputSettings, waited: Duration,
+        telemetry: inout ImageTelemetry
+    ) throws(ImageError) -> EncodedImage? {
+        guard let encoder = try codecs.encoder(for: settings) as? any AnimationEncoding else { return nil }
+        let started = ContinuousClock.now
+        telemetry.queueWait = waited
+        telemetry.predictedPeakBytes = planned.charge
+        job.monitor.beginMeasuring()
+        let options = job.request.options
+        guard let frames = try planned.source.animation(job.request.target, options: options, monitor: job.monitor)
+        else { return nil }
+        var chosen: any AnimationEncoding = encoder
+        if frames.keepsPalettePixels, codecs.writer(for: settings.format)?.reads.contains(.lossless) == true {
+            // Pixel art (a GIF at its own size) keeps its exact colours: lossless, as the CLI writes it.
+            var lossless = settings
+            lossless.lossless = true
+            chosen = (try codecs.encoder(for: lossless) as? any AnimationEncoding) ?? encoder
+        }
+        let writer = try chosen.startAnimation(
+            size: frames.size, frames: frames.frameCount, loopCount: frames.loopCount, metadata: frames.metadata)
+        var count = 0, frameBytes = 0
+        while let frame = try frames.next() {
+            try writer.add(frame.pixels, durationMilliseconds: frame.durationMilliseconds)
+            count += 1
+            frameBytes = frame.pixels.byteCount
+        }
+        let bytes = try writer.finish()
+        telemetry.decodeTime = started.duration(to: .now)
+        telemetry.bytesRead = planned.source.fileBytes
+        telemetry.decodePath = .animationFrames
+        telemetry.decoder = planned.chosen.route.decoder
+        telemetry.encoder = chosen.library
+        telemetry.encodedBytes = bytes.count
+        telemetry.pixelFormat = .rgba8
+        telemetry.bufferBytes = frameBytes
+        telemetry.measuredPeakBytes = job.monitor.peakBytes
+        telemetry.frames = count
+        return EncodedImage(bytes: bytes, format: settings.format, size: frames.size)
+    }
+}

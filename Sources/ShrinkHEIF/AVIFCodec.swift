@@ -19,5 +19,8 @@ extension Codec {
         open: { bytes, name, limits throws(ImageError) in
             try HEIFOpening.decoder(bytes: bytes, path: name, limits: limits, format: .avif)
         },
-        writer: .avif)
+        writer: .avif,
+        // A client that did not ask for AVIF may not decode it: unless a request names AVIF (or negotiates it), an AVIF
+        // source's thumbnails are JPEG, as HEIC's are.
+        thumbnailFormat: .jpeg)
 }

@@ -112,19 +112,14 @@ struct ThumbnailJob {
                 }
             }
         }
+        let settings = outputSettings(for: outputFormat)
         let encoder: any ImageEncoding
         do {
-            encoder = try registry.encoder(for: outputSettings(for: outputFormat))
+            encoder = try registry.encoder(for: settings)
         } catch {
             Terminal.printError(error.description)
             throw ExitCode.failure
         }
-        // Animations of pixel art (a GIF at its own size) are written lossless when the format has a lossless mode.
-        var losslessSettings = outputSettings(for: outputFormat)
-        losslessSettings.lossless = true
-        let paletteAnimator =
-            registry.writer(for: outputFormat)?.reads.contains(.lossless) == true
-            ? (try? registry.encoder(for: losslessSettings)) as? any AnimationEncoding : nil
         // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
         // conversion either way; the decoder's own pixels for lossless outputs).
         let options = ThumbnailOptions(
@@ -159,10 +154,10 @@ struct ThumbnailJob {
                     HeapUsage.returnFreeMemory() // so heapHighWaterBytes counts little memory held from before
                     monitor.beginMeasuring()
                 }
-                if frames == .all, let animated = encoder as? any AnimationEncoding,
-                    let animation = try source.animation(target, options: options, monitor: monitor)
+                if frames == .all, encoder is any AnimationEncoding,
+                    let animation = try source.animation(target, options: options, monitor: monitor),
+                    let writer = try animation.encoder(for: settings)
                 {
-                    let writer = animation.keepsPalettePixels ? paletteAnimator ?? animated : animated
                     try Self.write(
                         animation, of: source, input: input, to: destination, as: writer, line: &line,
                         json: json, started: start, terminal: terminal)

@@ -31,7 +31,7 @@ final class GIFAnimation: AnimationDecoding {
         path = decoder.path
         canvasSize = s.canvas
         // NETSCAPE2.0 says how many times to repeat after the first play; 0 is forever. Without it, once.
-        loopCount = s.loopCount.map { $0 == 0 ? 0 : $0 } ?? 1
+        loopCount = s.loopCount ?? 1
         // Outside the first frame: its transparent index, else its colour 0 (the still image's fill).
         let first = GIFColorTable(bytes: decoder.bytes, frame: s.firstFrame).rgba
         let fill = (s.firstFrame.transparentIndex ?? 0) * 4

@@ -64,6 +64,19 @@ public final class AnimationFrames {
         return AnimationFrame(pixels: image.pixels, durationMilliseconds: duration, index: decoder.framesRead - 1)
     }
 
+    /// The animation encoder for these frames with `settings` from `codecs`: the writer's, lossless when the frames
+    /// keep a palette image's pixels (``keepsPalettePixels``) and the writer has a lossless mode; nil when the format
+    /// keeps no animation.
+    public func encoder(for settings: OutputSettings, codecs: CodecRegistry = .standard) throws(ImageError)
+        -> (any AnimationEncoding)?
+    {
+        var settings = settings
+        if keepsPalettePixels, codecs.writer(for: settings.format)?.reads.contains(.lossless) == true {
+            settings.lossless = true
+        }
+        return try codecs.encoder(for: settings) as? any AnimationEncoding
+    }
+
     /// Every remaining frame written by `encoder` into one file.
     public func encoded(with encoder: some AnimationEncoding) throws(ImageError) -> [UInt8] {
         let writer = try encoder.startAnimation(

@@ -22,21 +22,14 @@ struct AnimationStage: Sendable {
         _ job: PipelineJob, _ planned: PlanStage.Planned, as settings: OutputSettings, waited: Duration,
         telemetry: inout ImageTelemetry
     ) throws(ImageError) -> EncodedImage? {
-        guard let encoder = try codecs.encoder(for: settings) as? any AnimationEncoding else { return nil }
         let started = ContinuousClock.now
         telemetry.queueWait = waited
         telemetry.predictedPeakBytes = planned.charge
         job.monitor.beginMeasuring()
         let options = job.request.options
-        guard let frames = try planned.source.animation(job.request.target, options: options, monitor: job.monitor)
+        guard let frames = try planned.source.animation(job.request.target, options: options, monitor: job.monitor),
+            let chosen = try frames.encoder(for: settings, codecs: codecs)
         else { return nil }
-        var chosen: any AnimationEncoding = encoder
-        if frames.keepsPalettePixels, codecs.writer(for: settings.format)?.reads.contains(.lossless) == true {
-            // Pixel art (a GIF at its own size) keeps its exact colours: lossless, as the CLI writes it.
-            var lossless = settings
-            lossless.lossless = true
-            chosen = (try codecs.encoder(for: lossless) as? any AnimationEncoding) ?? encoder
-        }
         let writer = try chosen.startAnimation(
             size: frames.size, frames: frames.frameCount, loopCount: frames.loopCount, metadata: frames.metadata)
         var count = 0, frameBytes = 0

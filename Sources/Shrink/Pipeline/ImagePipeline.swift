@@ -215,8 +215,7 @@ public final class ImagePipeline: Sendable {
         var telemetry = ImageTelemetry(origin: .decoded, pixelFormat: planned.chosen.format)
         let output: Result<PipelineOutput, ImageError>
         do throws(ImageError) {
-            if let settings = job.output,
-                AnimationStage.applies(to: job, source: planned.source, codecs: configuration.codecs),
+            if let settings = job.output, planned.animates,
                 let animated = try animating.encode(job, planned, as: settings, waited: waited, telemetry: &telemetry)
             {
                 jobs.countEncode()

@@ -18,6 +18,8 @@ struct PlanStage: Sendable {
         /// What the decode is admitted with: the plan's predicted peak, the encoder's predicted bytes for a
         /// request for bytes, and the source's bytes when they are held in memory (not mapped).
         let charge: Int
+        /// The job is written as an animation (``AnimationStage/applies(to:source:codecs:)``), charged for it.
+        let animates: Bool
     }
 
     /// Reads `bytes`' header (or takes the request's open source), plans within the budget, and records the
@@ -37,17 +39,18 @@ struct PlanStage: Sendable {
         // memory for a request for bytes: both come out of the budget before the decode's plan.
         let held = bytes.isPageAlignedMapping ? 0 : bytes.count
         let output = job.output, codecs = codecs
+        let animates = AnimationStage.applies(to: job, source: source, codecs: codecs)
         let chosen = try source.plan(
             request.target, region: region, options: request.options, within: budget,
             reserving: { plan throws(ImageError) in
                 guard let output else { return held }
-                let animation =
-                    AnimationStage.applies(to: job, source: source, codecs: codecs)
-                    ? source.predictedAnimationBytes(output: plan.outputSize) : 0
+                let animation = animates ? source.predictedAnimationBytes(output: plan.outputSize) : 0
                 return try held + animation + codecs.predictedEncodeBytes(for: plan.outputSize, settings: output)
             })
         if chosen.fallback == nil { job.resultKey = Self.resultKey(of: job, plan: chosen) }
-        return Planned(source: source, chosen: chosen, charge: chosen.predictedPeakBytes + chosen.reservedBytes)
+        return Planned(
+            source: source, chosen: chosen, charge: chosen.predictedPeakBytes + chosen.reservedBytes,
+            animates: animates)
     }
 
     /// The key of the result `job` makes with `chosen`, from the header: the source's identity, what the plan

@@ -248,17 +248,9 @@ struct ThumbnailJob {
         as encoder: some AnimationEncoding, line: inout JSONLine, json: Bool, started: timespec,
         terminal: Terminal
     ) throws(ImageError) {
-        var durations: [Int] = []
-        let writer = try encoder.startAnimation(
-            size: animation.size, frames: animation.frameCount, loopCount: animation.loopCount,
-            metadata: animation.metadata)
-        var frameBytes = 0
-        while let frame = try animation.next() {
-            try writer.add(frame.pixels, durationMilliseconds: frame.durationMilliseconds)
-            durations.append(frame.durationMilliseconds)
-            frameBytes = frame.pixels.byteCount
-        }
-        do { try FileOutput.write(try writer.finish(), to: destination) } catch { throw error.naming(destination) }
+        let file = try animation.encoded(with: encoder)
+        do { try FileOutput.write(file, to: destination) } catch { throw error.naming(destination) }
+        let durations = animation.durations, frameBytes = animation.frameBytes
         let ms = Clock.milliseconds(since: started)
         DecodingSettings.report(animation.warnings, for: DecodingSettings.name(of: input), to: terminal)
         if json {

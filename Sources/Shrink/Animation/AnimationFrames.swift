@@ -25,6 +25,10 @@ public final class AnimationFrames {
     public var keepsPalettePixels: Bool { !chosen.plan.resamples && source.info.colorModel == .palette }
     /// Damage stepped over and colour notes, one line each.
     public var warnings: [String] { decoder.warnings + notes }
+    /// The durations of the frames ``next()`` has returned, in order (milliseconds).
+    public private(set) var durations: [Int] = []
+    /// Bytes one frame's pixels hold (the result's pixel format at ``size``).
+    public var frameBytes: Int { chosen.format.byteCount(for: size) }
 
     private let source: ImageSource
     private let chosen: DecodePlan
@@ -61,6 +65,7 @@ public final class AnimationFrames {
             metadata = image.metadata
             notes = image.warnings.filter { !source.info.warnings.contains($0) }
         }
+        durations.append(duration)
         return AnimationFrame(pixels: image.pixels, durationMilliseconds: duration, index: decoder.framesRead - 1)
     }
 
@@ -77,7 +82,7 @@ public final class AnimationFrames {
         return try codecs.encoder(for: settings) as? any AnimationEncoding
     }
 
-    /// Every remaining frame written by `encoder` into one file.
+    /// Every remaining frame written by `encoder` into one file (``durations`` then lists the frames written).
     public func encoded(with encoder: some AnimationEncoding) throws(ImageError) -> [UInt8] {
         let writer = try encoder.startAnimation(
             size: size, frames: frameCount, loopCount: loopCount, metadata: metadata)

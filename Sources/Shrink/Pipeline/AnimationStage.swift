@@ -30,15 +30,7 @@ struct AnimationStage: Sendable {
         guard let frames = try planned.source.animation(job.request.target, options: options, monitor: job.monitor),
             let chosen = try frames.encoder(for: settings, codecs: codecs)
         else { return nil }
-        let writer = try chosen.startAnimation(
-            size: frames.size, frames: frames.frameCount, loopCount: frames.loopCount, metadata: frames.metadata)
-        var count = 0, frameBytes = 0
-        while let frame = try frames.next() {
-            try writer.add(frame.pixels, durationMilliseconds: frame.durationMilliseconds)
-            count += 1
-            frameBytes = frame.pixels.byteCount
-        }
-        let bytes = try writer.finish()
+        let bytes = try frames.encoded(with: chosen)
         telemetry.decodeTime = started.duration(to: .now)
         telemetry.bytesRead = planned.source.fileBytes
         telemetry.decodePath = .animationFrames
@@ -46,9 +38,9 @@ struct AnimationStage: Sendable {
         telemetry.encoder = chosen.library
         telemetry.encodedBytes = bytes.count
         telemetry.pixelFormat = .rgba8
-        telemetry.bufferBytes = frameBytes
+        telemetry.bufferBytes = frames.frameBytes
         telemetry.measuredPeakBytes = job.monitor.peakBytes
-        telemetry.frames = count
+        telemetry.frames = frames.durations.count
         return EncodedImage(bytes: bytes, format: settings.format, size: frames.size)
     }
 }

@@ -95,7 +95,13 @@ let package = Package(
             name: "ShrinkHEIF",
             dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF"],
             exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF", "CShrinkLoad"]),
-        .target(name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF"], exclude: ["CShrinkGIF"]),
+        // C: cgif's API as a module (the GIF writer), nested in the codec's folder.
+        .systemLibrary(
+            name: "CShrinkCGIF", path: "Sources/ShrinkGIF/CShrinkCGIF", pkgConfig: "cgif",
+            providers: [.apt(["libcgif-dev"])]),
+        .target(
+            name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF", "CShrinkCGIF"],
+            exclude: ["CShrinkGIF", "CShrinkCGIF"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
         .systemLibrary(
             name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",

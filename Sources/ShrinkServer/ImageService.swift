@@ -251,7 +251,7 @@ package final class ImageService: Sendable {
 
     /// The output: the URL's format, else AVIF or WebP when negotiated from `Accept` (``FormatNegotiation``), else
     /// the format the registry writes thumbnails of the source's format in (named by its extension: its own when
-    /// written, PNG for GIF, else JPEG; ``CodecRegistry/thumbnailFormat(for:)``). `negotiated`: the URL named no
+    /// written (JPEG for AVIF), else JPEG; ``CodecRegistry/thumbnailFormat(for:)``). `negotiated`: the URL named no
     /// format and negotiation is on, so the response varies with `Accept`.
     private func outputSettings(_ url: ProcessingURL, accept: String?, sourceName: String) -> (
         OutputSettings, negotiated: Bool

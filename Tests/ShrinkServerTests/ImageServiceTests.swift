@@ -176,9 +176,9 @@ import Testing
         }
     }
 
-    /// An animated GIF stays animated when the output keeps animations (WebP, named or negotiated); JPEG and the
-    /// source's own family (PNG for GIF) take the first frame.
-    @Test func animatedSourcesStayAnimatedAsWebP() async throws {
+    /// An animated GIF stays animated when the output keeps animations: WebP, named or negotiated, and GIF, its own
+    /// family when nothing is negotiated; JPEG and PNG take the first frame.
+    @Test func animatedSourcesStayAnimated() async throws {
         let frames = (0..<3).map { k in
             TestGIF.Frame(
                 width: 40, height: 30, indices: (0..<1200).map { UInt8(($0 % 40 + k * 5) % 16) }, delay: 5 + k)
@@ -192,7 +192,12 @@ import Testing
         let animated = try ImageSource(bytes: webp.body, name: "a.webp")
         #expect(animated.info.frameCount == 3 && animated.info.size == PixelSize(width: 20, height: 15))
         #expect(animated.decoder.frameDurations(limit: 10) == [50, 60, 70])
-        let png = await service.respond(to: path, accept: "*/*")
+        let gif = await service.respond(to: path, accept: "*/*")
+        #expect(gif.status == 200 && gif.header("Content-Type") == "image/gif" && gif.header("Vary") == "Accept")
+        let animatedGIF = try ImageSource(bytes: gif.body, name: "a.gif")
+        #expect(animatedGIF.info.frameCount == 3 && animatedGIF.info.size == PixelSize(width: 20, height: 15))
+        #expect(animatedGIF.decoder.frameDurations(limit: 10) == [50, 60, 70] && animatedGIF.info.loopCount == 0)
+        let png = await service.respond(to: "/insecure/w:20/plain/local:///anim.gif@png", accept: "*/*")
         #expect(png.header("Content-Type") == "image/png")
         #expect(try ImageSource(bytes: png.body, name: "a.png").info.frameCount == 1)
         let jpeg = await service.respond(to: "/insecure/w:20/plain/local:///anim.gif@jpg", accept: "image/webp")

@@ -22,7 +22,8 @@ public enum Reencoder {
     }
 
     /// Decodes every frame of `frames`; when `choice`'s bit 0 is set, writes them with one of the registry's writers
-    /// that keep animations (bits 1–3 pick it, bit 4 asks for lossless). Every frame must have the animation's size.
+    /// that keep animations (bits 1–3 pick it, bit 4 asks for lossless, bit 5 for dithered frames). Every frame must
+    /// have the animation's size.
     public static func encode(_ frames: AnimationFrames, choice: UInt8) {
         let animators = CodecRegistry.standard.codecs.compactMap { codec -> (ImageFormat, ImageWriter)? in
             guard let writer = codec.writer, writer.accepts.contains(.animation) else { return nil }
@@ -33,6 +34,7 @@ public enum Reencoder {
             let (format, chosen) = animators[Int(choice >> 1 & 7) % animators.count]
             var settings = OutputSettings(format: format, quality: 75)
             settings.lossless = choice & 16 != 0
+            settings.formatOptions["dither"] = choice & 32 != 0 ? "on" : "auto"
             writer = try? (chosen.encoder(for: settings) as? any AnimationEncoding)?.startAnimation(
                 size: frames.size, frames: frames.frameCount, loopCount: frames.loopCount, metadata: frames.metadata)
         }

@@ -11,7 +11,7 @@ public struct Codec: Sendable {
     /// Its writer, when it writes the format too.
     public let writer: ImageWriter?
     /// The format a thumbnail of one of its files is written in when a request names none, when not its own
-    /// (GIF: PNG, which keeps its transparency); nil for the registry's rule (`thumbnailFormat(for:)`).
+    /// (AVIF: JPEG, which every client decodes); nil for the registry's rule (`thumbnailFormat(for:)`).
     public let thumbnailFormat: ImageFormat?
 
     /// A codec of `format`: `sniff` tells its files from the first bytes (it sees at least what the file has, up

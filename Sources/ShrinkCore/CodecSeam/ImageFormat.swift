@@ -22,9 +22,9 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
         name: "jpeg", mimeType: "image/jpeg", fileExtensions: ["jpg", "jpeg", "jpe", "jfif"])
     /// PNG (`image/png`): read and written.
     public static let png = ImageFormat(name: "png", mimeType: "image/png", fileExtensions: ["png"])
-    /// WebP (`image/webp`): read (lossy, lossless, animated: the first frame) and written.
+    /// WebP (`image/webp`): read and written (lossy, lossless, animated).
     public static let webp = ImageFormat(name: "webp", mimeType: "image/webp", fileExtensions: ["webp"])
-    /// GIF (`image/gif`): read (the first frame).
+    /// GIF (`image/gif`): read and written (stills and animations).
     public static let gif = ImageFormat(name: "gif", mimeType: "image/gif", fileExtensions: ["gif"])
     /// HEIF/HEIC (`image/heif`): read (HEVC tiles through libde265, loaded on first use).
     public static let heif = ImageFormat(name: "heif", mimeType: "image/heif", fileExtensions: ["heic", "heif"])

@@ -45,9 +45,6 @@ final class GIFAnimation: AnimationDecoding {
         line = [UInt8](repeating: 0, count: max(1, s.canvas.width))
     }
 
-    /// Bytes held: the canvas, the line and giflib's state.
-    var heldBytes: Int { canvas.heldBytes + line.count + (26 << 10) }
-
     func advance() throws(ImageError) -> Int? {
         guard let frame = pending ?? walker.next() else {
             if let reason = walker.stopped { warnings.append("\(reason) after frame \(framesRead)") }

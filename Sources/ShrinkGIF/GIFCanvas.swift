@@ -53,14 +53,6 @@ final class GIFCanvas {
         palette.deallocate()
     }
 
-    /// Bytes the canvas holds now (its pixels, the saved rectangle, the palette).
-    var heldBytes: Int {
-        size.pixelCount * (wide == nil ? 1 : 4) + (saved?.bytes.count ?? 0) * 4 + 1024 + 1536
-    }
-
-    /// True once the canvas has widened to RGBA.
-    var isWide: Bool { wide != nil }
-
     /// Starts a frame whose colours are `rgba` (256 entries of 4 bytes, as ``GIFColorTable`` gives them).
     func beginFrame(colors rgba: [UInt8]) {
         rgba.withUnsafeBytes { raw in
@@ -151,17 +143,20 @@ final class GIFCanvas {
     /// The slot of the current frame's colour `index`, entered on the palette if new; nil when the palette is full
     /// of colours the canvas still shows.
     private func enter(_ index: Int) -> UInt16? {
-        let color = frameColors[index]
-        if let slot = slots[color] {
-            mapping[index] = UInt16(slot)
-            return UInt16(slot)
-        }
+        guard let slot = slot(for: frameColors[index]) else { return nil }
+        mapping[index] = UInt16(slot)
+        return UInt16(slot)
+    }
+
+    /// The slot of RGBA `color`, entered on the palette if new; nil when the palette is full of colours the canvas
+    /// still shows.
+    private func slot(for color: UInt32) -> UInt8? {
+        if let slot = slots[color] { return slot }
         guard let free = used.firstIndex(of: false) ?? compact() else { return nil }
         used[free] = true
         palette[free] = color
         slots[color] = UInt8(free)
-        mapping[index] = UInt16(free)
-        return UInt16(free)
+        return UInt8(free)
     }
 
     /// Frees the slots no pixel of the canvas uses nor the current frame's mapping (the saved rectangle holds colours,
@@ -197,15 +192,8 @@ final class GIFCanvas {
     /// Sets a pixel to an RGBA colour (entering it on the palette, widening when it is full).
     private func set(x: Int, y: Int, to color: UInt32) {
         if let indices {
-            if let slot = slots[color] ?? (color == 0 ? 0 : nil) {
+            if let slot = color == 0 ? slots[color] ?? 0 : slot(for: color) {
                 indices[y * size.width + x] = slot
-                return
-            }
-            if let free = used.firstIndex(of: false) ?? compact() {
-                used[free] = true
-                palette[free] = color
-                slots[color] = UInt8(free)
-                indices[y * size.width + x] = UInt8(free)
                 return
             }
             widen()

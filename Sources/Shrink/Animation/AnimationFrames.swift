@@ -14,7 +14,7 @@ public final class AnimationFrames {
     /// Every frame's size.
     public var size: PixelSize { chosen.plan.outputSize }
     /// Frames the file holds, counted from its header.
-    public let frameCount: Int
+    public var frameCount: Int { source.info.frameCount }
     /// How many times the animation plays (0: forever; 1 when the file says nothing).
     public var loopCount: Int { decoder.loopCount }
     /// The metadata the frames carry into a file (the ICC profile after the colour policy; EXIF upright).
@@ -37,13 +37,11 @@ public final class AnimationFrames {
     private var notes: [String] = []
 
     init(
-        source: ImageSource, chosen: DecodePlan, decoder: any AnimationDecoding, frameCount: Int,
-        monitor: DecodeMonitor?
+        source: ImageSource, chosen: DecodePlan, decoder: any AnimationDecoding, monitor: DecodeMonitor?
     ) throws(ImageError) {
         self.source = source
         self.chosen = chosen
         self.decoder = decoder
-        self.frameCount = frameCount
         self.monitor = monitor
         metadata = try source.decoder.metadata().orientedUpright
     }

@@ -31,7 +31,7 @@ extension ImageSource {
             try limits.check(plan.outputSize, path: name, what: "output")
             let chosen = decodePlan(plan, options: options)
             return try AnimationFrames(
-                source: self, chosen: chosen, decoder: animation, frameCount: self.info.frameCount, monitor: monitor)
+                source: self, chosen: chosen, decoder: animation, monitor: monitor)
         } catch {
             throw error.naming(name)
         }

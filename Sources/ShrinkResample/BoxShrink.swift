@@ -146,18 +146,18 @@ struct BoxShrink {
         return y / factorY
     }
 
-    /// One row to floats on the 0–255 scale, colour premultiplied by alpha when there is alpha.
+    /// One row to floats on the 0–255 scale, colour premultiplied by alpha when there is alpha (8-bit rows in
+    /// `shrink_row_to_float8`).
     private static func convert(
         _ row: UnsafeRawPointer, count n: Int, channels c: Int, sixteenBit: Bool,
         premultiplies: Bool, into out: UnsafeMutablePointer<Float>
     ) {
-        if sixteenBit {
-            let p = row.assumingMemoryBound(to: UInt16.self)
-            for i in 0..<n { out[i] = Float(p[i]) * (1 / 257) }
-        } else {
-            let p = row.assumingMemoryBound(to: UInt8.self)
-            for i in 0..<n { out[i] = Float(p[i]) }
+        guard sixteenBit else {
+            shrink_row_to_float8(row.assumingMemoryBound(to: UInt8.self), n, c, premultiplies ? 1 : 0, out)
+            return
         }
+        let p = row.assumingMemoryBound(to: UInt16.self)
+        for i in 0..<n { out[i] = Float(p[i]) * (1 / 257) }
         guard premultiplies else { return }
         var i = 0
         while i < n {

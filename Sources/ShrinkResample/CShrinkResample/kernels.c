@@ -206,3 +206,31 @@ void shrink_box_blocks(const uint32_t *pixel_sums, intptr_t pixels, intptr_t cha
         }
     }
 }
+
+// Sixteen floats, written to any float-aligned address.
+typedef float shrink_v16f __attribute__((vector_size(64), aligned(4), may_alias));
+
+SHRINK_CLONES
+void shrink_row_to_float8(const uint8_t *row, intptr_t count, intptr_t channels, int premultiply, float *out) {
+    intptr_t i = 0;
+    if (premultiply && channels == 4) {
+        // Four pixels at a time: colour × (alpha × 1/255), alpha × 1 (exact: the same bits as one at a time).
+        const shrink_v16f colour = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0};
+        const shrink_v16f one = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+        for (; i + 16 <= count; i += 16) {
+            shrink_v16f p = __builtin_convertvector(*(const shrink_v16u8 *)(row + i), shrink_v16f);
+            shrink_v16f a = __builtin_shufflevector(p, p, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15);
+            a = a * (1.0f / 255.0f);
+            *(shrink_v16f *)(out + i) = p * (a * colour + one);
+        }
+    } else if (!premultiply) {
+        for (; i + 16 <= count; i += 16)
+            *(shrink_v16f *)(out + i) = __builtin_convertvector(*(const shrink_v16u8 *)(row + i), shrink_v16f);
+    }
+    for (intptr_t k = i; k < count; k++) out[k] = (float)row[k];
+    if (!premultiply) return;
+    for (; i + channels <= count; i += channels) {
+        float a = out[i + channels - 1] * (1.0f / 255.0f);
+        for (intptr_t k = 0; k < channels - 1; k++) out[i + k] *= a;
+    }
+}

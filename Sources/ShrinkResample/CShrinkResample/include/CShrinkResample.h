@@ -45,4 +45,9 @@ void shrink_box_accumulate8(const uint8_t *row, intptr_t pixels, intptr_t channe
 void shrink_box_blocks(const uint32_t *pixel_sums, intptr_t pixels, intptr_t channels, intptr_t factor,
                        uint32_t *block_sums);
 
+/// One 8-bit row of `count` samples to floats on the 0–255 scale, colour times alpha / 255 when `premultiply` (the
+/// last of `channels` is alpha and stays as it is): what the resampler takes when no box shrink runs. The same bits
+/// as converting one sample at a time. Cost: `count` conversions, vectorised.
+void shrink_row_to_float8(const uint8_t *row, intptr_t count, intptr_t channels, int premultiply, float *out);
+
 #endif

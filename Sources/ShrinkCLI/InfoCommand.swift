@@ -108,7 +108,12 @@ struct InfoCommand: ParsableCommand {
                 let shown = durations.prefix(12).map { "\($0)" }.joined(separator: " ")
                 timing = ", \(durations.reduce(0, +)) ms: \(shown)\(durations.count > 12 ? " …" : "") ms each"
             }
-            parts.append("\(info.frameCount) frames\(loops)\(timing) (kept when written as WebP; else the first)")
+            let keeping = CodecRegistry.standard.codecs.compactMap {
+                $0.writer?.accepts.contains(.animation) == true ? $0.format.name.uppercased() : nil
+            }
+            parts.append(
+                "\(info.frameCount) frames\(loops)\(timing) (kept when written as \(keeping.joined(separator: " or ")); "
+                    + "else the first)")
         }
         return parts.joined(separator: ", ")
     }

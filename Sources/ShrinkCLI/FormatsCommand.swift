@@ -70,7 +70,7 @@ struct FormatsCommand: ParsableCommand {
         }
         var keeps = ["\(c.maxBitsPerComponent)-bit"]
         if c.alpha { keeps.append("alpha") }
-        if c.animation { keeps.append("animation (first frame)") }
+        if c.animation { keeps.append("animation") }
         if c.yieldsPlanes { keeps.append("YUV planes") }
         if c.regions { keeps.append("regions") }
         if c.losslessTransforms { keeps.append("lossless transforms") }

@@ -9,11 +9,12 @@ import ShrinkCore
 /// that the area of a frame disposed of to the background is transparent in every reader, not only in browsers. A still
 /// is the same writer with one frame.
 ///
-/// Durations are GIF's hundredths of a second: milliseconds rounded to the nearest 10, 0 kept 0. The loop count is
-/// the NETSCAPE extension's; an animation that plays once has none.
+/// A frame whose pixels are those of the frame before is merged into it, their durations summed (so each frame is
+/// held back until the next is quantised). Durations are GIF's hundredths of a second: milliseconds rounded to the
+/// nearest 10, 0 kept 0. The loop count is the NETSCAPE extension's; an animation that plays once has none.
 ///
-/// Memory: the quantiser's tables, one frame of indices (a byte a pixel), cgif's copies of the last three frames
-/// (as many again) and the file so far.
+/// Memory: the quantiser's tables, two frames of indices (a byte a pixel each), cgif's copies of the last three
+/// frames and the file so far.
 final class GIFAnimationWriter: AnimationWriting {
     private var gif: OpaquePointer?
     /// The file so far (cgif writes through ``collect``).
@@ -23,8 +24,12 @@ final class GIFAnimationWriter: AnimationWriting {
     private let loopCount: Int
     private let dither: Bool
     private let quantizer = GIFQuantizer()
+    /// The frame being quantised, and the one held back until the next shows whether it changed anything.
     private var indices: [UInt8]
+    private var pendingIndices: [UInt8]
+    private var pending: (palette: GIFPalette, milliseconds: Int)?
     private var globalTable: [UInt8] = []
+    /// Frames handed to cgif.
     private var frames = 0
 
     /// A writer of `size` frames; `animated` writes the animation extensions (`loopCount` plays, 0 forever);
@@ -38,6 +43,7 @@ final class GIFAnimationWriter: AnimationWriting {
         self.loopCount = loopCount
         self.dither = dither
         indices = [UInt8](repeating: 0, count: size.pixelCount)
+        pendingIndices = indices
     }
 
     deinit {
@@ -48,12 +54,38 @@ final class GIFAnimationWriter: AnimationWriting {
         guard frame.size == size else {
             throw ImageError(.invalidArgument, "an animation frame is \(frame.size), the animation \(size)")
         }
-        guard animated || frames == 0 else { throw ImageError(.invalidArgument, "a still GIF has one frame") }
+        guard animated || (frames == 0 && pending == nil) else {
+            throw ImageError(.invalidArgument, "a still GIF has one frame")
+        }
         let rgba = frame.format == .rgba8 ? frame : PixelConverter.convert(frame, to: .rgba8)
         let width = size.width, dither = dither, quantizer = quantizer
-        var palette = rgba.bytes.withUnsafeBufferPointer { p in
+        let palette = rgba.bytes.withUnsafeBufferPointer { p in
             indices.withUnsafeMutableBufferPointer { quantizer.quantize(p, width: width, dither: dither, into: $0) }
         }
+        let milliseconds = max(0, durationMilliseconds)
+        if let held = pending, held.palette == palette, pendingIndices == indices {
+            // The same pixels as the frame before: one frame, shown for both durations.
+            pending?.milliseconds += milliseconds
+            return
+        }
+        try flush()
+        swap(&indices, &pendingIndices)
+        pending = (palette, milliseconds)
+    }
+
+    func finish() throws(ImageError) -> [UInt8] {
+        try flush()
+        guard let gif, frames > 0 else { throw ImageError(.invalidArgument, "a GIF needs at least one frame") }
+        self.gif = nil
+        let result = cgif_close(gif)
+        guard result == CGIF_OK.rawValue else { throw Self.failure(result) }
+        return bytes
+    }
+
+    /// Hands the held frame to cgif (starting the file with the first).
+    private func flush() throws(ImageError) {
+        guard var (palette, milliseconds) = pending else { return }
+        pending = nil
         if animated && frames == 0 && palette.transparentIndex == nil {
             // A transparent index, unused: where a later frame disposes of this one to the background, readers that
             // follow the letter of GIF89a (Pillow, libnsgif) then clear to transparent, as browsers do, instead of
@@ -64,11 +96,11 @@ final class GIFAnimationWriter: AnimationWriting {
         if gif == nil { try start(table: palette.rgb) }
         var table = palette.rgb
         let local = table != globalTable
-        let result = indices.withUnsafeMutableBufferPointer { image in
+        let result = pendingIndices.withUnsafeMutableBufferPointer { image in
             table.withUnsafeMutableBufferPointer { table in
                 var config = CGIF_FrameConfig()
                 config.pImageData = image.baseAddress
-                config.delay = UInt16(clamping: (max(0, durationMilliseconds) + 5) / 10)
+                config.delay = UInt16(clamping: (milliseconds + 5) / 10)
                 if local {
                     config.attrFlags |= UInt32(CGIF_FRAME_ATTR_USE_LOCAL_TABLE)
                     config.pLocalPalette = table.baseAddress
@@ -86,14 +118,6 @@ final class GIFAnimationWriter: AnimationWriting {
         }
         guard result == CGIF_OK.rawValue else { throw Self.failure(result) }
         frames += 1
-    }
-
-    func finish() throws(ImageError) -> [UInt8] {
-        guard let gif, frames > 0 else { throw ImageError(.invalidArgument, "a GIF needs at least one frame") }
-        self.gif = nil
-        let result = cgif_close(gif)
-        guard result == CGIF_OK.rawValue else { throw Self.failure(result) }
-        return bytes
     }
 
     /// Starts the file with `table` as its global colour table (cgif writes the header at once).

@@ -84,6 +84,19 @@ import Testing
         }
     }
 
+    /// A frame whose pixels are the frame before's is merged into it, the durations summed.
+    @Test func identicalFramesAreMerged() throws {
+        let size = PixelSize(width: 4, height: 4)
+        let a = Self.image(size) { x, _ in [UInt8(x * 60), 0, 0, 255] }
+        let b = Self.image(size) { _, y in [0, UInt8(y * 60), 0, 255] }
+        let writer = try GIFEncoder().startAnimation(size: size, frames: 5, loopCount: 0, metadata: ImageMetadata())
+        for (frame, ms) in [(a, 10), (a, 20), (b, 30), (b, 0), (a, 40)] {
+            try writer.add(frame, durationMilliseconds: ms)
+        }
+        let read = try GIFAnimationTests.frames(try writer.finish())
+        #expect(read.frames == [a.bytes, b.bytes, a.bytes] && read.durations == [30, 30, 40])
+    }
+
     @Test func refusals() throws {
         let size = PixelSize(width: 4, height: 4)
         let writer = try GIFEncoder().startAnimation(size: size, frames: 2, loopCount: 0, metadata: ImageMetadata())

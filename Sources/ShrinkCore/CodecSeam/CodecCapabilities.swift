@@ -37,7 +37,7 @@ public struct CodecCapabilities: Sendable, Equatable {
     public var regions: Bool
     /// It offers lossless rotations and crops (``LosslessTransforming``).
     public var losslessTransforms: Bool
-    /// It reads the first frame of animations (and reports the frame count).
+    /// It reads animations: the frame count and, through ``ImageDecoding/animation(options:monitor:)``, every frame.
     public var animation: Bool
     /// Metadata it reads.
     public var metadata: Set<Metadata>

@@ -21,7 +21,7 @@
                 local:///PATH (under --root) or http(s)://… (allowed by SHRINK_ALLOWED_SOURCES). Options: rs/resize, \
                 s/size, rt, w, h, dpr, el, g (ce no so ea we noea nowe soea sowe sm fp:X:Y), c/crop, ar, rot, bg, q, \
                 f/format, pr/preset, cb, exp, ra, sm. Sign URLs with `shrink sign`; without SHRINK_KEY/SHRINK_SALT \
-                the server accepts `insecure` in place of a signature (development only) and says so at start.
+                the server accepts any signature (`insecure`, `unsafe`, `_`: development only) and says so at start.
 
                 Endpoints: /health (live), /ready (503 while draining or when the queue is full), /metrics (Prometheus).
                 With --gallery: /_/browse/ (the local root as a grid of thumbnails, an inspector per image, uploads by \
@@ -31,9 +31,13 @@
                 Environment (flags win): SHRINK_BIND, SHRINK_LOCAL_ROOT, SHRINK_BUDGET, SHRINK_CACHE_DIR, SHRINK_KEY, \
                 SHRINK_SALT (hex, comma-separated pairs for rotation), SHRINK_SIGNATURE_SIZE, SHRINK_ALLOWED_SOURCES \
                 (comma-separated URL prefixes), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
-                loopback), SHRINK_QUALITY, SHRINK_AUTO_AVIF and SHRINK_AUTO_WEBP (the format chosen from Accept when \
-                the URL names none; also read as IMGPROXY_AUTO_AVIF, IMGPROXY_AUTO_WEBP), SHRINK_PRESET_<NAME>, \
-                SHRINK_GALLERY_TOKEN.
+                loopback), SHRINK_QUALITY, SHRINK_MAX_SOURCE_SIZE, SHRINK_MAX_SOURCE_RESOLUTION (megapixels), \
+                SHRINK_MAX_ANIMATION_FRAMES, SHRINK_AUTO_AVIF and SHRINK_AUTO_WEBP (the format chosen from Accept \
+                when the URL names none), SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN. imgproxy's names stand in \
+                for unset ones (IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, \
+                IMGPROXY_ALLOWED_SOURCES with * wildcards, IMGPROXY_QUALITY, IMGPROXY_MAX_SRC_FILE_SIZE, \
+                IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_ANIMATION_FRAMES, IMGPROXY_AUTO_AVIF, IMGPROXY_AUTO_WEBP, \
+                IMGPROXY_PRESETS); the start-up lines say which were read.
 
                 Example:
                   shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M
@@ -84,8 +88,10 @@
         @Option(name: .customLong("drain-deadline"), help: "Seconds in-flight requests may take after SIGTERM.")
         var drainDeadline: Double = 25
 
-        @Option(name: .customLong("max-source-size"), help: "Largest remote source download.")
-        var maxSourceSize: ByteCountArgument = ByteCountArgument(bytes: 32 << 20)
+        @Option(
+            name: .customLong("max-source-size"),
+            help: "Largest remote source download (SHRINK_MAX_SOURCE_SIZE; 32M by default).")
+        var maxSourceSize: ByteCountArgument?
 
         @Flag(
             help:
@@ -121,7 +127,7 @@
             config.maxQueueWait = .milliseconds(Int(max(0.01, maxWait) * 1000))
             config.drainDelay = .milliseconds(Int(max(0, drainDelay) * 1000))
             config.drainDeadline = .milliseconds(Int(max(0, drainDeadline) * 1000))
-            config.maxSourceBytes = maxSourceSize.bytes
+            if let maxSourceSize { config.maxSourceBytes = maxSourceSize.bytes }
             config.gallery = gallery
             guard let level = Logger.Level(rawValue: logLevel) else {
                 throw ValidationError("unknown --log-level \(logLevel)")

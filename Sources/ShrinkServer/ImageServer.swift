@@ -11,7 +11,8 @@ import ShrinkServerURL
 /// graceful drain on SIGTERM — `/ready` turns 503 (for ``ServerConfiguration/drainDelay``), the listener
 /// closes, in-flight requests finish within ``ServerConfiguration/drainDeadline``, then the process exits 0.
 ///
-/// Hummingbird's router dispatches: the fixed routes, the gallery under `/_/`, and every other path (`**`) to the
+/// Hummingbird's router dispatches: the fixed routes, the gallery's pages under `/_/` (``Gallery/owns(_:)``: the rest of
+/// `/_/` are image URLs signed `_`), and every other path (`**`) to the
 /// image service. Image URLs and the gallery are then read from the raw request target, not from the router's
 /// parsed path (which drops empty segments, and with them one slash of `http://` inside a plain source URL,
 /// breaking the signature).
@@ -66,7 +67,9 @@ package struct ImageServer: Sendable {
         for method in Self.methods {
             for path: RouterPath in ["/_", "/_/**"] {
                 router.on(path, method: method) { request, context in
-                    await Self.galleryResponse(gallery, request: request, context: context)
+                    Gallery.owns(Substring(request.head.path ?? "/"))
+                        ? await Self.galleryResponse(gallery, request: request, context: context)
+                        : await Self.imageResponse(service, request: request)
                 }
             }
             for path: RouterPath in ["/", "**"] {

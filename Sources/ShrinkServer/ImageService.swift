@@ -125,10 +125,7 @@ package final class ImageService: Sendable {
         let url = try ProcessingURL(target, presets: configuration.presets)
         guard configuration.keys.verify(url.signature, path: url.signedPath) else {
             metrics.rejection("signature")
-            throw RequestError(
-                403,
-                configuration.keys.isEnabled
-                    ? "invalid signature" : "signing is off: use 'insecure' in place of a signature")
+            throw RequestError(403, "invalid signature")
         }
         let (loader, sourceName) = try loader(for: url)
         let request = try url.options.imageRequest(loader: loader, limits: configuration.limits)
@@ -240,7 +237,7 @@ package final class ImageService: Sendable {
         }
         let lower = source.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            guard let remote, configuration.allowedSources.contains(where: { source.hasPrefix($0) }) else {
+            guard let remote, configuration.allows(source: source) else {
                 metrics.rejection("source-not-allowed")
                 throw RequestError(403, "source not allowed: \(source.prefix(200)) (see SHRINK_ALLOWED_SOURCES)")
             }

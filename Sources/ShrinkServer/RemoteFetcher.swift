@@ -47,7 +47,7 @@ package final class RemoteFetcher: Sendable {
             switch try await fetchOnce(current) {
             case .body(let bytes): return bytes
             case .redirect(let next):
-                guard configuration.allowedSources.contains(where: { next.hasPrefix($0) }) else {
+                guard configuration.allows(source: next) else {
                     throw ImageError(
                         .io, "\(url): redirected to \(next.prefix(200)), which is not an allowed source",
                         cause: Self.refused)

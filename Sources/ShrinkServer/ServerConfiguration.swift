@@ -6,7 +6,8 @@ import ShrinkServerURL
 /// the defaults. The names are fixed (deployments and tests rely on them): `--bind`/`SHRINK_BIND`,
 /// `--root`/`SHRINK_LOCAL_ROOT`, `--budget`/`SHRINK_BUDGET`, `--cache-dir`/`SHRINK_CACHE_DIR`,
 /// `SHRINK_KEY`/`SHRINK_SALT` (hex, comma-separated pairs, as imgproxy's `IMGPROXY_KEY`/`IMGPROXY_SALT`),
-/// `SHRINK_ALLOWED_SOURCES` (comma-separated URL prefixes for http(s) sources).
+/// `SHRINK_ALLOWED_SOURCES` (comma-separated URL prefixes for http(s) sources); imgproxy's names stand in for
+/// Shrink's unset ones (``imgproxyNames``).
 package struct ServerConfiguration: Sendable {
     /// Address and port to listen on. `127.0.0.1:8080` by default.
     package var host = "127.0.0.1"
@@ -25,9 +26,10 @@ package struct ServerConfiguration: Sendable {
     package var cacheDirectory: String?
     /// Its size limit. 1 GiB by default.
     package var cacheBytes = 1 << 30
-    /// Signing keys; none (accept `insecure`) by default.
+    /// Signing keys; none (any signature accepted: `insecure`, `unsafe`, `_`) by default.
     package var keys = SigningKeys.none
-    /// URL prefixes http(s) sources must start with; empty refuses every remote source.
+    /// URL prefixes http(s) sources must start with, `*` standing for any run of characters but `/`
+    /// (``allows(source:)``); empty refuses every remote source.
     package var allowedSources: [String] = []
     /// Hosts (`host:port`) that may resolve to private or loopback addresses (an origin on this machine).
     /// Empty by default: such addresses are refused.
@@ -67,25 +69,47 @@ package struct ServerConfiguration: Sendable {
     /// The gallery's token (`SHRINK_GALLERY_TOKEN`): with it every gallery client needs it; without it, only
     /// loopback clients are served.
     package var galleryToken: String?
+    /// The imgproxy variables ``init(environment:)`` read, each standing in for Shrink's unset name (the README's
+    /// Server section has the table): `IMGPROXY_BIND`, `IMGPROXY_KEY`/`IMGPROXY_KEYS`, `IMGPROXY_SALT`/`IMGPROXY_SALTS`,
+    /// `IMGPROXY_SIGNATURE_SIZE`, `IMGPROXY_ALLOWED_SOURCES`, `IMGPROXY_QUALITY`, `IMGPROXY_MAX_SRC_FILE_SIZE`,
+    /// `IMGPROXY_MAX_SRC_RESOLUTION`, `IMGPROXY_MAX_ANIMATION_FRAMES`, `IMGPROXY_AUTO_AVIF`, `IMGPROXY_AUTO_WEBP` (and
+    /// the older `IMGPROXY_ENABLE_*_DETECTION`), `IMGPROXY_PRESETS`.
+    package var imgproxyNames: [String] = []
 
     package init() {}
 
-    /// The defaults overridden by `environment` (`SHRINK_*`). Fails naming the variable that cannot be used.
+    /// The defaults overridden by `environment`: each setting under Shrink's name (`SHRINK_*`) or, when that is not
+    /// set, under imgproxy's (``imgproxyNames``), so an imgproxy deployment's environment carries over. Fails naming
+    /// the variable that cannot be used.
     package init(environment: [String: String]) throws(ConfigurationError) {
         self.init()
-        if let bind = environment["SHRINK_BIND"] { try setBind(bind) }
+        var read: [String] = []
+        /// The value of the first of `names` that is set (Shrink's first); imgproxy's names are remembered.
+        func value(_ names: String...) -> (name: String, value: String)? {
+            guard let name = names.first(where: { environment[$0] != nil }), let v = environment[name] else {
+                return nil
+            }
+            if name.hasPrefix("IMGPROXY_") { read.append(name) }
+            return (name, v)
+        }
+        if let (name, bind) = value("SHRINK_BIND", "IMGPROXY_BIND") {
+            // imgproxy's `:8080` listens on every interface.
+            try setBind(bind.hasPrefix(":") ? "0.0.0.0" + bind : bind, name: name)
+        }
         if let root = environment["SHRINK_LOCAL_ROOT"], !root.isEmpty { localRoot = root }
         if let b = environment["SHRINK_BUDGET"] { budget = try Self.bytes(b, name: "SHRINK_BUDGET") }
         if let b = environment["SHRINK_RESULT_CACHE"] {
             resultCacheBytes = b == "0" ? 0 : try Self.bytes(b, name: "SHRINK_RESULT_CACHE")
         }
         if let dir = environment["SHRINK_CACHE_DIR"], !dir.isEmpty { cacheDirectory = dir }
-        if environment["SHRINK_KEY"] != nil || environment["SHRINK_SALT"] != nil {
+        let key = value("SHRINK_KEY", "IMGPROXY_KEYS", "IMGPROXY_KEY")
+        let salt = value("SHRINK_SALT", "IMGPROXY_SALTS", "IMGPROXY_SALT")
+        let size = value("SHRINK_SIGNATURE_SIZE", "IMGPROXY_SIGNATURE_SIZE")
+        if key != nil || salt != nil {
             keys = try SigningKeys(
-                hexKeys: environment["SHRINK_KEY"] ?? "", hexSalts: environment["SHRINK_SALT"] ?? "",
-                signatureBytes: Int(environment["SHRINK_SIGNATURE_SIZE"] ?? "") ?? 32)
+                hexKeys: key?.value ?? "", hexSalts: salt?.value ?? "", signatureBytes: Int(size?.value ?? "") ?? 32)
         }
-        if let s = environment["SHRINK_ALLOWED_SOURCES"] {
+        if let (_, s) = value("SHRINK_ALLOWED_SOURCES", "IMGPROXY_ALLOWED_SOURCES") {
             allowedSources = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty
             }
@@ -94,20 +118,32 @@ package struct ServerConfiguration: Sendable {
             allowedPrivateHosts = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 .filter { !$0.isEmpty }
         }
-        if let q = environment["SHRINK_QUALITY"] {
+        if let (name, q) = value("SHRINK_QUALITY", "IMGPROXY_QUALITY") {
             guard let v = Int(q), (1...100).contains(v) else {
-                throw ConfigurationError("SHRINK_QUALITY must be 1–100, not \(q)")
+                throw ConfigurationError("\(name) must be 1–100, not \(q)")
             }
             quality = v
         }
-        negotiation.avif =
-            try Self.flag(
-                environment, names: ["SHRINK_AUTO_AVIF", "IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_AVIF_DETECTION"])
-            ?? negotiation.avif
-        negotiation.webp =
-            try Self.flag(
-                environment, names: ["SHRINK_AUTO_WEBP", "IMGPROXY_AUTO_WEBP", "IMGPROXY_ENABLE_WEBP_DETECTION"])
-            ?? negotiation.webp
+        if let (name, b) = value("SHRINK_MAX_SOURCE_SIZE", "IMGPROXY_MAX_SRC_FILE_SIZE"), b != "0" {
+            // imgproxy's 0 (no limit) keeps Shrink's bound: a download is held in memory.
+            maxSourceBytes = try Self.bytes(b, name: name)
+        }
+        if let (name, mp) = value("SHRINK_MAX_SOURCE_RESOLUTION", "IMGPROXY_MAX_SRC_RESOLUTION") {
+            guard let v = Double(mp), v > 0, v <= Double(Int.max >> 21) else {
+                throw ConfigurationError("\(name) must be a number of megapixels above 0, not \(mp)")
+            }
+            limits.maxPixels = Int(v * 1_000_000)
+        }
+        if let (name, n) = value("SHRINK_MAX_ANIMATION_FRAMES", "IMGPROXY_MAX_ANIMATION_FRAMES") {
+            guard let v = Int(n), v >= 1 else { throw ConfigurationError("\(name) must be 1 or more, not \(n)") }
+            limits.maxAnimationFrames = v
+        }
+        if let (name, flag) = value("SHRINK_AUTO_AVIF", "IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_AVIF_DETECTION") {
+            negotiation.avif = try Self.flag(flag, name: name)
+        }
+        if let (name, flag) = value("SHRINK_AUTO_WEBP", "IMGPROXY_AUTO_WEBP", "IMGPROXY_ENABLE_WEBP_DETECTION") {
+            negotiation.webp = try Self.flag(flag, name: name)
+        }
         if let t = environment["SHRINK_GALLERY_TOKEN"], !t.isEmpty {
             // Guessed over the network at request speed otherwise.
             guard t.utf8.count >= 16 else {
@@ -115,17 +151,26 @@ package struct ServerConfiguration: Sendable {
             }
             galleryToken = t
         }
+        if let (name, list) = value("IMGPROXY_PRESETS") {
+            // imgproxy's syntax: `NAME=OPTION/OPTION,NAME=…`.
+            for entry in list.split(separator: ",") where !entry.trimmingCharacters(in: .whitespaces).isEmpty {
+                guard let eq = entry.firstIndex(of: "="), !entry[..<eq].trimmingCharacters(in: .whitespaces).isEmpty
+                else {
+                    throw ConfigurationError("\(name) must be NAME=OPTIONS entries separated by commas, not \(entry)")
+                }
+                presets[entry[..<eq].trimmingCharacters(in: .whitespaces).lowercased()] = String(
+                    entry[entry.index(after: eq)...])
+            }
+        }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
         }
+        imgproxyNames = read.sorted()
     }
 
-    /// The boolean set under the first of `names` present in `environment` (Shrink's name first, then imgproxy's):
-    /// `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in any case; nil when none is set. Fails on another value.
-    static func flag(_ environment: [String: String], names: [String]) throws(ConfigurationError) -> Bool? {
-        guard let name = names.first(where: { environment[$0] != nil }), let value = environment[name] else {
-            return nil
-        }
+    /// The boolean `value` of the variable `name`: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (or empty) in
+    /// any case. Fails on another value.
+    static func flag(_ value: String, name: String) throws(ConfigurationError) -> Bool {
         switch value.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off", "": return false
@@ -133,16 +178,35 @@ package struct ServerConfiguration: Sendable {
         }
     }
 
-    /// Sets ``host`` and ``port`` from `HOST:PORT` (`[::1]:8080` for IPv6).
-    package mutating func setBind(_ text: String) throws(ConfigurationError) {
+    /// True when `source` (an http(s) URL) starts with one of ``allowedSources``, where `*` in an entry stands for
+    /// any run of characters but `/` (imgproxy's wildcard: `https://*.example.com/`).
+    package func allows(source: String) -> Bool {
+        allowedSources.contains { Self.prefix(Substring($0), matches: Substring(source)) }
+    }
+
+    /// True when `text` starts with `pattern`, `*` in it matching any run of characters but `/`.
+    static func prefix(_ pattern: Substring, matches text: Substring) -> Bool {
+        guard let star = pattern.firstIndex(of: "*") else { return text.hasPrefix(pattern) }
+        let head = pattern[..<star], rest = pattern[pattern.index(after: star)...]
+        guard text.hasPrefix(head) else { return false }
+        var tail = text.dropFirst(head.count)
+        while true {
+            if prefix(rest, matches: tail) { return true }
+            guard let c = tail.first, c != "/" else { return false }
+            tail = tail.dropFirst()
+        }
+    }
+
+    /// Sets ``host`` and ``port`` from `HOST:PORT` (`[::1]:8080` for IPv6); `name` is where it came from.
+    package mutating func setBind(_ text: String, name: String = "bind address") throws(ConfigurationError) {
         guard let colon = text.lastIndex(of: ":"), let p = Int(text[text.index(after: colon)...]),
             (0...65535).contains(p)
         else {
-            throw ConfigurationError("bind address must be HOST:PORT, not \(text)")
+            throw ConfigurationError("\(name) must be HOST:PORT, not \(text)")
         }
         var h = String(text[..<colon])
         if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
-        guard !h.isEmpty else { throw ConfigurationError("bind address must name a host: \(text)") }
+        guard !h.isEmpty else { throw ConfigurationError("\(name) must name a host: \(text)") }
         host = h
         port = p
     }
@@ -172,9 +236,10 @@ package struct ServerConfiguration: Sendable {
             "local root \(localRoot ?? "(none: local:// refused)")",
             "budget \(mib(budget)) (result cache \(resultCacheBytes == 0 ? "off" : mib(resultCacheBytes ?? budget / 2)) inside it), \(concurrency) decode thread(s), queue \(queueLimit) waiting at most \(maxQueueWait)",
             "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
-            "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: URLs use 'insecure' in place of a signature")",
+            "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: any signature is accepted ('insecure', 'unsafe', '_')")",
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
+            "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
             "quality \(quality), negotiated from Accept: \(negotiation.isEnabled ? [negotiation.avif ? "AVIF" : nil, negotiation.webp ? "WebP" : nil].compactMap { $0 }.joined(separator: ", ") : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
         ]
     }

@@ -18,7 +18,7 @@ package struct ProcessingOptions: Sendable, Hashable {
     /// nil: by the source's extension, or negotiated from `Accept` when the server allows it.
     package var format: ImageFormat?
     package var cacheBuster: String?
-    /// Unix time after which the URL answers 404.
+    /// Unix time after which the URL answers 404 (`exp:0`: never, nil).
     package var expires: Int?
     /// `fast` for `ra:nearest`/`ra:linear`; quality (Lanczos) otherwise.
     package var fast = false

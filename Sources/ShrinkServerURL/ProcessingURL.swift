@@ -137,19 +137,17 @@ package struct ProcessingURL: Sendable {
             }
             return v
         }
-        func bool(_ i: Int) throws(RequestError) -> Bool? {
+        /// A boolean as imgproxy reads it (Go's `strconv.ParseBool`): `1`, `t`, `true` (any case) are true, and
+        /// anything else is false, not an error.
+        func bool(_ i: Int) -> Bool? {
             guard let a = arg(i) else { return nil }
-            switch a.lowercased() {
-            case "1", "t", "true": return true
-            case "0", "f", "false": return false
-            default: throw RequestError(400, "\(name): expected a boolean (1, 0, true, false), not \"\(a)\"")
-            }
+            return ["1", "t", "true"].contains(a.lowercased())
         }
         func size(from i: Int) throws(RequestError) {
             if let w = try int(i, "width", 0...ProcessingOptions.maxSide) { o.width = w }
             if let h = try int(i + 1, "height", 0...ProcessingOptions.maxSide) { o.height = h }
-            if let e = try bool(i + 2) { o.enlarge = e }
-            if try bool(i + 3) == true { throw RequestError(400, "\(name): extend is not supported") }
+            if let e = bool(i + 2) { o.enlarge = e }
+            if bool(i + 3) == true { throw RequestError(400, "\(name): extend is not supported") }
         }
         func needArgs(_ n: ClosedRange<Int>) throws(RequestError) {
             guard n.contains(args.count) else {
@@ -181,9 +179,9 @@ package struct ProcessingURL: Sendable {
             o.dpr = try double(0, "dpr", 0.01...8) ?? 1
         case "el", "enlarge":
             try needArgs(1...1)
-            o.enlarge = try bool(0) ?? false
+            o.enlarge = bool(0) ?? false
         case "ex", "extend":
-            if try bool(0) == true { throw RequestError(400, "\(name): extend is not supported") }
+            if bool(0) == true { throw RequestError(400, "\(name): extend is not supported") }
         case "g", "gravity":
             try needArgs(1...3)
             o.gravity = try gravity(args, option: name)
@@ -195,7 +193,7 @@ package struct ProcessingURL: Sendable {
             o.crop = ImageRequest.Crop(width: w, height: h, gravity: g)
         case "ar", "auto_rotate":
             try needArgs(1...1)
-            if try bool(0) == false {
+            if bool(0) == false {
                 throw RequestError(400, "\(name):false is not supported: Shrink always applies the EXIF orientation")
             }
         case "rot", "rotate":
@@ -206,7 +204,9 @@ package struct ProcessingURL: Sendable {
             o.rotation = ((r % 360) + 360) % 360
         case "bg", "background":
             try needArgs(1...3)
-            if args.count == 3 {
+            if args.count == 1 && args[0].isEmpty {
+                o.background = nil // `bg:` unsets, as in imgproxy (a preset's background, say)
+            } else if args.count == 3 {
                 guard let r = try int(0, "red", 0...255), let g = try int(1, "green", 0...255),
                     let b = try int(2, "blue", 0...255)
                 else {
@@ -240,7 +240,9 @@ package struct ProcessingURL: Sendable {
             o.cacheBuster = String(args[0])
         case "exp", "expires":
             try needArgs(1...1)
-            o.expires = try int(0, "expiry (Unix time)", 0...Int(Int32.max) * 4)
+            // 0 is no expiry, as imgproxy reads it.
+            let expires = try int(0, "expiry (Unix time)", 0...Int(Int32.max) * 4)
+            o.expires = expires == 0 ? nil : expires
         case "ra", "resizing_algorithm":
             try needArgs(1...1)
             switch args[0] {
@@ -253,7 +255,6 @@ package struct ProcessingURL: Sendable {
         case "sm", "strip_metadata":
             // Shrink never copies EXIF into results; the colour profile follows the colour policy.
             try needArgs(1...1)
-            _ = try bool(0)
         default:
             throw RequestError(400, "unknown processing option \"\(name)\"")
         }

@@ -11,7 +11,7 @@ package struct SigningKeys: Sendable {
     /// Bytes of the HMAC kept in signatures (1…32). `32` by default.
     package let signatureBytes: Int
 
-    /// Signing off: every URL must carry `insecure` (or any signature, see ``verify(_:path:)``).
+    /// Signing off: any signature is accepted (`insecure`, `unsafe`, `_`…; see ``verify(_:path:)``).
     package static let none = SigningKeys(pairs: [], signatureBytes: 32)
 
     package init(pairs: [(key: [UInt8], salt: [UInt8])], signatureBytes: Int = 32) {
@@ -52,10 +52,11 @@ package struct SigningKeys: Sendable {
         return Self.base64url(mac(path, key: first.key, salt: first.salt))
     }
 
-    /// True when `signature` signs `path` with any pair. With signing off, only `insecure` is accepted
-    /// (imgproxy's development convention), so a signed URL sent to an unsigned server is not silently served.
+    /// True when `signature` signs `path` with any pair. With signing off, any signature is accepted, as imgproxy
+    /// accepts it: the placeholders clients send (`insecure`, imgproxy's docs; `unsafe`, django-imgproxy's; `_`,
+    /// pyimgproxy's) and real signatures alike. With keys, the placeholders are signatures that do not verify.
     package func verify(_ signature: Substring, path: Substring) -> Bool {
-        guard isEnabled else { return signature == "insecure" }
+        guard isEnabled else { return true }
         guard let given = Self.decodeBase64url(signature), given.count == signatureBytes else { return false }
         var ok = false
         for pair in pairs {

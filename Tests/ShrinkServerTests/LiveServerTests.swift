@@ -78,6 +78,28 @@ import Testing
         }
     }
 
+    /// `/_/` holds the gallery's pages and image URLs signed `_` (pyimgproxy's placeholder) side by side: told apart by
+    /// the second segment, with the gallery on or off. Signing off, any placeholder signs.
+    @Test func imageURLsSignedUnderscoreLiveBesideTheGallery() async throws {
+        for gallery in [true, false] {
+            let service = try Self.configured(fixture) { $0.gallery = gallery }
+            try await Self.withServer(service) { port in
+                for signature in ["_", "unsafe", "insecure"] {
+                    let image = try await RawHTTP.get(port: port, "/\(signature)/w:20/plain/local:///a.jpg@png")
+                    #expect(image.status == 200 && image.headers["content-type"] == "image/png", "\(signature)")
+                }
+                let options = try await RawHTTP.get(port: port, "/_/rs:fit:20:20/q:50/plain/local:///a.jpg")
+                #expect(options.status == 200 && options.headers["content-type"] == "image/jpeg")
+                let page = try await RawHTTP.get(port: port, "/_/browse/")
+                #expect(page.status == (gallery ? 200 : 404), "gallery \(gallery): \(page.status)")
+                #expect(try await RawHTTP.get(port: port, "/_/gallery.css").status == (gallery ? 200 : 404))
+            }
+        }
+        #expect(Gallery.owns("/_") && Gallery.owns("/_/") && Gallery.owns("/_/inspect/a.jpg?x=1"))
+        #expect(!Gallery.owns("/_/w:20/plain/local:///a.jpg") && !Gallery.owns("/_/plain/local:///browse"))
+        #expect(!Gallery.owns("/browse/") && !Gallery.owns("/_browse"))
+    }
+
     @Test func healthReadyAndMetrics() async throws {
         let service = try Self.configured(fixture)
         try await Self.withServer(service) { port in

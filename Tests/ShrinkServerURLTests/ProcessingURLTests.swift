@@ -71,6 +71,18 @@ import Testing
         #expect(status { try ProcessingURL("/s/pr:nope/plain/local:///x.jpg", presets: presets) } == 400)
     }
 
+    /// imgproxy's readings: `exp:0` never expires; booleans are `1`, `t`, `true` in any case and anything else is
+    /// false, not an error; `bg:` unsets a background set before it (by a preset, say).
+    @Test func expiryBooleansAndBackgroundAsImgproxyReadsThem() throws {
+        #expect(try ProcessingURL("/s/exp:0/plain/local:///x.jpg", now: 2000).options.expires == nil)
+        for (text, value) in [("1", true), ("T", true), ("True", true), ("0", false), ("yes", false), ("x", false)] {
+            let url = try ProcessingURL(Substring("/s/el:\(text)/plain/local:///x.jpg"))
+            #expect(url.options.enlarge == value, "\(text)")
+        }
+        #expect(try ProcessingURL("/s/bg:ff0000/bg:/plain/local:///x.jpg").options.background == nil)
+        #expect(try ProcessingURL("/s/bg:ff0000/plain/local:///x.jpg").options.background != nil)
+    }
+
     @Test func errorsHaveStatusesAndMessages() {
         #expect(status { try ProcessingURL("/s/blur:5/plain/local:///x.jpg") } == 400)
         #expect(status { try ProcessingURL("/s/w:abc/plain/local:///x.jpg") } == 400)

@@ -63,6 +63,23 @@ package struct Gallery: Sendable {
         ("Referrer-Policy", "same-origin"),
     ]
 
+    /// The gallery's pages: the first segment after `/_/` of every path it answers.
+    static let pages: Set<Substring> = [
+        "gallery.css", "gallery.js", "login", "browse", "inspect", "stats", "telemetry", "upload",
+    ]
+
+    /// True when `target` is one of the gallery's paths: `/_`, `/_/`, or `/_/PAGE…` for one of its ``pages``. Every
+    /// other path under `/_/` is an image URL whose signature is `_` (pyimgproxy's placeholder): an imgproxy URL's
+    /// second segment is a processing option (`NAME:ARGS`), `plain`, a preset or a Base64 source, and none of those
+    /// is a page name (a preset named like one is shadowed).
+    package static func owns(_ target: Substring) -> Bool {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path != "/_", path != "/_/" else { return true }
+        guard path.hasPrefix("/_/") else { return false }
+        let page = path.dropFirst(3).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return pages.contains(page)
+    }
+
     /// Answers a request under `/_/`; `body` is read only by uploads and the login form.
     package func respond<Body: AsyncSequence>(to request: Request, body: Body) async -> ServerResponse
     where Body.Element == [UInt8] {

@@ -1,0 +1,67 @@
+import Shrink
+import Testing
+
+@testable import ShrinkServer
+@testable import ShrinkServerURL
+
+/// The server's environment: imgproxy's names standing in for Shrink's unset ones, Shrink's winning when both are set,
+/// imgproxy's value syntaxes (presets, wildcard sources, megapixels, `:PORT`), and errors naming the variable.
+@Suite struct ServerConfigurationTests {
+    static let key = "736563726574", salt = "68656c6c6f"
+
+    @Test func imgproxysNamesStandInForShrinks() throws {
+        let c = try ServerConfiguration(environment: [
+            "IMGPROXY_KEY": Self.key, "IMGPROXY_SALT": Self.salt, "IMGPROXY_SIGNATURE_SIZE": "8",
+            "IMGPROXY_QUALITY": "70", "IMGPROXY_BIND": ":9090",
+            "IMGPROXY_ALLOWED_SOURCES": "https://*.example.com/, http://127.0.0.1:9/",
+            "IMGPROXY_PRESETS": "thumb=rs:fill:100:100/q:70, Default=q:60",
+            "IMGPROXY_MAX_SRC_RESOLUTION": "12.5", "IMGPROXY_MAX_SRC_FILE_SIZE": "1048576",
+            "IMGPROXY_MAX_ANIMATION_FRAMES": "5", "IMGPROXY_AUTO_WEBP": "true",
+        ])
+        #expect(c.keys.isEnabled && c.keys.signatureBytes == 8)
+        #expect(c.keys.verify(Substring(c.keys.sign("/w:10/plain/local:///a.jpg")), path: "/w:10/plain/local:///a.jpg"))
+        #expect(c.quality == 70 && c.host == "0.0.0.0" && c.port == 9090 && c.negotiation.webp)
+        #expect(c.presets == ["thumb": "rs:fill:100:100/q:70", "default": "q:60"])
+        #expect(c.limits.maxPixels == 12_500_000 && c.maxSourceBytes == 1 << 20 && c.limits.maxAnimationFrames == 5)
+        #expect(
+            c.imgproxyNames == [
+                "IMGPROXY_ALLOWED_SOURCES", "IMGPROXY_AUTO_WEBP", "IMGPROXY_BIND", "IMGPROXY_KEY",
+                "IMGPROXY_MAX_ANIMATION_FRAMES", "IMGPROXY_MAX_SRC_FILE_SIZE", "IMGPROXY_MAX_SRC_RESOLUTION",
+                "IMGPROXY_PRESETS", "IMGPROXY_QUALITY", "IMGPROXY_SALT", "IMGPROXY_SIGNATURE_SIZE",
+            ])
+        #expect(c.summary.contains { $0.hasPrefix("imgproxy's variables read: IMGPROXY_ALLOWED_SOURCES, ") })
+        #expect(!c.summary.joined().contains(Self.key) && !c.summary.joined().contains(Self.salt))
+        // `*` matches any run of characters but `/`.
+        #expect(c.allows(source: "https://img.example.com/a.jpg") && c.allows(source: "http://127.0.0.1:9/x.png"))
+        #expect(!c.allows(source: "https://example.com/a.jpg") && !c.allows(source: "https://a.b/c.example.com/"))
+        #expect(!c.allows(source: "https://img.example.org/a.jpg") && !c.allows(source: "http://127.0.0.1:90/x"))
+    }
+
+    @Test func shrinksNamesWinAndDefaultsStay() throws {
+        let both = try ServerConfiguration(environment: [
+            "SHRINK_QUALITY": "60", "IMGPROXY_QUALITY": "70", "SHRINK_PRESET_THUMB": "w:50",
+            "IMGPROXY_PRESETS": "thumb=w:9",
+            "IMGPROXY_MAX_SRC_FILE_SIZE": "0",
+        ])
+        #expect(both.quality == 60 && both.presets["thumb"] == "w:50" && both.maxSourceBytes == 32 << 20)
+        #expect(both.imgproxyNames == ["IMGPROXY_MAX_SRC_FILE_SIZE", "IMGPROXY_PRESETS"])
+        let none = try ServerConfiguration(environment: [:])
+        #expect(
+            none.imgproxyNames.isEmpty
+                && none.summary.contains("imgproxy's variables read: none (values of secrets masked)"))
+    }
+
+    @Test func badValuesNameTheirVariable() {
+        for (name, value) in [
+            ("IMGPROXY_QUALITY", "abc"), ("IMGPROXY_PRESETS", "thumb"), ("IMGPROXY_MAX_SRC_RESOLUTION", "-1"),
+            ("IMGPROXY_MAX_ANIMATION_FRAMES", "0"), ("IMGPROXY_BIND", "nowhere"), ("IMGPROXY_AUTO_AVIF", "maybe"),
+        ] {
+            do {
+                _ = try ServerConfiguration(environment: [name: value])
+                Issue.record("\(name)=\(value) was accepted")
+            } catch {
+                #expect(error.description.contains(name), "\(error.description)")
+            }
+        }
+    }
+}

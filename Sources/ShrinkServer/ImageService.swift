@@ -170,6 +170,12 @@ package final class ImageService: Sendable {
                 "queue;dur=\(Self.ms(t.queueWait)), decode;dur=\(Self.ms(t.decodeTime)), encode;dur=\(Self.ms(t.encodeTime)), total;dur=\(Self.ms(total))"
             ),
             ("X-Shrink-Origin", t.coalesced ? "coalesced" : t.origin.rawValue),
+            (
+                "Content-Disposition",
+                ContentDisposition.header(
+                    filename: url.options.filename, source: url.source, format: result.image.format,
+                    attachment: url.options.attachment)
+            ),
         ]
         telemetry.record(etag: etag, t)
         log.debug(

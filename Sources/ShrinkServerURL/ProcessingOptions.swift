@@ -22,6 +22,10 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var expires: Int?
     /// `fast` for `ra:nearest`/`ra:linear`; quality (Lanczos) otherwise.
     package var fast = false
+    /// The filename of `Content-Disposition` (`fn`), without extension; nil: the source's.
+    package var filename: String?
+    /// `Content-Disposition: attachment` (`att:1`) instead of `inline`.
+    package var attachment = false
 
     package init() {}
 

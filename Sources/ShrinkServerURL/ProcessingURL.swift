@@ -243,6 +243,27 @@ package struct ProcessingURL: Sendable {
             // 0 is no expiry, as imgproxy reads it.
             let expires = try int(0, "expiry (Unix time)", 0...Int(Int32.max) * 4)
             o.expires = expires == 0 ? nil : expires
+        case "fn", "filename":
+            try needArgs(1...2)
+            var filename = String(args[0])
+            if bool(1) == true {
+                guard let bytes = SigningKeys.decodeBase64url(args[0]), let text = String(bytes: bytes, encoding: .utf8)
+                else {
+                    throw RequestError(400, "\(name): the filename is not Base64url-encoded UTF-8")
+                }
+                filename = text
+            } else {
+                filename = filename.removingPercentEncoding ?? filename
+            }
+            guard filename.utf8.count <= 255,
+                !filename.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else {
+                throw RequestError(400, "\(name): a filename has at most 255 bytes and no control characters")
+            }
+            o.filename = filename.isEmpty ? nil : filename
+        case "att", "return_attachment":
+            try needArgs(1...1)
+            o.attachment = bool(0) ?? false
         case "ra", "resizing_algorithm":
             try needArgs(1...1)
             switch args[0] {

@@ -6,8 +6,9 @@ import Shrink
 /// ``exercise(_:)`` takes any bytes as a raw request target and runs what a request meets before any decode:
 /// the URL parser (options, presets, Base64url and plain sources), the image request and cache key the
 /// options make, signature checks, `local:///` resolution, address parsing and classification, and
-/// `If-None-Match` matching. It traps (a finding) when an invariant breaks: a path signed with a key must
-/// verify, a resolved local path must lie under the root, an address must print as what it parsed from.
+/// `If-None-Match` matching, the `Content-Disposition` header. It traps (a finding) when an invariant breaks: a path
+/// signed with a key must verify, a resolved local path must lie under the root, an address must print as what it
+/// parsed from, a header must be printable ASCII (no line break a client could be made to split on).
 @_spi(Fuzzing) public enum ServerFuzzing {
     private static let keys = SigningKeys(
         pairs: [(Array("key".utf8), Array("salt".utf8)), (Array("k2".utf8), [])], signatureBytes: 12)
@@ -38,6 +39,12 @@ import Shrink
             keys.verify(Substring(signed), path: url.signedPath),
             "a signature made for \(url.signedPath) does not verify")
         _ = keys.verify(url.signature, path: url.signedPath)
+        let disposition = ContentDisposition.header(
+            filename: url.options.filename, source: url.source, format: url.extensionFormat ?? .jpeg,
+            attachment: url.options.attachment)
+        precondition(
+            disposition.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) },
+            "Content-Disposition is not printable ASCII: \(disposition)")
         if let request = try? url.options.imageRequest(loader: FileLoader(path: "/nonexistent"), limits: ImageLimits())
         {
             _ = try? request.cacheKey().digest

@@ -87,7 +87,10 @@ import Testing
                 for signature in ["_", "unsafe", "insecure"] {
                     let image = try await RawHTTP.get(port: port, "/\(signature)/w:20/plain/local:///a.jpg@png")
                     #expect(image.status == 200 && image.headers["content-type"] == "image/png", "\(signature)")
+                    #expect(image.headers["content-disposition"] == "inline; filename=\"a.png\"")
                 }
+                let named = try await RawHTTP.get(port: port, "/_/fn:cat/att:1/w:20/plain/local:///a.jpg@webp")
+                #expect(named.headers["content-disposition"] == "attachment; filename=\"cat.webp\"")
                 let options = try await RawHTTP.get(port: port, "/_/rs:fit:20:20/q:50/plain/local:///a.jpg")
                 #expect(options.status == 200 && options.headers["content-type"] == "image/jpeg")
                 let page = try await RawHTTP.get(port: port, "/_/browse/")

@@ -19,9 +19,10 @@
             discussion: """
                 URLs: /SIGNATURE/OPTIONS/plain/SOURCE@EXT or /SIGNATURE/OPTIONS/BASE64URL_SOURCE.EXT, SOURCE being \
                 local:///PATH (under --root) or http(s)://… (allowed by SHRINK_ALLOWED_SOURCES). Options: rs/resize, \
-                s/size, rt, w, h, dpr, el, g (ce no so ea we noea nowe soea sowe sm fp:X:Y), c/crop, ar, rot, bg, q, \
-                f/format, pr/preset, cb, exp, fn, att, ra, sm. Sign URLs with `shrink sign`; without SHRINK_KEY/SHRINK_SALT \
-                the server accepts any signature (`insecure`, `unsafe`, `_`: development only) and says so at start.
+                s/size, rt, w, h, dpr, z, el, g (ce no so ea we noea nowe soea sowe sm fp:X:Y), c/crop, ar, rot, fl, \
+                bg, q, f/format, pr/preset, cb, exp, fn, att, ra, sm. Sign URLs with `shrink sign`; without \
+                SHRINK_KEY/SHRINK_SALT the server accepts any signature (`insecure`, `unsafe`, `_`: development only) \
+                and says so at start.
 
                 Endpoints: /health (live), /ready (503 while draining or when the queue is full), /metrics (Prometheus).
                 With --gallery: /_/browse/ (the local root as a grid of thumbnails, an inspector per image, uploads by \

@@ -8,10 +8,15 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var width = 0
     package var height = 0
     package var dpr = 1.0
+    /// imgproxy's `z`: multiplies the width and height asked for, as `dpr` does (after it). 1 by default.
+    package var zoom = 1.0
     package var enlarge = false
     package var gravity: Gravity = .centre
     package var crop: ImageRequest.Crop?
     package var rotation = 0
+    /// `fl`: mirror left–right, top–bottom (after the rotation).
+    package var flipHorizontal = false
+    package var flipVertical = false
     package var background: RGBColor?
     /// 1–100; nil for the server's default.
     package var quality: Int?
@@ -32,12 +37,17 @@ package struct ProcessingOptions: Sendable, Hashable {
     /// The largest width or height a URL may ask for (after dpr).
     package static let maxSide = 16_384
 
-    /// The Shrink request these options make of `loader`: target (width and height times dpr), crop,
-    /// gravity, rotation, upscaling and mode. Fails with a 400 for what Shrink does not do.
+    /// The Shrink request these options make of `loader`: target (width and height times dpr and zoom), crop,
+    /// gravity, rotation and flips (one orientation, applied once with EXIF's), upscaling and mode. Fails with a 400 for what Shrink does not do.
     package func imageRequest(loader: any DataLoading, limits: ImageLimits) throws(RequestError) -> ImageRequest {
-        let w = Int((Double(width) * dpr).rounded()), h = Int((Double(height) * dpr).rounded())
+        let scale = dpr * zoom
+        let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
         guard w <= Self.maxSide, h <= Self.maxSide else {
-            throw RequestError(400, "width and height (times dpr) must be at most \(Self.maxSide), not \(w)x\(h)")
+            throw RequestError(
+                400, "width and height (times dpr and zoom) must be at most \(Self.maxSide), not \(w)x\(h)")
+        }
+        if zoom != 1 && width == 0 && height == 0 {
+            throw RequestError(400, "z without a width or height (a zoom of the source's size) is not supported yet")
         }
         let target: ThumbnailTarget
         switch resizingType {
@@ -57,6 +67,8 @@ package struct ProcessingOptions: Sendable, Hashable {
         }
         var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: gravity)
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
+        if flipHorizontal { options.rotation = options.rotation.followed(by: .upMirrored) }
+        if flipVertical { options.rotation = options.rotation.followed(by: .downMirrored) }
         return ImageRequest(loader: loader, target: target, crop: crop, options: options, limits: limits)
     }
 }

@@ -177,6 +177,18 @@ package struct ProcessingURL: Sendable {
         case "dpr":
             try needArgs(1...1)
             o.dpr = try double(0, "dpr", 0.01...8) ?? 1
+        case "z", "zoom":
+            // One factor, or two that must be equal: different ones would stretch the image.
+            try needArgs(1...2)
+            let x = try double(0, "zoom", 0.01...8) ?? 1, y = try double(1, "zoom", 0.01...8) ?? x
+            guard x == y else {
+                throw RequestError(400, "\(name): different zooms across and down (stretching) are not supported")
+            }
+            o.zoom = x
+        case "fl", "flip":
+            try needArgs(1...2)
+            o.flipHorizontal = bool(0) ?? false
+            o.flipVertical = bool(1) ?? false
         case "el", "enlarge":
             try needArgs(1...1)
             o.enlarge = bool(0) ?? false

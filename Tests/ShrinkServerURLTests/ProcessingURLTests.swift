@@ -42,6 +42,28 @@ import Testing
         #expect(request.options.rotation == .left && request.options.allowUpscaling && request.options.mode == .fast)
     }
 
+    /// `fl` mirrors after the rotation, folded into the one orientation applied with EXIF's; `z` multiplies the size
+    /// asked for, as `dpr` does; different zooms across and down (stretching) and a zoom of the source's size are 400s.
+    @Test func flipsAndZoom() throws {
+        func request(_ path: Substring) throws -> ImageRequest {
+            try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits())
+        }
+        #expect(try request("/s/fl:1/plain/local:///x").options.rotation == .upMirrored)
+        #expect(try request("/s/fl:0:1/plain/local:///x").options.rotation == .downMirrored)
+        #expect(try request("/s/fl:t:t/plain/local:///x").options.rotation == .down)
+        #expect(try request("/s/rot:90/fl:1/plain/local:///x").options.rotation == .right.followed(by: .upMirrored))
+        #expect(try request("/s/fl:0/plain/local:///x").options.rotation == .up)
+        #expect(
+            try request("/s/w:100/z:1.5/plain/local:///x").target
+                == .box(PixelSize(width: 150, height: ThumbnailTarget.maxSide), fit: .inside))
+        #expect(
+            try request("/s/rs:fill:100:50/dpr:2/z:1.5:1.5/plain/local:///x").target
+                == .box(PixelSize(width: 300, height: 150), fit: .cover))
+        #expect(throws: RequestError.self) { try request("/s/w:100/z:1.5:2/plain/local:///x") }
+        #expect(throws: RequestError.self) { try request("/s/z:2/plain/local:///x") }
+        #expect(throws: RequestError.self) { try request("/s/w:10000/z:2/plain/local:///x") }
+    }
+
     @Test func fillBecomesCoverAndOneSideFits() throws {
         func target(_ path: Substring) throws -> ThumbnailTarget {
             try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()).target

@@ -17,7 +17,7 @@ import ShrinkCore
 /// frames and the file so far.
 final class GIFAnimationWriter: AnimationWriting {
     private var gif: OpaquePointer?
-    /// The file so far (cgif writes through ``collect``).
+    /// The file so far (cgif appends to it through the write callback ``start(table:)`` sets).
     private var bytes: [UInt8] = []
     private let size: PixelSize
     private let animated: Bool

@@ -53,6 +53,11 @@ public struct ThumbnailPlan: Sendable, Equatable {
         let displayed = PixelSize(width: Int(frame.width), height: Int(frame.height))
         var out: PixelSize
         var region: FractionalRect
+        var target = target
+        if case .box(let box, .auto) = target {
+            let same = (displayed.width >= displayed.height) == (box.width >= box.height)
+            target = .box(box, fit: same ? .cover : .inside)
+        }
         switch target {
         case .original:
             out = displayed
@@ -80,7 +85,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
                 out = PixelSize(width: Self.scaled(displayed.width, n, long), height: n)
             }
             region = FractionalRect(displayed)
-        case .box(let box, .inside):
+        case .box(let box, .inside), .box(let box, .auto):
             guard box.width > 0, box.height > 0 else {
                 throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
             }

@@ -6,6 +6,9 @@ public enum ThumbnailTarget: Sendable, Hashable, Codable {
         case inside
         /// Scale to cover the box and crop the centre: the result is exactly the box.
         case cover
+        /// ``cover`` when the image and the box are both landscape (or square) or both portrait, else ``inside``
+        /// (imgproxy's `auto`): a portrait never loses its top and bottom to a landscape box.
+        case auto
     }
 
     /// The whole image at its displayed size.

@@ -26,7 +26,9 @@ struct CropCommand: ParsableCommand {
     @Option(help: "Reduce the region: long side N, or a WxH box.")
     var size: SizeArgument?
 
-    @Option(help: "How the region fills a WxH box: inside or cover.")
+    @Option(
+        help: "How the region fills a WxH box: inside, cover, or auto (cover when both are landscape or both portrait)."
+    )
     var fit: ThumbnailTarget.Fit = .inside
 
     @Option(help: OutputExtensions.qualityHelp)

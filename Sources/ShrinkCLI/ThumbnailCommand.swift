@@ -7,7 +7,7 @@ import Shrink
     import Darwin
 #endif
 
-/// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover] [--mode quality|fast] [--quality Q]
+/// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover|auto] [--mode quality|fast] [--quality Q]
 /// [-o PATH] [--jobs N] [--json]`.
 struct ThumbnailCommand: ParsableCommand {
     /// The subcommand's name (the fast path matches it without building ``configuration``).
@@ -58,7 +58,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(
         help:
-            "How the image fills a WxH box: inside (keep aspect, fit in the box) or cover (fill the box, crop the centre)."
+            "How the image fills a WxH box: inside (keep aspect, fit in the box), cover (fill the box, crop the centre) or auto (cover when image and box are both landscape or both portrait, else inside)."
     )
     var fit: ThumbnailTarget.Fit = ThumbnailJob.defaults.fit
 

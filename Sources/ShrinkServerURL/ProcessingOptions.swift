@@ -54,7 +54,8 @@ package struct ProcessingOptions: Sendable, Hashable {
         case .force:
             throw RequestError(
                 400, "rs:force (stretching) is not supported: Shrink keeps aspect ratios; use fit or fill")
-        case .auto: throw RequestError(400, "rs:auto is not supported yet; use fit or fill")
+        case .auto where w > 0 && h > 0:
+            target = .box(PixelSize(width: w, height: h), fit: .auto)
         case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0:
             target = .box(PixelSize(width: w, height: h), fit: .cover)
         default:

@@ -80,6 +80,11 @@ import Testing
             try target("/s/h:80/plain/local:///x")
                 == .box(PixelSize(width: ThumbnailTarget.maxSide, height: 80), fit: .inside))
         #expect(try target("/s/q:80/plain/local:///x") == .original)
+        #expect(
+            try target("/s/rs:auto:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .auto))
+        #expect(
+            try target("/s/rt:auto/w:300/plain/local:///x")
+                == .box(PixelSize(width: 300, height: ThumbnailTarget.maxSide), fit: .inside))
     }
 
     @Test func presetsExpandAndDefaultAppliesFirst() throws {

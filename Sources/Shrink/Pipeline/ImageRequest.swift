@@ -70,9 +70,10 @@ public struct ImageRequest: Sendable {
         let region =
             self.region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }
             ?? crop.map { "crop:" + $0.keyValue } ?? "all"
-        // Gravity places only cover windows (crops carry their own): one key for every gravity otherwise.
+        // Gravity places only cover windows, which `auto` may choose (crops carry their own): one key for every
+        // gravity otherwise.
         var gravity = "-"
-        if case .box(_, .cover) = target { gravity = o.gravity.keyValue }
+        if case .box(_, let fit) = target, fit != .inside { gravity = o.gravity.keyValue }
         return CacheKey(
             [
                 ("src", try loader.identity()), ("t", target.keyValue), ("r", region),

@@ -118,11 +118,12 @@ final class GIFQuantizer {
         return GIFPalette(rgb: rgb + [0, 0, 0], transparentIndex: colors)
     }
 
-    /// The cells the opaque pixels use: each one's number, pixel count and mean colour; the cell tables are left
-    /// zeroed for the next frame.
-    private func histogram(_ rgba: UnsafeBufferPointer<UInt8>) -> (
-        cell: [Int32], weight: [Double], rgb: [Int32], hasTransparency: Bool
-    ) {
+    /// The cells a frame's opaque pixels use, in parallel arrays: each one's number, pixel count and mean colour
+    /// (3 a cell); and whether some pixel is transparent.
+    private typealias Cells = (cell: [Int32], weight: [Double], rgb: [Int32], hasTransparency: Bool)
+
+    /// The cells the opaque pixels use; the cell tables are left zeroed for the next frame.
+    private func histogram(_ rgba: UnsafeBufferPointer<UInt8>) -> Cells {
         var usedCount = 0
         var hasTransparency = false
         var p = 0
@@ -162,9 +163,7 @@ final class GIFQuantizer {
 
     /// Up to 255 colours (R, G, B) cut from the cells: the box with the largest squared error split at its weighted
     /// median along the axis where it varies most, until there are 255 boxes or none can be split.
-    private func medianCut(_ cells: (cell: [Int32], weight: [Double], rgb: [Int32], hasTransparency: Bool))
-        -> [Int32]
-    {
+    private func medianCut(_ cells: Cells) -> [Int32] {
         let count = cells.cell.count
         guard count > 0 else { return [] }
         var order = Array(0..<count)
@@ -224,10 +223,8 @@ final class GIFQuantizer {
 
     /// `palette` moved once to the weighted means of the cells nearest each entry (one k-means pass).
     private func refined(
-        _ palette: [Int32], _ cells: (cell: [Int32], weight: [Double], rgb: [Int32], hasTransparency: Bool)
-    )
-        -> [Int32]
-    {
+        _ palette: [Int32], _ cells: Cells
+    ) -> [Int32] {
         let colors = palette.count / 3
         guard colors > 1 else { return palette }
         prepareSearch(palette)

@@ -23,6 +23,9 @@ package struct DecodePlan: Sendable {
     /// `DCT scale 1/8 (DC-first)`.
     package let fallback: String?
 
+    /// The size of the finished result: the plan's output size, grown by the options' ``Finishing``.
+    package var finishedSize: PixelSize { options.finishing.finishedSize(of: plan.outputSize) }
+
     /// The same plan with `reserved` bytes reserved beside it and `fallback` recorded.
     func with(reserved: Int, fallback: String?) -> DecodePlan {
         DecodePlan(

@@ -1,16 +1,39 @@
-/// Where a cover fit (``ThumbnailTarget/Fit/cover``) or a ``ImageRequest/Crop`` keeps its window when it cuts the image:
-/// a point in the displayed image as fractions of its width and height, the window placed so that the point
-/// sits at the same fraction of the window (clamped inside the image). `(0.5, 0.5)`, the centre, by default.
+/// Where a cover fit (``ThumbnailTarget/Fit/cover``) or a ``ImageRequest/Crop`` keeps its window when it cuts the image
+/// (and where an image sits in a grown canvas, ``CanvasExtension``): a point in the displayed image as fractions of
+/// its width and height, the window placed so that the point sits at the same fraction of the window, or, for a
+/// ``focus(x:y:)`` point, at the window's centre; then moved by the offsets; always clamped inside the image.
+/// `(0.5, 0.5)`, the centre, by default.
 public struct Gravity: Sendable, Hashable {
     /// 0 = left edge, 1 = right edge.
     public var x: Double
     /// 0 = top edge, 1 = bottom edge.
     public var y: Double
+    /// Moves the window away from the gravity's edge (right for a centred or focus gravity), in pixels of the result,
+    /// or as a fraction of the side when below 1 in magnitude (imgproxy's gravity offsets). 0 by default.
+    public var offsetX = 0.0
+    /// As ``offsetX``, down (away from the top or bottom edge).
+    public var offsetY = 0.0
+    /// The window is centred on the point (imgproxy's `fp`) instead of placing it at the same fraction.
+    public var centresOnPoint = false
 
-    /// A focus point at fractions `x`, `y` (clamped to 0…1; NaN is the centre).
+    /// A point at fractions `x`, `y` (clamped to 0…1; NaN is the centre).
     public init(x: Double, y: Double) {
         self.x = x.isNaN ? 0.5 : min(1, max(0, x))
         self.y = y.isNaN ? 0.5 : min(1, max(0, y))
+    }
+
+    /// A focus point at fractions `x`, `y`: the window centred on it as far as the image allows.
+    public static func focus(x: Double, y: Double) -> Gravity {
+        var g = Gravity(x: x, y: y)
+        g.centresOnPoint = true
+        return g
+    }
+
+    /// This gravity moved by `x`, `y` (``offsetX``, ``offsetY``).
+    public func offset(x: Double, y: Double) -> Gravity {
+        var g = self
+        (g.offsetX, g.offsetY) = (x.isFinite ? x : 0, y.isFinite ? y : 0)
+        return g
     }
 
     /// The middle: what a cover fit keeps by default.
@@ -32,9 +55,24 @@ public struct Gravity: Sendable, Hashable {
     /// The bottom left corner.
     public static let southWest = Gravity(x: 0, y: 1)
 
-    /// The origin along one axis of a `window` long cut from `length`: the focus fraction of the free space.
-    func origin(window: Double, in length: Double, fraction: Double) -> Double {
-        max(0, length - window) * fraction
+    /// The origin across of a `window` wide cut from `length`, where a pixel of the result is `scale` of the
+    /// length's (pixel offsets are divided by it).
+    func originX(window: Double, in length: Double, scale: Double = 1) -> Double {
+        origin(window: window, in: length, fraction: x, offset: offsetX, scale: scale)
+    }
+
+    /// As ``originX(window:in:scale:)``, down.
+    func originY(window: Double, in length: Double, scale: Double = 1) -> Double {
+        origin(window: window, in: length, fraction: y, offset: offsetY, scale: scale)
+    }
+
+    private func origin(window: Double, in length: Double, fraction: Double, offset: Double, scale: Double) -> Double {
+        let free = max(0, length - window)
+        let shift = abs(offset) < 1 ? offset * length : offset / scale
+        let at =
+            centresOnPoint
+            ? length * fraction - window / 2 + shift : free * fraction + (fraction > 0.5 ? -shift : shift)
+        return min(free, max(0, at))
     }
 
     /// `x:y` with up to four decimals: the key spelling.
@@ -43,6 +81,7 @@ public struct Gravity: Sendable, Hashable {
             let r = (v * 10_000).rounded() / 10_000
             return r == r.rounded() ? String(Int(r)) : String(r)
         }
-        return "\(f(x)):\(f(y))"
+        let moved = offsetX != 0 || offsetY != 0 ? "+\(f(offsetX)),\(f(offsetY))" : ""
+        return "\(centresOnPoint ? "fp" : "")\(f(x)):\(f(y))\(moved)"
     }
 }

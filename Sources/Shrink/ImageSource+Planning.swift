@@ -44,7 +44,9 @@ extension ImageSource {
             scaledSize: decoder.scaledSize(denominator:), crop: region, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: name, what: "output")
+        try options.finishing.validate()
         let priced = decodePlan(plan, options: options)
+        try limits.check(priced.finishedSize, path: name, what: "finished output")
         try limits.check(
             workingBytes: priced.route.workingBytes, for: "decoding (\(priced.route.path) route)", path: name)
         return priced
@@ -54,9 +56,14 @@ extension ImageSource {
     package func decodePlan(_ plan: ThumbnailPlan, options: ThumbnailOptions) -> DecodePlan {
         let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
         let route = route(for: plan, format: format, color: options.color)
+        // Finishing runs after the decode, beside its result.
+        let finishing =
+            options.finishing.isEmpty
+            ? 0 : format.byteCount(for: plan.outputSize) + options.finishing.predictedBytes(for: plan.outputSize)
         return DecodePlan(
             plan: plan, options: options, format: format, route: route,
-            predictedPeakBytes: predictedPeakBytes(for: plan, format: format, route: route, color: options.color),
+            predictedPeakBytes: max(
+                finishing, predictedPeakBytes(for: plan, format: format, route: route, color: options.color)),
             reservedBytes: 0, fallback: nil)
     }
 

@@ -37,6 +37,13 @@ public struct ThumbnailOptions: Sendable {
     /// (`.right` turns the displayed image 90° clockwise); targets, regions and crops refer to the rotated
     /// image. Embedded thumbnails are not used when it is not `.up`. `.up` by default.
     public var rotation: ImageOrientation
+    /// The least width and height of the result (imgproxy's `mw`/`mh`; 0 for no minimum on a side): a smaller
+    /// result is scaled up, aspect ratio kept, even past ``allowUpscaling`` and a box's other side; cover and
+    /// fill keep their box and cut a smaller window instead. `nil` by default.
+    public var minimumSize: PixelSize?
+    /// What is done to the result at its output size: blur, sharpen, pixelate, a grown canvas, padding, a
+    /// background (``Finishing``). Nothing by default.
+    public var finishing = Finishing()
 
     /// Whether the embedded thumbnail may be used under these options.
     package var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }

@@ -86,30 +86,52 @@ public struct ThumbnailPlan: Sendable, Equatable {
             }
             region = FractionalRect(displayed)
         case .box(let box, .inside), .box(let box, .auto):
-            guard box.width > 0, box.height > 0 else {
-                throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
-            }
+            try Self.check(box)
             out = Self.fitted(displayed, inside: box, allowUpscaling: options.allowUpscaling)
             region = FractionalRect(displayed)
-        case .box(let box, .cover):
-            guard box.width > 0, box.height > 0 else {
-                throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
+        case .box(let box, .stretch):
+            guard box.width >= 0, box.height >= 0, box.width + box.height > 0 else {
+                throw ImageError(.invalidArgument, "a stretched thumbnail needs a width or a height, not \(box)")
             }
+            let w = box.width > 0 ? box.width : displayed.width, h = box.height > 0 ? box.height : displayed.height
+            // Without upscaling, the side enlarged most comes back to the source's size, the other with it.
+            let enlarge = max(Double(w) / Double(displayed.width), Double(h) / Double(displayed.height))
+            let s = options.allowUpscaling || enlarge <= 1 ? 1 : 1 / enlarge
+            out = PixelSize(
+                width: max(1, Int((Double(w) * s).rounded())), height: max(1, Int((Double(h) * s).rounded())))
+            region = FractionalRect(displayed)
+        case .box(let box, let fit): // cover, fill
+            try Self.check(box)
             var scale = max(Double(box.width) / Double(displayed.width), Double(box.height) / Double(displayed.height))
             out = box
             if scale > 1 && !options.allowUpscaling {
-                // Keep the box's aspect ratio at the source's own resolution.
-                out = PixelSize(
-                    width: max(1, Int((Double(box.width) / scale).rounded())),
-                    height: max(1, Int((Double(box.height) / scale).rounded())))
+                if fit == .fill {
+                    // Each side the source's or the box's, whichever is smaller.
+                    out = PixelSize(width: min(box.width, displayed.width), height: min(box.height, displayed.height))
+                } else {
+                    // Keep the box's aspect ratio at the source's own resolution.
+                    out = PixelSize(
+                        width: max(1, Int((Double(box.width) / scale).rounded())),
+                        height: max(1, Int((Double(box.height) / scale).rounded())))
+                }
                 scale = 1
+            }
+            if let least = options.minimumSize {
+                scale = max(
+                    scale, Double(least.width) / Double(displayed.width),
+                    Double(least.height) / Double(displayed.height))
             }
             let w = min(Double(displayed.width), Double(out.width) / scale)
             let h = min(Double(displayed.height), Double(out.height) / scale)
             let g = options.gravity
             region = FractionalRect(
-                x: g.origin(window: w, in: Double(displayed.width), fraction: g.x),
-                y: g.origin(window: h, in: Double(displayed.height), fraction: g.y), width: w, height: h)
+                x: g.originX(window: w, in: Double(displayed.width), scale: scale),
+                y: g.originY(window: h, in: Double(displayed.height), scale: scale), width: w, height: h)
+        }
+        if let least = options.minimumSize, !Self.cuts(target) {
+            let stretched: Bool
+            if case .box(_, .stretch) = target { stretched = true } else { stretched = false }
+            out = Self.enlarged(out, toAtLeast: least, shape: stretched ? out : displayed)
         }
 
         region.x += frame.x
@@ -189,6 +211,29 @@ public struct ThumbnailPlan: Sendable, Equatable {
             return PixelSize(
                 width: min(box.width, scaled(displayed.width, box.height, displayed.height)), height: box.height)
         }
+    }
+
+    /// Fails unless `box` is at least 1×1.
+    private static func check(_ box: PixelSize) throws(ImageError) {
+        guard box.width > 0, box.height > 0 else {
+            throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
+        }
+    }
+
+    /// True for the targets that cut the image to a box (cover and fill): their window, not their size, answers
+    /// a minimum size.
+    private static func cuts(_ target: ThumbnailTarget) -> Bool {
+        if case .box(_, let fit) = target { return fit == .cover || fit == .fill }
+        return false
+    }
+
+    /// `size` when it is at least `least` on both sides, else `shape` (the image's aspect ratio) scaled until it is.
+    private static func enlarged(_ size: PixelSize, toAtLeast least: PixelSize, shape: PixelSize) -> PixelSize {
+        guard size.width < least.width || size.height < least.height else { return size }
+        let s = max(Double(least.width) / Double(shape.width), Double(least.height) / Double(shape.height))
+        return PixelSize(
+            width: max(least.width, 1, Int((Double(shape.width) * s).rounded())),
+            height: max(least.height, 1, Int((Double(shape.height) * s).rounded())))
     }
 
     /// `value × n / total`, rounded, at least 1.

@@ -9,6 +9,13 @@ public enum ThumbnailTarget: Sendable, Hashable, Codable {
         /// ``cover`` when the image and the box are both landscape (or square) or both portrait, else ``inside``
         /// (imgproxy's `auto`): a portrait never loses its top and bottom to a landscape box.
         case auto
+        /// As ``cover``, but a source smaller than the box on a side (without upscaling) keeps that side and is
+        /// cropped to the box only where it is larger (imgproxy's `fill`; ``cover`` there is `fill-down`, which
+        /// keeps the box's aspect ratio).
+        case fill
+        /// Exactly the box, the aspect ratio not kept (imgproxy's `force`). A side of 0 keeps the source's; without
+        /// upscaling, both sides shrink by the same factor until neither enlarges the source.
+        case stretch
     }
 
     /// The whole image at its displayed size.

@@ -249,7 +249,8 @@ package final class ImageService: Sendable {
             }
             return (remote.loader(for: source, cacheBuster: url.options.cacheBuster), source)
         }
-        throw RequestError(400, "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http:// or https://)")
+        throw RequestError.invalidURL(
+            "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http:// or https://)")
     }
 
     /// The output: the URL's format, else AVIF or WebP when negotiated from `Accept` (``FormatNegotiation``), else

@@ -25,9 +25,11 @@ package struct LocalSource: Sendable {
     /// The file `source` (`local:///a/b.jpg`) names under the root. 403 when it resolves outside the root,
     /// 404 when it does not exist or is not a regular file, 400 for a malformed path.
     package func resolve(_ source: String) throws(RequestError) -> String {
-        guard source.hasPrefix("local://") else { throw RequestError(400, "not a local:// source") }
+        guard source.hasPrefix("local://") else { throw RequestError.invalidURL("not a local:// source") }
         let path = source.dropFirst("local://".count)
-        guard path.first == "/" else { throw RequestError(400, "a local source is local:///PATH (three slashes)") }
+        guard path.first == "/" else {
+            throw RequestError.invalidURL("a local source is local:///PATH (three slashes)")
+        }
         return try resolve(path: String(path), kind: S_IFREG)
     }
 
@@ -38,8 +40,8 @@ package struct LocalSource: Sendable {
     }
 
     private func resolve(path: String, kind: mode_t) throws(RequestError) -> String {
-        guard !path.utf8.contains(0) else { throw RequestError(400, "the local path contains a NUL byte") }
-        guard path.utf8.count < 4096 else { throw RequestError(400, "the local path is too long") }
+        guard !path.utf8.contains(0) else { throw RequestError.invalidURL("the local path contains a NUL byte") }
+        guard path.utf8.count < 4096 else { throw RequestError.invalidURL("the local path is too long") }
         // Lexically first: a path that climbs above the root is refused whether or not its target exists.
         var depth = 0
         for component in path.split(separator: "/") where component != "." {

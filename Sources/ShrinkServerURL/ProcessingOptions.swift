@@ -11,6 +11,22 @@ package struct ProcessingOptions: Sendable, Hashable {
     /// imgproxy's `z`: multiplies the width and height asked for, as `dpr` does (after it). 1 by default.
     package var zoom = 1.0
     package var enlarge = false
+    /// `ex`/`rs`'s fifth argument: a result smaller than width × height is centred (or placed by
+    /// ``extendGravity``) on a canvas of that size.
+    package var extend = false
+    package var extendGravity: Gravity = .centre
+    /// `exar`: the canvas grown to width:height's aspect ratio.
+    package var extendAspectRatio = false
+    package var extendAspectRatioGravity: Gravity = .centre
+    /// `mw`, `mh`: the result at least this wide or tall (0: no minimum).
+    package var minWidth = 0
+    package var minHeight = 0
+    /// `pd`: top, right, bottom, left, in CSS pixels (times dpr).
+    package var padding = [0, 0, 0, 0]
+    /// `bl`, `sh`: Gaussian deviations in output pixels (0: none); `pix`: block size in CSS pixels (times dpr).
+    package var blur = 0.0
+    package var sharpen = 0.0
+    package var pixelate = 0
     package var gravity: Gravity = .centre
     package var crop: ImageRequest.Crop?
     package var rotation = 0
@@ -34,29 +50,34 @@ package struct ProcessingOptions: Sendable, Hashable {
 
     package init() {}
 
-    /// The largest width or height a URL may ask for (after dpr).
+    /// The largest width or height a URL may ask for (after dpr), and the largest padding on a side.
     package static let maxSide = 16_384
+    /// The largest blur or sharpen deviation a URL may ask for, and the largest pixelation block.
+    package static let maxSigma = 100.0
+    package static let maxPixelate = 1_024
 
     /// The Shrink request these options make of `loader`: target (width and height times dpr and zoom), crop,
-    /// gravity, rotation and flips (one orientation, applied once with EXIF's), upscaling and mode. Fails with a 400 for what Shrink does not do.
+    /// gravity, rotation and flips (one orientation, applied once with EXIF's), upscaling and mode. Fails with a 404 for what Shrink does not do.
     package func imageRequest(loader: any DataLoading, limits: ImageLimits) throws(RequestError) -> ImageRequest {
         let scale = dpr * zoom
         let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
         guard w <= Self.maxSide, h <= Self.maxSide else {
-            throw RequestError(
-                400, "width and height (times dpr and zoom) must be at most \(Self.maxSide), not \(w)x\(h)")
+            throw RequestError.invalidURL(
+                "width and height (times dpr and zoom) must be at most \(Self.maxSide), not \(w)x\(h)")
         }
         if zoom != 1 && width == 0 && height == 0 {
-            throw RequestError(400, "z without a width or height (a zoom of the source's size) is not supported yet")
+            throw RequestError.invalidURL(
+                "z without a width or height (a zoom of the source's size) is not supported yet")
         }
         let target: ThumbnailTarget
         switch resizingType {
-        case .force:
-            throw RequestError(
-                400, "rs:force (stretching) is not supported: Shrink keeps aspect ratios; use fit or fill")
+        case .force where w > 0 || h > 0:
+            target = .box(PixelSize(width: w, height: h), fit: .stretch)
         case .auto where w > 0 && h > 0:
             target = .box(PixelSize(width: w, height: h), fit: .auto)
-        case .fill where w > 0 && h > 0, .fillDown where w > 0 && h > 0:
+        case .fill where w > 0 && h > 0:
+            target = .box(PixelSize(width: w, height: h), fit: .fill)
+        case .fillDown where w > 0 && h > 0:
             target = .box(PixelSize(width: w, height: h), fit: .cover)
         default:
             switch (w, h) {
@@ -66,7 +87,33 @@ package struct ProcessingOptions: Sendable, Hashable {
             default: target = .box(PixelSize(width: w, height: h), fit: .inside)
             }
         }
-        var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: gravity)
+        func css(_ v: Int) -> Int { Int((Double(v) * scale).rounded()) }
+        /// Pixel offsets are CSS pixels too; fractions of a side stay as they are.
+        func scaled(_ g: Gravity) -> Gravity {
+            g.offset(
+                x: abs(g.offsetX) < 1 ? g.offsetX : g.offsetX * scale,
+                y: abs(g.offsetY) < 1 ? g.offsetY : g.offsetY * scale)
+        }
+        var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: scaled(gravity))
+        if minWidth > 0 || minHeight > 0 {
+            options.minimumSize = PixelSize(
+                width: min(css(minWidth), Self.maxSide), height: min(css(minHeight), Self.maxSide))
+        }
+        var finishing = Finishing()
+        finishing.blurSigma = blur
+        finishing.sharpenSigma = sharpen
+        finishing.pixelateSize = pixelate > 1 ? max(1, css(pixelate)) : 0
+        if extend && (w > 0 || h > 0) {
+            finishing.extend = CanvasExtension(size: PixelSize(width: w, height: h), gravity: scaled(extendGravity))
+        }
+        if extendAspectRatio && w > 0 && h > 0 {
+            finishing.extendToAspectRatio = CanvasExtension(
+                size: PixelSize(width: w, height: h), gravity: scaled(extendAspectRatioGravity))
+        }
+        let p = padding.map { min(css($0), Self.maxSide) }
+        finishing.padding = EdgeInsets(top: p[0], right: p[1], bottom: p[2], left: p[3])
+        finishing.background = background
+        options.finishing = finishing
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
         if flipHorizontal { options.rotation = options.rotation.followed(by: .upMirrored) }
         if flipVertical { options.rotation = options.rotation.followed(by: .downMirrored) }

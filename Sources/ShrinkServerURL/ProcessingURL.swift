@@ -20,12 +20,12 @@ package struct ProcessingURL: Sendable {
 
     /// Parses `target` (the request's raw path and query). `presets` maps preset names to option strings
     /// (`rs:fill:300:300/q:70`); a preset named `default` applies first to every URL. `now` is Unix time for
-    /// `exp`. Fails with 400 (malformed, unknown option), 404 (expired) or 415 (a format Shrink cannot write).
+    /// `exp`. Fails with 404 (malformed, an unknown option or argument, expired: imgproxy's "Invalid URL") or 415 (a format Shrink cannot write).
     package init(_ target: Substring, presets: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970))
         throws(RequestError)
     {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard path.first == "/" else { throw RequestError(400, "the path must start with /") }
+        guard path.first == "/" else { throw RequestError.invalidURL("the path must start with /") }
         let afterSlash = path.dropFirst()
         guard let slash = afterSlash.firstIndex(of: "/") else {
             throw RequestError(
@@ -46,19 +46,19 @@ package struct ProcessingURL: Sendable {
             let segment = segments[index]
             if segment == "plain" {
                 let rest = segments[(index + 1)...].joined(separator: "/")
-                guard !rest.isEmpty else { throw RequestError(400, "plain/ is followed by no source URL") }
+                guard !rest.isEmpty else { throw RequestError.invalidURL("plain/ is followed by no source URL") }
                 var url = Substring(rest)
                 if let at = url.lastIndex(of: "@"), !url[url.index(after: at)...].contains("/") {
                     ext = url[url.index(after: at)...]
                     url = url[..<at]
                 }
                 guard let decoded = String(url).removingPercentEncoding else {
-                    throw RequestError(400, "the plain source URL has a malformed percent-escape")
+                    throw RequestError.invalidURL("the plain source URL has a malformed percent-escape")
                 }
                 source = decoded
                 break
             }
-            if segment == "enc" { throw RequestError(400, "encrypted source URLs (enc/) are not supported") }
+            if segment == "enc" { throw RequestError.invalidURL("encrypted source URLs (enc/) are not supported") }
             if segment.contains(":") {
                 try Self.apply(option: segment, to: &options, presets: presets, depth: 0)
                 index += 1
@@ -74,13 +74,14 @@ package struct ProcessingURL: Sendable {
                 let text = String(bytes: bytes, encoding: .utf8),
                 !text.isEmpty
             else {
-                throw RequestError(400, "the source is neither plain/… nor valid Base64url: \(encoded.prefix(40))")
+                throw RequestError.invalidURL(
+                    "the source is neither plain/… nor valid Base64url: \(encoded.prefix(40))")
             }
             source = text
             break
         }
         guard let source else {
-            throw RequestError(400, "the URL names no source (plain/SOURCE or a Base64url source)")
+            throw RequestError.invalidURL("the URL names no source (plain/SOURCE or a Base64url source)")
         }
         self.source = source
         if let ext, !ext.isEmpty {
@@ -93,7 +94,7 @@ package struct ProcessingURL: Sendable {
     }
 
     /// The output format named `name` (an extension of a format a registered codec writes: `jpg`, `jpeg`, `png`,
-    /// `webp`…); 415 for other image formats (read or merely known), 400 for unknown names.
+    /// `webp`…); 415 for other image formats (read or merely known), 404 for unknown names.
     static func outputFormat(named name: Substring) throws(RequestError) -> ImageFormat {
         let registry = CodecRegistry.standard
         let ext = name.lowercased()
@@ -103,7 +104,7 @@ package struct ProcessingURL: Sendable {
         if (ImageFormat.known + registry.readableFormats).contains(where: { $0.fileExtensions.contains(ext) }) {
             throw RequestError(415, "Shrink cannot write \(name.uppercased()) (it writes \(list))")
         }
-        throw RequestError(400, "unknown output format \"\(name)\" (Shrink writes \(list))")
+        throw RequestError.invalidURL("unknown output format \"\(name)\" (Shrink writes \(list))")
     }
 
     private static func apply(
@@ -114,7 +115,7 @@ package struct ProcessingURL: Sendable {
         }
     }
 
-    /// Applies one `name:arg:arg…` option. Unknown names and bad arguments are a 400 naming them.
+    /// Applies one `name:arg:arg…` option. Unknown names and bad arguments are a 404 naming them.
     static func apply(option segment: Substring, to o: inout ProcessingOptions, presets: [String: String], depth: Int)
         throws(RequestError)
     {
@@ -124,16 +125,16 @@ package struct ProcessingURL: Sendable {
         func int(_ i: Int, _ what: String, _ range: ClosedRange<Int>) throws(RequestError) -> Int? {
             guard let a = arg(i) else { return nil }
             guard let v = Int(a), range.contains(v) else {
-                throw RequestError(
-                    400, "\(name): \(what) must be an integer in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
+                throw RequestError.invalidURL(
+                    "\(name): \(what) must be an integer in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
             }
             return v
         }
         func double(_ i: Int, _ what: String, _ range: ClosedRange<Double>) throws(RequestError) -> Double? {
             guard let a = arg(i) else { return nil }
             guard let v = Double(a), v.isFinite, range.contains(v) else {
-                throw RequestError(
-                    400, "\(name): \(what) must be a number in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
+                throw RequestError.invalidURL(
+                    "\(name): \(what) must be a number in \(range.lowerBound)…\(range.upperBound), not \"\(a)\"")
             }
             return v
         }
@@ -147,23 +148,31 @@ package struct ProcessingURL: Sendable {
             if let w = try int(i, "width", 0...ProcessingOptions.maxSide) { o.width = w }
             if let h = try int(i + 1, "height", 0...ProcessingOptions.maxSide) { o.height = h }
             if let e = bool(i + 2) { o.enlarge = e }
-            if bool(i + 3) == true { throw RequestError(400, "\(name): extend is not supported") }
+            if arg(i + 3) != nil { try extend(from: i + 3, &o.extend, &o.extendGravity) }
+        }
+        /// `extend[:gravity[:x:y]]`, as `ex`, `exar` and the size options' last arguments give it.
+        func extend(from i: Int, _ on: inout Bool, _ gravity: inout Gravity) throws(RequestError) {
+            on = bool(i) ?? false
+            if args.count > i + 1, !args[i + 1].isEmpty {
+                let g = Array(args[(i + 1)...])
+                guard g[0] != "sm" else { throw RequestError.invalidURL("\(name): extending takes no smart gravity") }
+                gravity = try Self.gravity(g, option: name)
+            }
         }
         func needArgs(_ n: ClosedRange<Int>) throws(RequestError) {
             guard n.contains(args.count) else {
-                throw RequestError(
-                    400,
+                throw RequestError.invalidURL(
                     "\(name) takes \(n.lowerBound == n.upperBound ? "\(n.lowerBound)" : "\(n.lowerBound)–\(n.upperBound)") argument(s), not \(args.count)"
                 )
             }
         }
         switch name {
         case "rs", "resize":
-            try needArgs(0...5)
+            try needArgs(0...8)
             if let t = arg(0) { o.resizingType = try resizingType(t) }
             try size(from: 1)
         case "s", "size":
-            try needArgs(0...4)
+            try needArgs(0...7)
             try size(from: 0)
         case "rt", "resizing_type":
             try needArgs(1...1)
@@ -182,7 +191,7 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...2)
             let x = try double(0, "zoom", 0.01...8) ?? 1, y = try double(1, "zoom", 0.01...8) ?? x
             guard x == y else {
-                throw RequestError(400, "\(name): different zooms across and down (stretching) are not supported")
+                throw RequestError.invalidURL("\(name): different zooms across and down (stretching) are not supported")
             }
             o.zoom = x
         case "fl", "flip":
@@ -193,7 +202,34 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...1)
             o.enlarge = bool(0) ?? false
         case "ex", "extend":
-            if bool(0) == true { throw RequestError(400, "\(name): extend is not supported") }
+            try needArgs(1...4)
+            try extend(from: 0, &o.extend, &o.extendGravity)
+        case "exar", "extend_aspect_ratio", "extend_ar":
+            try needArgs(1...4)
+            try extend(from: 0, &o.extendAspectRatio, &o.extendAspectRatioGravity)
+        case "mw", "min-width", "min_width":
+            try needArgs(1...1)
+            o.minWidth = try int(0, "minimum width", 0...ProcessingOptions.maxSide) ?? 0
+        case "mh", "min-height", "min_height":
+            try needArgs(1...1)
+            o.minHeight = try int(0, "minimum height", 0...ProcessingOptions.maxSide) ?? 0
+        case "pd", "padding":
+            // CSS order and shorthand: top, right (= top), bottom (= top), left (= right).
+            try needArgs(1...4)
+            let top = try int(0, "padding", 0...ProcessingOptions.maxSide) ?? 0
+            let right = try int(1, "padding", 0...ProcessingOptions.maxSide) ?? top
+            let bottom = try int(2, "padding", 0...ProcessingOptions.maxSide) ?? top
+            let left = try int(3, "padding", 0...ProcessingOptions.maxSide) ?? right
+            o.padding = [top, right, bottom, left]
+        case "bl", "blur":
+            try needArgs(1...1)
+            o.blur = try double(0, "sigma", 0...ProcessingOptions.maxSigma) ?? 0
+        case "sh", "sharpen":
+            try needArgs(1...1)
+            o.sharpen = try double(0, "sigma", 0...ProcessingOptions.maxSigma) ?? 0
+        case "pix", "pixelate":
+            try needArgs(1...1)
+            o.pixelate = try int(0, "size", 0...ProcessingOptions.maxPixelate) ?? 0
         case "g", "gravity":
             try needArgs(1...3)
             o.gravity = try gravity(args, option: name)
@@ -206,12 +242,13 @@ package struct ProcessingURL: Sendable {
         case "ar", "auto_rotate":
             try needArgs(1...1)
             if bool(0) == false {
-                throw RequestError(400, "\(name):false is not supported: Shrink always applies the EXIF orientation")
+                throw RequestError.invalidURL(
+                    "\(name):false is not supported: Shrink always applies the EXIF orientation")
             }
         case "rot", "rotate":
             try needArgs(1...1)
             guard let r = try int(0, "angle", -3600...3600), r % 90 == 0 else {
-                throw RequestError(400, "\(name): the angle must be a multiple of 90")
+                throw RequestError.invalidURL("\(name): the angle must be a multiple of 90")
             }
             o.rotation = ((r % 360) + 360) % 360
         case "bg", "background":
@@ -222,12 +259,12 @@ package struct ProcessingURL: Sendable {
                 guard let r = try int(0, "red", 0...255), let g = try int(1, "green", 0...255),
                     let b = try int(2, "blue", 0...255)
                 else {
-                    throw RequestError(400, "\(name): expected R:G:B")
+                    throw RequestError.invalidURL("\(name): expected R:G:B")
                 }
                 o.background = RGBColor(red: UInt8(r), green: UInt8(g), blue: UInt8(b))
             } else {
                 guard let hex = arg(0), let c = RGBColor(hex: hex) else {
-                    throw RequestError(400, "\(name): expected six hex digits (ffffff) or R:G:B")
+                    throw RequestError.invalidURL("\(name): expected six hex digits (ffffff) or R:G:B")
                 }
                 o.background = c
             }
@@ -240,9 +277,9 @@ package struct ProcessingURL: Sendable {
             o.format = try outputFormat(named: args[0])
         case "pr", "preset":
             try needArgs(1...16)
-            guard depth == 0 else { throw RequestError(400, "presets cannot name presets") }
+            guard depth == 0 else { throw RequestError.invalidURL("presets cannot name presets") }
             for p in args {
-                guard let text = presets[String(p)] else { throw RequestError(400, "unknown preset \"\(p)\"") }
+                guard let text = presets[String(p)] else { throw RequestError.invalidURL("unknown preset \"\(p)\"") }
                 for part in text.split(separator: "/") where !part.isEmpty {
                     try apply(option: part, to: &o, presets: presets, depth: depth + 1)
                 }
@@ -261,7 +298,7 @@ package struct ProcessingURL: Sendable {
             if bool(1) == true {
                 guard let bytes = SigningKeys.decodeBase64url(args[0]), let text = String(bytes: bytes, encoding: .utf8)
                 else {
-                    throw RequestError(400, "\(name): the filename is not Base64url-encoded UTF-8")
+                    throw RequestError.invalidURL("\(name): the filename is not Base64url-encoded UTF-8")
                 }
                 filename = text
             } else {
@@ -270,7 +307,7 @@ package struct ProcessingURL: Sendable {
             guard filename.utf8.count <= 255,
                 !filename.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
             else {
-                throw RequestError(400, "\(name): a filename has at most 255 bytes and no control characters")
+                throw RequestError.invalidURL("\(name): a filename has at most 255 bytes and no control characters")
             }
             o.filename = filename.isEmpty ? nil : filename
         case "att", "return_attachment":
@@ -282,39 +319,50 @@ package struct ProcessingURL: Sendable {
             case "nearest", "linear": o.fast = true
             case "cubic", "lanczos2", "lanczos3": o.fast = false
             default:
-                throw RequestError(
-                    400, "\(name): expected nearest, linear, cubic, lanczos2 or lanczos3, not \"\(args[0])\"")
+                throw RequestError.invalidURL(
+                    "\(name): expected nearest, linear, cubic, lanczos2 or lanczos3, not \"\(args[0])\"")
             }
         case "sm", "strip_metadata":
             // Shrink never copies EXIF into results; the colour profile follows the colour policy.
             try needArgs(1...1)
         default:
-            throw RequestError(400, "unknown processing option \"\(name)\"")
+            throw RequestError.invalidURL("unknown processing option \"\(name)\"")
         }
     }
 
     private static func resizingType(_ text: Substring) throws(RequestError) -> ResizingType {
         guard let t = ResizingType(rawValue: String(text)) else {
-            throw RequestError(400, "unknown resizing type \"\(text)\" (fit, fill, fill-down)")
+            throw RequestError.invalidURL("unknown resizing type \"\(text)\" (fit, fill, fill-down, force, auto)")
         }
         return t
     }
 
-    /// `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm` (smart: the centre, as Shrink has no
-    /// saliency detection), or `fp:X:Y`. Offsets other than 0 are a 400.
+    /// `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe` or `sm` (smart: the centre, as Shrink has no
+    /// saliency detection yet), each with optional X and Y offsets (CSS pixels, or fractions of the side below 1),
+    /// or `fp:X:Y`, a focus point the window is centred on.
     private static func gravity(_ args: [Substring], option: Substring) throws(RequestError) -> Gravity {
         let type = args[0]
         if type == "fp" {
             guard args.count == 3, let x = Double(args[1]), let y = Double(args[2]), (0...1).contains(x),
                 (0...1).contains(y)
             else {
-                throw RequestError(400, "\(option):fp needs X:Y between 0 and 1")
+                throw RequestError.invalidURL("\(option):fp needs X:Y between 0 and 1")
             }
-            return Gravity(x: x, y: y)
+            return .focus(x: x, y: y)
         }
-        for offset in args.dropFirst() where !(offset.isEmpty || Double(offset) == 0) {
-            throw RequestError(400, "\(option): gravity offsets are not supported")
+        guard args.count <= 3 else { throw RequestError.invalidURL("\(option): a gravity takes at most two offsets") }
+        var offsets = [0.0, 0.0]
+        for (i, text) in args.dropFirst().enumerated() where !text.isEmpty {
+            guard let v = Double(text), v.isFinite, abs(v) <= Double(ProcessingOptions.maxSide) else {
+                throw RequestError.invalidURL(
+                    "\(option): a gravity offset is a number up to \(ProcessingOptions.maxSide), not \"\(text)\"")
+            }
+            offsets[i] = v
         }
+        return try compass(type, option: option).offset(x: offsets[0], y: offsets[1])
+    }
+
+    private static func compass(_ type: Substring, option: Substring) throws(RequestError) -> Gravity {
         switch type {
         case "ce", "sm": return .centre
         case "no": return .north
@@ -325,7 +373,7 @@ package struct ProcessingURL: Sendable {
         case "nowe": return .northWest
         case "soea": return .southEast
         case "sowe": return .southWest
-        default: throw RequestError(400, "\(option): unknown gravity \"\(type)\"")
+        default: throw RequestError.invalidURL("\(option): unknown gravity \"\(type)\"")
         }
     }
 }

@@ -17,5 +17,9 @@ package struct RequestError: Error, Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
+    /// A URL that is malformed or asks for what cannot be done (an unknown option, a bad argument): 404, as
+    /// imgproxy answers it (its "Invalid URL"), so that clients and CDNs see the same statuses; the message says what.
+    package static func invalidURL(_ message: String) -> RequestError { RequestError(404, message) }
+
     package var description: String { "\(status): \(message)" }
 }

@@ -5,7 +5,8 @@ import Shrink
 ///
 /// ``exercise(_:)`` takes any bytes as a raw request target and runs what a request meets before any decode:
 /// the URL parser (options, presets, Base64url and plain sources), the image request and cache key the
-/// options make, signature checks, `local:///` resolution, address parsing and classification, and
+/// options make, that request run on a small image when its predicted peak is small (geometry and finishing at
+/// their edges: a result must have the finished size planned and fit in the predicted peak), signature checks, `local:///` resolution, address parsing and classification, and
 /// `If-None-Match` matching, the `Content-Disposition` header. It traps (a finding) when an invariant breaks: a path
 /// signed with a key must verify, a resolved local path must lie under the root, an address must print as what it
 /// parsed from, a header must be printable ASCII (no line break a client could be made to split on).
@@ -16,6 +17,29 @@ import Shrink
         "default": "q:70", "thumb": "rs:fill:96:96/pr:small", "small": "w:64/pr:thumb", "big": "rs:fit:4000:4000/dpr:5",
     ]
     nonisolated(unsafe) private static var local: LocalSource?
+    /// A 48×32 JPEG the requests URLs make are run on.
+    private static let sample: ImageSource? = {
+        let size = PixelSize(width: 48, height: 32)
+        let pixels = PixelBuffer(
+            format: .rgb8, size: size, bytes: (0..<size.pixelCount * 3).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        guard let bytes = try? JPEGEncoder().encode(pixels) else { return nil }
+        return try? ImageSource(bytes: bytes, name: "sample.jpg")
+    }()
+    /// The largest predicted peak the harness decodes (larger requests are only planned).
+    private static let runBudget = 4 << 20
+
+    /// Plans `request` on ``sample`` and, when its predicted peak is under ``runBudget``, decodes it: the result
+    /// must have the finished size the plan gives and hold no more than the predicted peak.
+    private static func run(_ request: ImageRequest) {
+        guard let sample, let plan = try? sample.plan(request.target, options: request.options) else { return }
+        let predicted = sample.predictedPeakBytes(for: plan, options: request.options)
+        guard predicted <= runBudget, let image = try? sample.image(request.target, options: request.options) else {
+            return
+        }
+        let finished = request.options.finishing.finishedSize(of: plan.outputSize)
+        precondition(image.size == finished, "\(image.size) decoded, \(finished) planned")
+        precondition(image.pixels.byteCount <= predicted, "\(image.pixels.byteCount) bytes, \(predicted) predicted")
+    }
 
     /// Points `local:///` sources at `root` (an existing directory) for the runs that follow.
     public static func setLocalRoot(_ root: String) {
@@ -48,6 +72,7 @@ import Shrink
         if let request = try? url.options.imageRequest(loader: FileLoader(path: "/nonexistent"), limits: ImageLimits())
         {
             _ = try? request.cacheKey().digest
+            run(request)
         }
         if let local, let path = try? local.resolve(url.source) {
             precondition(

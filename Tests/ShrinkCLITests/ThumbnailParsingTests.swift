@@ -69,7 +69,7 @@ import Testing
     @Test(arguments: [
         ["photo.jpg", "--size"], ["photo.jpg", "--size", "0"], ["photo.jpg", "--size", "400", "--size", "300"],
         ["photo.jpg", "--quality", "0"], ["photo.jpg", "--bogus"], ["--", "-weird.jpg"], ["photo.jpg", "-vo", "x.jpg"],
-        ["photo.jpg", "--json=yes"], [], ["a.jpg", "b.jpg", "-o", "one.jpg"], ["photo.jpg", "--fit", "stretch"],
+        ["photo.jpg", "--json=yes"], [], ["a.jpg", "b.jpg", "-o", "one.jpg"], ["photo.jpg", "--fit", "squash"],
     ])
     func fastParseDeclinesWhatItDoesNotKnow(_ arguments: [String]) {
         #expect(ThumbnailJob.fastParse(arguments) == nil)

@@ -37,6 +37,44 @@ import Testing
         #expect(try imageSize(cropped.body) == PixelSize(width: 200, height: 100))
     }
 
+    /// imgproxy's geometry and output-size finishing on a 400×300 source: sizes as imgproxy computes them, grown
+    /// canvases transparent (PNG) or the `bg` colour (JPEG).
+    @Test func geometryAndFinishingAsImgproxyAnswersThem() async throws {
+        let service = try fixture.service()
+        func size(_ options: String, _ ext: String = "") async throws -> PixelSize {
+            let r = await service.respond(to: "/insecure/\(options)/plain/local:///a.jpg\(ext)")
+            #expect(r.status == 200, "\(options): \(String(decoding: r.body, as: UTF8.self))")
+            return try imageSize(r.body)
+        }
+        let cases: [(String, PixelSize)] = [
+            ("rs:force:100:40", PixelSize(width: 100, height: 40)),
+            ("rs:force:800:30", PixelSize(width: 400, height: 15)),
+            ("rs:fill:500:100", PixelSize(width: 400, height: 100)),
+            ("rs:fill-down:500:100", PixelSize(width: 400, height: 80)),
+            ("rs:fit:100:100:0:1", PixelSize(width: 100, height: 100)),
+            ("rs:fit:100:100/exar:1", PixelSize(width: 100, height: 100)),
+            ("w:100/pd:10:20", PixelSize(width: 140, height: 95)),
+            ("w:100/pd:5/dpr:2", PixelSize(width: 220, height: 170)),
+            ("w:100/mw:200", PixelSize(width: 200, height: 150)),
+            ("w:100/bl:2/sh:1/pix:5", PixelSize(width: 100, height: 75)),
+            ("rs:fill:100:100/g:ea:10:0", PixelSize(width: 100, height: 100)),
+        ]
+        for (options, expected) in cases {
+            #expect(try await size(options) == expected, "\(options)")
+        }
+        let clear = await service.respond(to: "/insecure/rs:fit:100:100:0:1:no/plain/local:///a.jpg@png")
+        let png = try ImageSource(bytes: clear.body, name: "x.png").image(
+            options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))
+        ).pixels
+        #expect(png.pixel(x: 50, y: 99)[(99 * 100 + 50) * 4 + 3] == 0 && png.pixel(x: 50, y: 0).last == 255)
+        let red = await service.respond(to: "/insecure/rs:fit:100:100/ex:1:no/bg:ff0000/plain/local:///a.jpg")
+        let jpeg = try ImageSource(bytes: red.body, name: "x.jpg").image(
+            options: ThumbnailOptions(pixelFormat: .exactly(.rgb8))
+        ).pixels
+        let bottom = Array(jpeg.pixel(x: 50, y: 98))
+        #expect(red.header("Content-Type") == "image/jpeg" && bottom[0] > 230 && bottom[1] < 25 && bottom[2] < 25)
+    }
+
     @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {
         let first = await (try fixture.service()).respond(to: "/insecure/w:64/plain/local:///b.jpg")
         let etag = try #require(first.header("ETag"))
@@ -220,10 +258,10 @@ import Testing
         #expect(
             notImage.status == 415 && reason.contains("not a supported image format") && !reason.contains(fixture.root),
             "\(reason)")
-        #expect(await service.respond(to: "/insecure/w:10/plain/file:///etc/passwd").status == 400)
+        #expect(await service.respond(to: "/insecure/w:10/plain/file:///etc/passwd").status == 404)
         #expect(await service.respond(to: "/insecure/w:10/plain/http://127.0.0.1:1/a.jpg").status == 403)
         #expect(await service.respond(to: "/insecure/w:10/plain/local:///../etc/passwd").status == 403)
-        #expect(await service.respond(to: "/insecure/frobnicate:1/plain/local:///a.jpg").status == 400)
+        #expect(await service.respond(to: "/insecure/frobnicate:1/plain/local:///a.jpg").status == 404)
         try fixture.write("text.jpg", Array("not an image".utf8))
         #expect(await service.respond(to: "/insecure/w:10/plain/local:///text.jpg").status == 415)
     }

@@ -52,7 +52,7 @@ import Testing
     @Test func missingAndMalformed() {
         #expect(status("local:///nope.jpg") == 404)
         #expect(status("local:///sub") == 404) // a directory is not an image
-        #expect(status("local://sub/a.jpg") == 400) // two slashes: a host, not a path
-        #expect(status("local:///a%00b.jpg") == 400)
+        #expect(status("local://sub/a.jpg") == 404) // two slashes: a host, not a path
+        #expect(status("local:///a%00b.jpg") == 404)
     }
 }

@@ -33,7 +33,7 @@ import Testing
         )
         let o = url.options
         #expect(o.width == 100 && o.height == 50 && o.dpr == 2 && o.enlarge)
-        #expect(o.gravity == Gravity(x: 0.25, y: 0.75))
+        #expect(o.gravity == .focus(x: 0.25, y: 0.75))
         #expect(o.crop == ImageRequest.Crop(width: 0.5, height: 0.5, gravity: .north))
         #expect(o.rotation == 270 && o.quality == 55 && o.format == .webp && o.cacheBuster == "7" && o.fast)
         #expect(o.background == RGBColor(red: 255, green: 0, blue: 0))
@@ -58,18 +58,23 @@ import Testing
                 == .box(PixelSize(width: 150, height: ThumbnailTarget.maxSide), fit: .inside))
         #expect(
             try request("/s/rs:fill:100:50/dpr:2/z:1.5:1.5/plain/local:///x").target
-                == .box(PixelSize(width: 300, height: 150), fit: .cover))
+                == .box(PixelSize(width: 300, height: 150), fit: .fill))
         #expect(throws: RequestError.self) { try request("/s/w:100/z:1.5:2/plain/local:///x") }
         #expect(throws: RequestError.self) { try request("/s/z:2/plain/local:///x") }
         #expect(throws: RequestError.self) { try request("/s/w:10000/z:2/plain/local:///x") }
     }
 
-    @Test func fillBecomesCoverAndOneSideFits() throws {
+    @Test func resizingTypesMapToFitsAndOneSideFits() throws {
         func target(_ path: Substring) throws -> ThumbnailTarget {
             try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()).target
         }
         #expect(
-            try target("/s/rs:fill:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .cover))
+            try target("/s/rs:fill:300:200/plain/local:///x") == .box(PixelSize(width: 300, height: 200), fit: .fill))
+        #expect(
+            try target("/s/rs:force:300:200/plain/local:///x")
+                == .box(PixelSize(width: 300, height: 200), fit: .stretch))
+        #expect(
+            try target("/s/rs:force:300/plain/local:///x") == .box(PixelSize(width: 300, height: 0), fit: .stretch))
         #expect(
             try target("/s/rs:fill-down:300:200/plain/local:///x")
                 == .box(PixelSize(width: 300, height: 200), fit: .cover))
@@ -87,6 +92,42 @@ import Testing
                 == .box(PixelSize(width: 300, height: ThumbnailTarget.maxSide), fit: .inside))
     }
 
+    /// `ex`/`exar` with gravity and offsets, `mw`/`mh`, `pd` in CSS shorthand, `bl`/`sh`/`pix`, and what dpr
+    /// multiplies (sizes, offsets in pixels, padding, pixelation; not fractions or deviations).
+    @Test func extendPaddingAndFiltersMapToFinishing() throws {
+        func options(_ path: Substring) throws -> ThumbnailOptions {
+            try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()).options
+        }
+        let extended = try options("/s/rs:fit:100:50:0:1:so:0:4/dpr:2/plain/local:///x").finishing
+        #expect(
+            extended.extend
+                == CanvasExtension(size: PixelSize(width: 200, height: 100), gravity: Gravity.south.offset(x: 0, y: 8)))
+        let ex = try options("/s/w:100/h:80/ex:1:noea:0.1:3/plain/local:///x").finishing
+        #expect(
+            ex.extend
+                == CanvasExtension(
+                    size: PixelSize(width: 100, height: 80), gravity: Gravity.northEast.offset(x: 0.1, y: 3)))
+        #expect(try options("/s/w:100/ex:0/plain/local:///x").finishing.extend == nil)
+        let exar = try options("/s/rs:fit:16:9/exar:1:we/plain/local:///x").finishing
+        #expect(exar.extendToAspectRatio == CanvasExtension(size: PixelSize(width: 16, height: 9), gravity: .west))
+        #expect(try options("/s/mw:30/mh:40/dpr:2/plain/local:///x").minimumSize == PixelSize(width: 60, height: 80))
+        for (pd, insets) in [
+            ("10", EdgeInsets(top: 10, right: 10, bottom: 10, left: 10)),
+            ("10:20", EdgeInsets(top: 10, right: 20, bottom: 10, left: 20)),
+            ("10:20:30", EdgeInsets(top: 10, right: 20, bottom: 30, left: 20)),
+            ("1:2:3:4", EdgeInsets(top: 1, right: 2, bottom: 3, left: 4)),
+            ("1::3", EdgeInsets(top: 1, right: 1, bottom: 3, left: 1)),
+        ] {
+            #expect(try options(Substring("/s/pd:\(pd)/plain/local:///x")).finishing.padding == insets, "\(pd)")
+        }
+        let filters = try options("/s/bl:2.5/sh:0.7/pix:4/dpr:2/g:ce:12:0.25/bg:010203/plain/local:///x")
+        #expect(filters.finishing.blurSigma == 2.5 && filters.finishing.sharpenSigma == 0.7)
+        #expect(
+            filters.finishing.pixelateSize == 8 && filters.finishing.background == RGBColor(red: 1, green: 2, blue: 3))
+        #expect(filters.gravity == Gravity.centre.offset(x: 24, y: 0.25))
+        #expect(try options("/s/w:10/plain/local:///x").finishing.isEmpty)
+    }
+
     @Test func presetsExpandAndDefaultAppliesFirst() throws {
         let presets = ["default": "q:60/rs:fit:500:500", "thumb": "rs:fill:100:100/g:so"]
         let plain = try ProcessingURL("/s/plain/local:///x.jpg", presets: presets)
@@ -95,7 +136,7 @@ import Testing
         #expect(
             thumb.options.resizingType == .fill && thumb.options.width == 100 && thumb.options.gravity == .south
                 && thumb.options.quality == 60)
-        #expect(status { try ProcessingURL("/s/pr:nope/plain/local:///x.jpg", presets: presets) } == 400)
+        #expect(status { try ProcessingURL("/s/pr:nope/plain/local:///x.jpg", presets: presets) } == 404)
     }
 
     /// imgproxy's readings: `exp:0` never expires; booleans are `1`, `t`, `true` in any case and anything else is
@@ -111,16 +152,23 @@ import Testing
     }
 
     @Test func errorsHaveStatusesAndMessages() {
-        #expect(status { try ProcessingURL("/s/blur:5/plain/local:///x.jpg") } == 400)
-        #expect(status { try ProcessingURL("/s/w:abc/plain/local:///x.jpg") } == 400)
-        #expect(status { try ProcessingURL("/s/w:99999/plain/local:///x.jpg") } == 400)
-        #expect(status { try ProcessingURL("/s/rot:45/plain/local:///x.jpg") } == 400)
-        #expect(status { try ProcessingURL("/s/ar:0/plain/local:///x.jpg") } == 400)
-        #expect(status { try ProcessingURL("/s/g:xx/plain/local:///x.jpg") } == 400)
-        #expect(status { try ProcessingURL("/s/w:10/plain/") } == 400)
-        #expect(status { try ProcessingURL("/s/w:10/enc/abcdef") } == 400)
+        #expect(status { try ProcessingURL("/s/bogus:5/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/bl:101/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/pix:5000/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/pd:1:2:3:4:5/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/pd:-1/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/ex:1:sm/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/g:no:1:2:3/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/g:no:nan/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/w:abc/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/w:99999/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/rot:45/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/ar:0/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/g:xx/plain/local:///x.jpg") } == 404)
+        #expect(status { try ProcessingURL("/s/w:10/plain/") } == 404)
+        #expect(status { try ProcessingURL("/s/w:10/enc/abcdef") } == 404)
         #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@heic") } == 415)
-        #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@bogus") } == 400)
+        #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@bogus") } == 404)
         // Output names come from the registry: every extension of a written format; 415 for any other known
         // image format, read (heic) or only named (jxl, ico, svg, tiff); 400 for the rest, listing what is written.
         for name in CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions) {
@@ -141,14 +189,9 @@ import Testing
         #expect(status { try ProcessingURL("/justone") } == 404)
         #expect(
             status {
-                try ProcessingURL("/s/rs:force:10:10/plain/local:///x").options.imageRequest(
-                    loader: FileLoader(path: "/x"), limits: ImageLimits())
-            } == 400)
-        #expect(
-            status {
                 try ProcessingURL("/s/w:16000/dpr:2/plain/local:///x").options.imageRequest(
                     loader: FileLoader(path: "/x"), limits: ImageLimits())
-            } == 400)
+            } == 404)
     }
 
     private func status<T>(_ body: () throws -> T) -> Int? {

@@ -12,7 +12,7 @@ import ShrinkCore
 /// ```
 public final class AnimationFrames {
     /// Every frame's size.
-    public var size: PixelSize { chosen.plan.outputSize }
+    public var size: PixelSize { chosen.finishedSize }
     /// Frames the file holds, counted from its header.
     public var frameCount: Int { source.info.frameCount }
     /// How many times the animation plays (0: forever; 1 when the file says nothing).

@@ -29,7 +29,9 @@ extension ImageSource {
             let plan = try ThumbnailPlan(
                 info: info, target: target, options: options, prescales: [1], scaledSize: { _ in canvas })
             try limits.check(plan.outputSize, path: name, what: "output")
+            try options.finishing.validate()
             let chosen = decodePlan(plan, options: options)
+            try limits.check(chosen.finishedSize, path: name, what: "finished output")
             return try AnimationFrames(
                 source: self, chosen: chosen, decoder: animation, monitor: monitor)
         } catch {

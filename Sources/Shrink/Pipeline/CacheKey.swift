@@ -62,7 +62,7 @@ extension ThumbnailOptions {
             ("m", mode.rawValue), ("strict", strict ? "1" : "0"),
             ("thumb", useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"),
             ("px", pixelFormat.keyValue), ("c", color.rawValue),
-        ]
+        ] + (finishing.isEmpty ? [] : [("fin", finishing.keyValue)])
     }
 }
 

@@ -46,9 +46,10 @@ struct DecodeStage: Sendable {
         do {
             let entry = try ImageSource(
                 bytes: data, name: "\(job.request.loader.name) (disk cache)", codecs: store.codecs)
-            guard entry.info.displayedSize == plan.outputSize else { return nil }
+            guard entry.info.displayedSize == planned.chosen.finishedSize else { return nil }
             var options = job.request.options
             options.allowUpscaling = false
+            (options.minimumSize, options.finishing) = (nil, Finishing()) // the entry is the finished image
             let pixels = try entry.image(.original, region: nil, options: options, monitor: job.monitor).pixels
             let metadata = try planned.source.decoder.metadata().orientedUpright
             let image = DecodedImage(

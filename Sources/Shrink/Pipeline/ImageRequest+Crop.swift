@@ -28,8 +28,8 @@ extension ImageRequest {
             }
             let w = max(1, side(width, displayed.width)), h = max(1, side(height, displayed.height))
             return FractionalRect(
-                x: gravity.origin(window: w, in: Double(displayed.width), fraction: gravity.x),
-                y: gravity.origin(window: h, in: Double(displayed.height), fraction: gravity.y), width: w, height: h)
+                x: gravity.originX(window: w, in: Double(displayed.width)),
+                y: gravity.originY(window: h, in: Double(displayed.height)), width: w, height: h)
         }
 
         /// `W:H:x:y`: the key spelling.

@@ -44,8 +44,9 @@ struct PlanStage: Sendable {
             request.target, region: region, options: request.options, within: budget,
             reserving: { plan throws(ImageError) in
                 guard let output else { return held }
-                let animation = animates ? source.predictedAnimationBytes(output: plan.outputSize) : 0
-                return try held + animation + codecs.predictedEncodeBytes(for: plan.outputSize, settings: output)
+                let finished = request.options.finishing.finishedSize(of: plan.outputSize)
+                let animation = animates ? source.predictedAnimationBytes(output: finished) : 0
+                return try held + animation + codecs.predictedEncodeBytes(for: finished, settings: output)
             })
         if chosen.fallback == nil { job.resultKey = Self.resultKey(of: job, plan: chosen) }
         return Planned(

@@ -1,0 +1,48 @@
+import ShrinkCore
+
+extension Finishing {
+    /// `image` finished: the steps in order, on an 8-bit copy (RGBA when the image has alpha or the canvas grows
+    /// with no background to fill it, else RGB), then flattened onto ``background`` when one is set. Returns
+    /// `image` itself when nothing is done.
+    package func apply(to image: PixelBuffer) -> PixelBuffer {
+        guard !isEmpty else { return image }
+        let (canvas, origin) = placement(of: image.size)
+        let grows = canvas != image.size
+        let filters = blurSigma > 0 || sharpenSigma > 0 || pixelateSize > 1
+        // A background alone changes nothing in an opaque image that keeps its size.
+        guard filters || grows || image.format.hasAlpha else { return image }
+        let alpha = image.format.hasAlpha && background == nil || grows && background == nil
+        var work = PixelConverter.convert(image, to: alpha || image.format.hasAlpha ? .rgba8 : .rgb8)
+        let channels = work.format.bytesPerPixel, size = work.size
+        if filters {
+            work.bytes.withUnsafeMutableBufferPointer { pixels in
+                if blurSigma > 0 {
+                    RasterFilters.gaussianBlur(pixels, size: size, channels: channels, sigma: blurSigma)
+                }
+                if sharpenSigma > 0 {
+                    RasterFilters.unsharpMask(pixels, size: size, channels: channels, sigma: sharpenSigma)
+                }
+                if pixelateSize > 1 {
+                    RasterFilters.pixelate(pixels, size: size, channels: channels, block: pixelateSize)
+                }
+            }
+        }
+        if grows {
+            let fill: [UInt8] =
+                background.map { [$0.red, $0.green, $0.blue, 255] } ?? [0, 0, 0, 0]
+            var out = [UInt8](repeating: 0, count: canvas.pixelCount * channels)
+            out.withUnsafeMutableBufferPointer { dst in
+                work.bytes.withUnsafeBufferPointer { src in
+                    RasterFilters.place(
+                        src, size: size, into: dst, canvas: canvas, at: origin, channels: channels,
+                        fill: Array(fill.prefix(channels)))
+                }
+            }
+            work = PixelBuffer(format: work.format, size: canvas, bytes: out)
+        }
+        if let background, work.format.hasAlpha {
+            return PixelConverter.flattened(work, over: (background.red, background.green, background.blue))
+        }
+        return work
+    }
+}

@@ -15,7 +15,8 @@ extension ImageSource {
         options: ThumbnailOptions = ThumbnailOptions()
     ) throws(ImageError) -> ThumbnailPlan {
         do {
-            return try plan(target, region: try fractional(region, rotation: options.rotation), options: options)
+            return try plan(
+                target, region: try fractional(region, rotation: rotation(under: options)), options: options)
         } catch {
             throw error.naming(name)
         }
@@ -38,7 +39,7 @@ extension ImageSource {
     ) throws(ImageError) -> DecodePlan {
         try limits.check(info.size, path: name)
         var info = self.info
-        info.orientation = info.orientation.followed(by: options.rotation)
+        info.orientation = info.orientation.followed(by: rotation(under: options))
         let plan = try ThumbnailPlan(
             info: info, target: target, options: options, prescales: decoder.scaleDenominators,
             scaledSize: decoder.scaledSize(denominator:), crop: region, minimumPrescale: minimumPrescale)
@@ -80,7 +81,8 @@ extension ImageSource {
     ) throws(ImageError) -> DecodePlan {
         do {
             return try plan(
-                target, region: try fractional(region, rotation: options.rotation), options: options, within: budget,
+                target, region: try fractional(region, rotation: rotation(under: options)), options: options,
+                within: budget,
                 reserving: reserving)
         } catch {
             throw error.naming(name)

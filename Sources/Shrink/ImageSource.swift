@@ -149,7 +149,8 @@ public final class ImageSource: Sendable {
         _ target: ThumbnailTarget = .original, region: PixelRect? = nil,
         options: ThumbnailOptions = ThumbnailOptions()
     ) throws(ImageError) -> DecodedImage {
-        try image(target, region: try fractional(region, rotation: options.rotation), options: options, monitor: nil)
+        try image(
+            target, region: try fractional(region, rotation: rotation(under: options)), options: options, monitor: nil)
     }
 
     /// A thumbnail whose long side is `maxPixelSize` (smaller images keep their size unless
@@ -190,6 +191,12 @@ public final class ImageSource: Sendable {
 
     /// The size the image is shown at when `rotation` turns it after its own orientation: what targets, regions
     /// and crops refer to.
+    /// The rotation after the stored orientation that `options` ask for: theirs, or, when they ignore the EXIF
+    /// orientation (``ThumbnailOptions/appliesEXIFOrientation``), one that undoes it first.
+    package func rotation(under options: ThumbnailOptions) -> ImageOrientation {
+        options.appliesEXIFOrientation ? options.rotation : info.orientation.inverse.followed(by: options.rotation)
+    }
+
     package func displayedSize(rotatedBy rotation: ImageOrientation) -> PixelSize {
         info.orientation.followed(by: rotation).displayedSize(of: info.size)
     }

@@ -45,8 +45,14 @@ public struct ThumbnailOptions: Sendable {
     /// background (``Finishing``). Nothing by default.
     public var finishing = Finishing()
 
+    /// Show the image as its EXIF orientation says (`true`, the default), or as it is stored (imgproxy's `ar:0`);
+    /// ``rotation`` applies after either.
+    public var appliesEXIFOrientation = true
+
     /// Whether the embedded thumbnail may be used under these options.
-    package var allowsEmbeddedThumbnail: Bool { rotation == .up && (useEmbeddedThumbnail ?? (mode == .fast)) }
+    package var allowsEmbeddedThumbnail: Bool {
+        rotation == .up && appliesEXIFOrientation && (useEmbeddedThumbnail ?? (mode == .fast))
+    }
 
     /// Options with the defaults above, or the values given.
     public init(

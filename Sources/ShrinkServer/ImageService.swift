@@ -113,21 +113,71 @@ package final class ImageService: Sendable {
             log.info(
                 "refused", metadata: ["status": .stringConvertible(error.status), "reason": .string(error.logMessage)])
         }
+        if let origin = configuration.allowOrigin { response.headers.append(("Access-Control-Allow-Origin", origin)) }
         metrics.request(route: "image", status: response.status)
         metrics.stage("total", started.duration(to: .now))
         return response
     }
 
+    /// The statuses of a source that cannot be had or read (missing, too large, not an image, damaged, its origin
+    /// failing or slow): what the fallback image answers, when one is configured.
+    static let sourceFailures: Set<Int> = [404, 413, 415, 422, 502, 504]
+
     private func image(
         for target: Substring, accept: String?, ifNoneMatch: String?, log: Logger,
         started: ContinuousClock.Instant, disconnect: DisconnectGuard?
     ) async throws(RequestError) -> ServerResponse {
-        let url = try ProcessingURL(target, presets: configuration.presets)
-        guard configuration.keys.verify(url.signature, path: url.signedPath) else {
+        let prefix = configuration.pathPrefix
+        guard target.hasPrefix(prefix), prefix.isEmpty || target.dropFirst(prefix.count).first == "/" else {
+            throw RequestError.invalidURL("image URLs start with \(prefix)/")
+        }
+        let url = try ProcessingURL(target.dropFirst(prefix.count), rules: configuration.urlRules)
+        guard
+            configuration.keys.verify(url.signature, path: url.signedPath)
+                || configuration.trustedSignatures.contains(String(url.signature))
+        else {
             metrics.rejection("signature")
             throw RequestError(403, "invalid signature")
         }
-        let (loader, sourceName) = try loader(for: url)
+        do {
+            return try await image(
+                url, source: try loader(for: url), accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started,
+                disconnect: disconnect)
+        } catch  where configuration.fallbackImage != nil && Self.sourceFailures.contains(error.status) {
+            log.info(
+                "fallback image",
+                metadata: ["status": .stringConvertible(error.status), "reason": .string(error.logMessage)])
+            var response = try await image(
+                url, source: try fallbackLoader(), accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started,
+                disconnect: disconnect)
+            response.status = configuration.fallbackStatus
+            let maxAge = configuration.fallbackTTL ?? configuration.ttl ?? 60
+            response.headers.removeAll { $0.0 == "Cache-Control" }
+            response.headers += [("Cache-Control", "public, max-age=\(maxAge)"), ("Fallback-Image", "1")]
+            return response
+        }
+    }
+
+    /// The fallback image's loader: a file, or a URL fetched as remote sources are (without the allowed prefixes:
+    /// the operator named it).
+    private func fallbackLoader() throws(RequestError) -> (any DataLoading, String) {
+        let source = configuration.fallbackImage ?? ""
+        if source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://") {
+            guard let remote else { throw RequestError(500, "the fallback image is a URL but remote sources are off") }
+            return (remote.loader(for: source, cacheBuster: nil), source)
+        }
+        return (FileLoader(path: source), source)
+    }
+
+    /// The response for `url` made from `source` (a loader and the name its format defaults come from).
+    private func image(
+        _ url: ProcessingURL, source: (any DataLoading, String), accept: String?, ifNoneMatch: String?, log: Logger,
+        started: ContinuousClock.Instant, disconnect: DisconnectGuard?
+    ) async throws(RequestError) -> ServerResponse {
+        var (loader, sourceName) = source
+        if let raw = try await passthrough(url, loader: &loader, ifNoneMatch: ifNoneMatch, started: started) {
+            return raw
+        }
         let request = try url.options.imageRequest(loader: loader, limits: configuration.limits)
         let (output, negotiated) = outputSettings(url, accept: accept, sourceName: sourceName)
         let key: CacheKey
@@ -235,7 +285,8 @@ package final class ImageService: Sendable {
     /// The loader for `source` and a name for format defaults: a file under the local root, or a remote URL
     /// allowed by prefix.
     private func loader(for url: ProcessingURL) throws(RequestError) -> (any DataLoading, String) {
-        let source = url.source
+        var source = url.source
+        if let base = configuration.baseURL, !source.hasPrefix(base) { source = base + source }
         if source.hasPrefix("local://") {
             guard let local else { throw RequestError(403, "local:// sources are off (no local root configured)") }
             let path = try local.resolve(source)
@@ -275,18 +326,20 @@ package final class ImageService: Sendable {
         }
         // Optimised Huffman tables for JPEG, as imgproxy writes: a result is cached and served many times, so the
         // smaller file is worth the encode's extra pass (BENCHMARKS.md, "Figures behind the code").
-        return (
-            OutputSettings(
-                format: format, quality: url.options.quality ?? configuration.quality,
-                optimizeCoding: CodecRegistry.standard.writer(for: format)?.reads.contains(.optimizeCoding) == true,
-                background: url.options.background ?? .white), negotiated
-        )
+        var settings = OutputSettings(
+            format: format,
+            quality: url.options.quality ?? url.options.formatQuality[format.name]
+                ?? configuration.formatQuality[format.name] ?? configuration.quality,
+            optimizeCoding: CodecRegistry.standard.writer(for: format)?.reads.contains(.optimizeCoding) == true,
+            background: url.options.background ?? .white)
+        settings.keepEXIF = !url.options.stripMetadata
+        return (settings, negotiated)
     }
 
     /// A year and immutable for signed URLs (their bytes never change under one ETag); an hour unsigned;
     /// never past `exp`.
-    private func cacheControl(_ options: ProcessingOptions) -> String {
-        var maxAge = configuration.keys.isEnabled ? 31_536_000 : 3600
+    func cacheControl(_ options: ProcessingOptions) -> String {
+        var maxAge = configuration.ttl ?? (configuration.keys.isEnabled ? 31_536_000 : 3600)
         if let exp = options.expires { maxAge = max(0, min(maxAge, exp - Int(Date().timeIntervalSince1970))) }
         return configuration.keys.isEnabled && options.expires == nil
             ? "public, max-age=\(maxAge), immutable" : "public, max-age=\(maxAge)"

@@ -49,13 +49,53 @@ package struct ServerConfiguration: Sendable {
     package var limits = ImageLimits()
     /// Output quality when the URL names none. `80` by default.
     package var quality = 80
+    /// Output quality by format name (`jpeg`, `webp`, `avif`…) when the URL names none, before ``quality``
+    /// (`SHRINK_FORMAT_QUALITY`, imgproxy's `IMGPROXY_FORMAT_QUALITY`: `webp=70,avif=60`). Empty by default.
+    package var formatQuality: [String: Int] = [:]
     /// The formats offered to clients whose `Accept` names them, when the URL names no format (then `Vary: Accept`):
     /// AVIF (`SHRINK_AUTO_AVIF`), WebP (`SHRINK_AUTO_WEBP`), or both; each also under imgproxy's name
     /// (`IMGPROXY_AUTO_AVIF`, `IMGPROXY_AUTO_WEBP`, and the older `IMGPROXY_ENABLE_AVIF_DETECTION`,
     /// `IMGPROXY_ENABLE_WEBP_DETECTION`). Off by default.
     package var negotiation = FormatNegotiation()
-    /// Presets by name (`pr:NAME`), each an option string; `default` applies to every URL.
+    /// Presets by name (`pr:NAME`), each an option string; `default` applies to every URL (`SHRINK_PRESET_NAME`,
+    /// imgproxy's `IMGPROXY_PRESETS`, or a file of `NAME=OPTIONS` lines: `SHRINK_PRESETS_PATH`,
+    /// `IMGPROXY_PRESETS_PATH`).
     package var presets: [String: String] = [:]
+    /// URLs name only presets, one a segment (`SHRINK_ONLY_PRESETS`, `IMGPROXY_ONLY_PRESETS`). Off by default.
+    package var onlyPresets = false
+    /// A Base64 source is followed by `/FILENAME.EXT` (`SHRINK_BASE64_URL_INCLUDES_FILENAME`,
+    /// `IMGPROXY_BASE64_URL_INCLUDES_FILENAME`). Off by default.
+    package var base64IncludesFilename = false
+    /// URLs may set their own limits with `msr`, `msfs`, `maf`, `mafr` (`SHRINK_ALLOW_SECURITY_OPTIONS`,
+    /// `IMGPROXY_ALLOW_SECURITY_OPTIONS`). Off by default: a URL could raise them.
+    package var allowsSecurityOptions = false
+    /// `max-age` of image responses (`SHRINK_TTL`, `IMGPROXY_TTL`, seconds); nil: a year for signed URLs, an hour
+    /// unsigned.
+    package var ttl: Int?
+    /// `Access-Control-Allow-Origin` on image responses (`SHRINK_ALLOW_ORIGIN`, `IMGPROXY_ALLOW_ORIGIN`); nil: none.
+    package var allowOrigin: String?
+    /// Prepended to every source that does not start with it (`SHRINK_BASE_URL`, `IMGPROXY_BASE_URL`).
+    package var baseURL: String?
+    /// Image URLs start with this path (`SHRINK_PATH_PREFIX`, `IMGPROXY_PATH_PREFIX`, e.g. `/img`); empty by default.
+    package var pathPrefix = ""
+    /// Signatures accepted without checking (`SHRINK_TRUSTED_SIGNATURES`, `IMGPROXY_TRUSTED_SIGNATURES`).
+    package var trustedSignatures: Set<String> = []
+    /// The image answered, processed as the URL asks, when the source cannot be had or read
+    /// (`SHRINK_FALLBACK_IMAGE_PATH`/`_URL`, imgproxy's `IMGPROXY_FALLBACK_IMAGE_PATH`/`_URL`); nil: the error.
+    package var fallbackImage: String?
+    /// The status of a fallback image (`…_FALLBACK_IMAGE_HTTP_CODE`; 200 by default, as imgproxy's).
+    package var fallbackStatus = 200
+    /// `max-age` of a fallback image (`…_FALLBACK_IMAGE_TTL`); nil: ``ttl``'s, else no caching beyond a minute.
+    package var fallbackTTL: Int?
+
+    /// The rules image URLs are read by.
+    package var urlRules: URLRules {
+        var rules = URLRules(presets: presets)
+        rules.onlyPresets = onlyPresets
+        rules.base64IncludesFilename = base64IncludesFilename
+        rules.allowsSecurityOptions = allowsSecurityOptions
+        return rules
+    }
     /// Deadlines of remote fetches: connect, first byte, whole body.
     package var connectTimeout: Duration = .seconds(3)
     package var firstByteTimeout: Duration = .seconds(10)
@@ -124,6 +164,19 @@ package struct ServerConfiguration: Sendable {
             }
             quality = v
         }
+        if let (name, list) = value("SHRINK_FORMAT_QUALITY", "IMGPROXY_FORMAT_QUALITY") {
+            for entry in list.split(separator: ",") where !entry.trimmingCharacters(in: .whitespaces).isEmpty {
+                let parts = entry.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2,
+                    let format = CodecRegistry.standard.writableFormat(forPath: "x." + parts[0].lowercased()),
+                    let q = Int(parts[1]), (1...100).contains(q)
+                else {
+                    throw ConfigurationError(
+                        "\(name) must be FORMAT=QUALITY entries (1–100) separated by commas, not \(entry)")
+                }
+                formatQuality[format.name] = q
+            }
+        }
         if let (name, b) = value("SHRINK_MAX_SOURCE_SIZE", "IMGPROXY_MAX_SRC_FILE_SIZE"), b != "0" {
             // imgproxy's 0 (no limit) keeps Shrink's bound: a download is held in memory.
             maxSourceBytes = try Self.bytes(b, name: name)
@@ -158,9 +211,74 @@ package struct ServerConfiguration: Sendable {
                 else {
                     throw ConfigurationError("\(name) must be NAME=OPTIONS entries separated by commas, not \(entry)")
                 }
-                presets[entry[..<eq].trimmingCharacters(in: .whitespaces).lowercased()] = String(
-                    entry[entry.index(after: eq)...])
+                presets[entry[..<eq].trimmingCharacters(in: .whitespaces).lowercased()] = entry[
+                    entry.index(after: eq)...
+                ].trimmingCharacters(in: .whitespaces)
             }
+        }
+        if let (name, path) = value("SHRINK_PRESETS_PATH", "IMGPROXY_PRESETS_PATH"), !path.isEmpty {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ConfigurationError("\(name): cannot read \(path)")
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let entry = line.trimmingCharacters(in: .whitespaces)
+                guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
+                guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex else {
+                    throw ConfigurationError("\(name): \(path) must hold NAME=OPTIONS lines, not \(entry)")
+                }
+                presets[entry[..<eq].trimmingCharacters(in: .whitespaces).lowercased()] = entry[
+                    entry.index(after: eq)...
+                ].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        if let (name, flag) = value("SHRINK_ONLY_PRESETS", "IMGPROXY_ONLY_PRESETS") {
+            onlyPresets = try Self.flag(flag, name: name)
+        }
+        if let (name, flag) = value("SHRINK_BASE64_URL_INCLUDES_FILENAME", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME") {
+            base64IncludesFilename = try Self.flag(flag, name: name)
+        }
+        if let (name, flag) = value("SHRINK_ALLOW_SECURITY_OPTIONS", "IMGPROXY_ALLOW_SECURITY_OPTIONS") {
+            allowsSecurityOptions = try Self.flag(flag, name: name)
+        }
+        if let (name, t) = value("SHRINK_TTL", "IMGPROXY_TTL") {
+            guard let v = Int(t), v >= 0 else {
+                throw ConfigurationError("\(name) must be seconds, 0 or more, not \(t)")
+            }
+            ttl = v
+        }
+        if let (_, origin) = value("SHRINK_ALLOW_ORIGIN", "IMGPROXY_ALLOW_ORIGIN"), !origin.isEmpty {
+            allowOrigin = origin
+        }
+        if let (_, base) = value("SHRINK_BASE_URL", "IMGPROXY_BASE_URL"), !base.isEmpty { baseURL = base }
+        if let (name, prefix) = value("SHRINK_PATH_PREFIX", "IMGPROXY_PATH_PREFIX"), !prefix.isEmpty {
+            guard prefix.hasPrefix("/"), !prefix.hasSuffix("/"), !prefix.contains("?") else {
+                throw ConfigurationError("\(name) must start with / and not end with one, not \(prefix)")
+            }
+            pathPrefix = prefix
+        }
+        if let (_, list) = value("SHRINK_TRUSTED_SIGNATURES", "IMGPROXY_TRUSTED_SIGNATURES") {
+            trustedSignatures = Set(
+                list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                })
+        }
+        if let (_, path) = value(
+            "SHRINK_FALLBACK_IMAGE_PATH", "SHRINK_FALLBACK_IMAGE_URL", "IMGPROXY_FALLBACK_IMAGE_PATH",
+            "IMGPROXY_FALLBACK_IMAGE_URL"), !path.isEmpty
+        {
+            fallbackImage = path
+        }
+        if let (name, code) = value("SHRINK_FALLBACK_IMAGE_HTTP_CODE", "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE") {
+            guard let v = Int(code), (200...599).contains(v) else {
+                throw ConfigurationError("\(name) must be an HTTP status, not \(code)")
+            }
+            fallbackStatus = v
+        }
+        if let (name, t) = value("SHRINK_FALLBACK_IMAGE_TTL", "IMGPROXY_FALLBACK_IMAGE_TTL") {
+            guard let v = Int(t), v >= 0 else {
+                throw ConfigurationError("\(name) must be seconds, 0 or more, not \(t)")
+            }
+            fallbackTTL = v
         }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
@@ -240,7 +358,8 @@ package struct ServerConfiguration: Sendable {
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
-            "quality \(quality), negotiated from Accept: \(negotiation.isEnabled ? [negotiation.avif ? "AVIF" : nil, negotiation.webp ? "WebP" : nil].compactMap { $0 }.joined(separator: ", ") : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
+            "URLs: \(pathPrefix.isEmpty ? "" : "under \(pathPrefix), ")\(onlyPresets ? "presets only, " : "")\(base64IncludesFilename ? "Base64 sources with a filename, " : "")security options \(allowsSecurityOptions ? "allowed" : "refused"), \(trustedSignatures.count) trusted signature(s), base URL \(baseURL ?? "(none)"), max-age \(ttl.map(String.init) ?? "default"), CORS \(allowOrigin ?? "off"), fallback image \(fallbackImage.map { "\($0) (status \(fallbackStatus))" } ?? "(none)")",
+            "quality \(quality)\(formatQuality.isEmpty ? "" : " (" + formatQuality.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"), negotiated from Accept: \(negotiation.isEnabled ? [negotiation.avif ? "AVIF" : nil, negotiation.webp ? "WebP" : nil].compactMap { $0 }.joined(separator: ", ") : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
         ]
     }
 }

@@ -34,7 +34,7 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var flipHorizontal = false
     package var flipVertical = false
     package var background: RGBColor?
-    /// 1–100; nil for the server's default.
+    /// 1–100; nil for `fq`'s figure for the format, else the server's default.
     package var quality: Int?
     /// nil: by the source's extension, or negotiated from `Accept` when the server allows it.
     package var format: ImageFormat?
@@ -43,6 +43,30 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var expires: Int?
     /// `fast` for `ra:nearest`/`ra:linear`; quality (Lanczos) otherwise.
     package var fast = false
+    /// `ar`: apply the EXIF orientation (imgproxy's default); `ar:0` shows the pixels as stored.
+    package var autoRotate = true
+    /// `sm`: drop EXIF (imgproxy's default); `sm:0` keeps it (orientation reset, as the pixels are upright).
+    package var stripMetadata = true
+    /// `kcr`: keep the copyright while stripping metadata (imgproxy's default). Shrink's results carry no EXIF
+    /// unless `sm:0`, which keeps the copyright with the rest.
+    package var keepCopyright = true
+    /// `scp`: convert to sRGB and drop the profile (imgproxy's default); `scp:0` keeps the source's colours and
+    /// profile.
+    package var stripColorProfile = true
+    /// `ept`: use the thumbnail embedded in the file when it is large enough.
+    package var enforceThumbnail = false
+    /// `raw`: the source's bytes as they are, no processing.
+    package var raw = false
+    /// `skp`: source formats answered as they are, no processing.
+    package var skipProcessing: [ImageFormat] = []
+    /// `fq`: quality by output format name (`jpeg`, `webp`…), used when `q` is not given.
+    package var formatQuality: [String: Int] = [:]
+    /// Security options (`msr`, `msfs`, `maf`, `mafr`; only when the server allows them): this URL's limits on the
+    /// source's pixels (megapixels; an animation's frames together), file size, frames, and each frame's pixels.
+    package var maxSourceMegapixels: Double?
+    package var maxSourceBytes: Int?
+    package var maxAnimationFrames: Int?
+    package var maxAnimationFrameMegapixels: Double?
     /// The filename of `Content-Disposition` (`fn`), without extension; nil: the source's.
     package var filename: String?
     /// `Content-Disposition: attachment` (`att:1`) instead of `inline`.
@@ -99,6 +123,9 @@ package struct ProcessingOptions: Sendable, Hashable {
             options.minimumSize = PixelSize(
                 width: min(css(minWidth), Self.maxSide), height: min(css(minHeight), Self.maxSide))
         }
+        options.appliesEXIFOrientation = autoRotate
+        if !stripColorProfile { options.color = .keep }
+        if enforceThumbnail { options.useEmbeddedThumbnail = true }
         var finishing = Finishing()
         finishing.blurSigma = blur
         finishing.sharpenSigma = sharpen
@@ -117,6 +144,26 @@ package struct ProcessingOptions: Sendable, Hashable {
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
         if flipHorizontal { options.rotation = options.rotation.followed(by: .upMirrored) }
         if flipVertical { options.rotation = options.rotation.followed(by: .downMirrored) }
-        return ImageRequest(loader: loader, target: target, crop: crop, options: options, limits: limits)
+        return ImageRequest(loader: loader, target: target, crop: crop, options: options, limits: limited(limits))
+    }
+
+    /// `limits` as the security options change them.
+    package func limited(_ limits: ImageLimits) -> ImageLimits {
+        var limits = limits
+        func pixels(_ megapixels: Double) -> Int { max(1, Int(megapixels * 1_000_000)) }
+        if let m = maxSourceMegapixels {
+            limits.maxPixels = pixels(m)
+            limits.maxAnimationPixels = pixels(m)
+        }
+        if let b = maxSourceBytes { limits.maxInputBytes = max(1, b) }
+        if let f = maxAnimationFrames { limits.maxAnimationFrames = max(1, f) }
+        if let m = maxAnimationFrameMegapixels {
+            // Shrink bounds an animation's frames together: each frame at most this, so all of them at most this
+            // times the frames allowed.
+            limits.maxAnimationPixels =
+                pixels(m).multipliedReportingOverflow(by: limits.maxAnimationFrames).overflow
+                ? Int.max : pixels(m) * limits.maxAnimationFrames
+        }
+        return limits
     }
 }

@@ -18,12 +18,21 @@ package struct ProcessingURL: Sendable {
     /// The output format the URL names by its extension, when it names one.
     package let extensionFormat: ImageFormat?
 
-    /// Parses `target` (the request's raw path and query). `presets` maps preset names to option strings
-    /// (`rs:fill:300:300/q:70`); a preset named `default` applies first to every URL. `now` is Unix time for
-    /// `exp`. Fails with 404 (malformed, an unknown option or argument, expired: imgproxy's "Invalid URL") or 415 (a format Shrink cannot write).
+    /// Parses `target` (the request's raw path and query) with the default rules and `presets`.
     package init(_ target: Substring, presets: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970))
         throws(RequestError)
     {
+        try self.init(target, rules: URLRules(presets: presets), now: now)
+    }
+
+    /// Parses `target` (the request's raw path and query) under `rules` (presets, a preset named `default` applying
+    /// first to every URL; presets only; a filename after a Base64 source; security options). `now` is Unix time for
+    /// `exp`. Fails with 404 (malformed, an unknown option or argument, expired: imgproxy's "Invalid URL") or 415 (a
+    /// format Shrink cannot write).
+    package init(_ target: Substring, rules: URLRules, now: Int = Int(Date().timeIntervalSince1970))
+        throws(RequestError)
+    {
+        let presets = rules.presets
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard path.first == "/" else { throw RequestError.invalidURL("the path must start with /") }
         let afterSlash = path.dropFirst()
@@ -36,8 +45,8 @@ package struct ProcessingURL: Sendable {
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = ProcessingOptions()
-        if let preset = presets["default"] {
-            try Self.apply(preset: "default", text: preset, to: &options, presets: presets)
+        if presets["default"] != nil {
+            try Self.apply(option: "pr:default", to: &options, rules: rules, depth: 0)
         }
         var index = 0
         var source: String?
@@ -59,13 +68,26 @@ package struct ProcessingURL: Sendable {
                 break
             }
             if segment == "enc" { throw RequestError.invalidURL("encrypted source URLs (enc/) are not supported") }
-            if segment.contains(":") {
-                try Self.apply(option: segment, to: &options, presets: presets, depth: 0)
+            if rules.onlyPresets && index < segments.count - (rules.base64IncludesFilename ? 2 : 1) {
+                // Presets only: every segment before the source names one.
+                try Self.apply(option: "pr:" + segment, to: &options, rules: rules, depth: 0)
                 index += 1
                 continue
             }
-            // Base64url source, possibly split by slashes, with an optional .ext on the last piece.
-            var encoded = segments[index...].joined()
+            if segment.contains(":") && !rules.onlyPresets {
+                try Self.apply(option: segment, to: &options, rules: rules, depth: 0)
+                index += 1
+                continue
+            }
+            // Base64url source, possibly split by slashes, with an optional .ext on the last piece (or, under the
+            // rules, followed by a /FILENAME.EXT whose extension is the output's).
+            var pieces = segments[index...]
+            var filenameExtension: Substring?
+            if rules.base64IncludesFilename && pieces.count > 1 {
+                let filename = pieces.removeLast()
+                if let dot = filename.lastIndex(of: ".") { filenameExtension = filename[filename.index(after: dot)...] }
+            }
+            var encoded = pieces.joined()
             if let dot = encoded.lastIndex(of: ".") {
                 ext = Substring(encoded[encoded.index(after: dot)...])
                 encoded = String(encoded[..<dot])
@@ -78,6 +100,7 @@ package struct ProcessingURL: Sendable {
                     "the source is neither plain/… nor valid Base64url: \(encoded.prefix(40))")
             }
             source = text
+            if let filenameExtension { ext = filenameExtension }
             break
         }
         guard let source else {
@@ -107,16 +130,8 @@ package struct ProcessingURL: Sendable {
         throw RequestError.invalidURL("unknown output format \"\(name)\" (Shrink writes \(list))")
     }
 
-    private static func apply(
-        preset name: String, text: String, to options: inout ProcessingOptions, presets: [String: String]
-    ) throws(RequestError) {
-        for part in text.split(separator: "/") where !part.isEmpty {
-            try apply(option: part, to: &options, presets: presets, depth: 1)
-        }
-    }
-
     /// Applies one `name:arg:arg…` option. Unknown names and bad arguments are a 404 naming them.
-    static func apply(option segment: Substring, to o: inout ProcessingOptions, presets: [String: String], depth: Int)
+    static func apply(option segment: Substring, to o: inout ProcessingOptions, rules: URLRules, depth: Int)
         throws(RequestError)
     {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
@@ -241,10 +256,7 @@ package struct ProcessingURL: Sendable {
             o.crop = ImageRequest.Crop(width: w, height: h, gravity: g)
         case "ar", "auto_rotate":
             try needArgs(1...1)
-            if bool(0) == false {
-                throw RequestError.invalidURL(
-                    "\(name):false is not supported: Shrink always applies the EXIF orientation")
-            }
+            o.autoRotate = bool(0) ?? true
         case "rot", "rotate":
             try needArgs(1...1)
             guard let r = try int(0, "angle", -3600...3600), r % 90 == 0 else {
@@ -276,13 +288,31 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...1)
             o.format = try outputFormat(named: args[0])
         case "pr", "preset":
+            // Presets may name presets, as imgproxy's; a chain deeper than maxPresetDepth (a loop) is refused.
             try needArgs(1...16)
-            guard depth == 0 else { throw RequestError.invalidURL("presets cannot name presets") }
+            guard depth < URLRules.maxPresetDepth else {
+                throw RequestError.invalidURL(
+                    "presets name presets more than \(URLRules.maxPresetDepth) deep (a loop?)")
+            }
             for p in args {
-                guard let text = presets[String(p)] else { throw RequestError.invalidURL("unknown preset \"\(p)\"") }
-                for part in text.split(separator: "/") where !part.isEmpty {
-                    try apply(option: part, to: &o, presets: presets, depth: depth + 1)
+                guard let text = rules.presets[String(p)] else {
+                    throw RequestError.invalidURL("unknown preset \"\(p)\"")
                 }
+                for part in text.split(separator: "/") where !part.isEmpty {
+                    try apply(option: part, to: &o, rules: rules, depth: depth + 1)
+                }
+            }
+        case "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames", "mafr",
+            "max_animation_frame_resolution":
+            guard rules.allowsSecurityOptions else {
+                throw RequestError.invalidURL("\(name) is a security option; the server does not allow them in URLs")
+            }
+            try needArgs(1...1)
+            switch name {
+            case "msr", "max_src_resolution": o.maxSourceMegapixels = try double(0, "megapixels", 0...100_000)
+            case "msfs", "max_src_file_size": o.maxSourceBytes = try int(0, "bytes", 0...(1 << 40))
+            case "maf", "max_animation_frames": o.maxAnimationFrames = try int(0, "frames", 0...1_000_000)
+            default: o.maxAnimationFrameMegapixels = try double(0, "megapixels", 0...100_000)
             }
         case "cb", "cachebuster":
             try needArgs(1...1)
@@ -323,11 +353,49 @@ package struct ProcessingURL: Sendable {
                     "\(name): expected nearest, linear, cubic, lanczos2 or lanczos3, not \"\(args[0])\"")
             }
         case "sm", "strip_metadata":
-            // Shrink never copies EXIF into results; the colour profile follows the colour policy.
             try needArgs(1...1)
+            o.stripMetadata = bool(0) ?? true
+        case "kcr", "keep_copyright":
+            try needArgs(1...1)
+            o.keepCopyright = bool(0) ?? true
+        case "scp", "strip_color_profile":
+            try needArgs(1...1)
+            o.stripColorProfile = bool(0) ?? true
+        case "ept", "enforce_thumbnail":
+            try needArgs(1...1)
+            o.enforceThumbnail = bool(0) ?? false
+        case "raw":
+            try needArgs(1...1)
+            o.raw = bool(0) ?? false
+        case "skp", "skip_processing":
+            try needArgs(1...16)
+            o.skipProcessing = try args.map { (a) throws(RequestError) -> ImageFormat in try sourceFormat(named: a) }
+        case "fq", "format_quality":
+            // FORMAT:QUALITY pairs; a quality of 0 drops the format's entry.
+            guard args.count % 2 == 0, !args.isEmpty, args.count <= 16 else {
+                throw RequestError.invalidURL("\(name) takes FORMAT:QUALITY pairs")
+            }
+            for i in Swift.stride(from: 0, to: args.count, by: 2) {
+                let format = try outputFormat(named: args[i])
+                let q = try int(i + 1, "quality", 0...100) ?? 0
+                o.formatQuality[format.name] = q == 0 ? nil : q
+            }
         default:
             throw RequestError.invalidURL("unknown processing option \"\(name)\"")
         }
+    }
+
+    /// The image format named `name` (any extension of a format Shrink reads or knows): what `skp` lists.
+    static func sourceFormat(named name: Substring) throws(RequestError) -> ImageFormat {
+        let ext = name.lowercased()
+        let registry = CodecRegistry.standard
+        guard
+            let format = (registry.readableFormats + ImageFormat.known).first(where: { $0.fileExtensions.contains(ext) }
+            )
+        else {
+            throw RequestError.invalidURL("unknown image format \"\(name)\"")
+        }
+        return format
     }
 
     private static func resizingType(_ text: Substring) throws(RequestError) -> ResizingType {

@@ -75,6 +75,95 @@ import Testing
         #expect(red.header("Content-Type") == "image/jpeg" && bottom[0] > 230 && bottom[1] < 25 && bottom[2] < 25)
     }
 
+    /// `raw` and `skp` answer the source's bytes as they are (a 304 for their own ETag); `ar:0` shows the stored
+    /// pixels; `sm:0` keeps EXIF; `fq` sets a format's quality under `q`, over the server's.
+    @Test func rawSkipAutoRotateMetadataAndFormatQuality() async throws {
+        let service = try fixture.service { $0.formatQuality = ["webp": 90] }
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.root + "/a.jpg")))
+        let raw = await service.respond(to: "/insecure/raw:1/w:10/plain/local:///a.jpg")
+        #expect(raw.status == 200 && raw.body == file && raw.header("Content-Type") == "image/jpeg")
+        #expect(raw.header("X-Shrink-Origin") == "source" && fixture.decodeCount == 0)
+        let again = await service.respond(
+            to: "/insecure/raw:1/w:10/plain/local:///a.jpg", ifNoneMatch: raw.header("ETag"))
+        #expect(again.status == 304)
+        let skipped = await service.respond(to: "/insecure/skp:png:jpg/w:10/plain/local:///a.jpg")
+        #expect(skipped.status == 200 && skipped.body == file)
+        let processed = await service.respond(to: "/insecure/skp:png/w:10/plain/local:///a.jpg")
+        let processedSize = try imageSize(processed.body)
+        #expect(processed.status == 200 && processedSize == PixelSize(width: 10, height: 8))
+        try fixture.write("notes.jpg", Array("not an image".utf8))
+        #expect(await service.respond(to: "/insecure/raw:1/plain/local:///notes.jpg").status == 415)
+        // tall.jpg is stored 300×400 with orientation 6 (displayed 400×300).
+        let stored = await service.respond(to: "/insecure/ar:0/plain/local:///tall.jpg@png")
+        #expect(try imageSize(stored.body) == PixelSize(width: 300, height: 400))
+        let turned = await service.respond(to: "/insecure/ar:0/rot:90/plain/local:///tall.jpg@png")
+        #expect(try imageSize(turned.body) == PixelSize(width: 400, height: 300))
+        func hasEXIF(_ body: [UInt8]) -> Bool {
+            let marker: [UInt8] = [0xFF, 0xE1], tag = Array("Exif".utf8)
+            return (0..<min(body.count, 4096) - 10).contains { i in
+                body[i..<i + 2].elementsEqual(marker) && body[i + 4..<i + 8].elementsEqual(tag)
+            }
+        }
+        let kept = await service.respond(to: "/insecure/sm:0/w:50/plain/local:///tall.jpg")
+        let stripped = await service.respond(to: "/insecure/w:50/plain/local:///tall.jpg")
+        #expect(hasEXIF(kept.body) && !hasEXIF(stripped.body))
+        func bytes(_ options: String) async -> Int {
+            await service.respond(to: "/insecure/\(options)/w:200/plain/local:///b.jpg@webp").body.count
+        }
+        let server = await bytes("cb:1"), low = await bytes("fq:webp:20:jpg:95"), q = await bytes("fq:webp:20/q:90")
+        #expect(low < server && q == server, "fq:webp:20 \(low), server's 90 \(server), q:90 \(q)")
+    }
+
+    /// imgproxy's deployment variables: a path prefix, CORS, a TTL, trusted signatures, a base URL, presets only,
+    /// Base64 sources with a filename, security options only when allowed, presets naming presets, and a fallback
+    /// image for sources that cannot be had.
+    @Test func imgproxysDeploymentVariables() async throws {
+        let prefixed = try fixture.service {
+            $0.pathPrefix = "/img"
+            $0.allowOrigin = "*"
+            $0.ttl = 120
+        }
+        let ok = await prefixed.respond(to: "/img/insecure/w:10/plain/local:///a.jpg")
+        #expect(ok.status == 200 && ok.header("Access-Control-Allow-Origin") == "*")
+        #expect(ok.header("Cache-Control") == "public, max-age=120")
+        #expect(await prefixed.respond(to: "/insecure/w:10/plain/local:///a.jpg").status == 404)
+        #expect(await prefixed.respond(to: "/imgx/insecure/w:10/plain/local:///a.jpg").status == 404)
+        let signed = try fixture.service {
+            $0.keys = try! SigningKeys(hexKeys: "6b6579", hexSalts: "73616c74")
+            $0.trustedSignatures = ["trusted-one"]
+            $0.baseURL = "local:///"
+        }
+        #expect(await signed.respond(to: "/trusted-one/w:10/plain/a.jpg").status == 200)
+        #expect(await signed.respond(to: "/insecure/w:10/plain/a.jpg").status == 403)
+        let presets = try fixture.service {
+            $0.presets = ["small": "w:20", "thumb": "pr:small/q:50", "loop": "pr:loop"]
+            $0.onlyPresets = true
+            $0.base64IncludesFilename = true
+        }
+        let encoded = SigningKeys.base64url(Array("local:///a.jpg".utf8))
+        let onlyPresets = await presets.respond(to: Substring("/insecure/thumb/\(encoded)/holiday.png"))
+        #expect(onlyPresets.status == 200 && onlyPresets.header("Content-Type") == "image/png")
+        #expect(try imageSize(onlyPresets.body) == PixelSize(width: 20, height: 15))
+        #expect(await presets.respond(to: "/insecure/w:20/plain/local:///a.jpg").status == 404)
+        #expect(await presets.respond(to: Substring("/insecure/loop/\(encoded)/a.jpg")).status == 404)
+        let refused = try await fixture.service().respond(to: "/insecure/msr:0.001/plain/local:///a.jpg")
+        #expect(refused.status == 404)
+        let allowed = try fixture.service { $0.allowsSecurityOptions = true }
+        #expect(await allowed.respond(to: "/insecure/msr:0.001/plain/local:///a.jpg").status == 413)
+        #expect(await allowed.respond(to: "/insecure/msr:1/w:10/plain/local:///a.jpg").status == 200)
+        try fixture.write("fallback.jpg", try TestImages.jpeg(TestImages.pattern(width: 64, height: 64)))
+        let fallback = try fixture.service {
+            $0.fallbackImage = fixture.root + "/fallback.jpg"
+            $0.fallbackStatus = 404
+        }
+        let missing = await fallback.respond(to: "/insecure/w:32/plain/local:///missing.jpg")
+        #expect(missing.status == 404 && missing.header("Fallback-Image") == "1")
+        let fallbackSize = try imageSize(missing.body)
+        #expect(missing.header("Cache-Control") == "public, max-age=60" && fallbackSize.width == 32)
+        #expect(
+            await fallback.respond(to: "/insecure/bogus:1/plain/local:///missing.jpg").header("Fallback-Image") == nil)
+    }
+
     @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {
         let first = await (try fixture.service()).respond(to: "/insecure/w:64/plain/local:///b.jpg")
         let etag = try #require(first.header("ETag"))

@@ -1,3 +1,4 @@
+import Foundation
 import Shrink
 import Testing
 
@@ -35,6 +36,37 @@ import Testing
         #expect(c.allows(source: "https://img.example.com/a.jpg") && c.allows(source: "http://127.0.0.1:9/x.png"))
         #expect(!c.allows(source: "https://example.com/a.jpg") && !c.allows(source: "https://a.b/c.example.com/"))
         #expect(!c.allows(source: "https://img.example.org/a.jpg") && !c.allows(source: "http://127.0.0.1:90/x"))
+    }
+
+    @Test func imgproxysURLAndResponseVariables() throws {
+        let dir = NSTemporaryDirectory() + "presets-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "# thumbnails\nsmall=rs:fit:50:50\n\nBig = w:500/q:90\n".write(
+            toFile: dir + "/p", atomically: true, encoding: .utf8)
+        let c = try ServerConfiguration(environment: [
+            "IMGPROXY_PRESETS_PATH": dir + "/p", "IMGPROXY_ONLY_PRESETS": "true", "IMGPROXY_TTL": "600",
+            "IMGPROXY_ALLOW_ORIGIN": "*", "IMGPROXY_BASE_URL": "local:///", "IMGPROXY_PATH_PREFIX": "/img",
+            "IMGPROXY_TRUSTED_SIGNATURES": "abc, def", "IMGPROXY_FALLBACK_IMAGE_PATH": "/f.png",
+            "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "404", "IMGPROXY_FALLBACK_IMAGE_TTL": "30",
+            "IMGPROXY_FORMAT_QUALITY": "webp=70, avif=55", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "1",
+            "IMGPROXY_ALLOW_SECURITY_OPTIONS": "yes",
+        ])
+        #expect(c.presets == ["small": "rs:fit:50:50", "big": "w:500/q:90"])
+        #expect(c.onlyPresets && c.base64IncludesFilename && c.allowsSecurityOptions)
+        #expect(c.ttl == 600 && c.allowOrigin == "*" && c.baseURL == "local:///" && c.pathPrefix == "/img")
+        #expect(c.trustedSignatures == ["abc", "def"] && c.fallbackImage == "/f.png")
+        #expect(c.fallbackStatus == 404 && c.fallbackTTL == 30 && c.formatQuality == ["webp": 70, "avif": 55])
+        #expect(c.imgproxyNames.count == 13)
+        for (name, value) in [
+            ("IMGPROXY_TTL", "-1"), ("IMGPROXY_PATH_PREFIX", "img/"), ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "99"),
+            ("IMGPROXY_FORMAT_QUALITY", "webp=101"), ("IMGPROXY_FORMAT_QUALITY", "bmp=50"),
+            ("IMGPROXY_PRESETS_PATH", dir + "/missing"), ("IMGPROXY_ONLY_PRESETS", "perhaps"),
+        ] {
+            #expect(throws: ConfigurationError.self, "\(name)=\(value)") {
+                try ServerConfiguration(environment: [name: value])
+            }
+        }
     }
 
     @Test func shrinksNamesWinAndDefaultsStay() throws {

@@ -128,6 +128,28 @@ import Testing
         #expect(try options("/s/w:10/plain/local:///x").finishing.isEmpty)
     }
 
+    /// The metadata, colour, orientation and pass-through options map to the request and the response.
+    @Test func metadataColourOrientationAndPassThrough() throws {
+        let o = try ProcessingURL("/s/ar:0/sm:0/kcr:0/scp:0/ept:1/raw:1/skp:jpg:png/fq:webp:60:avif:0/plain/local:///x")
+            .options
+        #expect(!o.autoRotate && !o.stripMetadata && !o.keepCopyright && !o.stripColorProfile && o.enforceThumbnail)
+        #expect(o.raw && o.skipProcessing == [.jpeg, .png] && o.formatQuality == ["webp": 60])
+        let request = try o.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits())
+        #expect(!request.options.appliesEXIFOrientation && request.options.color == .keep)
+        #expect(request.options.useEmbeddedThumbnail == true)
+        #expect(status { try ProcessingURL("/s/skp:bogus/plain/local:///x") } == 404)
+        #expect(status { try ProcessingURL("/s/fq:webp/plain/local:///x") } == 404)
+        #expect(status { try ProcessingURL("/s/fq:webp:101/plain/local:///x") } == 404)
+        // Security options only under rules that allow them; then they set this URL's limits.
+        #expect(status { try ProcessingURL("/s/maf:3/plain/local:///x") } == 404)
+        var rules = URLRules()
+        rules.allowsSecurityOptions = true
+        let limited = try ProcessingURL("/s/msr:2.5/msfs:1000/maf:3/mafr:0.5/plain/local:///x", rules: rules).options
+            .imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits()).limits
+        #expect(limited.maxPixels == 2_500_000 && limited.maxInputBytes == 1000 && limited.maxAnimationFrames == 3)
+        #expect(limited.maxAnimationPixels == 1_500_000)
+    }
+
     @Test func presetsExpandAndDefaultAppliesFirst() throws {
         let presets = ["default": "q:60/rs:fit:500:500", "thumb": "rs:fill:100:100/g:so"]
         let plain = try ProcessingURL("/s/plain/local:///x.jpg", presets: presets)
@@ -163,7 +185,6 @@ import Testing
         #expect(status { try ProcessingURL("/s/w:abc/plain/local:///x.jpg") } == 404)
         #expect(status { try ProcessingURL("/s/w:99999/plain/local:///x.jpg") } == 404)
         #expect(status { try ProcessingURL("/s/rot:45/plain/local:///x.jpg") } == 404)
-        #expect(status { try ProcessingURL("/s/ar:0/plain/local:///x.jpg") } == 404)
         #expect(status { try ProcessingURL("/s/g:xx/plain/local:///x.jpg") } == 404)
         #expect(status { try ProcessingURL("/s/w:10/plain/") } == 404)
         #expect(status { try ProcessingURL("/s/w:10/enc/abcdef") } == 404)

@@ -24,7 +24,7 @@ extension ImageSource {
             guard let animation = try decoder.animation(options: decode, monitor: monitor) else { return nil }
             var info = self.info
             info.size = animation.canvasSize
-            info.orientation = info.orientation.followed(by: options.rotation)
+            info.orientation = info.orientation.followed(by: rotation(under: options))
             let canvas = animation.canvasSize
             let plan = try ThumbnailPlan(
                 info: info, target: target, options: options, prescales: [1], scaledSize: { _ in canvas })

@@ -78,7 +78,8 @@ public struct ImageRequest: Sendable {
             [
                 ("src", try loader.identity()), ("t", target.keyValue), ("r", region),
                 ("up", o.allowUpscaling ? "1" : "0"), ("g", gravity), ("rot", String(o.rotation.rawValue)),
-            ] + (o.minimumSize.map { [("min", "\($0.width)x\($0.height)")] } ?? []) + o.pixelKeyFields
+            ] + (o.appliesEXIFOrientation ? [] : [("exif", "0")])
+                + (o.minimumSize.map { [("min", "\($0.width)x\($0.height)")] } ?? []) + o.pixelKeyFields
                 + (measuresMemory ? [("measure", "1")] : []))
     }
 }

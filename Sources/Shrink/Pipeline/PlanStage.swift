@@ -74,12 +74,12 @@ struct PlanStage: Sendable {
     /// The request's region: its absolute one, or its crop resolved against the (rotated) displayed size.
     static func region(of request: ImageRequest, in source: ImageSource) throws(ImageError) -> FractionalRect? {
         guard let crop = request.crop else {
-            return try source.fractional(request.region, rotation: request.options.rotation)
+            return try source.fractional(request.region, rotation: source.rotation(under: request.options))
         }
         guard request.region == nil else {
             throw ImageError(.invalidArgument, "\(request.loader.name): a request takes a region or a crop, not both")
         }
-        let displayed = source.displayedSize(rotatedBy: request.options.rotation)
+        let displayed = source.displayedSize(rotatedBy: source.rotation(under: request.options))
         return crop.rect(in: displayed)
     }
 }

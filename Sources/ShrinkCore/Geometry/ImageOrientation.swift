@@ -42,6 +42,9 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
         } ?? self
     }
 
+    /// The orientation that undoes this one: `o.followed(by: o.inverse)` is `.up`.
+    public var inverse: ImageOrientation { Self.allCases.first { followed(by: $0) == .up } ?? .up }
+
     /// The orientation that rotates a displayed image `degrees` clockwise (0, 90, 180 or 270); nil otherwise.
     public init?(clockwiseRotation degrees: Int) {
         switch degrees {

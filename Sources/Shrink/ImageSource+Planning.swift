@@ -48,6 +48,7 @@ extension ImageSource {
         try options.finishing.validate()
         let priced = decodePlan(plan, options: options)
         try limits.check(priced.finishedSize, path: name, what: "finished output")
+        try limits.check(resultSize: priced.finishedSize, path: name)
         try limits.check(
             workingBytes: priced.route.workingBytes, for: "decoding (\(priced.route.path) route)", path: name)
         return priced

@@ -41,6 +41,10 @@ public struct ThumbnailOptions: Sendable {
     /// result is scaled up, aspect ratio kept, even past ``allowUpscaling`` and a box's other side; cover and
     /// fill keep their box and cut a smaller window instead. `nil` by default.
     public var minimumSize: PixelSize?
+    /// Multiplies the result's width and height after the target is met (imgproxy's `z`): unequal factors stretch
+    /// it; without ``allowUpscaling`` both shrink back by the same factor until neither side enlarges the source.
+    /// Cover and fill keep their box when the factors are equal. `(1, 1)` by default.
+    public var zoom: (x: Double, y: Double) = (1, 1)
     /// What is done to the result at its output size: blur, sharpen, pixelate, a grown canvas, padding, a
     /// background (``Finishing``). Nothing by default.
     public var finishing = Finishing()

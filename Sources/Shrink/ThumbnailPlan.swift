@@ -128,6 +128,15 @@ public struct ThumbnailPlan: Sendable, Equatable {
                 x: g.originX(window: w, in: Double(displayed.width), scale: scale),
                 y: g.originY(window: h, in: Double(displayed.height), scale: scale), width: w, height: h)
         }
+        if options.zoom != (1, 1) {
+            guard options.zoom.x > 0, options.zoom.y > 0, options.zoom.x.isFinite, options.zoom.y.isFinite else {
+                throw ImageError(.invalidArgument, "zoom factors must be above 0, not \(options.zoom)")
+            }
+            var stretched = false
+            if case .box(_, .stretch) = target { stretched = true }
+            out = Self.zoomed(
+                out, by: options.zoom, region: region, keepsAspect: !stretched, allowUpscaling: options.allowUpscaling)
+        }
         if let least = options.minimumSize, !Self.cuts(target) {
             let stretched: Bool
             if case .box(_, .stretch) = target { stretched = true } else { stretched = false }
@@ -225,6 +234,24 @@ public struct ThumbnailPlan: Sendable, Equatable {
     private static func cuts(_ target: ThumbnailTarget) -> Bool {
         if case .box(_, let fit) = target { return fit == .cover || fit == .fill }
         return false
+    }
+
+    /// `size` times `zoom` per axis (from the scale of its longer side when it `keepsAspect`, so that a side rounded
+    /// before is not rounded twice); without upscaling, both sides shrunk by one factor until neither is larger than
+    /// `region`'s.
+    private static func zoomed(
+        _ size: PixelSize, by zoom: (x: Double, y: Double), region: FractionalRect, keepsAspect: Bool,
+        allowUpscaling: Bool
+    ) -> PixelSize {
+        var w = Double(size.width) * zoom.x, h = Double(size.height) * zoom.y
+        if keepsAspect {
+            let s = size.width >= size.height ? Double(size.width) / region.width : Double(size.height) / region.height
+            (w, h) = (region.width * s * zoom.x, region.height * s * zoom.y)
+        }
+        let over = max(w / region.width, h / region.height)
+        if !allowUpscaling && over > 1 { (w, h) = (w / over, h / over) }
+        let limit = Double(ThumbnailTarget.maxSide)
+        return PixelSize(width: Int(min(limit, max(1, w.rounded()))), height: Int(min(limit, max(1, h.rounded()))))
     }
 
     /// `size` when it is at least `least` on both sides, else `shape` (the image's aspect ratio) scaled until it is.

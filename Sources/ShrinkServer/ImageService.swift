@@ -333,6 +333,7 @@ package final class ImageService: Sendable {
             optimizeCoding: CodecRegistry.standard.writer(for: format)?.reads.contains(.optimizeCoding) == true,
             background: url.options.background ?? .white)
         settings.keepEXIF = !url.options.stripMetadata
+        settings.maxBytes = url.options.maxBytes
         return (settings, negotiated)
     }
 

@@ -187,6 +187,12 @@ package struct ServerConfiguration: Sendable {
             }
             limits.maxPixels = Int(v * 1_000_000)
         }
+        if let (name, n) = value("SHRINK_MAX_RESULT_DIMENSION", "IMGPROXY_MAX_RESULT_DIMENSION") {
+            guard let v = Int(n), v >= 0 else {
+                throw ConfigurationError("\(name) must be pixels, 0 or more, not \(n)")
+            }
+            limits.maxResultSide = v == 0 ? Int.max : v
+        }
         if let (name, n) = value("SHRINK_MAX_ANIMATION_FRAMES", "IMGPROXY_MAX_ANIMATION_FRAMES") {
             guard let v = Int(n), v >= 1 else { throw ConfigurationError("\(name) must be 1 or more, not \(n)") }
             limits.maxAnimationFrames = v

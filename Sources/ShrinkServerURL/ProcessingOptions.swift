@@ -8,8 +8,10 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var width = 0
     package var height = 0
     package var dpr = 1.0
-    /// imgproxy's `z`: multiplies the width and height asked for, as `dpr` does (after it). 1 by default.
+    /// imgproxy's `z`: multiplies the result's width and height once the size is met (``ThumbnailOptions/zoom``);
+    /// unlike `dpr`, not offsets or padding. 1 by default.
     package var zoom = 1.0
+    package var zoomY = 1.0
     package var enlarge = false
     /// `ex`/`rs`'s fifth argument: a result smaller than width × height is centred (or placed by
     /// ``extendGravity``) on a canvas of that size.
@@ -53,12 +55,14 @@ package struct ProcessingOptions: Sendable, Hashable {
     /// `scp`: convert to sRGB and drop the profile (imgproxy's default); `scp:0` keeps the source's colours and
     /// profile.
     package var stripColorProfile = true
-    /// `ept`: use the thumbnail embedded in the file when it is large enough.
+    /// `eth`: use the thumbnail embedded in the file when it is large enough.
     package var enforceThumbnail = false
     /// `raw`: the source's bytes as they are, no processing.
     package var raw = false
     /// `skp`: source formats answered as they are, no processing.
     package var skipProcessing: [ImageFormat] = []
+    /// `mb`: the result's largest size in bytes, for lossy formats (``OutputSettings/maxBytes``).
+    package var maxBytes: Int?
     /// `fq`: quality by output format name (`jpeg`, `webp`…), used when `q` is not given.
     package var formatQuality: [String: Int] = [:]
     /// Security options (`msr`, `msfs`, `maf`, `mafr`; only when the server allows them): this URL's limits on the
@@ -67,6 +71,8 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var maxSourceBytes: Int?
     package var maxAnimationFrames: Int?
     package var maxAnimationFrameMegapixels: Double?
+    /// `mrd`: the result's longest side (0: unbounded, as imgproxy's).
+    package var maxResultDimension: Int?
     /// The filename of `Content-Disposition` (`fn`), without extension; nil: the source's.
     package var filename: String?
     /// `Content-Disposition: attachment` (`att:1`) instead of `inline`.
@@ -80,18 +86,16 @@ package struct ProcessingOptions: Sendable, Hashable {
     package static let maxSigma = 100.0
     package static let maxPixelate = 1_024
 
-    /// The Shrink request these options make of `loader`: target (width and height times dpr and zoom), crop,
-    /// gravity, rotation and flips (one orientation, applied once with EXIF's), upscaling and mode. Fails with a 404 for what Shrink does not do.
+    /// The Shrink request these options make of `loader`: target (width and height times dpr), zoom, crop,
+    /// gravity, rotation and flips (one orientation, applied once with EXIF's), upscaling, mode, limits and
+    /// finishing. Fails with a 404 for sizes beyond ``maxSide``.
     package func imageRequest(loader: any DataLoading, limits: ImageLimits) throws(RequestError) -> ImageRequest {
-        let scale = dpr * zoom
+        let scale = dpr
         let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
-        guard w <= Self.maxSide, h <= Self.maxSide else {
+        let zw = Int((Double(w) * zoom).rounded()), zh = Int((Double(h) * zoomY).rounded())
+        guard zw <= Self.maxSide, zh <= Self.maxSide else {
             throw RequestError.invalidURL(
-                "width and height (times dpr and zoom) must be at most \(Self.maxSide), not \(w)x\(h)")
-        }
-        if zoom != 1 && width == 0 && height == 0 {
-            throw RequestError.invalidURL(
-                "z without a width or height (a zoom of the source's size) is not supported yet")
+                "width and height (times dpr and zoom) must be at most \(Self.maxSide), not \(zw)x\(zh)")
         }
         let target: ThumbnailTarget
         switch resizingType {
@@ -119,6 +123,7 @@ package struct ProcessingOptions: Sendable, Hashable {
                 y: abs(g.offsetY) < 1 ? g.offsetY : g.offsetY * scale)
         }
         var options = ThumbnailOptions(mode: fast ? .fast : .quality, allowUpscaling: enlarge, gravity: scaled(gravity))
+        options.zoom = (zoom, zoomY)
         if minWidth > 0 || minHeight > 0 {
             options.minimumSize = PixelSize(
                 width: min(css(minWidth), Self.maxSide), height: min(css(minHeight), Self.maxSide))
@@ -130,12 +135,12 @@ package struct ProcessingOptions: Sendable, Hashable {
         finishing.blurSigma = blur
         finishing.sharpenSigma = sharpen
         finishing.pixelateSize = pixelate > 1 ? max(1, css(pixelate)) : 0
-        if extend && (w > 0 || h > 0) {
-            finishing.extend = CanvasExtension(size: PixelSize(width: w, height: h), gravity: scaled(extendGravity))
+        if extend && (zw > 0 || zh > 0) {
+            finishing.extend = CanvasExtension(size: PixelSize(width: zw, height: zh), gravity: scaled(extendGravity))
         }
-        if extendAspectRatio && w > 0 && h > 0 {
+        if extendAspectRatio && zw > 0 && zh > 0 {
             finishing.extendToAspectRatio = CanvasExtension(
-                size: PixelSize(width: w, height: h), gravity: scaled(extendAspectRatioGravity))
+                size: PixelSize(width: zw, height: zh), gravity: scaled(extendAspectRatioGravity))
         }
         let p = padding.map { min(css($0), Self.maxSide) }
         finishing.padding = EdgeInsets(top: p[0], right: p[1], bottom: p[2], left: p[3])
@@ -157,6 +162,7 @@ package struct ProcessingOptions: Sendable, Hashable {
         }
         if let b = maxSourceBytes { limits.maxInputBytes = max(1, b) }
         if let f = maxAnimationFrames { limits.maxAnimationFrames = max(1, f) }
+        if let d = maxResultDimension { limits.maxResultSide = d == 0 ? Int.max : d }
         if let m = maxAnimationFrameMegapixels {
             // Shrink bounds an animation's frames together: each frame at most this, so all of them at most this
             // times the frames allowed.

@@ -202,13 +202,10 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...1)
             o.dpr = try double(0, "dpr", 0.01...8) ?? 1
         case "z", "zoom":
-            // One factor, or two that must be equal: different ones would stretch the image.
+            // One factor for both axes, or one each (different ones stretch the image).
             try needArgs(1...2)
             let x = try double(0, "zoom", 0.01...8) ?? 1, y = try double(1, "zoom", 0.01...8) ?? x
-            guard x == y else {
-                throw RequestError.invalidURL("\(name): different zooms across and down (stretching) are not supported")
-            }
-            o.zoom = x
+            (o.zoom, o.zoomY) = (x, y)
         case "fl", "flip":
             try needArgs(1...2)
             o.flipHorizontal = bool(0) ?? false
@@ -284,6 +281,10 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...1)
             let q = try int(0, "quality", 0...100) ?? 0
             o.quality = q == 0 ? nil : q
+        case "mb", "max_bytes":
+            try needArgs(1...1)
+            let bytes = try int(0, "bytes", 0...(1 << 30)) ?? 0
+            o.maxBytes = bytes == 0 ? nil : bytes
         case "f", "format", "ext":
             try needArgs(1...1)
             o.format = try outputFormat(named: args[0])
@@ -303,7 +304,7 @@ package struct ProcessingURL: Sendable {
                 }
             }
         case "msr", "max_src_resolution", "msfs", "max_src_file_size", "maf", "max_animation_frames", "mafr",
-            "max_animation_frame_resolution":
+            "max_animation_frame_resolution", "mrd", "max_result_dimension":
             guard rules.allowsSecurityOptions else {
                 throw RequestError.invalidURL("\(name) is a security option; the server does not allow them in URLs")
             }
@@ -312,6 +313,7 @@ package struct ProcessingURL: Sendable {
             case "msr", "max_src_resolution": o.maxSourceMegapixels = try double(0, "megapixels", 0...100_000)
             case "msfs", "max_src_file_size": o.maxSourceBytes = try int(0, "bytes", 0...(1 << 40))
             case "maf", "max_animation_frames": o.maxAnimationFrames = try int(0, "frames", 0...1_000_000)
+            case "mrd", "max_result_dimension": o.maxResultDimension = try int(0, "pixels", 0...(1 << 30))
             default: o.maxAnimationFrameMegapixels = try double(0, "megapixels", 0...100_000)
             }
         case "cb", "cachebuster":
@@ -361,7 +363,7 @@ package struct ProcessingURL: Sendable {
         case "scp", "strip_color_profile":
             try needArgs(1...1)
             o.stripColorProfile = bool(0) ?? true
-        case "ept", "enforce_thumbnail":
+        case "eth", "enforce_thumbnail":
             try needArgs(1...1)
             o.enforceThumbnail = bool(0) ?? false
         case "raw":

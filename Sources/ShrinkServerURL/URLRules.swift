@@ -1,6 +1,6 @@
 /// How the server reads its image URLs, from its configuration (imgproxy's variables of the same meaning): the
 /// presets, whether URLs may only name presets, whether a Base64 source is followed by a filename, and whether the
-/// per-request limits (`msr`, `msfs`, `maf`, `mafr`) are accepted.
+/// per-request limits (`msr`, `msfs`, `maf`, `mafr`, `mrd`) are accepted.
 package struct URLRules: Sendable {
     /// Option strings by preset name (`rs:fill:300:300/q:70`); `default` applies first to every URL.
     package var presets: [String: String] = [:]
@@ -9,7 +9,7 @@ package struct URLRules: Sendable {
     /// A Base64url source is followed by `/FILENAME.EXT`, which is not part of it
     /// (`IMGPROXY_BASE64_URL_INCLUDES_FILENAME`).
     package var base64IncludesFilename = false
-    /// `msr`, `msfs`, `maf`, `mafr` may change the limits for one URL (`IMGPROXY_ALLOW_SECURITY_OPTIONS`);
+    /// `msr`, `msfs`, `maf`, `mafr`, `mrd` may change the limits for one URL (`IMGPROXY_ALLOW_SECURITY_OPTIONS`);
     /// otherwise they are refused.
     package var allowsSecurityOptions = false
 

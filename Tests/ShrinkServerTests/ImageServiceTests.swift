@@ -112,6 +112,12 @@ import Testing
         }
         let server = await bytes("cb:1"), low = await bytes("fq:webp:20:jpg:95"), q = await bytes("fq:webp:20/q:90")
         #expect(low < server && q == server, "fq:webp:20 \(low), server's 90 \(server), q:90 \(q)")
+        // mb: the highest quality that fits, by a bounded search; the smallest tried when nothing fits.
+        let half = await bytes("mb:\(server / 2)"), none = await bytes("mb:1"), floor = await bytes("q:1")
+        #expect(half <= server / 2 && half > floor, "mb:\(server / 2) gave \(half) (q:1 gives \(floor))")
+        #expect(none == floor, "mb:1 gave \(none), q:1 gives \(floor)")
+        let png = await service.respond(to: "/insecure/mb:100/w:200/plain/local:///b.jpg@png")
+        #expect(png.status == 200 && png.body.count > 100)
     }
 
     /// imgproxy's deployment variables: a path prefix, CORS, a TTL, trusted signatures, a base URL, presets only,
@@ -151,6 +157,10 @@ import Testing
         let allowed = try fixture.service { $0.allowsSecurityOptions = true }
         #expect(await allowed.respond(to: "/insecure/msr:0.001/plain/local:///a.jpg").status == 413)
         #expect(await allowed.respond(to: "/insecure/msr:1/w:10/plain/local:///a.jpg").status == 200)
+        #expect(await allowed.respond(to: "/insecure/mrd:50/w:100/plain/local:///a.jpg").status == 413)
+        let bounded = try fixture.service { $0.limits.maxResultSide = 50 }
+        #expect(await bounded.respond(to: "/insecure/w:100/plain/local:///a.jpg").status == 413)
+        #expect(await bounded.respond(to: "/insecure/w:50/plain/local:///a.jpg").status == 200)
         try fixture.write("fallback.jpg", try TestImages.jpeg(TestImages.pattern(width: 64, height: 64)))
         let fallback = try fixture.service {
             $0.fallbackImage = fixture.root + "/fallback.jpg"

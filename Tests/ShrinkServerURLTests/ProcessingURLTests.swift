@@ -42,8 +42,8 @@ import Testing
         #expect(request.options.rotation == .left && request.options.allowUpscaling && request.options.mode == .fast)
     }
 
-    /// `fl` mirrors after the rotation, folded into the one orientation applied with EXIF's; `z` multiplies the size
-    /// asked for, as `dpr` does; different zooms across and down (stretching) and a zoom of the source's size are 400s.
+    /// `fl` mirrors after the rotation, folded into the one orientation applied with EXIF's; `z` (one factor or one
+    /// per axis) goes to the plan, which multiplies the result once the size is met.
     @Test func flipsAndZoom() throws {
         func request(_ path: Substring) throws -> ImageRequest {
             try ProcessingURL(path).options.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits())
@@ -53,14 +53,13 @@ import Testing
         #expect(try request("/s/fl:t:t/plain/local:///x").options.rotation == .down)
         #expect(try request("/s/rot:90/fl:1/plain/local:///x").options.rotation == .right.followed(by: .upMirrored))
         #expect(try request("/s/fl:0/plain/local:///x").options.rotation == .up)
+        let zoomed = try request("/s/w:100/z:1.5/plain/local:///x")
+        #expect(zoomed.target == .box(PixelSize(width: 100, height: ThumbnailTarget.maxSide), fit: .inside))
+        #expect(zoomed.options.zoom == (1.5, 1.5))
+        let filled = try request("/s/rs:fill:100:50/dpr:2/z:1.5:2/plain/local:///x")
         #expect(
-            try request("/s/w:100/z:1.5/plain/local:///x").target
-                == .box(PixelSize(width: 150, height: ThumbnailTarget.maxSide), fit: .inside))
-        #expect(
-            try request("/s/rs:fill:100:50/dpr:2/z:1.5:1.5/plain/local:///x").target
-                == .box(PixelSize(width: 300, height: 150), fit: .fill))
-        #expect(throws: RequestError.self) { try request("/s/w:100/z:1.5:2/plain/local:///x") }
-        #expect(throws: RequestError.self) { try request("/s/z:2/plain/local:///x") }
+            filled.target == .box(PixelSize(width: 200, height: 100), fit: .fill) && filled.options.zoom == (1.5, 2))
+        #expect(try request("/s/z:2/plain/local:///x").options.zoom == (2, 2))
         #expect(throws: RequestError.self) { try request("/s/w:10000/z:2/plain/local:///x") }
     }
 
@@ -130,7 +129,7 @@ import Testing
 
     /// The metadata, colour, orientation and pass-through options map to the request and the response.
     @Test func metadataColourOrientationAndPassThrough() throws {
-        let o = try ProcessingURL("/s/ar:0/sm:0/kcr:0/scp:0/ept:1/raw:1/skp:jpg:png/fq:webp:60:avif:0/plain/local:///x")
+        let o = try ProcessingURL("/s/ar:0/sm:0/kcr:0/scp:0/eth:1/raw:1/skp:jpg:png/fq:webp:60:avif:0/plain/local:///x")
             .options
         #expect(!o.autoRotate && !o.stripMetadata && !o.keepCopyright && !o.stripColorProfile && o.enforceThumbnail)
         #expect(o.raw && o.skipProcessing == [.jpeg, .png] && o.formatQuality == ["webp": 60])

@@ -47,6 +47,22 @@ import Testing
         #expect(cut.outputSize == plain.outputSize && cut.storedRegion.width < plain.storedRegion.width)
     }
 
+    @Test func zoomMultipliesTheResultWithinTheSource() throws {
+        func zoomed(_ target: ThumbnailTarget, _ x: Double, _ y: Double, up: Bool = false) throws -> PixelSize {
+            var o = ThumbnailOptions(allowUpscaling: up)
+            o.zoom = (x, y)
+            return try size(target, o)
+        }
+        let box = ThumbnailTarget.box(PixelSize(width: 100, height: 100), fit: .inside)
+        #expect(try zoomed(box, 1.5, 1.5) == PixelSize(width: 150, height: 100))
+        #expect(try zoomed(box, 2, 1) == PixelSize(width: 200, height: 67))
+        #expect(try zoomed(.original, 0.5, 0.5) == PixelSize(width: 240, height: 160))
+        // Without upscaling, both sides shrink until neither enlarges the source; with it, as asked.
+        #expect(try zoomed(.original, 2, 1) == PixelSize(width: 480, height: 160))
+        #expect(try zoomed(.original, 2, 1, up: true) == PixelSize(width: 960, height: 320))
+        #expect(throws: ImageError.self) { try zoomed(box, 0, 1) }
+    }
+
     @Test func gravityOffsetsAndFocusPointsPlaceTheWindow() throws {
         func window(_ g: Gravity) throws -> Double {
             var o = ThumbnailOptions()

@@ -32,6 +32,7 @@ extension ImageSource {
             try options.finishing.validate()
             let chosen = decodePlan(plan, options: options)
             try limits.check(chosen.finishedSize, path: name, what: "finished output")
+            try limits.check(resultSize: chosen.finishedSize, path: name)
             return try AnimationFrames(
                 source: self, chosen: chosen, decoder: animation, monitor: monitor)
         } catch {

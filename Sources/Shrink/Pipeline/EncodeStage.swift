@@ -17,10 +17,43 @@ struct EncodeStage: Sendable {
         }
         let started = ContinuousClock.now
         let encoder = try codecs.encoder(for: settings)
-        let bytes = try encoder.encode(image.pixels, metadata: image.metadata)
+        var bytes = try encoder.encode(image.pixels, metadata: image.metadata)
+        if let limit = settings.maxBytes, bytes.count > limit, !settings.lossless,
+            codecs.writer(for: settings.format)?.reads.contains(.quality) == true
+        {
+            bytes = try fitting(image, as: settings, within: limit, first: bytes)
+        }
         telemetry.encodeTime = started.duration(to: .now)
         telemetry.encodedBytes = bytes.count
         telemetry.encoder = encoder.library
         return EncodedImage(bytes: bytes, format: settings.format, size: image.pixels.size)
+    }
+
+    /// `image` encoded at the highest quality below `settings.quality` whose bytes fit `limit`, found in at most
+    /// ``OutputSettings/maxBytesEncodes`` encodes in all (`first`, at the asked quality, was one): quality 1 next (when
+    /// even that does not fit, it is the answer), then a binary search between.
+    private func fitting(_ image: DecodedImage, as settings: OutputSettings, within limit: Int, first: [UInt8])
+        throws(ImageError) -> [UInt8]
+    {
+        func encoded(_ quality: Int) throws(ImageError) -> [UInt8] {
+            var tried = settings
+            tried.quality = quality
+            return try codecs.encoder(for: tried).encode(image.pixels, metadata: image.metadata)
+        }
+        var fits = try encoded(1)
+        guard fits.count <= limit else { return fits.count < first.count ? fits : first }
+        var low = 2, high = settings.quality - 1, encodes = 2
+        while low <= high && encodes < OutputSettings.maxBytesEncodes {
+            let quality = (low + high + 1) / 2
+            let bytes = try encoded(quality)
+            encodes += 1
+            if bytes.count <= limit {
+                fits = bytes
+                low = quality + 1
+            } else {
+                high = quality - 1
+            }
+        }
+        return fits
     }
 }

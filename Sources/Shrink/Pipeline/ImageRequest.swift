@@ -79,6 +79,7 @@ public struct ImageRequest: Sendable {
                 ("src", try loader.identity()), ("t", target.keyValue), ("r", region),
                 ("up", o.allowUpscaling ? "1" : "0"), ("g", gravity), ("rot", String(o.rotation.rawValue)),
             ] + (o.appliesEXIFOrientation ? [] : [("exif", "0")])
+                + (o.zoom == (1, 1) ? [] : [("z", "\(o.zoom.x),\(o.zoom.y)")])
                 + (o.minimumSize.map { [("min", "\($0.width)x\($0.height)")] } ?? []) + o.pixelKeyFields
                 + (measuresMemory ? [("measure", "1")] : []))
     }

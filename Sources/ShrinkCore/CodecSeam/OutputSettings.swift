@@ -34,6 +34,9 @@ public struct OutputSettings: Sendable, Hashable {
     /// Keep the EXIF block (its orientation reset to 1, as the pixels are upright). `false` by default: EXIF may
     /// hold GPS positions.
     public var keepEXIF: Bool
+    /// A lossy result's largest size in bytes (imgproxy's `mb`): the quality is lowered, by a bounded search of at
+    /// most ``maxBytesEncodes`` encodes, to the highest that fits (the lowest tried when none does). nil by default.
+    public var maxBytes: Int?
     /// Options one format defines for itself, by name (PNG's `filter`: the format's writer lists them with their
     /// values). Empty by default.
     public var formatOptions: [String: String]
@@ -55,7 +58,11 @@ public struct OutputSettings: Sendable, Hashable {
         self.bitDepth = nil
         self.keepEXIF = false
         self.formatOptions = [:]
+        self.maxBytes = nil
     }
+
+    /// The most encodes a ``maxBytes`` search makes (a binary search of 1–100 needs 7).
+    public static let maxBytesEncodes = 7
 
     /// The fields as `name=value` pairs, one spelling per value: what cache keys are made of. The first six
     /// always; the others only when they are not at their defaults, so that keys made before they existed stay.
@@ -69,6 +76,7 @@ public struct OutputSettings: Sendable, Hashable {
         if let compressionLevel { fields.append(("z", String(compressionLevel))) }
         if let bitDepth { fields.append(("depth", String(bitDepth))) }
         if keepEXIF { fields.append(("exif", "1")) }
+        if let maxBytes { fields.append(("mb", String(maxBytes))) }
         for (name, value) in formatOptions.sorted(by: { $0.key < $1.key }) { fields.append(("o." + name, value)) }
         return fields
     }

@@ -36,6 +36,9 @@ public struct ImageLimits: Sendable, Equatable {
     /// them all: over it, from the header, the image is its first frame, with a warning. 1 073 741 824 (2³⁰: a thousand
     /// 1000×1000 frames) by default.
     public var maxAnimationPixels: Int
+    /// Longest side of a result, after finishing (imgproxy's `MAX_RESULT_DIMENSION`): a plan giving a longer one is
+    /// refused (`.limitExceeded`). Unbounded (`Int.max`) by default.
+    public var maxResultSide = Int.max
 
     /// Limits with the defaults above, or the values given.
     public init(
@@ -63,6 +66,16 @@ public struct ImageLimits: Sendable, Equatable {
             throw ImageError(
                 .limitExceeded,
                 "\(path): \(what) is \(size) (\(overflow ? "too many" : "\(pixels)") pixels), above the limit of \(maxPixels) pixels (ImageLimits.maxPixels)"
+            )
+        }
+    }
+
+    /// Fails with `.limitExceeded` naming `path` when a result of `size` has a side longer than ``maxResultSide``.
+    public func check(resultSize size: PixelSize, path: String) throws(ImageError) {
+        guard max(size.width, size.height) <= maxResultSide else {
+            throw ImageError(
+                .limitExceeded,
+                "\(path): the result would be \(size), longer than \(maxResultSide) pixels on a side (ImageLimits.maxResultSide)"
             )
         }
     }

@@ -73,7 +73,7 @@ SWIFT_TEST = SHRINK_BIN=$(CURDIR)/$(BIN) SHRINK_DEBUG_BIN=$(CURDIR)/.build/debug
 GALLERY = SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery
 # The checks that read the corpus: ../shared/corpus (or SHRINK_CORPUS), else the generated one
 # (scripts/generated_corpus.py), which `make test-no-corpus` makes them read.
-CORPUS_CHECKS = check-quality check-png check-regions check-corrupt check-agreement check-formats check-animation check-progressive check-colour
+CORPUS_CHECKS = check-quality check-png check-regions check-corrupt check-agreement check-formats check-animation check-progressive check-colour check-smartcrop
 
 # Unit and end-to-end tests (the end-to-end tests run the release CLI built by `build`; the server's tests
 # run the debug build, server included, that `--build-tests` makes).

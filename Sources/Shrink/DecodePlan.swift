@@ -22,6 +22,9 @@ package struct DecodePlan: Sendable {
     /// nil when the requested plan fits; otherwise what was given up to fit, e.g. `fast mode` or
     /// `DCT scale 1/8 (DC-first)`.
     package let fallback: String?
+    /// For a cut placed by ``Gravity/attention``: the cover decode the window is cut from (the decode runs it, not
+    /// ``route``); nil otherwise.
+    package var attention: AttentionCrop? = nil
 
     /// The size of the finished result: the plan's output size, grown by the options' ``Finishing``.
     package var finishedSize: PixelSize { options.finishing.finishedSize(of: plan.outputSize) }
@@ -30,6 +33,6 @@ package struct DecodePlan: Sendable {
     func with(reserved: Int, fallback: String?) -> DecodePlan {
         DecodePlan(
             plan: plan, options: options, format: format, route: route, predictedPeakBytes: predictedPeakBytes,
-            reservedBytes: reserved, fallback: fallback)
+            reservedBytes: reserved, fallback: fallback, attention: attention)
     }
 }

@@ -15,6 +15,8 @@ public struct Gravity: Sendable, Hashable {
     public var offsetY = 0.0
     /// The window is centred on the point (imgproxy's `fp`) instead of placing it at the same fraction.
     public var centresOnPoint = false
+    /// The window is placed by the image's content (``attention``); the point and offsets are not used.
+    public var findsAttention = false
 
     /// A point at fractions `x`, `y` (clamped to 0…1; NaN is the centre).
     public init(x: Double, y: Double) {
@@ -28,6 +30,16 @@ public struct Gravity: Sendable, Hashable {
         g.centresOnPoint = true
         return g
     }
+
+    /// The window placed where libvips' "attention" strategy places it (imgproxy's `g:sm`, `vipsthumbnail --smartcrop
+    /// attention`): edges, skin tones and saturated colours of the image reduced to cover the box, averaged,
+    /// blurred, and the window centred on the strongest place. A cover or fill then decodes the whole frame at its
+    /// cover size instead of only the window.
+    public static let attention: Gravity = {
+        var g = Gravity.centre
+        g.findsAttention = true
+        return g
+    }()
 
     /// This gravity moved by `x`, `y` (``offsetX``, ``offsetY``).
     public func offset(x: Double, y: Double) -> Gravity {
@@ -81,6 +93,7 @@ public struct Gravity: Sendable, Hashable {
             let r = (v * 10_000).rounded() / 10_000
             return r == r.rounded() ? String(Int(r)) : String(r)
         }
+        if findsAttention { return "attention" }
         let moved = offsetX != 0 || offsetY != 0 ? "+\(f(offsetX)),\(f(offsetY))" : ""
         return "\(centresOnPoint ? "fp" : "")\(f(x)):\(f(y))\(moved)"
     }

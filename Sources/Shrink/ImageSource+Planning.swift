@@ -62,11 +62,14 @@ extension ImageSource {
         let finishing =
             options.finishing.isEmpty
             ? 0 : format.byteCount(for: plan.outputSize) + options.finishing.predictedBytes(for: plan.outputSize)
-        return DecodePlan(
+        let priced = DecodePlan(
             plan: plan, options: options, format: format, route: route,
             predictedPeakBytes: max(
                 finishing, predictedPeakBytes(for: plan, format: format, route: route, color: options.color)),
             reservedBytes: 0, fallback: nil)
+        // A window placed by attention decodes the frame's cover size instead (a cover plan cannot fail where this
+        // one did not; if it did, the centred window stands).
+        return (try? placingByAttention(priced)) ?? priced
     }
 
     /// The plan for `target` whose predicted peak, with the bytes `reserving` says its caller holds beside it

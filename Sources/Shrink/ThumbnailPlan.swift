@@ -13,7 +13,11 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// The result's size before orientation (`outputSize` with axes swapped for orientations 5–8).
     public let storedOutputSize: PixelSize
     /// The part of the stored full-resolution source that is resampled into the output.
-    package let storedRegion: FractionalRect
+    package private(set) var storedRegion: FractionalRect
+    /// The same part in displayed (oriented) pixels.
+    package private(set) var displayedRegion: FractionalRect
+    /// The part of the displayed image the target applied to: the crop asked for, or the whole image.
+    package let frame: FractionalRect
     /// The decoder scales by 1/`prescale` while decoding (1, 2, 4 or 8 for JPEG).
     public let prescale: Int
     /// The decoder's output size at that prescale.
@@ -163,6 +167,8 @@ public struct ThumbnailPlan: Sendable, Equatable {
         self.outputSize = out
         self.storedOutputSize = stored
         self.storedRegion = storedRegion
+        self.displayedRegion = region
+        self.frame = frame
         self.prescale = prescale
         self.decodedSize = prescale == 1 ? info.size : scaledSize(prescale)
         self.resamples = !(decodedSize == stored && storedRegion == FractionalRect(info.size))
@@ -199,9 +205,29 @@ public struct ThumbnailPlan: Sendable, Equatable {
         outputSize = size
         storedOutputSize = size
         storedRegion = FractionalRect(size)
+        displayedRegion = FractionalRect(size)
+        frame = FractionalRect(size)
         prescale = 1
         decodedSize = size
         resamples = false
+    }
+
+    /// The part of the displayed image the output shows, rounded to whole pixels: the whole image unless a crop, a
+    /// cover or a fill cut it (where ``Gravity`` placed the window).
+    public var window: PixelRect {
+        let r = displayedRegion
+        return PixelRect(
+            x: Int(r.x.rounded()), y: Int(r.y.rounded()), width: Int(r.width.rounded()), height: Int(r.height.rounded())
+        )
+    }
+
+    /// This plan showing `displayed` instead (the window an attention crop chose; the decode that made it was
+    /// another plan's).
+    package func showing(_ displayed: FractionalRect) -> ThumbnailPlan {
+        var moved = self
+        moved.displayedRegion = displayed
+        moved.storedRegion = orientation.storedRect(for: displayed, storedSize: sourceSize)
+        return moved
     }
 
     /// The prescale as a fraction, e.g. `"1/8"`.

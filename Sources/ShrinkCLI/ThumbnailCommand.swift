@@ -7,7 +7,7 @@ import Shrink
     import Darwin
 #endif
 
-/// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover|auto] [--mode quality|fast] [--quality Q]
+/// `shrink thumbnail INPUT... [--size N | --size WxH] [--fit inside|cover|fill|auto|stretch] [--gravity G] [--mode quality|fast] [--quality Q]
 /// [-o PATH] [--jobs N] [--json]`.
 struct ThumbnailCommand: ParsableCommand {
     /// The subcommand's name (the fast path matches it without building ``configuration``).
@@ -58,9 +58,15 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(
         help:
-            "How the image fills a WxH box: inside (keep aspect, fit in the box), cover (fill the box, crop the centre) or auto (cover when image and box are both landscape or both portrait, else inside)."
+            "How the image fills a WxH box: inside (keep aspect, fit in the box), cover (fill the box, cut by --gravity), fill (as cover, but a smaller source keeps its own side), auto (cover when image and box are both landscape or both portrait, else inside) or stretch (exactly the box)."
     )
     var fit: ThumbnailTarget.Fit = ThumbnailJob.defaults.fit
+
+    @Option(
+        help: ArgumentHelp(
+            "Where cover and fill cut: centre, north, south, east, west, north-east, north-west, south-east, south-west, attention (the window libvips' attention strategy picks: edges, skin, saturation), or X,Y (a focus point, fractions of width and height).",
+            valueName: "gravity"))
+    var gravity = ThumbnailJob.defaults.gravity
 
     @Option(help: "quality: leave at least 2x to the Lanczos resampler; fast: prescale to the nearest size.")
     var mode: ThumbnailOptions.Mode = ThumbnailJob.defaults.mode
@@ -140,14 +146,15 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Flag(
         help:
-            "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, dcOnly, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, giflib, libde265 or dav1d, with its version when it gives one, or shrink for Shrink's own DC-only JPEG decoder), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error)."
+            "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, window (x, y, width, height: the part of the displayed image shown), path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, dcOnly, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, giflib, libde265 or dav1d, with its version when it gives one, or shrink for Shrink's own DC-only JPEG decoder), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error)."
     )
     var json = ThumbnailJob.defaults.json
 
     /// The parsed values as a ``ThumbnailJob``.
     var job: ThumbnailJob {
         ThumbnailJob(
-            inputs: inputs, size: size, prescale: prescale, fit: fit, mode: mode, embeddedThumbnail: embeddedThumbnail,
+            inputs: inputs, size: size, prescale: prescale, fit: fit, gravity: gravity, mode: mode,
+            embeddedThumbnail: embeddedThumbnail,
             pixelFormat: pixelFormat, quality: quality, subsampling: subsampling, progressive: progressive,
             optimizeCoding: optimizeCoding, format: format, compression: compression, pngFilter: pngFilter,
             depth: depth, lossless: lossless,

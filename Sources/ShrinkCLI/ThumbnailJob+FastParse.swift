@@ -5,7 +5,8 @@ extension ThumbnailJob {
     /// The defaults of every setting: what `shrink thumbnail INPUT` does (``ThumbnailCommand``'s options
     /// declare these as their defaults).
     static let defaults = ThumbnailJob(
-        inputs: [], size: nil, prescale: nil, fit: .inside, mode: .quality, embeddedThumbnail: nil,
+        inputs: [], size: nil, prescale: nil, fit: .inside, gravity: GravityArgument(gravity: .centre), mode: .quality,
+        embeddedThumbnail: nil,
         pixelFormat: PixelFormatArgument(argument: "auto")!, quality: 85, subsampling: 420, progressive: false,
         optimizeCoding: false, format: "jpg",
         compression: 6, pngFilter: .none, depth: nil, lossless: false, keepExif: false, stripIcc: false, output: nil,
@@ -71,6 +72,7 @@ extension ThumbnailJob {
             case "--size": guard let v: SizeArgument = parse() else { return nil }; job.size = v
             case "--prescale": guard let v: PrescaleArgument = parse() else { return nil }; job.prescale = v
             case "--fit": guard let v: ThumbnailTarget.Fit = parse() else { return nil }; job.fit = v
+            case "--gravity": guard let v: GravityArgument = parse() else { return nil }; job.gravity = v
             case "--mode": guard let v: ThumbnailOptions.Mode = parse() else { return nil }; job.mode = v
             case "--pixel-format": guard let v: PixelFormatArgument = parse() else { return nil }; job.pixelFormat = v
             case "--quality": guard let v: Int = parse() else { return nil }; job.quality = v

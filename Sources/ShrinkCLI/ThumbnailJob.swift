@@ -14,6 +14,7 @@ struct ThumbnailJob {
     var size: SizeArgument?
     var prescale: PrescaleArgument?
     var fit: ThumbnailTarget.Fit
+    var gravity: GravityArgument
     var mode: ThumbnailOptions.Mode
     var embeddedThumbnail: Bool?
     var pixelFormat: PixelFormatArgument
@@ -126,7 +127,7 @@ struct ThumbnailJob {
             mode: mode, allowUpscaling: upscale, strict: decoding.strict,
             pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
             useEmbeddedThumbnail: embeddedThumbnail,
-            color: color)
+            color: color, gravity: gravity.gravity)
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         let json = json
@@ -179,6 +180,8 @@ struct ThumbnailJob {
                     line.add("width", image.size.width)
                     line.add("height", image.size.height)
                     line.add("prescale", image.plan.prescaleText)
+                    let window = image.plan.window
+                    line.add("window", integers: [window.x, window.y, window.width, window.height])
                     line.add("path", image.decodePath?.name)
                     line.add("decoder", image.decoder)
                     line.add("encoder", encoder.library)

@@ -407,9 +407,9 @@ package struct ProcessingURL: Sendable {
         return t
     }
 
-    /// `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe` or `sm` (smart: the centre, as Shrink has no
-    /// saliency detection yet), each with optional X and Y offsets (CSS pixels, or fractions of the side below 1),
-    /// or `fp:X:Y`, a focus point the window is centred on.
+    /// `ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, each with optional X and Y offsets (CSS pixels,
+    /// or fractions of the side below 1), `sm` (``Gravity/attention``: libvips' attention strategy; offsets do not
+    /// apply), or `fp:X:Y`, a focus point the window is centred on.
     private static func gravity(_ args: [Substring], option: Substring) throws(RequestError) -> Gravity {
         let type = args[0]
         if type == "fp" {
@@ -434,7 +434,8 @@ package struct ProcessingURL: Sendable {
 
     private static func compass(_ type: Substring, option: Substring) throws(RequestError) -> Gravity {
         switch type {
-        case "ce", "sm": return .centre
+        case "ce": return .centre
+        case "sm": return .attention
         case "no": return .north
         case "so": return .south
         case "ea": return .east

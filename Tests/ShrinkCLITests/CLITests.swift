@@ -364,7 +364,7 @@ import ShrinkTestSupport
         let w = try workspace()
         for args in [
             ["thumbnail", w.photo, "--size", "0"], ["thumbnail", w.photo, "--quality", "101"], ["thumbnail"],
-            ["thumbnail", w.photo, "--fit", "squash"], ["info"],
+            ["thumbnail", w.photo, "--fit", "squash"], ["info"], ["thumbnail", w.photo, "--gravity", "up"],
             ["thumbnail", w.photo, w.photo, "-o", w.dir + "/one.jpg"],
         ] {
             #expect(try await shrink(args).status == 2, "\(args)")

@@ -32,6 +32,8 @@ import Testing
         ],
         ["y.jpg", "--max-working-bytes", "2000000", "--size", "64", "--frames", "first"],
         ["z.jpg", "--max-input-bytes", "20M", "--max-working-bytes", "512K"],
+        ["g.jpg", "--size", "90x60", "--fit", "fill", "--gravity", "attention"],
+        ["h.jpg", "--size", "90x60", "--fit", "stretch", "--gravity", "0.25,0.75"],
     ]
 
     @Test(arguments: accepted)
@@ -39,7 +41,7 @@ import Testing
         let fast = try #require(ThumbnailJob.fastParse(arguments), "the fast parser declined \(arguments)")
         let reference = try ThumbnailCommand.parse(arguments).job
         #expect(Self.properties(fast) == Self.properties(reference))
-        #expect(Self.properties(fast).count == 25)
+        #expect(Self.properties(fast).count == 26)
     }
 
     /// With no options both parsers give ``ThumbnailJob/defaults``, which ``ThumbnailCommand`` declares as its

@@ -58,6 +58,8 @@ import Testing
             ("w:100/mw:200", PixelSize(width: 200, height: 150)),
             ("w:100/bl:2/sh:1/pix:5", PixelSize(width: 100, height: 75)),
             ("rs:fill:100:100/g:ea:10:0", PixelSize(width: 100, height: 100)),
+            ("rs:fill:100:100/g:sm", PixelSize(width: 100, height: 100)),
+            ("rs:fill:120:60/g:sm/pd:5", PixelSize(width: 130, height: 70)),
         ]
         for (options, expected) in cases {
             #expect(try await size(options) == expected, "\(options)")

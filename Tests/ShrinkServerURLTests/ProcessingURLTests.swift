@@ -18,7 +18,7 @@ import Testing
             "/sig/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png")
         #expect(url.source == "http://example.com/images/curiosity.jpg")
         #expect(url.extensionFormat == .png)
-        #expect(url.options.resizingType == .fill && url.options.gravity == .centre && !url.options.enlarge)
+        #expect(url.options.resizingType == .fill && url.options.gravity == .attention && !url.options.enlarge)
     }
 
     @Test func percentEncodedPlainSourcesAreDecoded() throws {

@@ -93,6 +93,7 @@ test: build
 	$(call logged,check-manifest,scripts/check-manifest)
 	@for check in $(CORPUS_CHECKS); do $(call logged,$$check,scripts/$$check) || exit 1; done
 	$(call logged,check-gallery,$(GALLERY))
+	$(call logged,check-clients,scripts/check-clients)
 	$(call logged,fuzz,scripts/fuzz 2)
 	$(call logged,check-sanitizers,scripts/check-sanitizers)
 	@scripts/test-summary $(LOGS)

@@ -35,6 +35,11 @@ public struct ThumbnailPlan: Sendable, Equatable {
         info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
         scaledSize: (Int) -> PixelSize, crop: FractionalRect? = nil, minimumPrescale: Int = 1
     ) throws(ImageError) {
+        // A zoom multiplies the scale the target asks for before the no-upscaling clamp (as imgproxy's): the target
+        // is met as if upscaling were allowed, zoomed, then clamped.
+        let upscales = options.allowUpscaling
+        var options = options
+        if options.zoom != (1, 1) { options.allowUpscaling = true }
         let full = info.displayedSize
         let frame = crop ?? FractionalRect(full)
         if let crop, !crop.isInside(full) {
@@ -60,7 +65,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
         var target = target
         if case .box(let box, .auto) = target {
             let same = (displayed.width >= displayed.height) == (box.width >= box.height)
-            target = .box(box, fit: same ? .cover : .inside)
+            target = .box(box, fit: same ? .fill : .inside)
         }
         switch target {
         case .original:
@@ -139,7 +144,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
             var stretched = false
             if case .box(_, .stretch) = target { stretched = true }
             out = Self.zoomed(
-                out, by: options.zoom, region: region, keepsAspect: !stretched, allowUpscaling: options.allowUpscaling)
+                out, by: options.zoom, region: region, keepsAspect: !stretched, allowUpscaling: upscales)
         }
         if let least = options.minimumSize, !Self.cuts(target) {
             let stretched: Bool

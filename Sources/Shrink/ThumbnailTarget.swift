@@ -6,7 +6,7 @@ public enum ThumbnailTarget: Sendable, Hashable, Codable {
         case inside
         /// Scale to cover the box and crop the centre: the result is exactly the box.
         case cover
-        /// ``cover`` when the image and the box are both landscape (or square) or both portrait, else ``inside``
+        /// ``fill`` when the image and the box are both landscape (or square) or both portrait, else ``inside``
         /// (imgproxy's `auto`): a portrait never loses its top and bottom to a landscape box.
         case auto
         /// As ``cover``, but a source smaller than the box on a side (without upscaling) keeps that side and is

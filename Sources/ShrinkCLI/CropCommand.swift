@@ -27,7 +27,8 @@ struct CropCommand: ParsableCommand {
     var size: SizeArgument?
 
     @Option(
-        help: "How the region fills a WxH box: inside, cover, or auto (cover when both are landscape or both portrait)."
+        help:
+            "How the region fills a WxH box: inside, cover, fill, auto (fill when both are landscape or both portrait, else inside) or stretch."
     )
     var fit: ThumbnailTarget.Fit = .inside
 

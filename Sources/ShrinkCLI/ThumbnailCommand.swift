@@ -58,7 +58,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(
         help:
-            "How the image fills a WxH box: inside (keep aspect, fit in the box), cover (fill the box, cut by --gravity), fill (as cover, but a smaller source keeps its own side), auto (cover when image and box are both landscape or both portrait, else inside) or stretch (exactly the box)."
+            "How the image fills a WxH box: inside (keep aspect, fit in the box), cover (fill the box, cut by --gravity), fill (as cover, but a smaller source keeps its own side), auto (fill when image and box are both landscape or both portrait, else inside) or stretch (exactly the box)."
     )
     var fit: ThumbnailTarget.Fit = ThumbnailJob.defaults.fit
 

@@ -2,7 +2,7 @@ import Shrink
 import ShrinkTestSupport
 import Testing
 
-/// `Fit.auto`: cover when the image (as displayed, after EXIF orientation) and the box are both landscape (a square
+/// `Fit.auto`: fill when the image (as displayed, after EXIF orientation) and the box are both landscape (a square
 /// counts as landscape) or both portrait, inside otherwise — the same thumbnail, byte for byte, as asking for that fit.
 @Suite struct AutoFitTests {
     @Test func autoCoversBoxesOfTheImagesOrientationAndFitsInsideOthers() throws {
@@ -13,8 +13,8 @@ import Testing
         let wide = PixelSize(width: 120, height: 60), tall = PixelSize(width: 60, height: 120)
         let square = PixelSize(width: 80, height: 80)
         let cases: [(ImageSource, PixelSize, ThumbnailTarget.Fit)] = [
-            (landscape, wide, .cover), (landscape, tall, .inside), (landscape, square, .cover),
-            (portrait, tall, .cover), (portrait, wide, .inside), (portrait, square, .inside),
+            (landscape, wide, .fill), (landscape, tall, .inside), (landscape, square, .fill),
+            (portrait, tall, .fill), (portrait, wide, .inside), (portrait, square, .inside),
         ]
         for (i, (source, box, fit)) in cases.enumerated() {
             let auto = try source.thumbnail(size: box, fit: .auto)

@@ -62,7 +62,7 @@ extension ImageSource {
                 throw ImageError(.corruptData, "\(name): \(first) (strict decoding)")
             }
             if let warning = conversion.warning { warnings.append(warning) } // a profile not applied is no damage
-            pixels = options.finishing.apply(to: pixels)
+            pixels = try options.finishing.apply(to: pixels)
             return DecodedImage(
                 pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: chosen.predictedPeakBytes,
                 decodePath: route.path, decoder: route.decoder, workingBytes: route.workingBytes, warnings: warnings,
@@ -129,7 +129,7 @@ extension ImageSource {
         var pixels = decoded.pixels, metadata = metadata, warnings = decoded.warnings
         let conversion = ColorManagement.apply(
             options.color, to: &pixels, profile: colorProfile(metadata, for: pixels.format))
-        pixels = options.finishing.apply(to: pixels)
+        pixels = try options.finishing.apply(to: pixels)
         metadata.iccProfile = conversion.profile
         if let warning = conversion.warning { warnings.append(warning) }
         return DecodedImage(

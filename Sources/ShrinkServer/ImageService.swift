@@ -18,6 +18,8 @@ package final class ImageService: Sendable {
     package let pipeline: ImagePipeline
     package let metrics: ServerMetrics
     private let local: LocalSource?
+    /// The configured watermark (``ServerConfiguration/watermarkImage``), opened once.
+    private let watermark: Watermark?
     package let remote: RemoteFetcher?
     private let logger: Logger
     private let state = Mutex(State())
@@ -47,6 +49,17 @@ package final class ImageService: Sendable {
             }
         }
         local = try configuration.localRoot.map { root throws(ConfigurationError) in try LocalSource(root: root) }
+        if let bytes = configuration.watermarkImage {
+            do {
+                let source = try ImageSource(bytes: bytes, name: "watermark")
+                watermark = Watermark(
+                    source: source, identity: "sha256:" + SHA256.hex(bytes), opacity: configuration.watermarkOpacity)
+            } catch {
+                throw ConfigurationError("the watermark image: \(error.message)")
+            }
+        } else {
+            watermark = nil
+        }
         var disk: DiskCache?
         if let dir = configuration.cacheDirectory {
             do { disk = try DiskCache(directory: dir, sizeLimit: configuration.cacheBytes) } catch {
@@ -178,7 +191,7 @@ package final class ImageService: Sendable {
         if let raw = try await passthrough(url, loader: &loader, ifNoneMatch: ifNoneMatch, started: started) {
             return raw
         }
-        let request = try url.options.imageRequest(loader: loader, limits: configuration.limits)
+        let request = try url.options.imageRequest(loader: loader, limits: configuration.limits, watermark: watermark)
         let (output, negotiated) = outputSettings(url, accept: accept, sourceName: sourceName)
         let key: CacheKey
         do { key = try pipeline.cacheKey(for: request, output: output) } catch { throw Self.requestError(error) }

@@ -88,6 +88,12 @@ package struct ServerConfiguration: Sendable {
     /// `max-age` of a fallback image (`…_FALLBACK_IMAGE_TTL`); nil: ``ttl``'s, else no caching beyond a minute.
     package var fallbackTTL: Int?
 
+    /// The image `wm` lays over results: a file (`SHRINK_WATERMARK_PATH`, `IMGPROXY_WATERMARK_PATH`) or its bytes in
+    /// Base64 (`SHRINK_WATERMARK_DATA`, `IMGPROXY_WATERMARK_DATA`); nil: `wm` does nothing.
+    package var watermarkImage: [UInt8]?
+    /// The watermark's base opacity, 0–1 (`SHRINK_WATERMARK_OPACITY`, `IMGPROXY_WATERMARK_OPACITY`); 1 by default.
+    package var watermarkOpacity = 1.0
+
     /// The rules image URLs are read by.
     package var urlRules: URLRules {
         var rules = URLRules(presets: presets)
@@ -285,6 +291,23 @@ package struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(name) must be seconds, 0 or more, not \(t)")
             }
             fallbackTTL = v
+        }
+        if let (name, path) = value("SHRINK_WATERMARK_PATH", "IMGPROXY_WATERMARK_PATH"), !path.isEmpty {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError("\(name): cannot read \(path)")
+            }
+            watermarkImage = [UInt8](data)
+        } else if let (name, text) = value("SHRINK_WATERMARK_DATA", "IMGPROXY_WATERMARK_DATA"), !text.isEmpty {
+            guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw ConfigurationError("\(name) must be Base64")
+            }
+            watermarkImage = [UInt8](data)
+        }
+        if let (name, o) = value("SHRINK_WATERMARK_OPACITY", "IMGPROXY_WATERMARK_OPACITY") {
+            guard let v = Double(o), (0...1).contains(v) else {
+                throw ConfigurationError("\(name) must be 0–1, not \(o)")
+            }
+            watermarkOpacity = v
         }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value

@@ -61,6 +61,12 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var raw = false
     /// `skp`: source formats answered as they are, no processing.
     package var skipProcessing: [ImageFormat] = []
+    /// `wm`: the configured watermark's opacity (times its base opacity; nil or 0: none), where it goes (a gravity
+    /// with offsets in CSS pixels, or tiled with the offsets as gaps) and its scale (0: its own size).
+    package var watermarkOpacity: Double?
+    package var watermarkGravity: Gravity = .centre
+    package var watermarkTiled = false
+    package var watermarkScale = 0.0
     /// `mb`: the result's largest size in bytes, for lossy formats (``OutputSettings/maxBytes``).
     package var maxBytes: Int?
     /// `fq`: quality by output format name (`jpeg`, `webp`…), used when `q` is not given.
@@ -89,7 +95,9 @@ package struct ProcessingOptions: Sendable, Hashable {
     /// The Shrink request these options make of `loader`: target (width and height times dpr), zoom, crop,
     /// gravity, rotation and flips (one orientation, applied once with EXIF's), upscaling, mode, limits and
     /// finishing. Fails with a 404 for sizes beyond ``maxSide``.
-    package func imageRequest(loader: any DataLoading, limits: ImageLimits) throws(RequestError) -> ImageRequest {
+    package func imageRequest(loader: any DataLoading, limits: ImageLimits, watermark: Watermark? = nil)
+        throws(RequestError) -> ImageRequest
+    {
         let scale = dpr
         let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
         let zw = Int((Double(w) * zoom).rounded()), zh = Int((Double(h) * zoomY).rounded())
@@ -145,6 +153,15 @@ package struct ProcessingOptions: Sendable, Hashable {
         let p = padding.map { min(css($0), Self.maxSide) }
         finishing.padding = EdgeInsets(top: p[0], right: p[1], bottom: p[2], left: p[3])
         finishing.background = background
+        if var mark = watermark, let opacity = watermarkOpacity, opacity > 0 {
+            // Without a configured watermark, `wm` does nothing, as imgproxy's.
+            mark.opacity = min(1, mark.opacity * opacity)
+            mark.gravity = scaled(watermarkGravity)
+            mark.tiled = watermarkTiled
+            mark.scale = watermarkScale
+            mark.pixelScale = dpr
+            finishing.watermark = mark
+        }
         options.finishing = finishing
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
         if flipHorizontal { options.rotation = options.rotation.followed(by: .upMirrored) }

@@ -281,6 +281,19 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...1)
             let q = try int(0, "quality", 0...100) ?? 0
             o.quality = q == 0 ? nil : q
+        case "wm", "watermark":
+            // opacity[:position[:x:y[:scale]]]; position `re` tiles it.
+            try needArgs(1...5)
+            o.watermarkOpacity = try double(0, "opacity", 0...1) ?? 0
+            if let position = arg(1) {
+                o.watermarkTiled = position == "re"
+                let offsets = Array(args.dropFirst(2).prefix(2))
+                o.watermarkGravity = try gravity([o.watermarkTiled ? "ce" : position] + offsets, option: name)
+                guard !o.watermarkGravity.findsAttention else {
+                    throw RequestError.invalidURL("\(name): a watermark takes no smart position")
+                }
+            }
+            o.watermarkScale = try double(4, "scale", 0...1) ?? 0
         case "mb", "max_bytes":
             try needArgs(1...1)
             let bytes = try int(0, "bytes", 0...(1 << 30)) ?? 0

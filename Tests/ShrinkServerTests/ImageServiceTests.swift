@@ -176,6 +176,30 @@ import Testing
             await fallback.respond(to: "/insecure/bogus:1/plain/local:///missing.jpg").header("Fallback-Image") == nil)
     }
 
+    /// `wm` lays the configured watermark over the result at its position and opacity; without one configured, `wm`
+    /// changes nothing (as imgproxy's).
+    @Test func watermarksFromTheConfiguration() async throws {
+        let red = PixelBuffer(
+            format: .rgba8, size: PixelSize(width: 20, height: 10),
+            bytes: Array(repeating: [255, 0, 0, 255], count: 200).flatMap { $0 })
+        let marked = try fixture.service { $0.watermarkImage = try! PNGEncoder().encode(red) }
+        func pixels(_ r: ServerResponse) throws -> PixelBuffer {
+            try ImageSource(bytes: r.body, name: "r.png").image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+                .pixels
+        }
+        let corner = try pixels(await marked.respond(to: "/insecure/w:100/wm:1:soea/plain/local:///a.jpg@png"))
+        let plain = try pixels(await marked.respond(to: "/insecure/w:100/plain/local:///a.jpg@png"))
+        #expect(corner.size == PixelSize(width: 100, height: 75))
+        #expect(
+            Array(corner.pixel(x: 95, y: 72)) == [255, 0, 0] && corner.pixel(x: 10, y: 10) == plain.pixel(x: 10, y: 10))
+        let offset = try pixels(await marked.respond(to: "/insecure/w:100/wm:1:nowe:5:5/plain/local:///a.jpg@png"))
+        #expect(Array(offset.pixel(x: 6, y: 6)) == [255, 0, 0] && offset.pixel(x: 2, y: 2) == plain.pixel(x: 2, y: 2))
+        let unconfigured = try fixture.service()
+        let ignored = await unconfigured.respond(to: "/insecure/w:100/wm:1:soea/plain/local:///a.jpg@png")
+        #expect(try pixels(ignored).bytes == plain.bytes)
+        #expect(await marked.respond(to: "/insecure/w:100/wm:2/plain/local:///a.jpg").status == 404)
+    }
+
     @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {
         let first = await (try fixture.service()).respond(to: "/insecure/w:64/plain/local:///b.jpg")
         let etag = try #require(first.header("ETag"))

@@ -51,18 +51,22 @@ import Testing
             "IMGPROXY_FALLBACK_IMAGE_HTTP_CODE": "404", "IMGPROXY_FALLBACK_IMAGE_TTL": "30",
             "IMGPROXY_FORMAT_QUALITY": "webp=70, avif=55", "IMGPROXY_BASE64_URL_INCLUDES_FILENAME": "1",
             "IMGPROXY_ALLOW_SECURITY_OPTIONS": "yes", "IMGPROXY_MAX_RESULT_DIMENSION": "2048",
+            "IMGPROXY_WATERMARK_DATA": "aGVsbG8=", "IMGPROXY_WATERMARK_OPACITY": "0.5",
         ])
+        #expect(c.watermarkImage == Array("hello".utf8) && c.watermarkOpacity == 0.5)
         #expect(c.limits.maxResultSide == 2048)
         #expect(c.presets == ["small": "rs:fit:50:50", "big": "w:500/q:90"])
         #expect(c.onlyPresets && c.base64IncludesFilename && c.allowsSecurityOptions)
         #expect(c.ttl == 600 && c.allowOrigin == "*" && c.baseURL == "local:///" && c.pathPrefix == "/img")
         #expect(c.trustedSignatures == ["abc", "def"] && c.fallbackImage == "/f.png")
         #expect(c.fallbackStatus == 404 && c.fallbackTTL == 30 && c.formatQuality == ["webp": 70, "avif": 55])
-        #expect(c.imgproxyNames.count == 14)
+        #expect(c.imgproxyNames.count == 16)
         for (name, value) in [
             ("IMGPROXY_TTL", "-1"), ("IMGPROXY_PATH_PREFIX", "img/"), ("IMGPROXY_FALLBACK_IMAGE_HTTP_CODE", "99"),
             ("IMGPROXY_FORMAT_QUALITY", "webp=101"), ("IMGPROXY_FORMAT_QUALITY", "bmp=50"),
             ("IMGPROXY_PRESETS_PATH", dir + "/missing"), ("IMGPROXY_ONLY_PRESETS", "perhaps"),
+            ("IMGPROXY_WATERMARK_DATA", "%%%"), ("IMGPROXY_WATERMARK_OPACITY", "2"),
+            ("IMGPROXY_WATERMARK_PATH", dir + "/missing.png"),
         ] {
             #expect(throws: ConfigurationError.self, "\(name)=\(value)") {
                 try ServerConfiguration(environment: [name: value])

@@ -168,6 +168,48 @@ import Testing
         #expect(same.format == .yuv420 && same.bytes == p.bytes)
     }
 
+    @Test func watermarksAreLaidOverPlacedTiledScaledAndBlended() throws {
+        // A 20×10 opaque red mark.
+        let red = PixelBuffer(
+            format: .rgba8, size: PixelSize(width: 20, height: 10),
+            bytes: Array(repeating: [255, 0, 0, 255], count: 200).flatMap { $0 })
+        let mark = try ImageSource(bytes: try PNGEncoder().encode(red), name: "mark.png")
+        var f = Finishing()
+        f.watermark = Watermark(source: mark, identity: "red", gravity: .southEast)
+        let (plain, marked) = try finished(f) // 120×80, rgb8
+        #expect(marked.size == plain.size && marked.format == .rgb8)
+        #expect(
+            Array(marked.pixel(x: 119, y: 79)) == [255, 0, 0] && Array(marked.pixel(x: 100, y: 70)) == [255, 0, 0])
+        #expect(
+            marked.pixel(x: 99, y: 69) == plain.pixel(x: 99, y: 69)
+                && marked.pixel(x: 0, y: 0) == plain.pixel(x: 0, y: 0))
+        // Half opacity: halfway between the image and red.
+        f.watermark?.opacity = 0.5
+        let half = try finished(f).finished
+        let p = plain.pixel(x: 110, y: 75), h = half.pixel(x: 110, y: 75)
+        #expect(abs(Int(h[h.startIndex]) - (Int(p[p.startIndex]) + 255) / 2) <= 1)
+        // Tiled with 10-pixel gaps: marks at x 0, 30, 60, 90 on rows 0, 20, 40, 60; the gaps untouched.
+        f.watermark = Watermark(
+            source: mark, identity: "red", gravity: Gravity.centre.offset(x: 10, y: 10), tiled: true)
+        let tiled = try finished(f).finished
+        for (x, y) in [(0, 0), (30, 20), (95, 65)] {
+            #expect(Array(tiled.pixel(x: x, y: y)) == [255, 0, 0], "(\(x), \(y))")
+        }
+        for (x, y) in [(25, 5), (5, 15)] { #expect(tiled.pixel(x: x, y: y) == plain.pixel(x: x, y: y), "(\(x), \(y))") }
+        // Scaled: fitted inside half the result (60×40 → 60×30), centred.
+        f.watermark = Watermark(source: mark, identity: "red", scale: 0.5)
+        let scaled = try finished(f).finished
+        #expect(Array(scaled.pixel(x: 31, y: 26)) == [255, 0, 0] && Array(scaled.pixel(x: 88, y: 53)) == [255, 0, 0])
+        #expect(scaled.pixel(x: 28, y: 40) == plain.pixel(x: 28, y: 40))
+        // Priced and keyed.
+        var o = ThumbnailOptions()
+        let plan = try source.plan(.maxPixelSize(120))
+        let bare = source.predictedPeakBytes(for: plan, options: o)
+        o.finishing.watermark = Watermark(source: mark, identity: "red", scale: 1)
+        #expect(source.predictedPeakBytes(for: plan, options: o) >= bare + 120 * 80 * 4)
+        #expect(o.finishing.keyValue.contains("red"))
+    }
+
     @Test func finishingIsPricedKeyedAndValidated() throws {
         var o = ThumbnailOptions()
         let plan = try source.plan(.maxPixelSize(120))

@@ -56,7 +56,8 @@ extension ImageSource {
         let shown = FractionalRect(
             x: frame.x + Double(x) * sx, y: frame.y + Double(y) * sy, width: Double(w) * sx, height: Double(h) * sy)
         return DecodedImage(
-            pixels: chosen.options.finishing.apply(to: cut), plan: chosen.plan.showing(shown), metadata: cover.metadata,
+            pixels: try chosen.options.finishing.apply(to: cut), plan: chosen.plan.showing(shown),
+            metadata: cover.metadata,
             predictedPeakBytes: chosen.predictedPeakBytes, decodePath: cover.decodePath, decoder: cover.decoder,
             workingBytes: cover.workingBytes, warnings: cover.warnings, colorConversion: cover.colorConversion)
     }

@@ -2,10 +2,32 @@ import ShrinkCore
 
 extension Finishing {
     /// `image` finished: the steps in order, on an 8-bit copy (RGBA when the image has alpha or the canvas grows
-    /// with no background to fill it, else RGB), then flattened onto ``background`` when one is set. Returns
-    /// `image` itself when nothing is done.
-    package func apply(to image: PixelBuffer) -> PixelBuffer {
+    /// with no background to fill it, else RGB), then flattened onto ``background`` when one is set, then the
+    /// watermark laid over. Returns `image` itself when nothing is done. Fails when the watermark does not decode.
+    package func apply(to image: PixelBuffer) throws(ImageError) -> PixelBuffer {
         guard !isEmpty else { return image }
+        guard let watermark else { return finished(image) }
+        var result = finished(image)
+        if result.format != .rgb8 && result.format != .rgba8 {
+            result = PixelConverter.convert(result, to: result.format.hasAlpha ? .rgba8 : .rgb8)
+        }
+        let mark = try watermark.source.image(watermark.target(over: result.size), options: watermark.decoding).pixels
+        let channels = result.format.bytesPerPixel, size = result.size
+        let origins = watermark.origins(of: mark.size, over: size)
+        result.bytes.withUnsafeMutableBufferPointer { dst in
+            mark.bytes.withUnsafeBufferPointer { src in
+                for origin in origins {
+                    RasterFilters.blend(
+                        src, size: mark.size, over: dst, canvas: size, at: origin, channels: channels,
+                        opacity: watermark.opacity)
+                }
+            }
+        }
+        return result
+    }
+
+    /// `image` through every step but the watermark.
+    private func finished(_ image: PixelBuffer) -> PixelBuffer {
         let (canvas, origin) = placement(of: image.size)
         let grows = canvas != image.size
         let filters = blurSigma > 0 || sharpenSigma > 0 || pixelateSize > 1

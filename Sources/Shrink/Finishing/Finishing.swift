@@ -1,8 +1,8 @@
 import ShrinkCore
 
 /// What is done to a result at its output size, after the resampler and the colour conversion, in this order
-/// (imgproxy's): blur, sharpen, pixelate, extend to a size, extend to an aspect ratio, pad, and flatten onto the
-/// background. Every step works on the output's pixels, never the source's: its cost follows the output size.
+/// (imgproxy's): blur, sharpen, pixelate, extend to a size, extend to an aspect ratio, pad, flatten onto the
+/// background, and lay a watermark over it. Every step works on the output's pixels, never the source's: its cost follows the output size.
 ///
 /// The steps work in 8-bit RGB (RGBA when the image has alpha or the canvas grows without a background): a
 /// finished result is rgb8 or rgba8 whatever the pixel format policy asked for. Empty (nothing done) by default.
@@ -23,6 +23,8 @@ public struct Finishing: Sendable, Hashable {
     /// The colour of added space, and the result flattened onto it; nil: added space is transparent and the
     /// image keeps its alpha.
     public var background: RGBColor?
+    /// An image laid over the finished result (imgproxy's `wm`); nil for none.
+    public var watermark: Watermark?
 
     /// Nothing done.
     public init() {}
@@ -33,7 +35,7 @@ public struct Finishing: Sendable, Hashable {
     /// True when no step does anything.
     public var isEmpty: Bool {
         blurSigma <= 0 && sharpenSigma <= 0 && pixelateSize <= 1 && extend == nil && extendToAspectRatio == nil
-            && padding.isEmpty && background == nil
+            && padding.isEmpty && background == nil && watermark == nil
     }
 
     /// Fails with `.invalidArgument` for values out of range: deviations above ``maxSigma`` or not finite,
@@ -43,6 +45,9 @@ public struct Finishing: Sendable, Hashable {
             (0...Self.maxSigma).contains(sharpenSigma)
         else {
             throw ImageError(.invalidArgument, "blur and sharpen deviations must be in 0…\(Int(Self.maxSigma))")
+        }
+        guard watermark?.isValid ?? true else {
+            throw ImageError(.invalidArgument, "a watermark's opacity and scale must be in 0…1")
         }
         guard (0...ThumbnailTarget.maxSide).contains(pixelateSize), padding.isValid,
             [extend, extendToAspectRatio].allSatisfy({ $0?.isValid ?? true })
@@ -87,7 +92,8 @@ public struct Finishing: Sendable, Hashable {
         guard !isEmpty else { return 0 }
         let working = size.pixelCount * 4
         let filters = blurSigma > 0 || sharpenSigma > 0 ? working : 0
-        return working + filters + finishedSize(of: size).pixelCount * 4
+        let finished = finishedSize(of: size)
+        return working + filters + finished.pixelCount * 4 + (watermark?.predictedBytes(over: finished) ?? 0)
     }
 
     /// One spelling of these steps for cache keys: empty when nothing is done.
@@ -98,7 +104,7 @@ public struct Finishing: Sendable, Hashable {
         return [
             "b\(f(blurSigma))", "s\(f(sharpenSigma))", "p\(pixelateSize)", "e\(extend?.keyValue ?? "-")",
             "r\(extendToAspectRatio?.keyValue ?? "-")", "pd\(p.top),\(p.right),\(p.bottom),\(p.left)",
-            "bg\(background?.hex ?? "-")",
+            "bg\(background?.hex ?? "-")", "wm\(watermark?.keyValue ?? "-")",
         ].joined(separator: ";")
     }
 }

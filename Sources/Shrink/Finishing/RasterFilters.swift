@@ -70,6 +70,38 @@ enum RasterFilters {
         }
     }
 
+    /// `mark` (rgba8, `size`) blended over `canvas` (rgb8 or rgba8, `canvasSize`) with its top left at `origin` (parts
+    /// outside the canvas are skipped), its alpha times `opacity`: `c·a + d·(1 − a)`, and over an alpha canvas the
+    /// alphas composed.
+    static func blend(
+        _ mark: UnsafeBufferPointer<UInt8>, size: PixelSize, over canvas: UnsafeMutableBufferPointer<UInt8>,
+        canvas canvasSize: PixelSize, at origin: (x: Int, y: Int), channels: Int, opacity: Double
+    ) {
+        let scale = Int((opacity * 256).rounded())
+        let x0 = max(0, origin.x), x1 = min(canvasSize.width, origin.x + size.width)
+        let y0 = max(0, origin.y), y1 = min(canvasSize.height, origin.y + size.height)
+        guard x0 < x1, y0 < y1 else { return }
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                let s = ((y - origin.y) * size.width + (x - origin.x)) * 4, d = (y * canvasSize.width + x) * channels
+                let a = Int(mark[s + 3]) * scale / 256
+                guard a > 0 else { continue }
+                if channels == 4 {
+                    let da = Int(canvas[d + 3]), outA = a + da * (255 - a) / 255
+                    for c in 0..<3 {
+                        let v = (Int(mark[s + c]) * a * 255 + Int(canvas[d + c]) * da * (255 - a)) / max(1, outA * 255)
+                        canvas[d + c] = UInt8(clamping: v)
+                    }
+                    canvas[d + 3] = UInt8(clamping: outA)
+                } else {
+                    for c in 0..<3 {
+                        canvas[d + c] = UInt8((Int(mark[s + c]) * a + Int(canvas[d + c]) * (255 - a) + 127) / 255)
+                    }
+                }
+            }
+        }
+    }
+
     /// The radii of three box blurs whose variance together is `sigma`² (each box of width 2r + 1 adds
     /// ((2r + 1)² − 1) / 12), the first ones rounded up where the total needs it.
     static func boxRadii(sigma: Double) -> [Int] {

@@ -17,6 +17,8 @@ public struct Gravity: Sendable, Hashable {
     public var centresOnPoint = false
     /// The window is placed by the image's content (``attention``); the point and offsets are not used.
     public var findsAttention = false
+    /// ``x`` and ``y`` are pixels of the displayed image, not fractions (``focus(pixelX:pixelY:)``).
+    public var inPixels = false
 
     /// A point at fractions `x`, `y` (clamped to 0…1; NaN is the centre).
     public init(x: Double, y: Double) {
@@ -40,6 +42,15 @@ public struct Gravity: Sendable, Hashable {
         g.findsAttention = true
         return g
     }()
+
+    /// A focus point at pixel (`x`, `y`) of the displayed image (thumbor's `focal()`): the window centred on it as far
+    /// as the image allows.
+    public static func focus(pixelX x: Double, pixelY y: Double) -> Gravity {
+        var g = Gravity.centre
+        (g.x, g.y) = (x.isFinite ? max(0, x) : 0, y.isFinite ? max(0, y) : 0)
+        (g.centresOnPoint, g.inPixels) = (true, true)
+        return g
+    }
 
     /// This gravity moved by `x`, `y` (``offsetX``, ``offsetY``).
     public func offset(x: Double, y: Double) -> Gravity {
@@ -81,9 +92,8 @@ public struct Gravity: Sendable, Hashable {
     private func origin(window: Double, in length: Double, fraction: Double, offset: Double, scale: Double) -> Double {
         let free = max(0, length - window)
         let shift = abs(offset) < 1 ? offset * length : offset / scale
-        let at =
-            centresOnPoint
-            ? length * fraction - window / 2 + shift : free * fraction + (fraction > 0.5 ? -shift : shift)
+        let point = inPixels ? fraction : length * fraction
+        let at = centresOnPoint ? point - window / 2 + shift : free * fraction + (fraction > 0.5 ? -shift : shift)
         return min(free, max(0, at))
     }
 
@@ -95,6 +105,6 @@ public struct Gravity: Sendable, Hashable {
         }
         if findsAttention { return "attention" }
         let moved = offsetX != 0 || offsetY != 0 ? "+\(f(offsetX)),\(f(offsetY))" : ""
-        return "\(centresOnPoint ? "fp" : "")\(f(x)):\(f(y))\(moved)"
+        return "\(centresOnPoint ? "fp" : "")\(inPixels ? "px" : "")\(f(x)):\(f(y))\(moved)"
     }
 }

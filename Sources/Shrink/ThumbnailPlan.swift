@@ -67,6 +67,10 @@ public struct ThumbnailPlan: Sendable, Equatable {
             let same = (displayed.width >= displayed.height) == (box.width >= box.height)
             target = .box(box, fit: same ? .fill : .inside)
         }
+        if case .box(let box, .insideEitherWay) = target {
+            let same = (displayed.width >= displayed.height) == (box.width >= box.height)
+            target = .box(same ? box : PixelSize(width: box.height, height: box.width), fit: .inside)
+        }
         switch target {
         case .original:
             out = displayed
@@ -94,9 +98,17 @@ public struct ThumbnailPlan: Sendable, Equatable {
                 out = PixelSize(width: Self.scaled(displayed.width, n, long), height: n)
             }
             region = FractionalRect(displayed)
-        case .box(let box, .inside), .box(let box, .auto):
+        case .box(let box, .inside), .box(let box, .auto), .box(let box, .insideEitherWay):
             try Self.check(box)
             out = Self.fitted(displayed, inside: box, allowUpscaling: options.allowUpscaling)
+            region = FractionalRect(displayed)
+        case .box(let box, .outside):
+            try Self.check(box)
+            var scale = max(Double(box.width) / Double(displayed.width), Double(box.height) / Double(displayed.height))
+            if scale > 1 && !options.allowUpscaling { scale = 1 }
+            out = PixelSize(
+                width: max(1, Int((Double(displayed.width) * scale).rounded())),
+                height: max(1, Int((Double(displayed.height) * scale).rounded())))
             region = FractionalRect(displayed)
         case .box(let box, .stretch):
             guard box.width >= 0, box.height >= 0, box.width + box.height > 0 else {

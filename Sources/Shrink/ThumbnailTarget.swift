@@ -13,6 +13,12 @@ public enum ThumbnailTarget: Sendable, Hashable, Codable {
         /// cropped to the box only where it is larger (imgproxy's `fill`; ``cover`` there is `fill-down`, which
         /// keeps the box's aspect ratio).
         case fill
+        /// ``inside`` the box, or inside the box turned 90° when that one has the image's orientation (thumbor's
+        /// `adaptive-fit-in`): the larger side of the image goes to the larger side of the box.
+        case insideEitherWay
+        /// Scaled, aspect ratio kept, to cover the box without cutting anything: one side is the box's, the other
+        /// longer (thumbor's `full-fit-in`).
+        case outside
         /// Exactly the box, the aspect ratio not kept (imgproxy's `force`). A side of 0 keeps the source's; without
         /// upscaling, both sides shrink by the same factor until neither enlarges the source.
         case stretch

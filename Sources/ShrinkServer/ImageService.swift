@@ -144,11 +144,19 @@ package final class ImageService: Sendable {
         guard target.hasPrefix(prefix), prefix.isEmpty || target.dropFirst(prefix.count).first == "/" else {
             throw RequestError.invalidURL("image URLs start with \(prefix)/")
         }
-        let url = try ProcessingURL(target.dropFirst(prefix.count), rules: configuration.urlRules)
-        guard
-            configuration.keys.verify(url.signature, path: url.signedPath)
-                || configuration.trustedSignatures.contains(String(url.signature))
-        else {
+        let path = target.dropFirst(prefix.count), rules = configuration.urlRules
+        let url: ProcessingURL
+        let signed: Bool
+        if ThumborURL.recognizes(path, rules: rules) {
+            url = try ThumborURL.parse(path)
+            signed = ThumborURL.verify(
+                signature: url.signature, path: url.signedPath, key: configuration.thumborKey,
+                allowsUnsafe: configuration.thumborAllowsUnsafe)
+        } else {
+            url = try ProcessingURL(path, rules: rules)
+            signed = configuration.keys.verify(url.signature, path: url.signedPath)
+        }
+        guard signed || configuration.trustedSignatures.contains(String(url.signature)) else {
             metrics.rejection("signature")
             throw RequestError(403, "invalid signature")
         }

@@ -94,6 +94,13 @@ package struct ServerConfiguration: Sendable {
     /// The watermark's base opacity, 0–1 (`SHRINK_WATERMARK_OPACITY`, `IMGPROXY_WATERMARK_OPACITY`); 1 by default.
     package var watermarkOpacity = 1.0
 
+    /// thumbor's `SECURITY_KEY` for its URLs' signatures (`SHRINK_THUMBOR_KEY`, `THUMBOR_SECURITY_KEY`); nil: only
+    /// `unsafe` thumbor URLs.
+    package var thumborKey: [UInt8]?
+    /// thumbor's `/unsafe/` URLs are served (`SHRINK_THUMBOR_ALLOW_UNSAFE_URL`, `THUMBOR_ALLOW_UNSAFE_URL`); on by
+    /// default, as thumbor's.
+    package var thumborAllowsUnsafe = true
+
     /// The rules image URLs are read by.
     package var urlRules: URLRules {
         var rules = URLRules(presets: presets)
@@ -292,6 +299,14 @@ package struct ServerConfiguration: Sendable {
             }
             fallbackTTL = v
         }
+        if let key = environment["SHRINK_THUMBOR_KEY"] ?? environment["THUMBOR_SECURITY_KEY"], !key.isEmpty {
+            thumborKey = Array(key.utf8)
+        }
+        if let name = ["SHRINK_THUMBOR_ALLOW_UNSAFE_URL", "THUMBOR_ALLOW_UNSAFE_URL"].first(where: {
+            environment[$0] != nil
+        }) {
+            thumborAllowsUnsafe = try Self.flag(environment[name]!, name: name)
+        }
         if let (name, path) = value("SHRINK_WATERMARK_PATH", "IMGPROXY_WATERMARK_PATH"), !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError("\(name): cannot read \(path)")
@@ -387,6 +402,7 @@ package struct ServerConfiguration: Sendable {
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
+            "thumbor URLs: \(thumborKey == nil ? "no key" : "signed with a key (****)")\(thumborAllowsUnsafe ? (thumborKey == nil ? ", /unsafe/ served" : ", but /unsafe/ still served (THUMBOR_ALLOW_UNSAFE_URL=false to refuse it)") : ", /unsafe/ refused")",
             "URLs: \(pathPrefix.isEmpty ? "" : "under \(pathPrefix), ")\(onlyPresets ? "presets only, " : "")\(base64IncludesFilename ? "Base64 sources with a filename, " : "")security options \(allowsSecurityOptions ? "allowed" : "refused"), \(trustedSignatures.count) trusted signature(s), base URL \(baseURL ?? "(none)"), max-age \(ttl.map(String.init) ?? "default"), CORS \(allowOrigin ?? "off"), fallback image \(fallbackImage.map { "\($0) (status \(fallbackStatus))" } ?? "(none)")",
             "quality \(quality)\(formatQuality.isEmpty ? "" : " (" + formatQuality.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"), negotiated from Accept: \(negotiation.isEnabled ? [negotiation.avif ? "AVIF" : nil, negotiation.webp ? "WebP" : nil].compactMap { $0 }.joined(separator: ", ") : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
         ]

@@ -31,6 +31,13 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var pixelate = 0
     package var gravity: Gravity = .centre
     package var crop: ImageRequest.Crop?
+    /// A rectangle of the displayed image to show (thumbor's manual crop `AxB:CxD`); nil: all of it.
+    package var region: PixelRect?
+    /// thumbor's `adaptive-fit-in` and `full-fit-in` (``ThumbnailTarget/Fit/insideEitherWay``, ``/outside``), which
+    /// imgproxy has no resizing type for; nil otherwise.
+    package var thumborFit: ThumbnailTarget.Fit?
+    /// thumbor's `grayscale()` (``Finishing/grayscale``).
+    package var grayscale = false
     package var rotation = 0
     /// `fl`: mirror left–right, top–bottom (after the rotation).
     package var flipHorizontal = false
@@ -107,6 +114,8 @@ package struct ProcessingOptions: Sendable, Hashable {
         }
         let target: ThumbnailTarget
         switch resizingType {
+        case _ where thumborFit != nil && w > 0 && h > 0:
+            target = .box(PixelSize(width: w, height: h), fit: thumborFit!)
         case .force where w > 0 || h > 0:
             target = .box(PixelSize(width: w, height: h), fit: .stretch)
         case .auto where w > 0 && h > 0:
@@ -140,6 +149,7 @@ package struct ProcessingOptions: Sendable, Hashable {
         if !stripColorProfile { options.color = .keep }
         if enforceThumbnail { options.useEmbeddedThumbnail = true }
         var finishing = Finishing()
+        finishing.grayscale = grayscale
         finishing.blurSigma = blur
         finishing.sharpenSigma = sharpen
         finishing.pixelateSize = pixelate > 1 ? max(1, css(pixelate)) : 0
@@ -166,7 +176,9 @@ package struct ProcessingOptions: Sendable, Hashable {
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
         if flipHorizontal { options.rotation = options.rotation.followed(by: .upMirrored) }
         if flipVertical { options.rotation = options.rotation.followed(by: .downMirrored) }
-        return ImageRequest(loader: loader, target: target, crop: crop, options: options, limits: limited(limits))
+        return ImageRequest(
+            loader: loader, target: target, region: region, crop: region == nil ? crop : nil, options: options,
+            limits: limited(limits))
     }
 
     /// `limits` as the security options change them.

@@ -17,6 +17,21 @@ package struct ProcessingURL: Sendable {
     package let source: String
     /// The output format the URL names by its extension, when it names one.
     package let extensionFormat: ImageFormat?
+    /// The scheme the URL was written in.
+    package let dialect: URLDialect
+
+    /// A URL already taken apart (``ThumborURL`` makes these).
+    package init(
+        signature: Substring, signedPath: Substring, options: ProcessingOptions, source: String,
+        extensionFormat: ImageFormat?, dialect: URLDialect
+    ) {
+        self.signature = signature
+        self.signedPath = signedPath
+        self.options = options
+        self.source = source
+        self.extensionFormat = extensionFormat
+        self.dialect = dialect
+    }
 
     /// Parses `target` (the request's raw path and query) with the default rules and `presets`.
     package init(_ target: Substring, presets: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970))
@@ -114,6 +129,7 @@ package struct ProcessingURL: Sendable {
         }
         if let exp = options.expires, now > exp { throw RequestError(404, "this URL expired at \(exp) (Unix time)") }
         self.options = options
+        self.dialect = .imgproxy
     }
 
     /// The output format named `name` (an extension of a format a registered codec writes: `jpg`, `jpeg`, `png`,

@@ -4,7 +4,7 @@ import Shrink
 /// through `@_spi(Fuzzing)`, so the server's types stay `package`.
 ///
 /// ``exercise(_:)`` takes any bytes as a raw request target and runs what a request meets before any decode:
-/// the URL parser (options, presets, Base64url and plain sources), the image request and cache key the
+/// the URL parsers (imgproxy's options, presets, Base64url and plain sources; thumbor's sizes, fits and filters), the image request and cache key the
 /// options make, that request run on a small image when its predicted peak is small (geometry and finishing at
 /// their edges: a result must have the finished size planned and fit in the predicted peak), signature checks, `local:///` resolution, address parsing and classification, and
 /// `If-None-Match` matching, the `Content-Disposition` header. It traps (a finding) when an invariant breaks: a path
@@ -56,6 +56,18 @@ import Shrink
             precondition(
                 IPAddress(address.description).map { $0.description == address.description } ?? false,
                 "\(address) does not parse back")
+        }
+        if ThumborURL.recognizes(Substring(target)), let url = try? ThumborURL.parse(Substring(target)) {
+            let key = Array("thumbor-key".utf8)
+            let signed = ThumborURL.sign(String(url.signedPath), key: key)
+            precondition(
+                ThumborURL.verify(signature: Substring(signed), path: url.signedPath, key: key, allowsUnsafe: false),
+                "a thumbor signature made for \(url.signedPath) does not verify")
+            if let request = try? url.options.imageRequest(
+                loader: FileLoader(path: "/nonexistent"), limits: ImageLimits())
+            {
+                run(request)
+            }
         }
         guard let url = try? ProcessingURL(Substring(target), presets: presets, now: 1_700_000_000) else { return }
         let signed = keys.sign(String(url.signedPath))

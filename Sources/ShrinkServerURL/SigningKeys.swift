@@ -85,7 +85,7 @@ package struct SigningKeys: Sendable {
     }
 
     /// URL-safe Base64 without padding (standard alphabet and padding accepted too); nil when malformed.
-    static func decodeBase64url(_ text: Substring) -> [UInt8]? {
+    package static func decodeBase64url(_ text: Substring) -> [UInt8]? {
         var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         s = s.replacingOccurrences(of: "=", with: "")
         while s.count % 4 != 0 { s += "=" }

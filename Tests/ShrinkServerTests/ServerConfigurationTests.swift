@@ -54,6 +54,13 @@ import Testing
             "IMGPROXY_WATERMARK_DATA": "aGVsbG8=", "IMGPROXY_WATERMARK_OPACITY": "0.5",
         ])
         #expect(c.watermarkImage == Array("hello".utf8) && c.watermarkOpacity == 0.5)
+        let thumbor = try ServerConfiguration(environment: [
+            "THUMBOR_SECURITY_KEY": "k", "THUMBOR_ALLOW_UNSAFE_URL": "False",
+        ])
+        #expect(thumbor.thumborKey == Array("k".utf8) && !thumbor.thumborAllowsUnsafe)
+        #expect(thumbor.summary.contains("thumbor URLs: signed with a key (****), /unsafe/ refused"))
+        let open = try ServerConfiguration(environment: ["SHRINK_THUMBOR_KEY": "k"])
+        #expect(open.summary.contains { $0.contains("but /unsafe/ still served") })
         #expect(c.limits.maxResultSide == 2048)
         #expect(c.presets == ["small": "rs:fit:50:50", "big": "w:500/q:90"])
         #expect(c.onlyPresets && c.base64IncludesFilename && c.allowsSecurityOptions)

@@ -28,11 +28,19 @@ extension Finishing {
 
     /// `image` through every step but the watermark.
     private func finished(_ image: PixelBuffer) -> PixelBuffer {
+        var image = image
+        if grayscale && image.format != .gray8 && image.format != .alpha8 {
+            image = PixelConverter.convert(image, to: image.format.hasAlpha ? .grayAlpha8 : .gray8)
+        }
         let (canvas, origin) = placement(of: image.size)
         let grows = canvas != image.size
         let filters = blurSigma > 0 || sharpenSigma > 0 || pixelateSize > 1
         // A background alone changes nothing in an opaque image that keeps its size.
         guard filters || grows || image.format.hasAlpha else { return image }
+        guard filters || grows || background != nil else {
+            // Grey and nothing else to do; grey with alpha goes out as RGBA, which every writer keeps.
+            return image.format == .grayAlpha8 ? PixelConverter.convert(image, to: .rgba8) : image
+        }
         let alpha = image.format.hasAlpha && background == nil || grows && background == nil
         var work = PixelConverter.convert(image, to: alpha || image.format.hasAlpha ? .rgba8 : .rgb8)
         let channels = work.format.bytesPerPixel, size = work.size

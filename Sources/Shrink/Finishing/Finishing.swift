@@ -7,6 +7,8 @@ import ShrinkCore
 /// The steps work in 8-bit RGB (RGBA when the image has alpha or the canvas grows without a background): a
 /// finished result is rgb8 or rgba8 whatever the pixel format policy asked for. Empty (nothing done) by default.
 public struct Finishing: Sendable, Hashable {
+    /// Shades of grey (BT.601 luma), alpha kept; before the other steps. `false` by default.
+    public var grayscale = false
     /// Gaussian blur of this standard deviation in output pixels (three box passes); 0 for none.
     public var blurSigma = 0.0
     /// Unsharp mask (the image plus its difference from a blur of this standard deviation); 0 for none.
@@ -34,7 +36,8 @@ public struct Finishing: Sendable, Hashable {
 
     /// True when no step does anything.
     public var isEmpty: Bool {
-        blurSigma <= 0 && sharpenSigma <= 0 && pixelateSize <= 1 && extend == nil && extendToAspectRatio == nil
+        !grayscale && blurSigma <= 0 && sharpenSigma <= 0 && pixelateSize <= 1 && extend == nil
+            && extendToAspectRatio == nil
             && padding.isEmpty && background == nil && watermark == nil
     }
 
@@ -102,7 +105,8 @@ public struct Finishing: Sendable, Hashable {
         func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
         let p = padding
         return [
-            "b\(f(blurSigma))", "s\(f(sharpenSigma))", "p\(pixelateSize)", "e\(extend?.keyValue ?? "-")",
+            "g\(grayscale ? 1 : 0)", "b\(f(blurSigma))", "s\(f(sharpenSigma))", "p\(pixelateSize)",
+            "e\(extend?.keyValue ?? "-")",
             "r\(extendToAspectRatio?.keyValue ?? "-")", "pd\(p.top),\(p.right),\(p.bottom),\(p.left)",
             "bg\(background?.hex ?? "-")", "wm\(watermark?.keyValue ?? "-")",
         ].joined(separator: ";")

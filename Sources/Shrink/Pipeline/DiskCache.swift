@@ -70,7 +70,7 @@ public final class DiskCache: Sendable {
             var st = stat()
             guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
             if name.contains(".tmp-") {
-                if Self.writerIsGone(name) { unlink(path) }
+                if FileOutput.isAbandoned(path) { unlink(path) }
             } else if name.hasSuffix(Self.suffix) {
                 entries[name] = Entry(bytes: Int(st.st_size), lastUse: Self.nanoseconds(st.st_mtim))
                 total += Int(st.st_size)
@@ -259,14 +259,6 @@ public final class DiskCache: Sendable {
             count = done
         }
         return done == size ? bytes : nil
-    }
-
-    /// A temporary file's writer (its name holds `.tmp-PID-`) is no longer running.
-    private static func writerIsGone(_ name: String) -> Bool {
-        guard let marker = name.split(separator: ".tmp-", maxSplits: 1).dropFirst().first else { return true }
-        let pid = marker.prefix(while: { $0.isNumber })
-        guard let p = Int32(pid) else { return true }
-        return kill(p, 0) != 0 && errno == ESRCH
     }
 
     private static func nanoseconds(_ t: timespec) -> Int { t.tv_sec * 1_000_000_000 + t.tv_nsec }

@@ -9,11 +9,14 @@
 /// Writes encoded images to files, and creates output directories.
 package enum FileOutput {
     /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a reader
-    /// never sees a half-written file. Fails with `.io` naming the path.
+    /// never sees a half-written file. The temporary file is locked (`flock`) until it has its name, so a sweeper can
+    /// tell an abandoned one (``isAbandoned(_:)``) from one being written. Fails with `.io` naming the path.
     package static func write(_ bytes: [UInt8], to path: String) throws(ImageError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ImageError(.io, "\(path): cannot create", cause: errnoText(), name: path) }
+        defer { close(fd) }
+        _ = flock(fd, LOCK_EX)
         var written = 0
         let ok: Bool = bytes.withUnsafeBytes { raw in
             while written < raw.count {
@@ -27,12 +30,20 @@ package enum FileOutput {
             return true
         }
         let error = ok ? nil : errnoText()
-        close(fd)
         guard ok, rename(temporary, path) == 0 else {
             let cause = error ?? errnoText()
             unlink(temporary)
             throw ImageError(.io, "\(path): cannot write", cause: cause, name: path)
         }
+    }
+
+    /// True when no process holds the lock of the temporary file at `path` (``write(_:to:)`` holds it until the rename):
+    /// its writer ended without finishing, however its process id has been reused since.
+    package static func isAbandoned(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Creates `path` and its missing parents as directories; an existing directory is fine.

@@ -82,12 +82,17 @@ import Shrink
         #expect(cache.statistics.evictions == 2)
     }
 
+    /// A temporary file nobody holds the lock of is a dead writer's, whatever process id its name holds (ids are
+    /// reused: here this very process's); one whose writer still holds the lock stays.
     @Test func leftoverTemporaryFilesOfDeadWritersAreRemoved() throws {
         let dir = Self.temporaryDirectory()
-        // A pid far above pid_max cannot be running.
-        let stale = dir + "/0123456789abcdef.entry.tmp-99999999-1"
+        let stale = dir + "/0123456789abcdef.entry.tmp-\(getpid())-1"
         let fd = open(stale, O_WRONLY | O_CREAT, 0o644); write(fd, "half", 4); close(fd)
+        let writing = dir + "/fedcba9876543210.entry.tmp-99999999-2"
+        let held = open(writing, O_WRONLY | O_CREAT, 0o644); write(held, "half", 4)
+        #expect(flock(held, LOCK_EX) == 0)
+        defer { close(held) }
         _ = try DiskCache(directory: dir)
-        #expect(Self.files(in: dir).isEmpty)
+        #expect(Self.files(in: dir) == ["fedcba9876543210.entry.tmp-99999999-2"])
     }
 }

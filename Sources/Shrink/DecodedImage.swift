@@ -57,6 +57,14 @@ public struct DecodedImage: Sendable {
         self.metadata = metadata
     }
 
+    /// The same image carrying `metadata` instead.
+    package func with(metadata: ImageMetadata) -> DecodedImage {
+        DecodedImage(
+            pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predictedPeakBytes,
+            decodePath: decodePath, decoder: decoder, workingBytes: workingBytes, warnings: warnings,
+            colorConversion: colorConversion)
+    }
+
     /// The displayed size.
     public var size: PixelSize { pixels.size }
 

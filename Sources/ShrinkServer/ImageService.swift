@@ -354,6 +354,7 @@ package final class ImageService: Sendable {
             optimizeCoding: CodecRegistry.standard.writer(for: format)?.reads.contains(.optimizeCoding) == true,
             background: url.options.background ?? .white)
         settings.keepEXIF = !url.options.stripMetadata
+        settings.keepCopyright = url.options.keepCopyright ?? configuration.keepCopyright
         settings.maxBytes = url.options.maxBytes
         return (settings, negotiated)
     }

@@ -101,6 +101,10 @@ package struct ServerConfiguration: Sendable {
     /// default, as thumbor's.
     package var thumborAllowsUnsafe = true
 
+    /// Results keep the source's EXIF copyright and artist while the rest of the metadata is stripped
+    /// (`SHRINK_KEEP_COPYRIGHT`, `IMGPROXY_KEEP_COPYRIGHT`); on by default, as imgproxy's.
+    package var keepCopyright = true
+
     /// The rules image URLs are read by.
     package var urlRules: URLRules {
         var rules = URLRules(presets: presets)
@@ -306,6 +310,9 @@ package struct ServerConfiguration: Sendable {
             environment[$0] != nil
         }) {
             thumborAllowsUnsafe = try Self.flag(environment[name]!, name: name)
+        }
+        if let (name, flag) = value("SHRINK_KEEP_COPYRIGHT", "IMGPROXY_KEEP_COPYRIGHT") {
+            keepCopyright = try Self.flag(flag, name: name)
         }
         if let (name, path) = value("SHRINK_WATERMARK_PATH", "IMGPROXY_WATERMARK_PATH"), !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path) else {

@@ -56,9 +56,9 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var autoRotate = true
     /// `sm`: drop EXIF (imgproxy's default); `sm:0` keeps it (orientation reset, as the pixels are upright).
     package var stripMetadata = true
-    /// `kcr`: keep the copyright while stripping metadata (imgproxy's default). Shrink's results carry no EXIF
-    /// unless `sm:0`, which keeps the copyright with the rest.
-    package var keepCopyright = true
+    /// `kcr`: keep the EXIF copyright and artist while stripping metadata; nil: the server's default
+    /// (`IMGPROXY_KEEP_COPYRIGHT`, on).
+    package var keepCopyright: Bool?
     /// `scp`: convert to sRGB and drop the profile (imgproxy's default); `scp:0` keeps the source's colours and
     /// profile.
     package var stripColorProfile = true

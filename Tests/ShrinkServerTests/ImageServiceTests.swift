@@ -200,6 +200,43 @@ import Testing
         #expect(await marked.respond(to: "/insecure/w:100/wm:2/plain/local:///a.jpg").status == 404)
     }
 
+    /// imgproxy's defaults: metadata stripped, but the EXIF copyright and artist kept (`kcr`, on by default); `kcr:0`
+    /// keeps nothing, `sm:0` everything.
+    @Test func copyrightIsKeptAloneUnlessAskedOtherwise() async throws {
+        // Big-endian TIFF: IFD0 with Make, Artist and Copyright, values after it.
+        func ascii(_ s: String) -> [UInt8] { Array(s.utf8) + [0] }
+        let make = ascii("CameraMaker"), artist = ascii("Ann Example"), copyright = ascii("(c) Ann Example 2026")
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: Int) -> [UInt8] { be16(v >> 16) + be16(v & 0xFFFF) }
+        var at = 8 + 2 + 3 * 12 + 4
+        var tiff: [UInt8] = [0x4D, 0x4D] + be16(42) + be32(8) + be16(3), values: [UInt8] = []
+        for (tag, value) in [(0x010F, make), (0x013B, artist), (0x8298, copyright)] {
+            tiff += be16(tag) + be16(2) + be32(value.count) + be32(at)
+            values += value
+            at += value.count
+        }
+        tiff += be32(0) + values
+        let exif: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let jpeg = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48))
+        try fixture.write(
+            "owned.jpg", Array(jpeg[0..<2]) + [0xFF, 0xE1] + be16(exif.count + 2) + exif + Array(jpeg[2...]))
+        let service = try fixture.service()
+        func has(_ body: [UInt8], _ text: [UInt8]) -> Bool {
+            body.count >= text.count
+                && (0...(body.count - text.count)).contains { body[$0..<$0 + text.count].elementsEqual(text) }
+        }
+        let kept = await service.respond(to: "/insecure/w:32/plain/local:///owned.jpg").body
+        #expect(has(kept, copyright) && has(kept, artist) && !has(kept, make))
+        let webp = await service.respond(to: "/insecure/w:32/plain/local:///owned.jpg@webp").body
+        #expect(has(webp, copyright) && !has(webp, make))
+        let none = await service.respond(to: "/insecure/w:32/kcr:0/plain/local:///owned.jpg").body
+        #expect(!has(none, copyright) && !has(none, make))
+        let all = await service.respond(to: "/insecure/w:32/sm:0/plain/local:///owned.jpg").body
+        #expect(has(all, copyright) && has(all, make))
+        let off = try fixture.service { $0.keepCopyright = false }
+        #expect(!has(await off.respond(to: "/insecure/w:32/plain/local:///owned.jpg").body, copyright))
+    }
+
     @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {
         let first = await (try fixture.service()).respond(to: "/insecure/w:64/plain/local:///b.jpg")
         let etag = try #require(first.header("ETag"))

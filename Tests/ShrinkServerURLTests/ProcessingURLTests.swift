@@ -1,3 +1,4 @@
+import Foundation
 import Shrink
 import Testing
 @testable import ShrinkServerURL
@@ -131,7 +132,8 @@ import Testing
     @Test func metadataColourOrientationAndPassThrough() throws {
         let o = try ProcessingURL("/s/ar:0/sm:0/kcr:0/scp:0/eth:1/raw:1/skp:jpg:png/fq:webp:60:avif:0/plain/local:///x")
             .options
-        #expect(!o.autoRotate && !o.stripMetadata && !o.keepCopyright && !o.stripColorProfile && o.enforceThumbnail)
+        #expect(
+            !o.autoRotate && !o.stripMetadata && o.keepCopyright == false && !o.stripColorProfile && o.enforceThumbnail)
         #expect(o.raw && o.skipProcessing == [.jpeg, .png] && o.formatQuality == ["webp": 60])
         let request = try o.imageRequest(loader: FileLoader(path: "/x"), limits: ImageLimits())
         #expect(!request.options.appliesEXIFOrientation && request.options.color == .keep)
@@ -216,5 +218,41 @@ import Testing
 
     private func status<T>(_ body: () throws -> T) -> Int? {
         do { _ = try body(); return nil } catch { return (error as? RequestError)?.status ?? -1 }
+    }
+}
+
+/// imgproxy's option table (``ProcessingURL/imgproxyOptions``) against the parser, and the README's copy of it.
+@Suite struct ImgproxyOptionTableTests {
+    @Test func everyImgproxyOptionIsAnsweredAsTheTableSays() throws {
+        var rules = URLRules(presets: ["default": "q:80"])
+        rules.allowsSecurityOptions = true
+        for option in ProcessingURL.imgproxyOptions {
+            for name in option.names {
+                let url = Substring("/s/\(name):\(option.sample)/plain/local:///x.jpg")
+                let parsed = Result { () throws(RequestError) -> ProcessingURL in try ProcessingURL(url, rules: rules) }
+                if option.accepted {
+                    #expect(throws: Never.self, "\(name)") { try parsed.get() }
+                } else {
+                    #expect(throws: RequestError.self, "\(name)") { try parsed.get() }
+                }
+            }
+        }
+        #expect(ProcessingURL.imgproxyOptions.count >= 44)
+    }
+
+    @Test func theREADMEHoldsTheTableTheParserMakes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = "<!-- imgproxy-options: made from ProcessingURL.imgproxyOptions -->\n", end = "\n<!-- end -->"
+        let start = try #require(readme.range(of: begin)), stop = try #require(readme.range(of: end))
+        let table = String(readme[start.upperBound..<stop.lowerBound])
+        if table != ProcessingURL.optionsTable {
+            let out = root.appendingPathComponent(".build/test-output/imgproxy-options.md")
+            try? FileManager.default.createDirectory(
+                at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try ProcessingURL.optionsTable.write(to: out, atomically: true, encoding: .utf8)
+            Issue.record("README's imgproxy option table differs from the parser's: the current one is in \(out.path)")
+        }
     }
 }

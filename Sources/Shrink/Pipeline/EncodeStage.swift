@@ -16,6 +16,14 @@ struct EncodeStage: Sendable {
             throw ImageError(.cancelled, "\(job.request.loader.name): request cancelled", name: job.request.loader.name)
         }
         let started = ContinuousClock.now
+        var settings = settings, image = image
+        if settings.keepCopyright && !settings.keepEXIF, let exif = image.metadata.exif {
+            // The copyright alone: a block of its own, written as EXIF is.
+            var metadata = image.metadata
+            metadata.exif = ExifCopyright.only(exif)
+            settings.keepEXIF = metadata.exif != nil
+            image = image.with(metadata: metadata)
+        }
         let encoder = try codecs.encoder(for: settings)
         var bytes = try encoder.encode(image.pixels, metadata: image.metadata)
         if let limit = settings.maxBytes, bytes.count > limit, !settings.lossless,

@@ -34,6 +34,9 @@ public struct OutputSettings: Sendable, Hashable {
     /// Keep the EXIF block (its orientation reset to 1, as the pixels are upright). `false` by default: EXIF may
     /// hold GPS positions.
     public var keepEXIF: Bool
+    /// Without ``keepEXIF``: keep the EXIF block's Copyright and Artist alone (imgproxy's `keep_copyright`). `false` by
+    /// default.
+    public var keepCopyright: Bool
     /// A lossy result's largest size in bytes (imgproxy's `mb`): the quality is lowered, by a bounded search of at
     /// most ``maxBytesEncodes`` encodes, to the highest that fits (the lowest tried when none does). nil by default.
     public var maxBytes: Int?
@@ -59,6 +62,7 @@ public struct OutputSettings: Sendable, Hashable {
         self.keepEXIF = false
         self.formatOptions = [:]
         self.maxBytes = nil
+        self.keepCopyright = false
     }
 
     /// The most encodes a ``maxBytes`` search makes (a binary search of 1–100 needs 7).
@@ -77,6 +81,7 @@ public struct OutputSettings: Sendable, Hashable {
         if let bitDepth { fields.append(("depth", String(bitDepth))) }
         if keepEXIF { fields.append(("exif", "1")) }
         if let maxBytes { fields.append(("mb", String(maxBytes))) }
+        if keepCopyright && !keepEXIF { fields.append(("kcr", "1")) }
         for (name, value) in formatOptions.sorted(by: { $0.key < $1.key }) { fields.append(("o." + name, value)) }
         return fields
     }

@@ -25,6 +25,9 @@ package struct DecodePlan: Sendable {
     /// For a cut placed by ``Gravity/attention``: the cover decode the window is cut from (the decode runs it, not
     /// ``route``); nil otherwise.
     package var attention: AttentionCrop? = nil
+    /// For options that trim: the reduced decode the borders are found on, and how the trimmed plan is made (the
+    /// decode runs that, not ``route``); nil otherwise.
+    package var trim: TrimPlan? = nil
 
     /// The size of the finished result: the plan's output size, grown by the options' ``Finishing``.
     package var finishedSize: PixelSize { options.finishing.finishedSize(of: plan.outputSize) }
@@ -33,6 +36,6 @@ package struct DecodePlan: Sendable {
     func with(reserved: Int, fallback: String?) -> DecodePlan {
         DecodePlan(
             plan: plan, options: options, format: format, route: route, predictedPeakBytes: predictedPeakBytes,
-            reservedBytes: reserved, fallback: fallback, attention: attention)
+            reservedBytes: reserved, fallback: fallback, attention: attention, trim: trim)
     }
 }

@@ -15,6 +15,7 @@ extension ImageSource {
     /// Runs `chosen` along its route and nothing else: the planar or row renderer, the pixel format conversion,
     /// colour management, the strict check. The result reports the route's path, decoder and working bytes.
     package func image(_ chosen: DecodePlan, monitor: DecodeMonitor? = nil) throws(ImageError) -> DecodedImage {
+        if let trim = chosen.trim { return try imageByTrimming(chosen, trim, monitor: monitor) }
         if let crop = chosen.attention { return try imageByAttention(chosen, crop, monitor: monitor) }
         let (plan, options, format, route) = (chosen.plan, chosen.options, chosen.format, chosen.route)
         do throws(ImageError) {

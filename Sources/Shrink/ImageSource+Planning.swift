@@ -46,7 +46,7 @@ extension ImageSource {
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: name, what: "output")
         try options.finishing.validate()
-        let priced = decodePlan(plan, options: options)
+        let priced = try trimming(decodePlan(plan, options: options), target: target, frame: region)
         try limits.check(priced.finishedSize, path: name, what: "finished output")
         try limits.check(resultSize: priced.finishedSize, path: name)
         try limits.check(

@@ -45,6 +45,8 @@ public struct ThumbnailOptions: Sendable {
     /// it; without ``allowUpscaling`` both shrink back by the same factor until neither side enlarges the source.
     /// Cover and fill keep their box when the factors are equal. `(1, 1)` by default.
     public var zoom: (x: Double, y: Double) = (1, 1)
+    /// Surrounding background cut away before the target applies (``Trim``); nil by default.
+    public var trim: Trim?
     /// What is done to the result at its output size: blur, sharpen, pixelate, a grown canvas, padding, a
     /// background (``Finishing``). Nothing by default.
     public var finishing = Finishing()

@@ -74,6 +74,8 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var watermarkGravity: Gravity = .centre
     package var watermarkTiled = false
     package var watermarkScale = 0.0
+    /// `t`: surrounding background cut away first (``Trim``); nil: none.
+    package var trim: Trim?
     /// `mb`: the result's largest size in bytes, for lossy formats (``OutputSettings/maxBytes``).
     package var maxBytes: Int?
     /// `fq`: quality by output format name (`jpeg`, `webp`…), used when `q` is not given.
@@ -146,6 +148,7 @@ package struct ProcessingOptions: Sendable, Hashable {
                 width: min(css(minWidth), Self.maxSide), height: min(css(minHeight), Self.maxSide))
         }
         options.appliesEXIFOrientation = autoRotate
+        options.trim = trim
         if !stripColorProfile { options.color = .keep }
         if enforceThumbnail { options.useEmbeddedThumbnail = true }
         var finishing = Finishing()

@@ -51,9 +51,10 @@ extension ProcessingURL {
             names: ["crop", "c"], sample: "0.5:0.5:no", supported: true,
             summary: "before the resize, absolute or relative", test: "ImageServiceTests.gravityRotationAndFormats"),
         .init(
-            names: ["trim", "t"], sample: "10", supported: false,
-            summary: "not yet: needs the borders found on a reduced decode before the plan",
-            test: "ProcessingURLTests.everyImgproxyOptionIsAnsweredAsTheTableSays"),
+            names: ["trim", "t"], sample: "10:ffffff:1:0", supported: true,
+            summary:
+                "threshold, colour (else the top-left pixel's), equal cuts; the borders found on a reduced decode, never the full-size image",
+            test: "TrimTests, ImageServiceTests.trimCutsTheBackground"),
         .init(
             names: ["padding", "pd"], sample: "10:20", supported: true, summary: "CSS order and shorthand, times dpr",
             test: "ProcessingURLTests.extendPaddingAndFiltersMapToFinishing"),

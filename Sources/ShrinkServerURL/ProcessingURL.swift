@@ -297,6 +297,19 @@ package struct ProcessingURL: Sendable {
             try needArgs(1...1)
             let q = try int(0, "quality", 0...100) ?? 0
             o.quality = q == 0 ? nil : q
+        case "t", "trim":
+            // threshold[:color[:equal_hor[:equal_ver]]]
+            try needArgs(1...4)
+            var trim = Trim(threshold: try int(0, "threshold", 0...255) ?? 10)
+            if let hex = arg(1) {
+                guard let c = RGBColor(hex: hex) else {
+                    throw RequestError.invalidURL("\(name): the colour is six hex digits")
+                }
+                trim.color = c
+            }
+            trim.equalHorizontal = bool(2) ?? false
+            trim.equalVertical = bool(3) ?? false
+            o.trim = trim
         case "wm", "watermark":
             // opacity[:position[:x:y[:scale]]]; position `re` tiles it.
             try needArgs(1...5)

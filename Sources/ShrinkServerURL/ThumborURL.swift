@@ -7,6 +7,7 @@ import Shrink
 /// - Sizes: `WxH` without `fit-in` covers the box and crops (upscaling unless `no_upscale()`); `fit-in` fits inside
 ///   it (no upscaling unless `upscale()`), `adaptive-fit-in` inside it or its transpose, whichever has the image's
 ///   orientation, `full-fit-in` covers it without cropping; 0 (or nothing) is proportional; a minus flips.
+/// - `trim` cuts the background (the top-left or bottom-right pixel's colour, within a tolerance) before anything.
 /// - `AxB:CxD` crops first (left, top, right, bottom, displayed pixels); `left|center|right` and
 ///   `top|middle|bottom` place the crop; `smart` places it by attention (``Gravity/attention``).
 /// - Filters: `format`, `quality`, `fill` (a colour or `transparent`: the fit-in box filled), `background_color`,
@@ -87,8 +88,21 @@ package enum ThumborURL {
         }
         if next({ $0 == "debug" }) != nil {}
         if next({ $0 == "meta" }) != nil { throw RequestError(400, "thumbor's meta/ (JSON metadata) is not supported") }
-        if next({ $0 == "trim" || $0.hasPrefix("trim:") }) != nil {
-            throw RequestError(400, "thumbor's trim/ is not supported yet")
+        if let t = next({ $0 == "trim" || $0.hasPrefix("trim:") }) {
+            // trim[:top-left|bottom-right][:tolerance]
+            var trim = Trim(threshold: 0)
+            for part in t.split(separator: ":").dropFirst() {
+                switch part {
+                case "top-left": trim.corner = .topLeft
+                case "bottom-right": trim.corner = .bottomRight
+                default:
+                    guard let n = Int(part), (0...442).contains(n) else {
+                        throw RequestError(400, "trim: top-left, bottom-right or a tolerance, not \(part)")
+                    }
+                    trim.threshold = min(255, n)
+                }
+            }
+            o.trim = trim
         }
         if let crop = next({ $0.wholeMatch(of: /\d+x\d+:\d+x\d+/) != nil }) {
             let n = crop.split(whereSeparator: { $0 == "x" || $0 == ":" }).compactMap { Int($0) }

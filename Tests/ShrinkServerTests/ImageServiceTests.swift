@@ -237,6 +237,26 @@ import Testing
         #expect(!has(await off.respond(to: "/insecure/w:32/plain/local:///owned.jpg").body, copyright))
     }
 
+    /// imgproxy's `t` and thumbor's `trim/` cut the background before the size applies.
+    @Test func trimCutsTheBackground() async throws {
+        var bytes = [UInt8](repeating: 255, count: 300 * 200 * 3)
+        for y in 50..<110 { for x in 80..<180 { bytes[(y * 300 + x) * 3] = 20 } }
+        let png = try PNGEncoder().encode(
+            PixelBuffer(format: .rgb8, size: PixelSize(width: 300, height: 200), bytes: bytes))
+        try fixture.write("bordered.png", png)
+        let service = try fixture.service()
+        for url in [
+            "/insecure/t:10/plain/local:///bordered.png", "/unsafe/trim/bordered.png",
+            "/unsafe/trim:bottom-right:5/bordered.png",
+        ] {
+            let r = await service.respond(to: Substring(url))
+            let size = try imageSize(r.body)
+            #expect(r.status == 200 && size == PixelSize(width: 100, height: 60), "\(url)")
+        }
+        let sized = await service.respond(to: "/insecure/t:10:ffffff:1/w:70/plain/local:///bordered.png")
+        #expect(try imageSize(sized.body) == PixelSize(width: 70, height: 30)) // 140×60 equal cuts, then w:70
+    }
+
     @Test func notModifiedIsAnsweredBeforeAnyWork() async throws {
         let first = await (try fixture.service()).respond(to: "/insecure/w:64/plain/local:///b.jpg")
         let etag = try #require(first.header("ETag"))

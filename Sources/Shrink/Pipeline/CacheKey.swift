@@ -63,7 +63,7 @@ extension ThumbnailOptions {
             ("thumb", useEmbeddedThumbnail.map { $0 ? "1" : "0" } ?? "auto"),
             ("px", pixelFormat.keyValue), ("c", color.rawValue),
         ] + (finishing.isEmpty ? [] : [("fin", finishing.keyValue)])
-            + (gravity.findsAttention ? [("g", "attention")] : [])
+            + (gravity.findsAttention ? [("g", "attention")] : []) + (trim.map { [("trim", $0.keyValue)] } ?? [])
     }
 }
 

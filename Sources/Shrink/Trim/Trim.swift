@@ -7,7 +7,9 @@
 public struct Trim: Sendable, Hashable {
     /// Which pixel names the background when ``color`` does not.
     public enum Corner: String, Sendable, Hashable {
+        /// The top-left pixel (imgproxy's and thumbor's default).
         case topLeft
+        /// The bottom-right pixel (thumbor's `trim:bottom-right`).
         case bottomRight
     }
 

@@ -7,22 +7,15 @@ package enum ExifCopyright {
 
     /// A TIFF structure holding only `tiff`'s Copyright and Artist, or nil when it has neither.
     package static func only(_ tiff: [UInt8]) -> [UInt8]? {
-        guard tiff.count >= 8 else { return nil }
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            let a = Int(tiff[at]), b = Int(tiff[at + 1])
-            return little ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
-            return hi << 16 | lo
-        }
+        tiff.withUnsafeBytes { kept(from: $0) }.map(rebuilt)
+    }
+
+    /// The Copyright and Artist values of `tiff`'s IFD0, each ending in NUL; nil when it has neither.
+    private static func kept(from tiff: UnsafeRawBufferPointer) -> [(tag: UInt16, value: [UInt8])]? {
+        guard tiff.count >= 8, let little = TIFFBytes.byteOrder(of: tiff) else { return nil }
+        let reader = TIFFBytes(tiff, littleEndian: little)
+        func u16(_ at: Int) -> Int? { reader.u16(at) }
+        func u32(_ at: Int) -> Int? { reader.u32(at) }
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd), count <= 1000 else { return nil }
         var kept: [(tag: UInt16, value: [UInt8])] = []
         for i in 0..<count {
@@ -35,8 +28,11 @@ package enum ExifCopyright {
             if value.last != 0 { value.append(0) } // ASCII ends in NUL
             kept.append((UInt16(tag), value))
         }
-        guard !kept.isEmpty else { return nil }
-        kept.sort { $0.tag < $1.tag }
+        return kept.isEmpty ? nil : kept.sorted { $0.tag < $1.tag }
+    }
+
+    /// A little-endian TIFF structure whose IFD0 holds `kept`, ASCII.
+    private static func rebuilt(_ kept: [(tag: UInt16, value: [UInt8])]) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
         var out: [UInt8] = [0x49, 0x49] + le16(42) + le32(8) + le16(kept.count)

@@ -26,23 +26,13 @@ package struct ExifReader: Sendable {
             problem = "EXIF block is too short (\(tiff.count) bytes) to hold a TIFF header"
             return
         }
-        let little: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default:
+        guard let little = TIFFBytes.byteOrder(of: tiff) else {
             problem = "EXIF block has no TIFF byte-order mark"
             return
         }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            let a = Int(tiff[at]), b = Int(tiff[at + 1])
-            return little ? a | b << 8 : a << 8 | b
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
-            return hi << 16 | lo
-        }
+        let reader = TIFFBytes(tiff, littleEndian: little)
+        func u16(_ at: Int) -> Int? { reader.u16(at) }
+        func u32(_ at: Int) -> Int? { reader.u32(at) }
         guard u16(2) == 42, let ifd0 = u32(4) else {
             problem = "EXIF block's TIFF header is malformed"
             return

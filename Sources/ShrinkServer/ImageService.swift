@@ -12,7 +12,7 @@ import ShrinkServerURL
 /// returns a ``ServerResponse``; ``ImageServer`` wires it to Hummingbird.
 package final class ImageService: Sendable {
     /// The server's version, part of every ETag (a new version may make different bytes).
-    package static let version = "shrink/0.16"
+    package static let version = "shrink/0.17"
 
     package let configuration: ServerConfiguration
     package let pipeline: ImagePipeline

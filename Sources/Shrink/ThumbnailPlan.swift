@@ -149,18 +149,16 @@ public struct ThumbnailPlan: Sendable, Equatable {
                 x: g.originX(window: w, in: Double(displayed.width), scale: scale),
                 y: g.originY(window: h, in: Double(displayed.height), scale: scale), width: w, height: h)
         }
+        // A stretched result has its own shape; every other keeps the image's.
+        let stretched = target.fit == .stretch
         if options.zoom != (1, 1) {
             guard options.zoom.x > 0, options.zoom.y > 0, options.zoom.x.isFinite, options.zoom.y.isFinite else {
                 throw ImageError(.invalidArgument, "zoom factors must be above 0, not \(options.zoom)")
             }
-            var stretched = false
-            if case .box(_, .stretch) = target { stretched = true }
             out = Self.zoomed(
                 out, by: options.zoom, region: region, keepsAspect: !stretched, allowUpscaling: upscales)
         }
-        if let least = options.minimumSize, !Self.cuts(target) {
-            let stretched: Bool
-            if case .box(_, .stretch) = target { stretched = true } else { stretched = false }
+        if let least = options.minimumSize, target.fit != .cover && target.fit != .fill {
             out = Self.enlarged(out, toAtLeast: least, shape: stretched ? out : displayed)
         }
 
@@ -270,13 +268,6 @@ public struct ThumbnailPlan: Sendable, Equatable {
         guard box.width > 0, box.height > 0 else {
             throw ImageError(.invalidArgument, "thumbnail box must be at least 1x1, not \(box)")
         }
-    }
-
-    /// True for the targets that cut the image to a box (cover and fill): their window, not their size, answers
-    /// a minimum size.
-    private static func cuts(_ target: ThumbnailTarget) -> Bool {
-        if case .box(_, let fit) = target { return fit == .cover || fit == .fill }
-        return false
     }
 
     /// `size` times `zoom` per axis (from the scale of its longer side when it `keepsAspect`, so that a side rounded

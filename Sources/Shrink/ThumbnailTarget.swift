@@ -35,6 +35,12 @@ public enum ThumbnailTarget: Sendable, Hashable, Codable {
     /// scale while decoding accept only 1.
     case prescale(Int)
 
+    /// The box's fit for a box target; nil for the others.
+    package var fit: Fit? {
+        if case .box(_, let fit) = self { return fit }
+        return nil
+    }
+
     /// The largest side a target may ask for (2³⁰): larger values are `.invalidArgument` before any
     /// arithmetic, so no size derived from a target can overflow. (Outputs are further bounded by
     /// ``ImageLimits/maxPixels``.)

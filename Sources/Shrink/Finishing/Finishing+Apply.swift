@@ -41,8 +41,10 @@ extension Finishing {
             // Grey and nothing else to do; grey with alpha goes out as RGBA, which every writer keeps.
             return image.format == .grayAlpha8 ? PixelConverter.convert(image, to: .rgba8) : image
         }
-        let alpha = image.format.hasAlpha && background == nil || grows && background == nil
-        var work = PixelConverter.convert(image, to: alpha || image.format.hasAlpha ? .rgba8 : .rgb8)
+        // RGBA for an image with alpha (flattened at the end when there is a background), or a canvas that grows with
+        // nothing to fill it.
+        var work = PixelConverter.convert(
+            image, to: image.format.hasAlpha || grows && background == nil ? .rgba8 : .rgb8)
         let channels = work.format.bytesPerPixel, size = work.size
         if filters {
             work.bytes.withUnsafeMutableBufferPointer { pixels in

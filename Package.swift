@@ -102,6 +102,9 @@ let package = Package(
         .target(
             name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF", "CShrinkCGIF"],
             exclude: ["CShrinkGIF", "CShrinkCGIF"]),
+        // BMP by Shrink's own reader; ICO and CUR over it and the PNG codec (an icon's entries are BMP or PNG images).
+        .target(name: "ShrinkBMP", dependencies: ["ShrinkCore"]),
+        .target(name: "ShrinkICO", dependencies: ["ShrinkCore", "ShrinkBMP", "ShrinkPNG"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
         .systemLibrary(
             name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
@@ -111,7 +114,7 @@ let package = Package(
             name: "Shrink",
             dependencies: [
                 "ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF",
-                "ShrinkHEIF", "CShrinkSystem",
+                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "CShrinkSystem",
             ]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
         .systemLibrary(
@@ -153,6 +156,7 @@ let package = Package(
         .testTarget(name: "ShrinkHEIFTests", dependencies: ["ShrinkHEIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkBMPTests", dependencies: ["Shrink"]),
         .testTarget(
             name: "ShrinkCLITests",
             dependencies: [

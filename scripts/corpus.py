@@ -7,9 +7,15 @@ scripts/test-summary collects at the end of `make test`.
   one (scripts/generated_corpus.py, same layout and MANIFEST columns), saying so in one line.
 - `generated()`: whether `chosen` fell back to the generated corpus (checks tuned to the real one's counts use it).
 - `skipped(script, why)`: prints `SCRIPT: skipped: WHY` and exits 0.
+- `formats(script)`: the formats corpus (the formats ../shared/corpus does not hold: BMP, ICO and CUR so far), files
+  from package archives that Tests/FormatsCorpus/MANIFEST.tsv and ARCHIVES.tsv name, built once into
+  .build/formats-corpus by scripts/fetch-corpus (the archives cached in ~/.cache/shrink/archives, every file checked
+  against its sha256); None under `SHRINK_CORPUS=none`, where the generated corpus holds those formats. A fetch that
+  fails fails the check: the formats corpus is never silently left out.
+- `rows(script)`: the MANIFEST rows of the chosen corpus and of the formats corpus, each with `file`, its path.
 - `counted(script, files)`: prints `SCRIPT: corpus files checked: N` (or `generated files checked: N`); a
   selection of no file is a failure (exit 1), never a pass that checked nothing."""
-import os, sys
+import csv, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _generated = False
@@ -31,6 +37,37 @@ def chosen(script):
     print(f"{script}: the corpus (../shared/corpus or SHRINK_CORPUS) is absent: checking generated inputs instead "
           f"({os.path.relpath(path, ROOT)}, made by scripts/generated_corpus.py)", flush=True)
     return path
+
+
+def formats(script):
+    if os.environ.get("SHRINK_CORPUS") == "none":
+        return None
+    target = os.path.join(ROOT, ".build", "formats-corpus")
+    manifest = os.path.join(ROOT, "Tests", "FormatsCorpus", "MANIFEST.tsv")
+    stamp = os.path.join(target, "MANIFEST.tsv")
+    if os.path.isfile(stamp) and open(stamp, "rb").read() == open(manifest, "rb").read():
+        return target
+    cache = os.path.join(os.path.expanduser("~"), ".cache", "shrink", "archives")
+    fetched = subprocess.run([os.path.join(ROOT, "scripts", "fetch-corpus"), target, "--sources", "pypi", "--manifest",
+                              manifest, "--archives", os.path.join(ROOT, "Tests", "FormatsCorpus", "ARCHIVES.tsv"),
+                              "--archives-cache", cache], capture_output=True, text=True)
+    if fetched.returncode != 0 or open(stamp, "rb").read() != open(manifest, "rb").read():
+        print(fetched.stdout + fetched.stderr, file=sys.stderr)
+        print(f"{script}: the formats corpus (Tests/FormatsCorpus) could not be fetched into {target}", file=sys.stderr)
+        sys.exit(1)
+    print(f"{script}: fetched the formats corpus into {os.path.relpath(target, ROOT)} (scripts/fetch-corpus)", flush=True)
+    return target
+
+
+def rows(script):
+    found = []
+    for directory in filter(None, (chosen(script), formats(script))):
+        with open(os.path.join(directory, "MANIFEST.tsv"), newline="") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                row["file"] = os.path.join(directory, row["path"])
+                if os.path.isfile(row["file"]):
+                    found.append(row)
+    return found
 
 
 def generated():

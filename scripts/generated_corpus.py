@@ -9,6 +9,7 @@ write) make from seeded synthetic photos, in the real corpus's layout and with a
   png/          every colour type and bit depth (1 to 16), palette and key transparency, Adam7, an ICC profile
   webp/         lossy, lossless, alpha, animation, an ICC profile, an EXIF orientation
   gif/          palette, transparency, interlacing, animation with disposal
+  bmp/, ico/    Pillow's BMP writer (24-bit, palettes, 1-bit, 32-bit with alpha) and ICO writer (PNG and BMP entries)
   heic/         pillow-heif's HEVC: opaque, alpha, odd size
   avif/         Pillow's AVIF: 4:2:0, 4:4:4, alpha, odd size
   colour/       JPEG, PNG and WebP tagged with Ghostscript's Adobe RGB (a98) and ROMM RGB profiles (libgs-common)
@@ -212,6 +213,17 @@ def files():
         add("avif/alpha.avif", encoded(photo(400, 300, 72, alpha=True), "AVIF", quality=70), "AV1 with alpha")
         add("avif/odd-333x517.avif", encoded(photo(333, 517, 73), "AVIF", quality=60), "odd size")
 
+    # BMP and ICO through Pillow's writers (uncompressed BMP rows; icons with PNG entries and with BMP ones).
+    add("bmp/rgb24.bmp", encoded(photo(320, 200, 75), "BMP"), "24-bit, bottom-up")
+    add("bmp/palette8.bmp", encoded(photo(300, 180, 76).quantize(256), "BMP"), "8-bit palette")
+    add("bmp/gray8.bmp", encoded(photo(200, 150, 77).convert("L"), "BMP"), "8-bit gray palette")
+    add("bmp/bilevel.bmp", encoded(photo(200, 130, 78).convert("1"), "BMP"), "1-bit")
+    add("bmp/rgba32.bmp", encoded(photo(160, 120, 79, alpha=True), "BMP"), "32-bit with alpha masks")
+    add("ico/png-entries.ico", encoded(photo(256, 256, 85, alpha=True), "ICO", sizes=[(16, 16), (32, 32), (256, 256)]),
+        "PNG entries 16, 32 and 256")
+    add("ico/bmp-entries.ico", encoded(photo(64, 64, 86, alpha=True), "ICO", sizes=[(16, 16), (48, 48), (64, 64)],
+                                       bitmap_format="bmp"), "BMP entries 16, 48 and 64 with AND masks")
+
     # ICC-tagged images: an sRGB scene stored in a wider space, as a camera set to Adobe RGB stores it, converted
     # back to sRGB by the colour policy.
     for name, profile in icc.items():
@@ -224,7 +236,8 @@ def files():
     # Damage: cut, flipped, garbage, a bomb's header.
     whole = {path: data for path, data, _ in out if not path.startswith(("colour/", "orientation/"))}
     for path in ("jpeg/photo-420-q85.jpg", "jpeg/progressive-420.jpg", "png/rgba8.png", "png/rgb8-adam7.png",
-                 "webp/lossy.webp", "gif/palette.gif", "heic/photo.heic", "avif/photo-420.avif"):
+                 "webp/lossy.webp", "gif/palette.gif", "heic/photo.heic", "avif/photo-420.avif", "bmp/rgb24.bmp",
+                 "ico/bmp-entries.ico"):
         if path in whole:
             data = whole[path]
             add("corrupt/cut-" + path.replace("/", "-"), data[: len(data) // 2], f"{path} cut in half")
@@ -254,6 +267,8 @@ def sniffed(data):
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP": return "webp"
     if data[:4] == b"GIF8": return "gif"
     if data[4:8] == b"ftyp": return "avif" if data[8:12] in (b"avif", b"avis") else "heif"
+    if data[:2] == b"BM": return "bmp"
+    if data[:4] in (b"\0\0\1\0", b"\0\0\2\0"): return "ico"
     return "unknown"
 
 

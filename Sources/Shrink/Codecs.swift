@@ -6,8 +6,10 @@ import ShrinkCore
 @_exported import struct ShrinkPNG.PNGEncoder
 @_exported import struct ShrinkWebP.WebPEncoder
 @_exported import struct ShrinkHEIF.AVIFEncoder
+import ShrinkBMP
 import ShrinkGIF
 import ShrinkHEIF
+import ShrinkICO
 import ShrinkJPEG
 import ShrinkPNG
 import ShrinkWebP
@@ -21,6 +23,8 @@ extension CodecRegistry {
         .gif,
         .heif,
         .avif,
+        .bmp,
+        .ico,
     ])
 }
 

@@ -96,7 +96,8 @@ extension ImageSource {
             oriented.orientation = info.orientation
             let plan = try ThumbnailPlan(
                 info: oriented, target: target, options: options, prescales: source.decoder.scaleDenominators,
-                scaledSize: source.decoder.scaledSize(denominator:))
+                scaledSize: source.decoder.scaledSize(denominator:),
+                filteredPrescales: source.decoder.reducedImagesAreFiltered)
             return source.info.size == stored && plan.outputSize == planned.outputSize
         }
         if let own = decoder.embeddedThumbnail() {
@@ -122,7 +123,8 @@ extension ImageSource {
         oriented.orientation = orientation
         let plan = try ThumbnailPlan(
             info: oriented, target: target, options: options, prescales: decoder.scaleDenominators,
-            scaledSize: decoder.scaledSize(denominator:))
+            scaledSize: decoder.scaledSize(denominator:),
+            filteredPrescales: decoder.reducedImagesAreFiltered)
         var kept = options
         kept.color = .keep // the thumbnail is in the image's colours: its profile applies
         kept.finishing = Finishing() // finished once converted, below

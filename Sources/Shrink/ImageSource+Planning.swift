@@ -42,7 +42,8 @@ extension ImageSource {
         info.orientation = info.orientation.followed(by: rotation(under: options))
         let plan = try ThumbnailPlan(
             info: info, target: target, options: options, prescales: decoder.scaleDenominators,
-            scaledSize: decoder.scaledSize(denominator:), crop: region, minimumPrescale: minimumPrescale)
+            scaledSize: decoder.scaledSize(denominator:),
+            filteredPrescales: decoder.reducedImagesAreFiltered, crop: region, minimumPrescale: minimumPrescale)
         // An upscaled output is bounded by the same limit as a source.
         try limits.check(plan.outputSize, path: name, what: "output")
         try options.finishing.validate()

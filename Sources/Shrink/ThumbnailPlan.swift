@@ -31,9 +31,12 @@ public struct ThumbnailPlan: Sendable, Equatable {
     /// target applies to it. Fails with `.invalidArgument` for an empty target or a crop outside the image.
     /// `minimumPrescale` makes the decoder scale by at least that much (when it can), even below the target
     /// resolution: a cheaper plan for a tight memory budget, the resampler then enlarging to the target.
+    /// `filteredPrescales` says the reduced sizes are finished images (an icon's smaller entries, a pyramid's
+    /// levels): the smallest that covers the output is taken, with no headroom left to the resampler.
     package init(
         info: ImageInfo, target: ThumbnailTarget, options: ThumbnailOptions, prescales: [Int],
-        scaledSize: (Int) -> PixelSize, crop: FractionalRect? = nil, minimumPrescale: Int = 1
+        scaledSize: (Int) -> PixelSize, filteredPrescales: Bool = false, crop: FractionalRect? = nil,
+        minimumPrescale: Int = 1
     ) throws(ImageError) {
         // A zoom multiplies the scale the target asks for before the no-upscaling clamp (as imgproxy's): the target
         // is met as if upscaling were allowed, zoomed, then clamped.
@@ -167,8 +170,9 @@ public struct ThumbnailPlan: Sendable, Equatable {
         let stored = info.orientation.storedSize(of: out)
         let storedRegion = info.orientation.storedRect(for: region, storedSize: info.size)
         // The least reduction over the two axes, measured on the decoder's real scaled size, decides how
-        // far the decoder may prescale: quality mode leaves at least 2× to the resampler.
-        let headroom = options.mode == .quality ? 2.0 : 1.0
+        // far the decoder may prescale: quality mode leaves at least 2× to the resampler, unless the reduced sizes are
+        // finished images.
+        let headroom = options.mode == .quality && !filteredPrescales ? 2.0 : 1.0
         var prescale = 1
         for d in prescales.sorted() where d > 1 {
             let s = scaledSize(d)

@@ -10,6 +10,9 @@ public protocol ImageDecoding: Sendable {
     var scaleDenominators: [Int] { get }
     /// The size of a decode at 1/`denominator`.
     func scaledSize(denominator: Int) -> PixelSize
+    /// True when each reduced size is a finished image its maker filtered down (an icon's smaller entries, a
+    /// pyramid's levels), not a decode-time approximation: the planner takes the smallest that covers the output.
+    var reducedImagesAreFiltered: Bool { get }
     /// The 8-bit format results are delivered in (gray8, rgb8 or rgba8) when no other is asked for; rows
     /// may be richer (16-bit) and are converted after reduction.
     var outputFormat: PixelFormat { get }
@@ -34,6 +37,8 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
+    /// False, by default: decode-time scaling (DCT, box sums, a codec's scaler) approximates.
+    public var reducedImagesAreFiltered: Bool { false }
     /// None, by default.
     public var losslessTransforms: (any LosslessTransforming)? { nil }
     /// None, by default.

@@ -32,12 +32,12 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let avif = ImageFormat(name: "avif", mimeType: "image/avif", fileExtensions: ["avif"])
     /// TIFF (`image/tiff`): recognised, not read (`.unsupportedFormat` names it).
     public static let tiff = ImageFormat(name: "tiff", mimeType: "image/tiff", fileExtensions: ["tif", "tiff"])
-    /// BMP (`image/bmp`): recognised, not read (`.unsupportedFormat` names it).
+    /// BMP (`image/bmp`): read (1- to 32-bit, RLE, bit fields, OS/2 and Windows headers).
     public static let bmp = ImageFormat(name: "bmp", mimeType: "image/bmp", fileExtensions: ["bmp"])
     /// JPEG XL (`image/jxl`): named, not read or written.
     public static let jxl = ImageFormat(name: "jxl", mimeType: "image/jxl", fileExtensions: ["jxl"])
-    /// ICO (`image/x-icon`): named, not read or written.
-    public static let ico = ImageFormat(name: "ico", mimeType: "image/x-icon", fileExtensions: ["ico"])
+    /// ICO and CUR (`image/x-icon`): read (each entry a PNG or a BMP; the smallest that covers a thumbnail).
+    public static let ico = ImageFormat(name: "ico", mimeType: "image/x-icon", fileExtensions: ["ico", "cur"])
     /// SVG (`image/svg+xml`): named, not read or written.
     public static let svg = ImageFormat(name: "svg", mimeType: "image/svg+xml", fileExtensions: ["svg"])
 

@@ -31,6 +31,8 @@ public final class ImageBytes: @unchecked Sendable {
     private let guardSlot: Int32
     /// Called once the bytes are freed (a download's reservation returned to its budget).
     private let onRelease: (@Sendable () -> Void)?
+    /// The bytes a slice is part of (kept alive by it), nil for bytes of their own.
+    private let parent: ImageBytes?
 
     /// Maps the file at `path` read-only. It is opened without blocking (a FIFO or device never hangs) and
     /// must be a regular file: anything else is `.io` naming what it is. A missing file is `.fileNotFound`,
@@ -38,6 +40,7 @@ public final class ImageBytes: @unchecked Sendable {
     public init(mapping path: String) throws(ImageError) {
         self.name = path
         onRelease = nil
+        parent = nil
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let e = errno
@@ -91,6 +94,7 @@ public final class ImageBytes: @unchecked Sendable {
     package init(reading fd: Int32, name: String, maxBytes: Int) throws(ImageError) {
         self.name = name
         onRelease = nil
+        parent = nil
         isPageAlignedMapping = false
         guardSlot = -1
         var capacity = 1 << 16, used = 0
@@ -136,7 +140,9 @@ public final class ImageBytes: @unchecked Sendable {
 
     /// True when the mapped file was truncated while its bytes were read: some of them read as zeros
     /// instead of the file's. Decoders check it when they end and report `.truncated`.
-    package var wasTruncatedWhileMapped: Bool { guardSlot >= 0 && csys_guard_faulted(guardSlot) != 0 }
+    package var wasTruncatedWhileMapped: Bool {
+        parent?.wasTruncatedWhileMapped ?? (guardSlot >= 0 && csys_guard_faulted(guardSlot) != 0)
+    }
 
     private static func fileKind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
@@ -159,6 +165,7 @@ public final class ImageBytes: @unchecked Sendable {
     ) {
         precondition(count >= 0 && count <= buffer.count, "ImageBytes(adopting:): count outside the buffer")
         self.onRelease = onRelease
+        parent = nil
         self.name = name
         self.count = count
         isPageAlignedMapping = false
@@ -171,6 +178,7 @@ public final class ImageBytes: @unchecked Sendable {
     public init(_ bytes: [UInt8], name: String? = nil) {
         self.name = name
         onRelease = nil
+        parent = nil
         count = bytes.count
         isPageAlignedMapping = false
         guardSlot = -1
@@ -183,8 +191,22 @@ public final class ImageBytes: @unchecked Sendable {
         }
     }
 
+    /// A part of `whole` (`range`, which must lie inside it), without a copy: an image stored inside another file (an
+    /// icon's PNG entry, a camera file's JPEG preview) opened as bytes of its own. It keeps `whole` alive; `name`
+    /// is what errors call it.
+    package init(slice range: Range<Int>, of whole: ImageBytes, name: String? = nil) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= whole.count, "ImageBytes(slice:of:): outside")
+        self.name = name ?? whole.name
+        onRelease = nil
+        parent = whole
+        count = range.count
+        isPageAlignedMapping = false
+        guardSlot = -1
+        base = range.isEmpty ? nil : UnsafeMutableRawPointer(mutating: whole.bytes.baseAddress! + range.lowerBound)
+    }
+
     deinit {
-        if let base {
+        if parent == nil, let base {
             if isPageAlignedMapping {
                 csys_guard_unregister(guardSlot)
                 munmap(base, count)

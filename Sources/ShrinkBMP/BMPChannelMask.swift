@@ -24,8 +24,10 @@ struct BMPChannelMask: Equatable {
     /// True when the pixel has this channel.
     var isPresent: Bool { maximum != 0 }
 
-    /// The channel of `pixel` scaled to 0…255 (rounded; a channel wider than 8 bits keeps its top 8).
+    /// The channel of `pixel` scaled to 0…255 (rounded; a channel wider than 8 bits keeps its top 8); 0 for an
+    /// absent channel.
     @inline(__always) func value(_ pixel: UInt32) -> UInt8 {
+        guard maximum != 0 else { return 0 }
         let v = (pixel & mask) >> shift
         if maximum == 255 { return UInt8(truncatingIfNeeded: v) }
         return UInt8(truncatingIfNeeded: (UInt64(v) * 255 + UInt64(maximum / 2)) / UInt64(maximum))

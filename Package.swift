@@ -105,6 +105,10 @@ let package = Package(
         // BMP by Shrink's own reader; ICO and CUR over it and the PNG codec (an icon's entries are BMP or PNG images).
         .target(name: "ShrinkBMP", dependencies: ["ShrinkCore"]),
         .target(name: "ShrinkICO", dependencies: ["ShrinkCore", "ShrinkBMP", "ShrinkPNG"]),
+        // TIFF: libtiff, loaded with dlopen on first use (linked, every process would map it and the codec libraries it
+        // pulls in). Building needs its header (Debian: libtiff-dev); running needs libtiff6 only for TIFF files.
+        .target(name: "CShrinkTIFF", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkTIFF/CShrinkTIFF"),
+        .target(name: "ShrinkTIFF", dependencies: ["ShrinkCore", "CShrinkTIFF"], exclude: ["CShrinkTIFF"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
         .systemLibrary(
             name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
@@ -114,7 +118,8 @@ let package = Package(
             name: "Shrink",
             dependencies: [
                 "ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF",
-                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "CShrinkSystem",
+                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "ShrinkTIFF",
+                "CShrinkSystem",
             ]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
         .systemLibrary(
@@ -157,6 +162,7 @@ let package = Package(
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkBMPTests", dependencies: ["Shrink"]),
+        .testTarget(name: "ShrinkTIFFTests", dependencies: ["Shrink"]),
         .testTarget(
             name: "ShrinkCLITests",
             dependencies: [

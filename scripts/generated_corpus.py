@@ -9,6 +9,7 @@ write) make from seeded synthetic photos, in the real corpus's layout and with a
   png/          every colour type and bit depth (1 to 16), palette and key transparency, Adam7, an ICC profile
   webp/         lossy, lossless, alpha, animation, an ICC profile, an EXIF orientation
   gif/          palette, transparency, interlacing, animation with disposal
+  tiff/         Pillow's TIFF writer: LZW, Deflate, PackBits and JPEG; gray, RGBA, 16-bit, two pages
   bmp/, ico/    Pillow's BMP writer (24-bit, palettes, 1-bit, 32-bit with alpha) and ICO writer (PNG and BMP entries)
   heic/         pillow-heif's HEVC: opaque, alpha, odd size
   avif/         Pillow's AVIF: 4:2:0, 4:4:4, alpha, odd size
@@ -224,6 +225,18 @@ def files():
     add("ico/bmp-entries.ico", encoded(photo(64, 64, 86, alpha=True), "ICO", sizes=[(16, 16), (48, 48), (64, 64)],
                                        bitmap_format="bmp"), "BMP entries 16, 48 and 64 with AND masks")
 
+    # TIFF through Pillow's libtiff writer: compressions, gray, alpha, 16-bit, two pages.
+    add("tiff/rgb-lzw.tif", encoded(photo(400, 300, 87), "TIFF", compression="tiff_lzw"), "RGB, LZW strips")
+    add("tiff/gray-deflate.tif", encoded(photo(300, 200, 88).convert("L"), "TIFF", compression="tiff_adobe_deflate"),
+        "gray, Deflate")
+    add("tiff/rgba-packbits.tif", encoded(photo(240, 160, 89, alpha=True), "TIFF", compression="packbits"),
+        "RGBA, PackBits")
+    add("tiff/rgb-jpeg.tif", encoded(photo(320, 240, 90), "TIFF", compression="jpeg", quality=90), "RGB, JPEG")
+    add("tiff/gray16.tif", encoded(Image.fromarray((np.asarray(photo(200, 150, 91).convert("L"), np.uint16) * 257)),
+                                                   "TIFF"), "16-bit gray")
+    add("tiff/two-pages.tif", encoded(photo(200, 120, 92), "TIFF", save_all=True,
+                                      append_images=[photo(100, 60, 93)]), "two pages (the first shown)")
+
     # ICC-tagged images: an sRGB scene stored in a wider space, as a camera set to Adobe RGB stores it, converted
     # back to sRGB by the colour policy.
     for name, profile in icc.items():
@@ -268,6 +281,7 @@ def sniffed(data):
     if data[:4] == b"GIF8": return "gif"
     if data[4:8] == b"ftyp": return "avif" if data[8:12] in (b"avif", b"avis") else "heif"
     if data[:2] == b"BM": return "bmp"
+    if data[:4] in (b"II*\0", b"MM\0*"): return "tiff"
     if data[:4] in (b"\0\0\1\0", b"\0\0\2\0"): return "ico"
     return "unknown"
 

@@ -12,6 +12,7 @@ import ShrinkHEIF
 import ShrinkICO
 import ShrinkJPEG
 import ShrinkPNG
+import ShrinkTIFF
 import ShrinkWebP
 
 extension CodecRegistry {
@@ -25,6 +26,7 @@ extension CodecRegistry {
         .avif,
         .bmp,
         .ico,
+        .tiff,
     ])
 }
 

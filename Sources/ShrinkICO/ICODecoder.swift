@@ -12,6 +12,8 @@ package struct ICODecoder: ImageDecoding {
     package let info: ImageInfo
     /// The entries that opened, smallest first, one per size (the deepest of equal ones); the last is the image.
     private let sizes: [any ImageDecoding]
+    /// Their sizes as decode-time scales.
+    private let reduced: ReducedSizes
 
     /// Reads the directory and each entry's header. The image is the entry Pillow shows (the largest listed, the
     /// deepest of equal ones): it fails as that entry fails (`.truncated` when the file no longer holds it); a
@@ -59,6 +61,7 @@ package struct ICODecoder: ImageDecoding {
         }
         sizes.append(main.decoder)
         self.sizes = sizes
+        reduced = ReducedSizes(full: full, reduced: sizes.dropLast().map(\.info.size))
         if directory.skipped > 0 {
             warnings.append("\(directory.skipped) entries beyond the first \(ICODirectory.maxEntries) are not read")
         }
@@ -80,14 +83,7 @@ package struct ICODecoder: ImageDecoding {
     package func metadata() throws(ImageError) -> ImageMetadata { try image.metadata() }
 
     /// 1, and for each smaller entry the least denominator its size covers.
-    package var scaleDenominators: [Int] {
-        let full = info.size
-        let reduced = sizes.dropLast().map { entry -> Int in
-            let s = entry.info.size
-            return max((full.width + s.width - 1) / s.width, (full.height + s.height - 1) / s.height)
-        }
-        return Array(Set([1] + reduced)).sorted()
-    }
+    package var scaleDenominators: [Int] { reduced.denominators }
 
     package func scaledSize(denominator: Int) -> PixelSize { entry(denominator: denominator).info.size }
 
@@ -95,11 +91,7 @@ package struct ICODecoder: ImageDecoding {
     package var reducedImagesAreFiltered: Bool { true }
 
     /// The smallest entry at least 1/`denominator` of the image on both axes.
-    private func entry(denominator d: Int) -> any ImageDecoding {
-        let full = info.size
-        let need = PixelSize(width: (full.width + d - 1) / d, height: (full.height + d - 1) / d)
-        return sizes.first { $0.info.size.width >= need.width && $0.info.size.height >= need.height } ?? image
-    }
+    private func entry(denominator d: Int) -> any ImageDecoding { sizes[reduced.index(denominator: d)] }
 
     /// RGBA when any entry has transparency, else the image's format.
     package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : image.outputFormat }

@@ -30,7 +30,7 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let heif = ImageFormat(name: "heif", mimeType: "image/heif", fileExtensions: ["heic", "heif"])
     /// AVIF (`image/avif`): read (AV1 through dav1d, loaded on first use).
     public static let avif = ImageFormat(name: "avif", mimeType: "image/avif", fileExtensions: ["avif"])
-    /// TIFF (`image/tiff`): recognised, not read (`.unsupportedFormat` names it).
+    /// TIFF (`image/tiff`): read (libtiff, loaded on first use; strips and tiles a band at a time, pyramids).
     public static let tiff = ImageFormat(name: "tiff", mimeType: "image/tiff", fileExtensions: ["tif", "tiff"])
     /// BMP (`image/bmp`): read (1- to 32-bit, RLE, bit fields, OS/2 and Windows headers).
     public static let bmp = ImageFormat(name: "bmp", mimeType: "image/bmp", fileExtensions: ["bmp"])

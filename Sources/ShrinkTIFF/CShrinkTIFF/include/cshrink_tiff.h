@@ -1,0 +1,62 @@
+// libtiff, loaded with dlopen on first use (linked, every process would map it and the dozen libraries it pulls in),
+// behind a few non-variadic functions (TIFFGetField is variadic, which Swift cannot call): a TIFF read from memory
+// with its errors captured as text instead of printed, directory fields read by type, and rows of the current image
+// as RGBA through libtiff's TIFFRGBAImage, a band at a time. Building needs tiffio.h (Debian: libtiff-dev); running
+// needs libtiff6 only for TIFF files.
+#ifndef CSHRINK_TIFF_H
+#define CSHRINK_TIFF_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cshrink_tiff cshrink_tiff;
+
+/// libtiff's version line, or a note that it could not be loaded.
+const char *cshrink_tiff_version(void);
+
+/// Opens the TIFF in `data` (`size` bytes, kept alive by the caller), reading its first directory; no single
+/// allocation of libtiff's may exceed `max_alloc` bytes (0: libtiff's default). NULL when it cannot be read:
+/// `error` (`error_size` bytes) then says why.
+cshrink_tiff *cshrink_tiff_open(const void *data, size_t size, size_t max_alloc, char *error, size_t error_size);
+void cshrink_tiff_close(cshrink_tiff *t);
+/// The last error libtiff reported ("" when none), and the number of warnings and the first one.
+const char *cshrink_tiff_error(const cshrink_tiff *t);
+int cshrink_tiff_warning_count(const cshrink_tiff *t);
+const char *cshrink_tiff_first_warning(const cshrink_tiff *t);
+
+/// Directories (pages) in the main chain, at most `limit` counted; a chain that loops stops the count.
+int cshrink_tiff_count_directories(cshrink_tiff *t, int limit);
+/// Makes directory `index` of the main chain current (1 on success).
+int cshrink_tiff_set_directory(cshrink_tiff *t, int index);
+/// Makes the directory at file offset `offset` current (a SubIFD); 1 on success.
+int cshrink_tiff_set_subdirectory(cshrink_tiff *t, uint64_t offset);
+
+/// A field of the current directory (TIFFGetFieldDefaulted unless noted); 1 when present.
+int cshrink_tiff_u32(cshrink_tiff *t, uint32_t tag, uint32_t *value);
+int cshrink_tiff_u16(cshrink_tiff *t, uint32_t tag, uint16_t *value);
+/// A field as stored, without libtiff's default (orientation, photometric…).
+int cshrink_tiff_u16_stored(cshrink_tiff *t, uint32_t tag, uint16_t *value);
+/// The ICC profile (TIFFTAG_ICCPROFILE): its bytes stay libtiff's.
+int cshrink_tiff_icc(cshrink_tiff *t, const void **data, uint32_t *length);
+/// The SubIFD offsets: `count` of them at `offsets` (libtiff's).
+int cshrink_tiff_subifds(cshrink_tiff *t, uint16_t *count, const uint64_t **offsets);
+/// The extra samples: their count and kinds (EXTRASAMPLE_*), libtiff's.
+int cshrink_tiff_extra_samples(cshrink_tiff *t, uint16_t *count, const uint16_t **kinds);
+int cshrink_tiff_is_tiled(cshrink_tiff *t);
+/// The offset of the EXIF IFD (TIFFTAG_EXIFIFD), 0 when none.
+uint64_t cshrink_tiff_exif_offset(cshrink_tiff *t);
+
+/// 1 when libtiff's RGBA reader takes the current image; else `error` says why.
+int cshrink_tiff_rgba_ok(cshrink_tiff *t, char *error, size_t error_size);
+/// Rows `row` to `row + rows` of the current image as RGBA (R first in memory, alpha premultiplied when the file's
+/// is), in stored order (no reorientation), into `raster` (`width × rows` pixels). 1 on success.
+int cshrink_tiff_rgba_rows(cshrink_tiff *t, uint32_t row, uint32_t rows, uint32_t *raster);
+/// Ends the RGBA reader started by cshrink_tiff_rgba_rows (also done by close and by changing directory).
+void cshrink_tiff_rgba_end(cshrink_tiff *t);
+
+/// Bytes one decoded strip or tile of the current image takes (samples as stored, host byte order).
+int64_t cshrink_tiff_block_size(cshrink_tiff *t);
+/// Decodes the strip holding row `row` (contiguous samples) into `buffer`; the bytes written, or -1.
+int64_t cshrink_tiff_read_strip(cshrink_tiff *t, uint32_t row, void *buffer, size_t size);
+/// Decodes the tile holding pixel (`x`, `y`) into `buffer`; the bytes written, or -1.
+int64_t cshrink_tiff_read_tile(cshrink_tiff *t, uint32_t x, uint32_t y, void *buffer, size_t size);
+#endif

@@ -1,0 +1,156 @@
+import CShrinkTIFF
+import ShrinkCore
+
+/// One decode of a TIFF image that yields rows top to bottom: a band at a time (a strip, or a row of tiles) through
+/// libtiff's RGBA reader into a band buffer, rows copied out as gray8, rgb8 or rgba8 (alpha un-premultiplied, as
+/// libtiff premultiplies it). Holds the band and libtiff's decoded strip or tile.
+final class TIFFRowDecoder: RowDecoding {
+    let size: PixelSize
+    let format: PixelFormat
+    private(set) var nextRow = 0
+    private(set) var warnings: [String] = []
+
+    private let path: String
+    private var handle: TIFFHandle?
+    private let bandRows: Int
+    private let page: TIFFPage
+    /// The band through libtiff's RGBA reader.
+    private var band: [UInt32]
+    /// The band as stored samples, a decoded tile, and their conversion (pages Shrink reads from their samples).
+    private var samples: [UInt8] = []
+    private var tile: [UInt8] = []
+    private var sampleRows: TIFFSampleRows?
+    /// The first image row the band holds, and how many.
+    private var bandStart = 0, bandCount = 0
+
+    init(decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting) throws(ImageError) {
+        self.page = page
+        path = decoder.path
+        size = page.size
+        self.format = format
+        let handle = try TIFFHandle(
+            bytes: decoder.bytes, path: decoder.path, maxAllocation: decoder.limits.maxWorkingBytes)
+        let selected: Bool
+        switch page.location {
+        case .page(let index): selected = handle.select(page: index)
+        case .subIFD(let offset): selected = handle.select(subIFD: offset)
+        }
+        guard selected else {
+            throw ImageError(
+                .corruptData, "\(decoder.path): the TIFF's image directory cannot be read", cause: handle.lastError)
+        }
+        self.handle = handle
+        bandRows = page.bandRows
+        if page.readsSamples {
+            band = []
+            samples = [UInt8](repeating: 0, count: page.size.width * bandRows * page.bytesPerPixel)
+            if page.tile != nil { tile = [UInt8](repeating: 0, count: page.blockBytes) }
+            sampleRows = TIFFSampleRows(page: page, format: format, ink: ink)
+        } else {
+            band = [UInt32](repeating: 0, count: page.size.width * bandRows)
+        }
+    }
+
+    func readRows(
+        startingAt row: Int, into buffer: UnsafeMutableRawPointer, bytesPerRow: Int, maxRows: Int
+    ) throws(ImageError) -> Int {
+        let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: handle != nil, path: path)
+        guard let handle else { return 0 }
+        for i in 0..<count {
+            let y = nextRow + i
+            if y >= bandStart + bandCount {
+                bandStart = y / bandRows * bandRows
+                bandCount = min(bandRows, size.height - bandStart)
+                guard fillBand(handle) else {
+                    nextRow = y
+                    throw ImageError(
+                        .corruptData,
+                        "\(path): the TIFF's rows \(bandStart)–\(bandStart + bandCount - 1) cannot be decoded",
+                        cause: handle.lastError)
+                }
+            }
+            let out = (buffer + i * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            if let sampleRows {
+                let rowBytes = size.width * page.bytesPerPixel
+                samples.withUnsafeBytes { sampleRows.convert($0.baseAddress! + (y - bandStart) * rowBytes, into: out) }
+            } else {
+                band.withUnsafeBufferPointer { source in
+                    Self.copy(
+                        UnsafeRawPointer(source.baseAddress! + (y - bandStart) * size.width), width: size.width,
+                        format: format, into: out)
+                }
+            }
+        }
+        nextRow += count
+        if nextRow == size.height {
+            let reported = handle.warnings
+            if reported.count > 0 { warnings = ["libtiff: \(reported.first)"] }
+        }
+        return count
+    }
+
+    func finish() throws(ImageError) {
+        handle = nil
+        band = []
+        samples = []
+        tile = []
+    }
+
+    /// Decodes the band at ``bandStart``: through the RGBA reader, or a strip (or a row of tiles) of stored samples.
+    private func fillBand(_ handle: TIFFHandle) -> Bool {
+        guard sampleRows != nil else {
+            return band.withUnsafeMutableBufferPointer {
+                cshrink_tiff_rgba_rows(handle.raw, UInt32(bandStart), UInt32(bandCount), $0.baseAddress) == 1
+            }
+        }
+        guard let tileSize = page.tile else {
+            return samples.withUnsafeMutableBytes {
+                cshrink_tiff_read_strip(handle.raw, UInt32(bandStart), $0.baseAddress, $0.count) >= 0
+            }
+        }
+        // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).
+        let pixel = page.bytesPerPixel, rowBytes = size.width * pixel
+        for x in stride(from: 0, to: size.width, by: tileSize.width) {
+            let read = tile.withUnsafeMutableBytes {
+                cshrink_tiff_read_tile(handle.raw, UInt32(x), UInt32(bandStart), $0.baseAddress, $0.count)
+            }
+            guard read >= 0 else { return false }
+            let columns = min(tileSize.width, size.width - x)
+            tile.withUnsafeBytes { t in
+                samples.withUnsafeMutableBytes { band in
+                    for row in 0..<bandCount {
+                        (band.baseAddress! + row * rowBytes + x * pixel).copyMemory(
+                            from: t.baseAddress! + row * tileSize.width * pixel, byteCount: columns * pixel)
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// One row of libtiff's RGBA (R first in memory, alpha premultiplied) as `format`.
+    static func copy(_ source: UnsafeRawPointer, width: Int, format: PixelFormat, into out: UnsafeMutablePointer<UInt8>)
+    {
+        let s = source.assumingMemoryBound(to: UInt8.self)
+        switch format {
+        case .gray8:
+            for x in 0..<width { out[x] = s[4 * x] }
+        case .rgb8:
+            for x in 0..<width {
+                out[3 * x] = s[4 * x]
+                out[3 * x + 1] = s[4 * x + 1]
+                out[3 * x + 2] = s[4 * x + 2]
+            }
+        default:
+            for x in 0..<width {
+                let a = Int(s[4 * x + 3])
+                out[4 * x + 3] = UInt8(a)
+                for c in 0..<3 {
+                    let v = Int(s[4 * x + c])
+                    out[4 * x + c] =
+                        a == 255 || a == 0 ? (a == 0 ? 0 : UInt8(v)) : UInt8(min(255, (v * 255 + a / 2) / a))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Little-endian TIFFs written tag by tag for the tests: uncompressed strips, any number of pages.
+enum TIFFFile {
+    /// One image: its size, samples (`samplesPerPixel` values of `bits` bits a pixel, rows top first) and tags.
+    struct Page {
+        var width: Int, height: Int
+        var samplesPerPixel = 3
+        var bits = 8
+        var photometric = 2
+        var sampleFormat = 1
+        var reduced = false
+        var orientation = 1
+        var rowsPerStrip = 2
+        /// The pixel data as stored (bits / 8 bytes a sample, host order).
+        var data: [UInt8]
+    }
+
+    static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+    static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+
+    static func file(_ pages: [Page]) -> [UInt8] {
+        var out = Array("II".utf8) + le16(42) + le32(0)
+        var nextPointer = 4
+        for page in pages {
+            // The strips, then the values too long for their entries, then the IFD.
+            let rowBytes = page.width * page.samplesPerPixel * page.bits / 8
+            var offsets: [Int] = [], counts: [Int] = []
+            for start in stride(from: 0, to: page.height, by: page.rowsPerStrip) {
+                let rows = min(page.rowsPerStrip, page.height - start)
+                offsets.append(out.count)
+                counts.append(rows * rowBytes)
+                out += page.data[(start * rowBytes)..<((start + rows) * rowBytes)]
+            }
+            if out.count % 2 == 1 { out.append(0) }
+            var entries: [(tag: Int, type: Int, values: [Int])] = [
+                (254, 4, [page.reduced ? 1 : 0]), (256, 4, [page.width]), (257, 4, [page.height]),
+                (258, 3, Array(repeating: page.bits, count: page.samplesPerPixel)), (259, 3, [1]),
+                (262, 3, [page.photometric]), (273, 4, offsets), (274, 3, [page.orientation]),
+                (277, 3, [page.samplesPerPixel]), (278, 4, [page.rowsPerStrip]), (279, 4, counts), (284, 3, [1]),
+                (339, 3, Array(repeating: page.sampleFormat, count: page.samplesPerPixel)),
+            ]
+            entries.sort { $0.tag < $1.tag }
+            var payloads: [Int: Int] = [:]
+            for (i, entry) in entries.enumerated() where entry.values.count * (entry.type == 3 ? 2 : 4) > 4 {
+                payloads[i] = out.count
+                for v in entry.values { out += entry.type == 3 ? le16(v) : le32(v) }
+            }
+            let ifd = out.count
+            out.replaceSubrange(nextPointer..<(nextPointer + 4), with: le32(ifd))
+            out += le16(entries.count)
+            for (i, entry) in entries.enumerated() {
+                out += le16(entry.tag) + le16(entry.type) + le32(entry.values.count)
+                if let at = payloads[i] {
+                    out += le32(at)
+                } else {
+                    var inline = entry.values.flatMap { entry.type == 3 ? le16($0) : le32($0) }
+                    inline += [UInt8](repeating: 0, count: 4 - inline.count)
+                    out += inline
+                }
+            }
+            nextPointer = out.count
+            out += le32(0)
+        }
+        return out
+    }
+}

@@ -127,7 +127,7 @@ package struct TIFFDecoder: ImageDecoding {
         let band = level.size.width * level.bandRows * (level.readsSamples ? level.bytesPerPixel : 4)
         return DecodeRoute(
             path: level.tile == nil ? .tiffStrips : .tiffTiles, output: .rows(format), decodedSize: level.size,
-            workingBytes: band + level.blockBytes, stateBytes: 256 << 10,
+            workingBytes: band + (level.streamsRows ? 0 : level.blockBytes), stateBytes: 256 << 10,
             geometry: level.size == info.size ? .blocks : .uniform,
             decoder: Self.library
         ) { [self] options, _ throws(ImageError) in

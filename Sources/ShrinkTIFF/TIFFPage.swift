@@ -88,25 +88,35 @@ struct TIFFPage: Sendable {
     var colourSamples: Int { samplesPerPixel - extraSamples }
 
     /// Decoded from its samples by Shrink (``TIFFSampleRows``) rather than libtiff's RGBA reader: ink (CMYK, so the
-    /// colour-managed ink conversion applies), and gray or RGB that the RGBA reader refuses (32-bit integer or float
-    /// samples). Contiguous samples of 8, 16 or 32 bits only; never old-style JPEG or YCbCr.
+    /// colour-managed ink conversion applies), unsigned gray or RGB in strips (read a row at a time, never a whole
+    /// strip), and
+    /// tiled gray or RGB that the RGBA reader refuses (32-bit integer or float samples, unspecified alpha). Contiguous
+    /// samples of 8, 16 or 32 bits only; never old-style JPEG or YCbCr.
     var readsSamples: Bool {
         guard planar == 1, [8, 16, 32].contains(bitsPerSample), (1...3).contains(sampleFormat), compression != 6,
             extraSamples <= 1, !(sampleFormat == 3 && bitsPerSample != 32)
         else { return false }
         switch photometric {
         case 5: return colourSamples == 4
-        case 0, 1: return colourSamples == 1 && (refusal != nil || unspecifiedAlpha)
-        case 2: return colourSamples == 3 && (refusal != nil || unspecifiedAlpha)
+        case 0, 1: return colourSamples == 1 && (streamable || refusal != nil || unspecifiedAlpha)
+        case 2: return colourSamples == 3 && (streamable || refusal != nil || unspecifiedAlpha)
         default: return false
         }
     }
 
+    /// Strips of unsigned or float samples: read a row at a time from the samples rather than a strip at a time through
+    /// the RGBA reader (which takes signed samples as unsigned bytes, as Pillow does; Shrink keeps that reading).
+    private var streamable: Bool { tile == nil && sampleFormat != 2 }
+
     /// Why it cannot be decoded at all, or nil.
     var unreadable: String? { readsSamples && !inconsistent ? nil : refusal }
 
-    /// Rows decoded together: a strip's, or a row of tiles'.
-    var bandRows: Int { max(1, min(tile?.height ?? rowsPerStrip, size.height)) }
+    /// Rows decoded together: one for samples read a row at a time, a strip's through the RGBA reader, or a row of
+    /// tiles'.
+    var bandRows: Int { streamsRows ? 1 : max(1, min(tile?.height ?? rowsPerStrip, size.height)) }
+
+    /// Read from its samples a row at a time (a stripped image): libtiff holds a strip's codec state, not the strip.
+    var streamsRows: Bool { tile == nil && readsSamples }
 
     /// Bytes a pixel's stored samples take.
     var bytesPerPixel: Int { samplesPerPixel * bitsPerSample / 8 }

@@ -22,9 +22,13 @@ final class TIFFRowDecoder: RowDecoding {
     private var sampleRows: TIFFSampleRows?
     /// The first image row the band holds, and how many.
     private var bandStart = 0, bandCount = 0
+    /// The file's pages below this offset have been released (strips and tiles are read in the file's order).
+    private var released = 0
+    private let bytes: ImageBytes
 
     init(decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting) throws(ImageError) {
         self.page = page
+        bytes = decoder.bytes
         path = decoder.path
         size = page.size
         self.format = format
@@ -96,16 +100,26 @@ final class TIFFRowDecoder: RowDecoding {
         tile = []
     }
 
-    /// Decodes the band at ``bandStart``: through the RGBA reader, or a strip (or a row of tiles) of stored samples.
+    /// Decodes the band at ``bandStart``: through the RGBA reader, or a row (or a row of tiles) of stored samples.
+    /// First releases the mapped pages of the strips or tiles before this band's (every MiB), so a large file does
+    /// not stay resident as it is read.
     private func fillBand(_ handle: TIFFHandle) -> Bool {
+        if bytes.isPageAlignedMapping && bandStart > 0 {
+            let offset = Int(min(cshrink_tiff_block_offset(handle.raw, 0, UInt32(bandStart)), UInt64(bytes.count)))
+            if offset - released >= 1 << 20 {
+                bytes.releaseResidentPages(in: released..<offset)
+                released = offset
+            }
+        }
         guard sampleRows != nil else {
             return band.withUnsafeMutableBufferPointer {
                 cshrink_tiff_rgba_rows(handle.raw, UInt32(bandStart), UInt32(bandCount), $0.baseAddress) == 1
             }
         }
         guard let tileSize = page.tile else {
+            // One row (bandRows is 1): libtiff decodes it from the strip's codec state.
             return samples.withUnsafeMutableBytes {
-                cshrink_tiff_read_strip(handle.raw, UInt32(bandStart), $0.baseAddress, $0.count) >= 0
+                cshrink_tiff_read_scanline(handle.raw, UInt32(bandStart), $0.baseAddress) == 1
             }
         }
         // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).

@@ -14,8 +14,8 @@
     X(TIFFOpenOptionsSetWarningHandlerExtR) X(TIFFOpenOptionsSetMaxSingleMemAlloc) X(TIFFClientOpenExt) X(TIFFClose) \
     X(TIFFCurrentDirectory) X(TIFFReadDirectory) X(TIFFSetDirectory) X(TIFFSetSubDirectory) X(TIFFGetField) \
     X(TIFFGetFieldDefaulted) X(TIFFIsTiled) X(TIFFRGBAImageOK) X(TIFFRGBAImageBegin) X(TIFFRGBAImageGet) \
-    X(TIFFRGBAImageEnd) X(TIFFReadEncodedStrip) X(TIFFReadEncodedTile) X(TIFFComputeStrip) X(TIFFComputeTile) \
-    X(TIFFStripSize) X(TIFFTileSize)
+    X(TIFFRGBAImageEnd) X(TIFFReadEncodedTile) X(TIFFComputeTile) X(TIFFReadScanline) \
+    X(TIFFComputeStrip) X(TIFFGetStrileOffset)
 
 SHRINK_LIBRARY_API(shrink_tiff, "libtiff.so.6", SHRINK_TIFF_FUNCTIONS)
 
@@ -202,16 +202,16 @@ int cshrink_tiff_rgba_rows(cshrink_tiff *t, uint32_t row, uint32_t rows, uint32_
     return T(TIFFRGBAImageGet)(&t->rgba, raster, t->rgba.width, rows);
 }
 
-int64_t cshrink_tiff_block_size(cshrink_tiff *t) {
-    return (int64_t)(T(TIFFIsTiled)(t->tif) ? T(TIFFTileSize)(t->tif) : T(TIFFStripSize)(t->tif));
-}
-
-int64_t cshrink_tiff_read_strip(cshrink_tiff *t, uint32_t row, void *buffer, size_t size) {
-    uint32_t strip = T(TIFFComputeStrip)(t->tif, row, 0);
-    return (int64_t)T(TIFFReadEncodedStrip)(t->tif, strip, buffer, (tmsize_t)size);
-}
-
 int64_t cshrink_tiff_read_tile(cshrink_tiff *t, uint32_t x, uint32_t y, void *buffer, size_t size) {
     uint32_t tile = T(TIFFComputeTile)(t->tif, x, y, 0, 0);
     return (int64_t)T(TIFFReadEncodedTile)(t->tif, tile, buffer, (tmsize_t)size);
+}
+
+int cshrink_tiff_read_scanline(cshrink_tiff *t, uint32_t row, void *buffer) {
+    return T(TIFFReadScanline)(t->tif, buffer, row, 0) == 1;
+}
+
+uint64_t cshrink_tiff_block_offset(cshrink_tiff *t, uint32_t x, uint32_t y) {
+    uint32_t block = T(TIFFIsTiled)(t->tif) ? T(TIFFComputeTile)(t->tif, x, y, 0, 0) : T(TIFFComputeStrip)(t->tif, y, 0);
+    return T(TIFFGetStrileOffset)(t->tif, block);
 }

@@ -53,10 +53,11 @@ int cshrink_tiff_rgba_rows(cshrink_tiff *t, uint32_t row, uint32_t rows, uint32_
 /// Ends the RGBA reader started by cshrink_tiff_rgba_rows (also done by close and by changing directory).
 void cshrink_tiff_rgba_end(cshrink_tiff *t);
 
-/// Bytes one decoded strip or tile of the current image takes (samples as stored, host byte order).
-int64_t cshrink_tiff_block_size(cshrink_tiff *t);
-/// Decodes the strip holding row `row` (contiguous samples) into `buffer`; the bytes written, or -1.
-int64_t cshrink_tiff_read_strip(cshrink_tiff *t, uint32_t row, void *buffer, size_t size);
 /// Decodes the tile holding pixel (`x`, `y`) into `buffer`; the bytes written, or -1.
 int64_t cshrink_tiff_read_tile(cshrink_tiff *t, uint32_t x, uint32_t y, void *buffer, size_t size);
+/// Decodes row `row` of a stripped image (contiguous samples) into `buffer`, rows asked in order: libtiff keeps the
+/// strip's codec state between rows, never a decoded strip. 1 on success.
+int cshrink_tiff_read_scanline(cshrink_tiff *t, uint32_t row, void *buffer);
+/// Where the strip or tile holding pixel (`x`, `y`) starts in the file.
+uint64_t cshrink_tiff_block_offset(cshrink_tiff *t, uint32_t x, uint32_t y);
 #endif

@@ -104,12 +104,23 @@ package struct TIFFDecoder: ImageDecoding {
     }
 
     /// 1, and for each reduced version the least denominator its size covers.
-    package var scaleDenominators: [Int] { reduced.denominators }
+    /// A pyramid's: 1 and a denominator per level. Otherwise, for an image read from its samples, any factor up to
+    /// 64 (the rows summed into 1/d as they are read); else 1.
+    package var scaleDenominators: [Int] {
+        if isPyramid { return reduced.denominators }
+        return levels[0].readsSamples ? Array(1...64) : [1]
+    }
 
-    package func scaledSize(denominator: Int) -> PixelSize { reduced.sizes[reduced.index(denominator: denominator)] }
+    package func scaledSize(denominator d: Int) -> PixelSize {
+        if isPyramid { return reduced.sizes[reduced.index(denominator: d)] }
+        return TIFFBoxReducer.reducedSize(info.size, d: d)
+    }
 
-    /// Reduced versions are finished images: the smallest covering one serves as it is.
-    package var reducedImagesAreFiltered: Bool { true }
+    /// A pyramid's levels are finished images: the smallest covering one serves as it is.
+    package var reducedImagesAreFiltered: Bool { isPyramid }
+
+    /// The image has reduced versions of its own.
+    private var isPyramid: Bool { levels.count > 1 }
 
     /// gray8 for gray, rgba8 with alpha, rgb8 otherwise.
     package var outputFormat: PixelFormat {
@@ -121,18 +132,30 @@ package struct TIFFDecoder: ImageDecoding {
     /// Bands of rows from the chosen level: the band (4 bytes a pixel of a strip's or tile row's height through the
     /// RGBA reader, the stored samples otherwise) and libtiff's decoded strip or tile grow with the image; the handle
     /// and codec state do not.
+    /// At 1/d (d > 1, no pyramid) the band is not held: each row (or each tile's rows) is summed into a few reduced
+    /// rows as it is read (``TIFFBoxReducer``), beside one converted row and, for tiles, one decoded tile.
     package func route(_ request: RouteRequest) -> DecodeRoute {
-        let level = levels[reduced.index(denominator: request.scaleDenominator)]
+        let level = isPyramid ? levels[reduced.index(denominator: request.scaleDenominator)] : levels[0]
+        let d = isPyramid || !level.readsSamples ? 1 : max(1, request.scaleDenominator)
         let format = outputFormat
-        let band = level.size.width * level.bandRows * (level.readsSamples ? level.bytesPerPixel : 4)
+        let working: Int
+        if d > 1 {
+            let width = level.tile?.width ?? level.size.width
+            working =
+                TIFFBoxReducer.bytes(source: level.size, d: d, channels: format.channels, bandRows: level.bandRows)
+                + width * (level.bytesPerPixel + format.channels) + (level.tile == nil ? 0 : level.blockBytes)
+        } else {
+            let band = level.size.width * level.bandRows * (level.readsSamples ? level.bytesPerPixel : 4)
+            working = band + (level.streamsRows ? 0 : level.blockBytes)
+        }
         return DecodeRoute(
-            path: level.tile == nil ? .tiffStrips : .tiffTiles, output: .rows(format), decodedSize: level.size,
-            workingBytes: band + (level.streamsRows ? 0 : level.blockBytes), stateBytes: 256 << 10,
-            geometry: level.size == info.size ? .blocks : .uniform,
-            decoder: Self.library
+            path: level.tile == nil ? .tiffStrips : .tiffTiles, output: .rows(format),
+            decodedSize: isPyramid ? level.size : scaledSize(denominator: d), workingBytes: working,
+            stateBytes: 256 << 10, geometry: level.size == info.size ? .blocks : .uniform, decoder: Self.library
         ) { [self] options, _ throws(ImageError) in
             .rows(
-                try TIFFRowDecoder(decoder: self, page: level, format: format, ink: options.inkConverter ?? NaiveInk()))
+                try TIFFRowDecoder(
+                    decoder: self, page: level, format: format, ink: options.inkConverter ?? NaiveInk(), reduction: d))
         }
     }
 

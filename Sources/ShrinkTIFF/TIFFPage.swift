@@ -87,26 +87,23 @@ struct TIFFPage: Sendable {
     /// Colour samples a pixel has (without the extra ones).
     var colourSamples: Int { samplesPerPixel - extraSamples }
 
-    /// Decoded from its samples by Shrink (``TIFFSampleRows``) rather than libtiff's RGBA reader: ink (CMYK, so the
-    /// colour-managed ink conversion applies), unsigned gray or RGB in strips (read a row at a time, never a whole
-    /// strip), and
-    /// tiled gray or RGB that the RGBA reader refuses (32-bit integer or float samples, unspecified alpha). Contiguous
-    /// samples of 8, 16 or 32 bits only; never old-style JPEG or YCbCr.
+    /// Decoded from its samples by Shrink (``TIFFSampleRows``) rather than libtiff's RGBA reader, so that strips are read
+    /// a row at a time and reduced sizes summed as they are read: ink (CMYK, so the colour-managed ink conversion
+    /// applies), unsigned and float gray or RGB, and signed samples the RGBA reader refuses or whose alpha it would drop
+    /// (it reads the others as unsigned bytes, as Pillow does, and Shrink keeps that reading). Contiguous samples of
+    /// 8, 16 or 32 bits only; never old-style JPEG or YCbCr.
     var readsSamples: Bool {
         guard planar == 1, [8, 16, 32].contains(bitsPerSample), (1...3).contains(sampleFormat), compression != 6,
             extraSamples <= 1, !(sampleFormat == 3 && bitsPerSample != 32)
         else { return false }
+        let ownReading = sampleFormat != 2 || refusal != nil || unspecifiedAlpha
         switch photometric {
         case 5: return colourSamples == 4
-        case 0, 1: return colourSamples == 1 && (streamable || refusal != nil || unspecifiedAlpha)
-        case 2: return colourSamples == 3 && (streamable || refusal != nil || unspecifiedAlpha)
+        case 0, 1: return colourSamples == 1 && ownReading
+        case 2: return colourSamples == 3 && ownReading
         default: return false
         }
     }
-
-    /// Strips of unsigned or float samples: read a row at a time from the samples rather than a strip at a time through
-    /// the RGBA reader (which takes signed samples as unsigned bytes, as Pillow does; Shrink keeps that reading).
-    private var streamable: Bool { tile == nil && sampleFormat != 2 }
 
     /// Why it cannot be decoded at all, or nil.
     var unreadable: String? { readsSamples && !inconsistent ? nil : refusal }

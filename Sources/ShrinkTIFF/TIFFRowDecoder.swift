@@ -3,7 +3,8 @@ import ShrinkCore
 
 /// One decode of a TIFF image that yields rows top to bottom: a band at a time (a strip, or a row of tiles) through
 /// libtiff's RGBA reader into a band buffer, rows copied out as gray8, rgb8 or rgba8 (alpha un-premultiplied, as
-/// libtiff premultiplies it). Holds the band and libtiff's decoded strip or tile.
+/// libtiff premultiplies it), or from the stored samples (a row at a time for strips). Holds the band and libtiff's
+/// decoded strip or tile; at 1/d, only a few rows of sums (``TIFFBoxReducer``), a converted row and a decoded tile.
 final class TIFFRowDecoder: RowDecoding {
     let size: PixelSize
     let format: PixelFormat
@@ -25,12 +26,18 @@ final class TIFFRowDecoder: RowDecoding {
     /// The file's pages below this offset have been released (strips and tiles are read in the file's order).
     private var released = 0
     private let bytes: ImageBytes
+    /// At 1/d: the sums, one converted row (a tile's width for tiles), and the source rows summed so far.
+    private var reducer: TIFFBoxReducer?
+    private var converted: [UInt8] = []
+    private var sourceDone = 0
 
-    init(decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting) throws(ImageError) {
+    init(
+        decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting, reduction d: Int = 1
+    ) throws(ImageError) {
         self.page = page
         bytes = decoder.bytes
         path = decoder.path
-        size = page.size
+        size = d > 1 && page.readsSamples ? TIFFBoxReducer.reducedSize(page.size, d: d) : page.size
         self.format = format
         let handle = try TIFFHandle(
             bytes: decoder.bytes, path: decoder.path, maxAllocation: decoder.limits.maxWorkingBytes)
@@ -45,7 +52,20 @@ final class TIFFRowDecoder: RowDecoding {
         }
         self.handle = handle
         bandRows = page.bandRows
-        if page.readsSamples {
+        if d > 1 && page.readsSamples {
+            // Summed as read: a row of samples (strips) or a decoded tile, converted a row at a time.
+            let reducer = TIFFBoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
+            self.reducer = reducer
+            band = []
+            let width = page.tile?.width ?? page.size.width
+            if page.tile == nil {
+                samples = [UInt8](repeating: 0, count: width * page.bytesPerPixel)
+            } else {
+                tile = [UInt8](repeating: 0, count: page.blockBytes)
+            }
+            converted = [UInt8](repeating: 0, count: width * format.channels)
+            sampleRows = TIFFSampleRows(page: page, format: format, ink: ink, width: width)
+        } else if page.readsSamples {
             band = []
             samples = [UInt8](repeating: 0, count: page.size.width * bandRows * page.bytesPerPixel)
             if page.tile != nil { tile = [UInt8](repeating: 0, count: page.blockBytes) }
@@ -60,6 +80,22 @@ final class TIFFRowDecoder: RowDecoding {
     ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: handle != nil, path: path)
         guard let handle else { return 0 }
+        if let reducer {
+            for i in 0..<count {
+                let r = nextRow + i
+                while sourceDone < min(page.size.height, (r + 1) * reducer.d) {
+                    guard sumMore(handle, reducer) else {
+                        nextRow = r
+                        throw ImageError(
+                            .corruptData, "\(path): the TIFF's row \(sourceDone) cannot be decoded",
+                            cause: handle.lastError)
+                    }
+                }
+                reducer.take(row: r, into: (buffer + i * bytesPerRow).assumingMemoryBound(to: UInt8.self))
+            }
+            nextRow += count
+            return count
+        }
         for i in 0..<count {
             let y = nextRow + i
             if y >= bandStart + bandCount {
@@ -98,19 +134,62 @@ final class TIFFRowDecoder: RowDecoding {
         band = []
         samples = []
         tile = []
+        converted = []
+        reducer = nil
+    }
+
+    /// Sums the next source row (strips) or row of tiles into `reducer`; false when libtiff cannot decode it.
+    private func sumMore(_ handle: TIFFHandle, _ reducer: TIFFBoxReducer) -> Bool {
+        guard let sampleRows else { return false }
+        releasePages(before: sourceDone, handle)
+        guard let tileSize = page.tile else {
+            let y = sourceDone
+            let ok = samples.withUnsafeMutableBytes {
+                cshrink_tiff_read_scanline(handle.raw, UInt32(y), $0.baseAddress) == 1
+            }
+            guard ok else { return false }
+            converted.withUnsafeMutableBufferPointer { row in
+                samples.withUnsafeBytes { sampleRows.convert($0.baseAddress!, into: row.baseAddress!) }
+                reducer.add(row.baseAddress!, row: y, column: 0, count: page.size.width)
+            }
+            sourceDone += 1
+            return true
+        }
+        let top = sourceDone, rows = min(tileSize.height, page.size.height - top)
+        let rowBytes = tileSize.width * page.bytesPerPixel
+        for x in stride(from: 0, to: page.size.width, by: tileSize.width) {
+            let read = tile.withUnsafeMutableBytes {
+                cshrink_tiff_read_tile(handle.raw, UInt32(x), UInt32(top), $0.baseAddress, $0.count)
+            }
+            guard read >= 0 else { return false }
+            let columns = min(tileSize.width, page.size.width - x)
+            converted.withUnsafeMutableBufferPointer { row in
+                tile.withUnsafeBytes { t in
+                    for r in 0..<rows {
+                        sampleRows.convert(t.baseAddress! + r * rowBytes, into: row.baseAddress!)
+                        reducer.add(row.baseAddress!, row: top + r, column: x, count: columns)
+                    }
+                }
+            }
+        }
+        sourceDone += rows
+        return true
+    }
+
+    /// Releases the mapped pages of the strips or tiles before source row `row`'s (every MiB), so a large file does
+    /// not stay resident as it is read.
+    private func releasePages(before row: Int, _ handle: TIFFHandle) {
+        guard bytes.isPageAlignedMapping && row > 0 else { return }
+        let offset = Int(min(cshrink_tiff_block_offset(handle.raw, 0, UInt32(row)), UInt64(bytes.count)))
+        if offset - released >= 1 << 20 {
+            bytes.releaseResidentPages(in: released..<offset)
+            released = offset
+        }
     }
 
     /// Decodes the band at ``bandStart``: through the RGBA reader, or a row (or a row of tiles) of stored samples.
-    /// First releases the mapped pages of the strips or tiles before this band's (every MiB), so a large file does
-    /// not stay resident as it is read.
     private func fillBand(_ handle: TIFFHandle) -> Bool {
-        if bytes.isPageAlignedMapping && bandStart > 0 {
-            let offset = Int(min(cshrink_tiff_block_offset(handle.raw, 0, UInt32(bandStart)), UInt64(bytes.count)))
-            if offset - released >= 1 << 20 {
-                bytes.releaseResidentPages(in: released..<offset)
-                released = offset
-            }
-        }
+        releasePages(before: bandStart, handle)
         guard sampleRows != nil else {
             return band.withUnsafeMutableBufferPointer {
                 cshrink_tiff_rgba_rows(handle.raw, UInt32(bandStart), UInt32(bandCount), $0.baseAddress) == 1

@@ -12,20 +12,24 @@ final class TIFFSampleRows {
     private var packed: [UInt8]
     private var rgb: [UInt8]
 
-    init(page: TIFFPage, format: PixelFormat, ink: any InkConverting) {
+    /// Rows `width` pixels wide (the page's, or a tile's).
+    let width: Int
+
+    init(page: TIFFPage, format: PixelFormat, ink: any InkConverting, width: Int? = nil) {
         self.page = page
         self.format = format
         self.ink = ink
-        eight = [UInt8](repeating: 0, count: page.size.width * page.samplesPerPixel)
-        rgb = page.photometric == 5 ? [UInt8](repeating: 0, count: page.size.width * 3) : []
-        packed =
-            page.photometric == 5 && page.samplesPerPixel != 4 ? [UInt8](repeating: 0, count: page.size.width * 4) : []
+        let width = width ?? page.size.width
+        self.width = width
+        eight = [UInt8](repeating: 0, count: width * page.samplesPerPixel)
+        rgb = page.photometric == 5 ? [UInt8](repeating: 0, count: width * 3) : []
+        packed = page.photometric == 5 && page.samplesPerPixel != 4 ? [UInt8](repeating: 0, count: width * 4) : []
     }
 
     /// Converts one stored row at `source` into `out`.
     func convert(_ source: UnsafeRawPointer, into out: UnsafeMutablePointer<UInt8>) {
         let page = page, ink = ink, format = format
-        let width = page.size.width, spp = page.samplesPerPixel, colour = page.colourSamples
+        let width = width, spp = page.samplesPerPixel, colour = page.colourSamples
         let count = width * spp
         eight.withUnsafeMutableBufferPointer { e in
             Self.toEightBit(

@@ -4,10 +4,10 @@ import Testing
 /// TIFFs written tag by tag, decoded through the registry: strips in order, the orientation tag applied once, a
 /// pyramid's levels chosen for thumbnails, samples libtiff's RGBA reader refuses, bombs refused from the tags.
 @Suite struct TIFFDecoderTests {
-    /// A `width`×`height` RGB page whose pixel (x, y) is (40x, 60y, 7).
+    /// A `width`×`height` RGB page whose pixel (x, y) is (30x, 60y, 7).
     static func gradient(width: Int, height: Int, orientation: Int = 1) -> TIFFFile.Page {
         var data: [UInt8] = []
-        for y in 0..<height { for x in 0..<width { data += [UInt8(40 * x), UInt8(60 * y), 7] } }
+        for y in 0..<height { for x in 0..<width { data += [UInt8(30 * x), UInt8(60 * y), 7] } }
         return TIFFFile.Page(width: width, height: height, orientation: orientation, data: data)
     }
 
@@ -26,7 +26,7 @@ import Testing
         #expect(image.pixels.format == .rgb8)
         #expect(image.size == PixelSize(width: 5, height: 4))
         for (x, y) in [(0, 0), (4, 0), (2, 1), (0, 3), (4, 3)] {
-            #expect(Array(image.pixels.pixel(x: x, y: y)) == [UInt8(40 * x), UInt8(60 * y), 7])
+            #expect(Array(image.pixels.pixel(x: x, y: y)) == [UInt8(30 * x), UInt8(60 * y), 7])
         }
     }
 
@@ -35,7 +35,7 @@ import Testing
         let image = try Self.native(TIFFFile.file([Self.gradient(width: 5, height: 4, orientation: 6)]))
         #expect(image.size == PixelSize(width: 4, height: 5))
         #expect(Array(image.pixels.pixel(x: 3, y: 0)) == [0, 0, 7])
-        #expect(Array(image.pixels.pixel(x: 0, y: 4)) == [160, 180, 7])
+        #expect(Array(image.pixels.pixel(x: 0, y: 4)) == [120, 180, 7])
     }
 
     @Test func aThumbnailDecodesThePyramidLevelThatCoversIt() throws {
@@ -53,6 +53,16 @@ import Testing
         #expect(Array(two.pixels.pixel(x: 1, y: 1)) == [0, 0, 255])
         let full = try source.image(options: options)
         #expect(Array(full.pixels.pixel(x: 5, y: 5)) == [255, 0, 0])
+    }
+
+    @Test func aReducedDecodeIsTheBoxMeansOfTheSamples() throws {
+        // 8×4 at 1/4: each pixel the mean of a 4×4 block.
+        let source = try ImageSource(bytes: TIFFFile.file([Self.gradient(width: 8, height: 4)]), name: "box.tif")
+        let image = try source.image(.prescale(4), options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(image.plan.prescale == 4)
+        #expect(image.size == PixelSize(width: 2, height: 1))
+        #expect(Array(image.pixels.pixel(x: 0, y: 0)) == [45, 90, 7])
+        #expect(Array(image.pixels.pixel(x: 1, y: 0)) == [165, 90, 7])
     }
 
     @Test func floatSamplesAreReadAsZeroToOne() throws {

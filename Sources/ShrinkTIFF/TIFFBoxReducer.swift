@@ -34,22 +34,52 @@ final class TIFFBoxReducer {
         ((bandRows + d - 1) / d + 1) * ((source.width + d - 1) / d) * channels * 4
     }
 
-    /// Adds `count` pixels of source row `y` starting at column `x`.
+    /// Adds `count` pixels of source row `y` starting at column `x`: each run of pixels that falls in one output column
+    /// summed in registers, then added to that column's sums.
     func add(_ pixels: UnsafePointer<UInt8>, row y: Int, column x: Int, count: Int) {
         let base = (y / d % slots) * size.width * channels
         let c = channels, d = d
         sums.withUnsafeMutableBufferPointer { s in
-            for i in 0..<count {
-                let p = pixels + i * c, o = base + (x + i) / d * c
-                if c == 4 {
-                    let a = UInt32(p[3])
-                    s[o] += UInt32(p[0]) * a
-                    s[o + 1] += UInt32(p[1]) * a
-                    s[o + 2] += UInt32(p[2]) * a
-                    s[o + 3] += a
-                } else {
-                    for k in 0..<c { s[o + k] += UInt32(p[k]) }
+            var i = 0, column = x / d, blockEnd = (column + 1) * d - x
+            while i < count {
+                let end = min(count, blockEnd), o = base + column * c
+                switch c {
+                case 1:
+                    var v: UInt32 = 0
+                    while i < end {
+                        v += UInt32(pixels[i])
+                        i += 1
+                    }
+                    s[o] += v
+                case 3:
+                    var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                    while i < end {
+                        let p = pixels + 3 * i
+                        r += UInt32(p[0])
+                        g += UInt32(p[1])
+                        b += UInt32(p[2])
+                        i += 1
+                    }
+                    s[o] += r
+                    s[o + 1] += g
+                    s[o + 2] += b
+                default:
+                    while i < end {
+                        let p = pixels + i * c
+                        if c == 4 {
+                            let a = UInt32(p[3])
+                            s[o] += UInt32(p[0]) * a
+                            s[o + 1] += UInt32(p[1]) * a
+                            s[o + 2] += UInt32(p[2]) * a
+                            s[o + 3] += a
+                        } else {
+                            for k in 0..<c { s[o + k] += UInt32(p[k]) }
+                        }
+                        i += 1
+                    }
                 }
+                column += 1
+                blockEnd += d
             }
         }
     }

@@ -14,6 +14,8 @@ final class TIFFSampleRows {
 
     /// Rows `width` pixels wide (the page's, or a tile's).
     let width: Int
+    /// The stored samples are the output's bytes (8-bit unsigned min-is-black gray or RGB, no extra sample).
+    private let isCopy: Bool
 
     init(page: TIFFPage, format: PixelFormat, ink: any InkConverting, width: Int? = nil) {
         self.page = page
@@ -21,6 +23,9 @@ final class TIFFSampleRows {
         self.ink = ink
         let width = width ?? page.size.width
         self.width = width
+        isCopy =
+            page.bitsPerSample == 8 && page.sampleFormat == 1 && (page.photometric == 1 || page.photometric == 2)
+            && page.extraSamples == 0 && page.samplesPerPixel == format.channels
         eight = [UInt8](repeating: 0, count: width * page.samplesPerPixel)
         rgb = page.photometric == 5 ? [UInt8](repeating: 0, count: width * 3) : []
         packed = page.photometric == 5 && page.samplesPerPixel != 4 ? [UInt8](repeating: 0, count: width * 4) : []
@@ -29,6 +34,10 @@ final class TIFFSampleRows {
     /// Converts one stored row at `source` into `out`.
     func convert(_ source: UnsafeRawPointer, into out: UnsafeMutablePointer<UInt8>) {
         let page = page, ink = ink, format = format
+        if isCopy {
+            out.update(from: source.assumingMemoryBound(to: UInt8.self), count: width * format.channels)
+            return
+        }
         let width = width, spp = page.samplesPerPixel, colour = page.colourSamples
         let count = width * spp
         eight.withUnsafeMutableBufferPointer { e in

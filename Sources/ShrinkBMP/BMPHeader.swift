@@ -165,9 +165,8 @@ struct BMPHeader {
                     "\(path): the BMP's pixels end after \(bytes.count - start) of \(overflow ? "too many" : "\(total)") bytes"
                 )
             }
-            let maskStride = (width + 31) / 32 * 4
             maskOffset =
-                isIcon && start + total + maskStride * height <= bytes.count ? start + total : nil
+                isIcon && start + total + Self.maskStride(width: width) * height <= bytes.count ? start + total : nil
         } else {
             maskOffset = nil
         }
@@ -179,6 +178,11 @@ struct BMPHeader {
             iccProfile = nil
         }
     }
+
+    /// Bytes from one row of an icon's AND mask to the next (1 bit a pixel, padded to 4 bytes).
+    var maskStride: Int { Self.maskStride(width: size.width) }
+
+    static func maskStride(width: Int) -> Int { (width + 31) / 32 * 4 }
 
     /// True when the image has alpha: a 32- or 16-bit image whose masks give it a channel, or an icon (its AND mask).
     var hasAlpha: Bool { bitCount > 8 ? alpha.isPresent : false }

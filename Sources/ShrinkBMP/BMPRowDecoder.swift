@@ -61,8 +61,8 @@ final class BMPRowDecoder: RowDecoding {
                 release(upTo: at, rowEnd: at + header.stride)
             }
             if decoder.appliesIconMask, let mask = header.maskOffset {
-                let maskStride = (header.size.width + 31) / 32 * 4
-                unpacker.applyMask(bytes.baseAddress! + mask + (header.size.height - 1 - y) * maskStride, to: out)
+                unpacker.applyMask(
+                    bytes.baseAddress! + mask + (header.size.height - 1 - y) * header.maskStride, to: out)
             }
         }
         nextRow += count

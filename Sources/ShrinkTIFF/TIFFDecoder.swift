@@ -42,7 +42,6 @@ package struct TIFFDecoder: ImageDecoding {
         var candidates: [TIFFPage] = []
         for offset in handle.subIFDs.prefix(64) where handle.select(subIFD: offset) {
             candidates.append(TIFFPage(handle, at: .subIFD(offset)))
-            _ = handle.select(page: 0)
         }
         _ = handle.select(page: 0)
         let pages = handle.countPages(limit: Self.maxPages)

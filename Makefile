@@ -65,7 +65,8 @@ run: build
 	$(BIN) thumbnail $(INPUT) --size $(SIZE) -o out/thumbnail.jpg
 
 # `make test`'s steps keep their output in $(LOGS) (shown as they run too) for scripts/test-summary, which ends the
-# run with what ran, what was skipped and why, and the corpus files each check read.
+# run with what ran, what was skipped and why, the corpus files each check read and each step's wall time (from the
+# logs' modification times after the `started` stamp).
 SHELL := /bin/bash
 LOGS = .build/test-output/logs
 logged = set -o pipefail; $(2) 2>&1 | tee $(LOGS)/$(1).log
@@ -83,8 +84,9 @@ CORPUS_CHECKS = check-quality check-png check-regions check-corrupt check-agreem
 # debug build, filling the cores the debug build leaves idle; `scripts/fuzz 2` later waits for it (SwiftPM's lock).
 test: build
 	@mkdir -p .build-fuzz && (scripts/fuzz --sweep > .build-fuzz/prebuild.log 2>&1 &)
-	@rm -rf $(LOGS) && mkdir -p $(LOGS)
+	@rm -rf $(LOGS) && mkdir -p $(LOGS) && touch $(LOGS)/started
 	$(SWIFT) build --build-tests -debug-info-format none
+	@touch $(LOGS)/debug-build.stamp
 	$(call logged,swift-test,$(SWIFT_TEST))
 	$(call logged,docs,scripts/docs)
 	$(call logged,check-format,scripts/check-format)
@@ -105,7 +107,7 @@ test: build
 test-no-corpus: LOGS = .build/test-output/no-corpus-logs
 test-no-corpus: export SHRINK_CORPUS = none
 test-no-corpus:
-	@rm -rf $(LOGS) && mkdir -p $(LOGS)
+	@rm -rf $(LOGS) && mkdir -p $(LOGS) && touch $(LOGS)/started
 	$(call logged,swift-test,$(SWIFT_TEST))
 	@for check in $(CORPUS_CHECKS); do $(call logged,$$check,scripts/$$check) || exit 1; done
 	$(call logged,check-gallery,$(GALLERY))

@@ -109,6 +109,10 @@ let package = Package(
         // pulls in). Building needs its header (Debian: libtiff-dev); running needs libtiff6 only for TIFF files.
         .target(name: "CShrinkTIFF", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkTIFF/CShrinkTIFF"),
         .target(name: "ShrinkTIFF", dependencies: ["ShrinkCore", "CShrinkTIFF"], exclude: ["CShrinkTIFF"]),
+        // JPEG XL: libjxl, loaded with dlopen on first use (its C++ runtime and Brotli mapped only for JPEG XL files).
+        // Building needs its headers (Debian: libjxl-dev); running needs libjxl0.7 only for JPEG XL files.
+        .target(name: "CShrinkJXL", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkJXL/CShrinkJXL"),
+        .target(name: "ShrinkJXL", dependencies: ["ShrinkCore", "CShrinkJXL"], exclude: ["CShrinkJXL"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
         .systemLibrary(
             name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
@@ -118,7 +122,7 @@ let package = Package(
             name: "Shrink",
             dependencies: [
                 "ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF",
-                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "ShrinkTIFF",
+                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "ShrinkTIFF", "ShrinkJXL",
                 "CShrinkSystem",
             ]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
@@ -163,6 +167,7 @@ let package = Package(
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkBMPTests", dependencies: ["Shrink"]),
         .testTarget(name: "ShrinkTIFFTests", dependencies: ["Shrink"]),
+        .testTarget(name: "ShrinkJXLTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(
             name: "ShrinkCLITests",
             dependencies: [

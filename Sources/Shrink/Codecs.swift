@@ -11,6 +11,7 @@ import ShrinkGIF
 import ShrinkHEIF
 import ShrinkICO
 import ShrinkJPEG
+import ShrinkJXL
 import ShrinkPNG
 import ShrinkTIFF
 import ShrinkWebP
@@ -27,6 +28,7 @@ extension CodecRegistry {
         .bmp,
         .ico,
         .tiff,
+        .jxl,
     ])
 }
 

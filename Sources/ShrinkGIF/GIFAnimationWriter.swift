@@ -84,7 +84,8 @@ final class GIFAnimationWriter: AnimationWriting {
 
     /// Hands the held frame to cgif (starting the file with the first).
     private func flush() throws(ImageError) {
-        guard var (palette, milliseconds) = pending else { return }
+        guard let (held, milliseconds) = pending else { return }
+        var palette = held
         pending = nil
         if animated && frames == 0 && palette.transparentIndex == nil {
             // A transparent index, unused: where a later frame disposes of this one to the background, readers that

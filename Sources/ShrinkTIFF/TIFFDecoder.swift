@@ -112,7 +112,7 @@ package struct TIFFDecoder: ImageDecoding {
 
     package func scaledSize(denominator d: Int) -> PixelSize {
         if isPyramid { return reduced.sizes[reduced.index(denominator: d)] }
-        return TIFFBoxReducer.reducedSize(info.size, d: d)
+        return BoxReducer.reducedSize(info.size, d: d)
     }
 
     /// A pyramid's levels are finished images: the smallest covering one serves as it is.
@@ -132,7 +132,7 @@ package struct TIFFDecoder: ImageDecoding {
     /// RGBA reader, the stored samples otherwise) and libtiff's decoded strip or tile grow with the image; the handle
     /// and codec state do not.
     /// At 1/d (d > 1, no pyramid) the band is not held: each row (or each tile's rows) is summed into a few reduced
-    /// rows as it is read (``TIFFBoxReducer``), beside one converted row and, for tiles, one decoded tile.
+    /// rows as it is read (``BoxReducer``), beside one converted row and, for tiles, one decoded tile.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let level = isPyramid ? levels[reduced.index(denominator: request.scaleDenominator)] : levels[0]
         let d = isPyramid || !level.readsSamples ? 1 : max(1, request.scaleDenominator)
@@ -141,7 +141,7 @@ package struct TIFFDecoder: ImageDecoding {
         if d > 1 {
             let width = level.tile?.width ?? level.size.width
             working =
-                TIFFBoxReducer.bytes(source: level.size, d: d, channels: format.channels, bandRows: level.bandRows)
+                BoxReducer.bytes(source: level.size, d: d, channels: format.channels, bandRows: level.bandRows)
                 + width * (level.bytesPerPixel + format.channels) + (level.tile == nil ? 0 : level.blockBytes)
         } else {
             let band = level.size.width * level.bandRows * (level.readsSamples ? level.bytesPerPixel : 4)

@@ -4,7 +4,7 @@ import ShrinkCore
 /// One decode of a TIFF image that yields rows top to bottom: a band at a time (a strip, or a row of tiles) through
 /// libtiff's RGBA reader into a band buffer, rows copied out as gray8, rgb8 or rgba8 (alpha un-premultiplied, as
 /// libtiff premultiplies it), or from the stored samples (a row at a time for strips). Holds the band and libtiff's
-/// decoded strip or tile; at 1/d, only a few rows of sums (``TIFFBoxReducer``), a converted row and a decoded tile.
+/// decoded strip or tile; at 1/d, only a few rows of sums (``BoxReducer``), a converted row and a decoded tile.
 final class TIFFRowDecoder: RowDecoding {
     let size: PixelSize
     let format: PixelFormat
@@ -27,7 +27,7 @@ final class TIFFRowDecoder: RowDecoding {
     private var released = 0
     private let bytes: ImageBytes
     /// At 1/d: the sums, one converted row (a tile's width for tiles), and the source rows summed so far.
-    private var reducer: TIFFBoxReducer?
+    private var reducer: BoxReducer?
     private var converted: [UInt8] = []
     private var sourceDone = 0
 
@@ -37,7 +37,7 @@ final class TIFFRowDecoder: RowDecoding {
         self.page = page
         bytes = decoder.bytes
         path = decoder.path
-        size = d > 1 && page.readsSamples ? TIFFBoxReducer.reducedSize(page.size, d: d) : page.size
+        size = d > 1 && page.readsSamples ? BoxReducer.reducedSize(page.size, d: d) : page.size
         self.format = format
         let handle = try TIFFHandle(
             bytes: decoder.bytes, path: decoder.path, maxAllocation: decoder.limits.maxWorkingBytes)
@@ -54,7 +54,7 @@ final class TIFFRowDecoder: RowDecoding {
         bandRows = page.bandRows
         if d > 1 && page.readsSamples {
             // Summed as read: a row of samples (strips) or a decoded tile, converted a row at a time.
-            let reducer = TIFFBoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
+            let reducer = BoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
             self.reducer = reducer
             band = []
             let width = page.tile?.width ?? page.size.width
@@ -139,7 +139,7 @@ final class TIFFRowDecoder: RowDecoding {
     }
 
     /// Sums the next source row (strips) or row of tiles into `reducer`; false when libtiff cannot decode it.
-    private func sumMore(_ handle: TIFFHandle, _ reducer: TIFFBoxReducer) -> Bool {
+    private func sumMore(_ handle: TIFFHandle, _ reducer: BoxReducer) -> Bool {
         guard let sampleRows else { return false }
         releasePages(before: sourceDone, handle)
         guard let tileSize = page.tile else {

@@ -34,7 +34,7 @@ public struct ImageFormat: Sendable, Hashable, CustomStringConvertible {
     public static let tiff = ImageFormat(name: "tiff", mimeType: "image/tiff", fileExtensions: ["tif", "tiff"])
     /// BMP (`image/bmp`): read (1- to 32-bit, RLE, bit fields, OS/2 and Windows headers).
     public static let bmp = ImageFormat(name: "bmp", mimeType: "image/bmp", fileExtensions: ["bmp"])
-    /// JPEG XL (`image/jxl`): named, not read or written.
+    /// JPEG XL (`image/jxl`): read (libjxl, loaded on first use; a lossy image's thumbnail from its 1:8 image).
     public static let jxl = ImageFormat(name: "jxl", mimeType: "image/jxl", fileExtensions: ["jxl"])
     /// ICO and CUR (`image/x-icon`): read (each entry a PNG or a BMP; the smallest that covers a thumbnail).
     public static let ico = ImageFormat(name: "ico", mimeType: "image/x-icon", fileExtensions: ["ico", "cur"])

@@ -1,21 +1,19 @@
-import ShrinkCore
-
-/// Sums a TIFF's converted rows (gray8, rgb8 or rgba8) into rows 1/`d` of their size, each output pixel the mean of
-/// the d×d source pixels it covers (fewer at the right and bottom edges; colour weighted by alpha), so a decode at
-/// 1/d holds a few reduced rows of sums instead of full-size bands. Rows arrive in any column order (a row of tiles
-/// delivers each tile's part of a row), and in source-row order band by band.
-final class TIFFBoxReducer {
-    let d: Int
-    let channels: Int
+/// Sums a codec's rows (gray8, rgb8 or rgba8) into rows 1/`d` of their size, each output pixel the mean of the d×d
+/// source pixels it covers (fewer at the right and bottom edges; colour weighted by alpha), so a decode at 1/d holds
+/// a few reduced rows of sums instead of full-size bands (TIFF's strips and tiles, JPEG XL's groups). Rows arrive in
+/// any column order (a row of tiles delivers each tile's part of a row), and in source-row order band by band.
+package final class BoxReducer {
+    package let d: Int
+    package let channels: Int
     /// The full size, and the reduced one.
-    let source: PixelSize, size: PixelSize
+    package let source: PixelSize, size: PixelSize
     /// Sums of the reduced rows in flight, a ring of `slots` rows (`UInt32`: 255 × 255 × 64² fits).
     private var sums: [UInt32]
     private let slots: Int
 
     /// A reducer by `d` of an image of `source` size in `channels` channels, `bandRows` source rows added at most
     /// before the rows they complete are taken.
-    init(source: PixelSize, d: Int, channels: Int, bandRows: Int) {
+    package init(source: PixelSize, d: Int, channels: Int, bandRows: Int) {
         self.d = d
         self.channels = channels
         self.source = source
@@ -25,18 +23,18 @@ final class TIFFBoxReducer {
     }
 
     /// The size of `source` at 1/`d` (each side rounded up: the last pixel covers what is left).
-    static func reducedSize(_ source: PixelSize, d: Int) -> PixelSize {
+    package static func reducedSize(_ source: PixelSize, d: Int) -> PixelSize {
         PixelSize(width: (source.width + d - 1) / d, height: (source.height + d - 1) / d)
     }
 
     /// Bytes it holds for these figures.
-    static func bytes(source: PixelSize, d: Int, channels: Int, bandRows: Int) -> Int {
+    package static func bytes(source: PixelSize, d: Int, channels: Int, bandRows: Int) -> Int {
         ((bandRows + d - 1) / d + 1) * ((source.width + d - 1) / d) * channels * 4
     }
 
     /// Adds `count` pixels of source row `y` starting at column `x`: each run of pixels that falls in one output column
     /// summed in registers, then added to that column's sums.
-    func add(_ pixels: UnsafePointer<UInt8>, row y: Int, column x: Int, count: Int) {
+    package func add(_ pixels: UnsafePointer<UInt8>, row y: Int, column x: Int, count: Int) {
         let base = (y / d % slots) * size.width * channels
         let c = channels, d = d
         sums.withUnsafeMutableBufferPointer { s in
@@ -85,7 +83,7 @@ final class TIFFBoxReducer {
     }
 
     /// Writes reduced row `r` (complete: every source row it covers added) into `out` as means, and clears its sums.
-    func take(row r: Int, into out: UnsafeMutablePointer<UInt8>) {
+    package func take(row r: Int, into out: UnsafeMutablePointer<UInt8>) {
         let base = (r % slots) * size.width * channels
         let rows = min(source.height, (r + 1) * d) - r * d
         let c = channels, d = d, width = size.width, sourceWidth = source.width

@@ -1,0 +1,162 @@
+// libjxl through dlopen: see include/cshrink_jxl.h.
+#include "cshrink_jxl.h"
+
+#include "CShrinkLoad.h"
+#include <jxl/decode.h>
+#include <stdio.h>
+#include <string.h>
+
+// One pointer per libjxl function Shrink calls, typed from libjxl's own declarations.
+#define SHRINK_JXL_FUNCTIONS(X) \
+    X(JxlDecoderVersion) X(JxlDecoderCreate) X(JxlDecoderDestroy) X(JxlDecoderSubscribeEvents) X(JxlDecoderSetInput) \
+    X(JxlDecoderCloseInput) X(JxlDecoderProcessInput) X(JxlDecoderGetBasicInfo) X(JxlDecoderGetExtraChannelInfo) \
+    X(JxlDecoderGetColorAsEncodedProfile) X(JxlDecoderGetICCProfileSize) X(JxlDecoderGetColorAsICCProfile) \
+    X(JxlDecoderSetKeepOrientation) X(JxlDecoderSetUnpremultiplyAlpha) X(JxlDecoderImageOutBufferSize) \
+    X(JxlDecoderSetImageOutBuffer)
+
+SHRINK_LIBRARY_API(shrink_jxl, "libjxl.so.0.7", SHRINK_JXL_FUNCTIONS)
+
+#define J(name) api.f.name
+
+const char *cshrink_jxl_version(void) {
+    static char version[32];
+    if (shrink_jxl_load() != 0) return "libjxl (not loaded)";
+    uint32_t v = J(JxlDecoderVersion)();
+    snprintf(version, sizeof version, "%u.%u.%u", v / 1000000, v / 1000 % 1000, v % 1000);
+    return version;
+}
+
+// A decoder over `data` wanting `events`, or NULL (with `error` set).
+static JxlDecoder *start(const void *data, size_t size, int events, char *error, size_t error_size) {
+    if (shrink_jxl_load() != 0) {
+        snprintf(error, error_size, "libjxl cannot be loaded: %s (Debian: libjxl0.7)", shrink_jxl_load_error());
+        return NULL;
+    }
+    JxlDecoder *decoder = J(JxlDecoderCreate)(NULL);
+    if (!decoder) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    if (J(JxlDecoderSubscribeEvents)(decoder, events) != JXL_DEC_SUCCESS
+        || J(JxlDecoderSetInput)(decoder, data, size) != JXL_DEC_SUCCESS) {
+        snprintf(error, error_size, "libjxl refused the decoder's settings");
+        J(JxlDecoderDestroy)(decoder);
+        return NULL;
+    }
+    J(JxlDecoderCloseInput)(decoder);
+    return decoder;
+}
+
+// Why ProcessInput stopped, as text.
+static void explain(JxlDecoderStatus status, char *error, size_t error_size) {
+    if (status == JXL_DEC_NEED_MORE_INPUT)
+        snprintf(error, error_size, "the file ends before its image does (truncated)");
+    else if (status == JXL_DEC_SUCCESS)
+        snprintf(error, error_size, "the file has no image");
+    else
+        snprintf(error, error_size, "libjxl cannot decode it (status %d)", (int)status);
+}
+
+static int is_srgb(const JxlColorEncoding *c) {
+    return c->white_point == JXL_WHITE_POINT_D65 && c->transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+        && (c->color_space == JXL_COLOR_SPACE_GRAY
+            || (c->color_space == JXL_COLOR_SPACE_RGB && c->primaries == JXL_PRIMARIES_SRGB));
+}
+
+int cshrink_jxl_read_info(const void *data, size_t size, cshrink_jxl_info *info, char *error, size_t error_size) {
+    memset(info, 0, sizeof *info);
+    JxlDecoder *decoder = start(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING, error, error_size);
+    if (!decoder) return 0;
+    // The stored size and the orientation (otherwise libjxl reports the displayed size and orientation 1).
+    J(JxlDecoderSetKeepOrientation)(decoder, JXL_TRUE);
+    int ok = 0;
+    for (;;) {
+        JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+        if (status == JXL_DEC_BASIC_INFO) {
+            JxlBasicInfo basic;
+            if (J(JxlDecoderGetBasicInfo)(decoder, &basic) != JXL_DEC_SUCCESS) break;
+            info->width = basic.xsize;
+            info->height = basic.ysize;
+            info->bits_per_sample = basic.bits_per_sample;
+            info->exponent_bits = basic.exponent_bits_per_sample;
+            info->color_channels = basic.num_color_channels;
+            info->alpha_bits = basic.alpha_bits;
+            info->alpha_premultiplied = basic.alpha_premultiplied;
+            info->extra_channels = basic.num_extra_channels;
+            info->orientation = basic.orientation;
+            info->uses_original_profile = basic.uses_original_profile;
+            info->have_animation = basic.have_animation;
+            info->have_container = basic.have_container;
+            info->have_preview = basic.have_preview;
+            ok = 1;
+            for (uint32_t i = 0; i < basic.num_extra_channels && i < 256; i++) {
+                JxlExtraChannelInfo extra;
+                if (J(JxlDecoderGetExtraChannelInfo)(decoder, i, &extra) != JXL_DEC_SUCCESS) continue;
+                if (extra.type == JXL_CHANNEL_BLACK) info->has_black = 1;
+                if (extra.type == JXL_CHANNEL_SPOT_COLOR) info->has_spot = 1;
+            }
+        } else if (status == JXL_DEC_COLOR_ENCODING) {
+            JxlColorEncoding encoding;
+            info->is_srgb = J(JxlDecoderGetColorAsEncodedProfile)(
+                                decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS
+                && is_srgb(&encoding);
+            size_t icc = 0;
+            if (J(JxlDecoderGetICCProfileSize)(decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &icc) == JXL_DEC_SUCCESS)
+                info->icc_size = icc;
+            info->has_color = 1;
+            break;
+        } else {
+            explain(status, error, error_size);
+            break;
+        }
+    }
+    J(JxlDecoderDestroy)(decoder);
+    return ok;
+}
+
+int cshrink_jxl_read_icc(const void *data, size_t size, void *out, size_t capacity, char *error, size_t error_size) {
+    JxlDecoder *decoder = start(data, size, JXL_DEC_COLOR_ENCODING, error, error_size);
+    if (!decoder) return 0;
+    JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+    size_t icc = 0;
+    int ok = status == JXL_DEC_COLOR_ENCODING
+        && J(JxlDecoderGetICCProfileSize)(decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &icc) == JXL_DEC_SUCCESS
+        && icc <= capacity
+        && J(JxlDecoderGetColorAsICCProfile)(decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, out, icc)
+            == JXL_DEC_SUCCESS;
+    if (!ok) explain(status, error, error_size);
+    J(JxlDecoderDestroy)(decoder);
+    return ok;
+}
+
+int cshrink_jxl_decode(
+    const void *data, size_t size, uint32_t channels, int sixteen_bit, void *out, size_t out_size, char *error,
+    size_t error_size) {
+    JxlDecoder *decoder = start(data, size, JXL_DEC_FULL_IMAGE, error, error_size);
+    if (!decoder) return 0;
+    // Shrink applies the orientation itself, once; alpha comes out straight.
+    J(JxlDecoderSetKeepOrientation)(decoder, JXL_TRUE);
+    J(JxlDecoderSetUnpremultiplyAlpha)(decoder, JXL_TRUE);
+    JxlPixelFormat format = {channels, sixteen_bit ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    int result = 0;
+    for (;;) {
+        JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+        if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t needed = 0;
+            if (J(JxlDecoderImageOutBufferSize)(decoder, &format, &needed) != JXL_DEC_SUCCESS || needed > out_size
+                || J(JxlDecoderSetImageOutBuffer)(decoder, &format, out, out_size) != JXL_DEC_SUCCESS) {
+                snprintf(error, error_size, "libjxl cannot give this image as %u channels in %zu bytes", channels,
+                         out_size);
+                break;
+            }
+        } else if (status == JXL_DEC_FULL_IMAGE) {
+            result = 1;
+            break;
+        } else {
+            explain(status, error, error_size);
+            break;
+        }
+    }
+    J(JxlDecoderDestroy)(decoder);
+    return result;
+}

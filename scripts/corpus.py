@@ -44,19 +44,41 @@ def formats(script):
         return None
     target = os.path.join(ROOT, ".build", "formats-corpus")
     manifest = os.path.join(ROOT, "Tests", "FormatsCorpus", "MANIFEST.tsv")
-    stamp = os.path.join(target, "MANIFEST.tsv")
-    if os.path.isfile(stamp) and open(stamp, "rb").read() == open(manifest, "rb").read():
-        return target
-    cache = os.path.join(os.path.expanduser("~"), ".cache", "shrink", "archives")
-    fetched = subprocess.run([os.path.join(ROOT, "scripts", "fetch-corpus"), target, "--sources", "pypi", "--manifest",
-                              manifest, "--archives", os.path.join(ROOT, "Tests", "FormatsCorpus", "ARCHIVES.tsv"),
-                              "--archives-cache", cache], capture_output=True, text=True)
-    if fetched.returncode != 0 or open(stamp, "rb").read() != open(manifest, "rb").read():
-        print(fetched.stdout + fetched.stderr, file=sys.stderr)
-        print(f"{script}: the formats corpus (Tests/FormatsCorpus) could not be fetched into {target}", file=sys.stderr)
-        sys.exit(1)
-    print(f"{script}: fetched the formats corpus into {os.path.relpath(target, ROOT)} (scripts/fetch-corpus)", flush=True)
+    local = os.path.normpath(os.path.join(ROOT, "..", "shared", "formats"))
+    has_local = os.path.isdir(local)
+    # The MANIFEST it was fetched from, and whether the local copy was there then.
+    key = open(manifest, "rb").read() + (b"\n# with " + local.encode() if has_local else b"")
+    stamp = os.path.join(target, ".fetched-from")
+    if not (os.path.isfile(stamp) and open(stamp, "rb").read() == key):
+        cache = os.path.join(os.path.expanduser("~"), ".cache", "shrink", "archives")
+        fetched = subprocess.run([os.path.join(ROOT, "scripts", "fetch-corpus"), target, "--sources", "pypi",
+                                  "--manifest", manifest, "--archives",
+                                  os.path.join(ROOT, "Tests", "FormatsCorpus", "ARCHIVES.tsv"), "--archives-cache",
+                                  cache] + (["--local", local] if has_local else []), capture_output=True, text=True)
+        if fetched.returncode != 0 or _missing(manifest, target, github=False):
+            print(fetched.stdout + fetched.stderr, file=sys.stderr)
+            print(f"{script}: the formats corpus (Tests/FormatsCorpus) could not be fetched into {target}",
+                  file=sys.stderr)
+            sys.exit(1)
+        open(stamp, "wb").write(key)
+        print(f"{script}: fetched the formats corpus into {os.path.relpath(target, ROOT)} (scripts/fetch-corpus)",
+              flush=True)
+    # Files only GitHub serves (this machine reaches PyPI, not GitHub) come from ../shared/formats when it is there.
+    left = _missing(manifest, target, github=True)
+    if left:
+        print(f"{script}: {len(left)} files of the formats corpus are GitHub's only and not in ../shared/formats: left "
+              f"out ({', '.join(sorted({r['source'].split()[0] for r in left}))}; fetch-corpus --sources github "
+              "fetches them)", flush=True)
     return target
+
+
+def _missing(manifest, target, github):
+    """The MANIFEST's rows that `target` lacks, those GitHub serves (github) or the others."""
+    with open(os.path.join(target, "MANIFEST.tsv"), newline="") as f:
+        held = {row["path"] for row in csv.DictReader(f, delimiter="\t")}
+    with open(manifest, newline="") as f:
+        return [row for row in csv.DictReader(f, delimiter="\t")
+                if row["path"] not in held and row["source"].startswith("github:") == github]
 
 
 def rows(script):

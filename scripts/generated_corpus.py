@@ -11,6 +11,7 @@ write) make from seeded synthetic photos, in the real corpus's layout and with a
   gif/          palette, transparency, interlacing, animation with disposal
   tiff/         Pillow's TIFF writer: LZW, Deflate, PackBits and JPEG; gray, RGBA, 16-bit, two pages
   bmp/, ico/    Pillow's BMP writer (24-bit, palettes, 1-bit, 32-bit with alpha) and ICO writer (PNG and BMP entries)
+  jxl/          pillow-jxl-plugin's JPEG XL writer (libjxl): lossy, lossless, alpha, gray
   heic/         pillow-heif's HEVC: opaque, alpha, odd size
   avif/         Pillow's AVIF: 4:2:0, 4:4:4, alpha, odd size
   colour/       JPEG, PNG and WebP tagged with Ghostscript's Adobe RGB (a98) and ROMM RGB profiles (libgs-common)
@@ -22,6 +23,7 @@ import csv, fcntl, hashlib, io, os, re, shutil, struct, subprocess, zlib
 import numpy as np
 from PIL import Image, ImageCms, ImageDraw, ImageOps, features
 import pillow_heif
+import pillow_jxl  # noqa: F401 (registers JPEG XL with Pillow)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIRECTORY = os.path.join(ROOT, ".build", "generated-corpus")
@@ -237,6 +239,12 @@ def files():
     add("tiff/two-pages.tif", encoded(photo(200, 120, 92), "TIFF", save_all=True,
                                       append_images=[photo(100, 60, 93)]), "two pages (the first shown)")
 
+    # JPEG XL through pillow-jxl-plugin's libjxl: lossy (XYB), lossless, alpha, gray.
+    add("jxl/lossy.jxl", encoded(photo(400, 300, 94), "JXL", quality=85), "lossy (XYB), VarDCT")
+    add("jxl/lossless.jxl", encoded(photo(240, 160, 95), "JXL", lossless=True), "lossless (modular)")
+    add("jxl/alpha.jxl", encoded(photo(200, 150, 96, alpha=True), "JXL", quality=90), "lossy with alpha")
+    add("jxl/gray.jxl", encoded(photo(200, 130, 97).convert("L"), "JXL", quality=90), "gray")
+
     # ICC-tagged images: an sRGB scene stored in a wider space, as a camera set to Adobe RGB stores it, converted
     # back to sRGB by the colour policy.
     for name, profile in icc.items():
@@ -250,7 +258,7 @@ def files():
     whole = {path: data for path, data, _ in out if not path.startswith(("colour/", "orientation/"))}
     for path in ("jpeg/photo-420-q85.jpg", "jpeg/progressive-420.jpg", "png/rgba8.png", "png/rgb8-adam7.png",
                  "webp/lossy.webp", "gif/palette.gif", "heic/photo.heic", "avif/photo-420.avif", "bmp/rgb24.bmp",
-                 "ico/bmp-entries.ico"):
+                 "ico/bmp-entries.ico", "jxl/lossy.jxl"):
         if path in whole:
             data = whole[path]
             add("corrupt/cut-" + path.replace("/", "-"), data[: len(data) // 2], f"{path} cut in half")
@@ -283,6 +291,7 @@ def sniffed(data):
     if data[:2] == b"BM": return "bmp"
     if data[:4] in (b"II*\0", b"MM\0*"): return "tiff"
     if data[:4] in (b"\0\0\1\0", b"\0\0\2\0"): return "ico"
+    if data[:2] == b"\xff\x0a" or data[:12] == b"\0\0\0\x0cJXL \r\n\x87\n": return "jxl"
     return "unknown"
 
 

@@ -1,10 +1,14 @@
 // libjxl through dlopen: see include/cshrink_jxl.h.
+#define _GNU_SOURCE  // memfd_create
 #include "cshrink_jxl.h"
 
 #include "CShrinkLoad.h"
 #include <jxl/decode.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 // One pointer per libjxl function Shrink calls, typed from libjxl's own declarations.
 #define SHRINK_JXL_FUNCTIONS(X) \
@@ -18,12 +22,75 @@ SHRINK_LIBRARY_API(shrink_jxl, "libjxl.so.0.7", SHRINK_JXL_FUNCTIONS)
 
 #define J(name) api.f.name
 
+// Debian's libjxl 0.7 prints a trace line to stderr for every error it returns ("./lib/jxl/decode.cc:2143: missing
+// input"), with no switch to turn it off. While any libjxl call runs, fd 2 goes to an in-memory file; when the last
+// one ends, fd 2 is restored and every line that is not libjxl's is written on (other threads' output, delayed).
+static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
+static int capture_depth, saved_stderr = -1, capture_fd = -1;
+
+static void capture_begin(void) {
+    pthread_mutex_lock(&capture_lock);
+    if (capture_depth++ == 0) {
+        fflush(stderr);
+        int fd = memfd_create("shrink-jxl-stderr", MFD_CLOEXEC);
+        int saved = fd >= 0 ? dup(2) : -1;
+        if (saved >= 0 && dup2(fd, 2) >= 0) {
+            saved_stderr = saved;
+            capture_fd = fd;
+        } else {
+            if (saved >= 0) close(saved);
+            if (fd >= 0) close(fd);
+        }
+    }
+    pthread_mutex_unlock(&capture_lock);
+}
+
+static void capture_end(void) {
+    pthread_mutex_lock(&capture_lock);
+    if (--capture_depth == 0 && capture_fd >= 0) {
+        fflush(stderr);
+        dup2(saved_stderr, 2);
+        close(saved_stderr);
+        char text[4096];
+        size_t used = 0;
+        ssize_t n;
+        off_t at = 0;
+        while ((n = pread(capture_fd, text + used, sizeof text - 1 - used, at)) > 0 || used > 0) {
+            if (n > 0) {
+                at += n;
+                used += (size_t)n;
+            }
+            text[used] = 0;
+            char *end = memchr(text, '\n', used);
+            size_t line = end ? (size_t)(end - text) + 1 : used;
+            if (strncmp(text, "./lib/jxl/", 10) != 0 && strncmp(text, "lib/jxl/", 8) != 0) {
+                ssize_t written = write(2, text, line);
+                (void)written;
+            }
+            memmove(text, text + line, used - line);
+            used -= line;
+            if (n <= 0 && used == 0) break;
+        }
+        close(capture_fd);
+        capture_fd = saved_stderr = -1;
+    }
+    pthread_mutex_unlock(&capture_lock);
+}
+
 const char *cshrink_jxl_version(void) {
     static char version[32];
     if (shrink_jxl_load() != 0) return "libjxl (not loaded)";
     uint32_t v = J(JxlDecoderVersion)();
     snprintf(version, sizeof version, "%u.%u.%u", v / 1000000, v / 1000 % 1000, v % 1000);
     return version;
+}
+
+// libjxl's next step, its stderr trace (if any) held back.
+static JxlDecoderStatus process(JxlDecoder *decoder) {
+    capture_begin();
+    JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+    capture_end();
+    return status;
 }
 
 // A decoder over `data` wanting `events`, or NULL (with `error` set).
@@ -53,8 +120,10 @@ static void explain(JxlDecoderStatus status, char *error, size_t error_size) {
         snprintf(error, error_size, "the file ends before its image does (truncated)");
     else if (status == JXL_DEC_SUCCESS)
         snprintf(error, error_size, "the file has no image");
+    else if (status == JXL_DEC_ERROR)
+        snprintf(error, error_size, "libjxl cannot decode it: the codestream is damaged or cut short");
     else
-        snprintf(error, error_size, "libjxl cannot decode it (status %d)", (int)status);
+        snprintf(error, error_size, "libjxl stopped unexpectedly (status %d)", (int)status);
 }
 
 static int is_srgb(const JxlColorEncoding *c) {
@@ -71,7 +140,7 @@ int cshrink_jxl_read_info(const void *data, size_t size, cshrink_jxl_info *info,
     J(JxlDecoderSetKeepOrientation)(decoder, JXL_TRUE);
     int ok = 0;
     for (;;) {
-        JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+        JxlDecoderStatus status = process(decoder);
         if (status == JXL_DEC_BASIC_INFO) {
             JxlBasicInfo basic;
             if (J(JxlDecoderGetBasicInfo)(decoder, &basic) != JXL_DEC_SUCCESS) break;
@@ -117,7 +186,7 @@ int cshrink_jxl_read_info(const void *data, size_t size, cshrink_jxl_info *info,
 int cshrink_jxl_read_icc(const void *data, size_t size, void *out, size_t capacity, char *error, size_t error_size) {
     JxlDecoder *decoder = start(data, size, JXL_DEC_COLOR_ENCODING, error, error_size);
     if (!decoder) return 0;
-    JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+    JxlDecoderStatus status = process(decoder);
     size_t icc = 0;
     int ok = status == JXL_DEC_COLOR_ENCODING
         && J(JxlDecoderGetICCProfileSize)(decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &icc) == JXL_DEC_SUCCESS
@@ -140,7 +209,7 @@ int cshrink_jxl_decode(
     JxlPixelFormat format = {channels, sixteen_bit ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     int result = 0;
     for (;;) {
-        JxlDecoderStatus status = J(JxlDecoderProcessInput)(decoder);
+        JxlDecoderStatus status = process(decoder);
         if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
             size_t needed = 0;
             if (J(JxlDecoderImageOutBufferSize)(decoder, &format, &needed) != JXL_DEC_SUCCESS || needed > out_size

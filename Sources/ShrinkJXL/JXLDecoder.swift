@@ -97,13 +97,11 @@ package struct JXLDecoder: ImageDecoding {
     }
 
     /// libjxl's own memory for a decode: a fixed part and a part per pixel, measured over the conformance files and
-    /// photographs (BENCHMARKS.md). A lossy photograph (XYB, 8-bit, no alpha or extra channel) holds little beyond the
-    /// frame's side information; modular channels, alpha, deeper samples and layers are held whole as 32-bit planes.
+    /// photographs (docs/FORMATS.md). Without extra channels (lossy or lossless colour or gray) it renders group by
+    /// group; with alpha, black or spot channels libjxl 0.7 holds every channel of the frame as 32-bit planes.
     var stateBytes: Int {
-        let photo =
-            header.uses_original_profile == 0 && header.bits_per_sample <= 8 && header.extra_channels == 0
-            && header.exponent_bits == 0
-        return photo ? (24 << 20) + info.size.pixelCount * 4 : (32 << 20) + info.size.pixelCount * 64
+        header.extra_channels == 0
+            ? (24 << 20) + info.size.pixelCount * 4 : (32 << 20) + info.size.pixelCount * 64
     }
 
     /// The C string in `buffer` (a message the shim wrote).

@@ -6,6 +6,7 @@ import ShrinkCore
 @_exported import struct ShrinkPNG.PNGEncoder
 @_exported import struct ShrinkWebP.WebPEncoder
 @_exported import struct ShrinkHEIF.AVIFEncoder
+@_exported import struct ShrinkJXL.JXLEncoder
 import ShrinkBMP
 import ShrinkGIF
 import ShrinkHEIF

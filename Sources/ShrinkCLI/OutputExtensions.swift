@@ -36,7 +36,7 @@ enum OutputExtensions {
     /// `--quality`'s help: the formats it applies to.
     static var qualityHelp: ArgumentHelp {
         ArgumentHelp(
-            "Output quality for \(names(reading: .quality)), 1-100 (AVIF's on JPEG's scale: about JPEG's PSNR at the same number, in fewer bytes)."
+            "Output quality for \(names(reading: .quality)), 1-100 (AVIF's on JPEG's scale: about JPEG's PSNR at the same number, in fewer bytes; JXL's as cjxl maps it to a distance, 90 = 1.0)."
         )
     }
 

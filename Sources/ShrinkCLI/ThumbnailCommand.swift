@@ -111,7 +111,10 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "PNG output: bits per sample, 8 or 16 (default: 16 for rgba16 pixels, else 8).")
     var depth: Int?
 
-    @Flag(help: "WebP and AVIF output: lossless (WebP's VP8L; AVIF at quantizer 0, 4:4:4) instead of lossy.")
+    @Flag(
+        help:
+            "WebP, AVIF and JPEG XL output: lossless (WebP's VP8L; AVIF at quantizer 0, 4:4:4; JPEG XL's modular mode) instead of lossy."
+    )
     var lossless = ThumbnailJob.defaults.lossless
 
     @Flag(

@@ -2,7 +2,7 @@ import ShrinkCore
 
 extension Codec {
     /// JPEG XL through libjxl (loaded on first use): the first frame decoded whole, its rows summed to the size asked
-    /// for.
+    /// for; written lossy or lossless (``JXLEncoder``).
     package static let jxl = Codec(
         format: .jxl,
         capabilities: CodecCapabilities(
@@ -14,5 +14,6 @@ extension Codec {
             if bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0x0A { return true }
             return bytes.count >= 12 && zip(bytes.prefix(12), container).allSatisfy { $0 == $1 }
         },
-        open: { bytes, name, limits throws(ImageError) in try JXLDecoder(bytes: bytes, path: name, limits: limits) })
+        open: { bytes, name, limits throws(ImageError) in try JXLDecoder(bytes: bytes, path: name, limits: limits) },
+        writer: .jxl)
 }

@@ -76,6 +76,17 @@ import ShrinkTestSupport
                 name: "WebP lossless", bytes: try WebPEncoder(options: .init(lossless: true, method: 0)).encode(alpha),
                 size: 200,
                 output: "png", path: .wholeImage),
+            // JPEG XL: libjxl decodes the frame whole into one buffer, its own state as the header predicts it
+            // (without and with an extra channel).
+            Case(
+                name: "JPEG XL lossy", bytes: try JXLEncoder(options: .init(quality: 85)).encode(photo), size: 400,
+                output: "jpg", path: DecodePath("jxlFrame")),
+            Case(
+                name: "JPEG XL lossy with alpha", bytes: try JXLEncoder(options: .init(quality: 85)).encode(alpha),
+                size: 400, output: "png", path: DecodePath("jxlFrame")),
+            Case(
+                name: "JPEG XL lossless", bytes: try JXLEncoder(options: .init(lossless: true)).encode(photo),
+                size: 400, output: "png", path: DecodePath("jxlFrame")),
         ]
     }
 

@@ -192,19 +192,19 @@ import Testing
         #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@heic") } == 415)
         #expect(status { try ProcessingURL("/s/w:10/plain/local:///x.jpg@bogus") } == 404)
         // Output names come from the registry: every extension of a written format; 415 for any other known
-        // image format, read (heic) or only named (jxl, ico, svg, tiff); 400 for the rest, listing what is written.
+        // image format, read (heic, ico, tiff) or only named (svg); 400 for the rest, listing what is written.
         for name in CodecRegistry.standard.writableFormats.flatMap(\.fileExtensions) {
             #expect(
                 (try? ProcessingURL("/s/w:10/plain/local:///x.jpg@\(name)"))?.extensionFormat?.fileExtensions
                     .contains(name) == true, "\(name)")
         }
-        for name in ["heic", "jxl", "ICO", "svg", "tif"] {
+        for name in ["heic", "ICO", "svg", "tif"] {
             #expect(status { try ProcessingURL("/s/f:\(name)/plain/local:///x.jpg") } == 415, "\(name)")
         }
         do {
             _ = try ProcessingURL("/s/w:10/plain/local:///x.jpg@bogus")
         } catch {
-            #expect(error.message.contains("(Shrink writes jpg, png, webp, gif and avif)"), "\(error.message)")
+            #expect(error.message.contains("(Shrink writes jpg, png, webp, gif, avif and jxl)"), "\(error.message)")
         }
         #expect(status { try ProcessingURL("/s/exp:1000/plain/local:///x.jpg", now: 2000) } == 404)
         #expect(status { try ProcessingURL("/s/exp:3000/plain/local:///x.jpg", now: 2000) } == nil)

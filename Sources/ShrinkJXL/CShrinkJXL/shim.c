@@ -4,6 +4,8 @@
 
 #include "CShrinkLoad.h"
 #include <jxl/decode.h>
+#include <jxl/encode.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +18,11 @@
     X(JxlDecoderCloseInput) X(JxlDecoderProcessInput) X(JxlDecoderGetBasicInfo) X(JxlDecoderGetExtraChannelInfo) \
     X(JxlDecoderGetColorAsEncodedProfile) X(JxlDecoderGetICCProfileSize) X(JxlDecoderGetColorAsICCProfile) \
     X(JxlDecoderSetKeepOrientation) X(JxlDecoderSetUnpremultiplyAlpha) X(JxlDecoderImageOutBufferSize) \
-    X(JxlDecoderSetImageOutBuffer)
+    X(JxlDecoderSetImageOutBuffer) X(JxlEncoderVersion) X(JxlEncoderCreate) X(JxlEncoderDestroy) \
+    X(JxlEncoderFrameSettingsCreate) X(JxlEncoderFrameSettingsSetOption) X(JxlEncoderInitBasicInfo) \
+    X(JxlEncoderSetBasicInfo) X(JxlEncoderSetColorEncoding) X(JxlEncoderSetICCProfile) X(JxlColorEncodingSetToSRGB) \
+    X(JxlEncoderSetFrameDistance) X(JxlEncoderSetFrameLossless) X(JxlEncoderAddImageFrame) X(JxlEncoderCloseInput) \
+    X(JxlEncoderProcessOutput) X(JxlEncoderGetError)
 
 SHRINK_LIBRARY_API(shrink_jxl, "libjxl.so.0.7", SHRINK_JXL_FUNCTIONS)
 
@@ -229,3 +235,84 @@ int cshrink_jxl_decode(
     J(JxlDecoderDestroy)(decoder);
     return result;
 }
+
+int cshrink_jxl_encode(
+    const void *pixels, uint32_t width, uint32_t height, uint32_t channels, int sixteen_bit, float distance,
+    int lossless, int effort, const void *icc, size_t icc_size, unsigned char **out, size_t *out_size, char *error,
+    size_t error_size) {
+    *out = NULL;
+    *out_size = 0;
+    if (shrink_jxl_load() != 0) {
+        snprintf(error, error_size, "libjxl cannot be loaded: %s (Debian: libjxl0.7)", shrink_jxl_load_error());
+        return 0;
+    }
+    JxlEncoder *encoder = J(JxlEncoderCreate)(NULL);
+    if (!encoder) {
+        snprintf(error, error_size, "out of memory");
+        return 0;
+    }
+    capture_begin();
+    int ok = 0;
+    unsigned char *buffer = NULL;
+    JxlEncoderFrameSettings *settings = J(JxlEncoderFrameSettingsCreate)(encoder, NULL);
+    JxlBasicInfo info;
+    J(JxlEncoderInitBasicInfo)(&info);
+    uint32_t bits = sixteen_bit ? 16 : 8;
+    int alpha = channels == 2 || channels == 4;
+    info.xsize = width;
+    info.ysize = height;
+    info.bits_per_sample = bits;
+    info.num_color_channels = channels >= 3 ? 3 : 1;
+    info.num_extra_channels = alpha ? 1 : 0;
+    info.alpha_bits = alpha ? bits : 0;
+    // Lossless keeps the samples in their own colour space; lossy goes through XYB.
+    info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE;
+    JxlColorEncoding srgb;
+    J(JxlColorEncodingSetToSRGB)(&srgb, info.num_color_channels == 1);
+    if (!settings || J(JxlEncoderSetBasicInfo)(encoder, &info) != JXL_ENC_SUCCESS
+        || (icc_size > 0 ? J(JxlEncoderSetICCProfile)(encoder, icc, icc_size)
+                         : J(JxlEncoderSetColorEncoding)(encoder, &srgb)) != JXL_ENC_SUCCESS
+        || J(JxlEncoderFrameSettingsSetOption)(settings, JXL_ENC_FRAME_SETTING_EFFORT, effort) != JXL_ENC_SUCCESS
+        || (lossless ? J(JxlEncoderSetFrameLossless)(settings, JXL_TRUE)
+                     : J(JxlEncoderSetFrameDistance)(settings, distance)) != JXL_ENC_SUCCESS) {
+        snprintf(error, error_size, "libjxl refused the settings (error %d)", (int)J(JxlEncoderGetError)(encoder));
+        goto done;
+    }
+    JxlPixelFormat format = {channels, sixteen_bit ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    size_t bytes = (size_t)width * height * channels * (sixteen_bit ? 2 : 1);
+    if (J(JxlEncoderAddImageFrame)(settings, &format, pixels, bytes) != JXL_ENC_SUCCESS) {
+        snprintf(error, error_size, "libjxl refused the image (error %d)", (int)J(JxlEncoderGetError)(encoder));
+        goto done;
+    }
+    J(JxlEncoderCloseInput)(encoder);
+    size_t capacity = 64 << 10, used = 0;
+    for (;;) {
+        unsigned char *grown = realloc(buffer, capacity);
+        if (!grown) {
+            snprintf(error, error_size, "out of memory");
+            goto done;
+        }
+        buffer = grown;
+        uint8_t *next = buffer + used;
+        size_t avail = capacity - used;
+        JxlEncoderStatus status = J(JxlEncoderProcessOutput)(encoder, &next, &avail);
+        used = (size_t)(next - buffer);
+        if (status == JXL_ENC_SUCCESS) break;
+        if (status != JXL_ENC_NEED_MORE_OUTPUT) {
+            snprintf(error, error_size, "libjxl could not encode (error %d)", (int)J(JxlEncoderGetError)(encoder));
+            goto done;
+        }
+        capacity *= 2;
+    }
+    *out = buffer;
+    *out_size = used;
+    buffer = NULL;
+    ok = 1;
+done:
+    free(buffer);
+    J(JxlEncoderDestroy)(encoder);
+    capture_end();
+    return ok;
+}
+
+void cshrink_jxl_free(void *bytes) { free(bytes); }

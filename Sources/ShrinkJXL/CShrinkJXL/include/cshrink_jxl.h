@@ -1,6 +1,6 @@
 // libjxl, loaded with dlopen on first use (linked, every process would map it and the C++ libraries it pulls in),
-// behind three calls: the header (basic information and the colour the decoded pixels are in), that colour as an
-// ICC profile, and one decode of the first frame into a buffer. Building needs jxl/decode.h (Debian: libjxl-dev);
+// behind a few calls: the header (basic information and the colour the decoded pixels are in), that colour as an
+// ICC profile, one decode of the first frame into a buffer, and one encode of a still image. Building needs jxl/decode.h (Debian: libjxl-dev);
 // running needs libjxl0.7 only for JPEG XL files. No parallel runner: a decode runs on the calling thread, as the
 // pipeline's other codecs do. (libjxl 0.7's image-out callback holds the frame as floats, 12 bytes a pixel, where
 // the buffer it writes into directly costs what it holds: BENCHMARKS.md.)
@@ -54,5 +54,17 @@ int cshrink_jxl_read_icc(const void *data, size_t size, void *out, size_t capaci
 int cshrink_jxl_decode(
     const void *data, size_t size, uint32_t channels, int sixteen_bit, void *out, size_t out_size, char *error,
     size_t error_size);
+
+/// Encodes `width` × `height` pixels of `channels` (1 gray, 2 gray + alpha, 3 RGB, 4 RGBA) 8-bit samples, or 16-bit
+/// when `sixteen_bit`, rows packed: lossless, or lossy at butteraugli `distance` (XYB), at libjxl's `effort` (1–9), the
+/// colour tagged with `icc` (`icc_size` bytes) or as sRGB. 1 on success, `*out` (`*out_size` bytes) then holds the
+/// file (free it with cshrink_jxl_free); 0 on error (`error`, `error_size` bytes, says why).
+int cshrink_jxl_encode(
+    const void *pixels, uint32_t width, uint32_t height, uint32_t channels, int sixteen_bit, float distance,
+    int lossless, int effort, const void *icc, size_t icc_size, unsigned char **out, size_t *out_size, char *error,
+    size_t error_size);
+
+/// Frees what cshrink_jxl_encode returned.
+void cshrink_jxl_free(void *bytes);
 
 #endif

@@ -92,6 +92,28 @@ public final class ImageSource: Sendable {
         if bytes.wasTruncatedWhileMapped { throw Self.truncatedWhileReading(name).naming(name) }
     }
 
+    /// The file's pages: a multi-page TIFF's (counted from its header), 1 for any other file. An animation's frames
+    /// are not pages.
+    public var pageCount: Int { decoder.pageCount }
+
+    /// Page `index` of the file (0 is this source's image) as a source of its own over the same bytes, its header
+    /// read: no pixel is decoded. Fails with `.invalidArgument` when the file has no such page.
+    public func page(_ index: Int) throws(ImageError) -> ImageSource {
+        guard index >= 0 && index < pageCount else {
+            throw ImageError(
+                .invalidArgument,
+                "\(name): page \(index) asked for, but the file has \(pageCount) page\(pageCount == 1 ? "" : "s") "
+                    + "(pages count from 0)", name: name)
+        }
+        if index == 0 && decoder.pageCount == 1 { return self }
+        do throws(ImageError) {
+            return ImageSource(
+                decoder: try decoder.page(index), bytes: bytes, name: name, limits: limits, codec: codec)
+        } catch {
+            throw error.naming(name)
+        }
+    }
+
     /// A source over a decoder already opened on `bytes` (an embedded thumbnail stored as an image of its own).
     init(decoder: any ImageDecoding, bytes: ImageBytes, name: String, limits: ImageLimits, codec: Codec) {
         self.name = name

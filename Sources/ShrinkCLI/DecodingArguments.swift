@@ -34,6 +34,12 @@ struct DecodingArguments: ParsableArguments {
     )
     var strict = false
 
+    @Option(
+        help:
+            "The page of a multi-page file to read, counting from 0 (a TIFF's pages; `shrink info` lists them). Default: 0."
+    )
+    var page = 0
+
     func validate() throws {
         if let problem = settings.problem { throw ValidationError(problem) }
     }
@@ -43,7 +49,7 @@ struct DecodingArguments: ParsableArguments {
         DecodingSettings(
             maxPixels: maxPixels, maxInputBytes: maxInputBytes.bytes, maxScans: maxScans,
             maxWorkingBytes: maxWorkingBytes.bytes,
-            strict: strict)
+            strict: strict, page: page)
     }
 
     /// Opens `input` (``DecodingSettings/open(_:)``).

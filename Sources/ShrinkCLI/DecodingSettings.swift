@@ -15,10 +15,13 @@ struct DecodingSettings: Sendable {
     var maxScans = ImageLimits().maxScans
     var maxWorkingBytes = ImageLimits().maxWorkingBytes
     var strict = false
+    /// The page of a multi-page file to read (0 the first).
+    var page = 0
 
     /// Why these values cannot be used, or nil.
     var problem: String? {
-        maxWorkingBytes > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0
+        if page < 0 { return "--page counts from 0" }
+        return maxWorkingBytes > 0 && maxPixels > 0 && maxInputBytes > 0 && maxScans > 0
             ? nil
             : "--max-working-bytes, --max-pixels, --max-input-bytes and --max-scans must be positive"
     }
@@ -29,13 +32,18 @@ struct DecodingSettings: Sendable {
             maxPixels: maxPixels, maxInputBytes: maxInputBytes, maxScans: maxScans, maxWorkingBytes: maxWorkingBytes)
     }
 
-    /// Opens `input`: a file (mapped), or standard input for `-`.
+    /// Opens `input`: a file (mapped), or standard input for `-`; its page ``page`` when that is not the first.
     func open(_ input: String) throws(ImageError) -> ImageSource {
-        guard input == "-" else { return try ImageSource(path: input, limits: limits) }
-        let name = Self.name(of: input)
-        return try ImageSource(
-            bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
-            name: name, limits: limits)
+        let source: ImageSource
+        if input == "-" {
+            let name = Self.name(of: input)
+            source = try ImageSource(
+                bytes: ImageBytes(reading: STDIN_FILENO, name: name, maxBytes: maxInputBytes),
+                name: name, limits: limits)
+        } else {
+            source = try ImageSource(path: input, limits: limits)
+        }
+        return page == 0 ? source : try source.page(page)
     }
 
     /// What messages call `input`: `<stdin>` for `-`, else the path as given.

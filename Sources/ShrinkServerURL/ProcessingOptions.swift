@@ -8,6 +8,8 @@ package struct ProcessingOptions: Sendable, Hashable {
     package var width = 0
     package var height = 0
     package var dpr = 1.0
+    /// imgproxy's `page`: the page of a multi-page source (a TIFF's), counting from 0. 0 by default.
+    package var page = 0
     /// imgproxy's `z`: multiplies the result's width and height once the size is met (``ThumbnailOptions/zoom``);
     /// unlike `dpr`, not offsets or padding. 1 by default.
     package var zoom = 1.0
@@ -179,9 +181,11 @@ package struct ProcessingOptions: Sendable, Hashable {
         options.rotation = ImageOrientation(clockwiseRotation: rotation) ?? .up
         if flipHorizontal { options.rotation = options.rotation.followed(by: .upMirrored) }
         if flipVertical { options.rotation = options.rotation.followed(by: .downMirrored) }
-        return ImageRequest(
+        var request = ImageRequest(
             loader: loader, target: target, region: region, crop: region == nil ? crop : nil, options: options,
             limits: limited(limits))
+        request.page = page
+        return request
     }
 
     /// `limits` as the security options change them.

@@ -33,6 +33,10 @@ extension ProcessingURL {
             names: ["dpr"], sample: "2", supported: true, summary: "sizes, offsets, padding multiplied",
             test: "ProcessingURLTests.extendPaddingAndFiltersMapToFinishing"),
         .init(
+            names: ["page", "pg"], sample: "1", supported: true,
+            summary: "the page of a multi-page source (a TIFF's), from 0; a page the file lacks is a 400",
+            test: "ProcessingURLTests.thePageOptionPicksATIFFPage"),
+        .init(
             names: ["enlarge", "el"], sample: "1", supported: true, summary: "upscale smaller sources",
             test: "ProcessingURLTests.optionsMapToTypedValues"),
         .init(

@@ -217,6 +217,9 @@ package struct ProcessingURL: Sendable {
         case "dpr":
             try needArgs(1...1)
             o.dpr = try double(0, "dpr", 0.01...8) ?? 1
+        case "pg", "page":
+            try needArgs(1...1)
+            o.page = try int(0, "page", 0...999) ?? 0
         case "z", "zoom":
             // One factor for both axes, or one each (different ones stretch the image).
             try needArgs(1...2)

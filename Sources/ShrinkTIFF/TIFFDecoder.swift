@@ -19,37 +19,49 @@ package struct TIFFDecoder: ImageDecoding {
     private let reduced: ReducedSizes
     /// The ICC profile describes the decoded pixels (not for ink or CIELab, which libtiff converts itself).
     private let usesProfile: Bool
+    /// The page this decoder reads (0 the first), and how many the file has (counted up to ``maxPages``).
+    let pageIndex: Int
+    package let pageCount: Int
 
     /// Pages counted at most (a longer chain is read as its first 1000).
     static let maxPages = 1000
 
-    /// Reads the first image's tags, the page chain and the reduced versions. Fails with `.corruptData` (not a TIFF
-    /// libtiff reads, or an image it cannot decode), `.limitExceeded` (the pixel limit, from the tags) or
-    /// `.unsupportedFeature`.
-    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
+    /// Reads the tags of page `index` (the first by default), the page chain and the page's reduced versions. Fails
+    /// with `.corruptData` (not a TIFF libtiff reads, or an image it cannot decode), `.limitExceeded` (the pixel
+    /// limit, from the tags), `.invalidArgument` (no such page) or `.unsupportedFeature`.
+    package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits(), page index: Int = 0)
+        throws(ImageError)
+    {
         self.bytes = bytes
         self.path = path
         self.limits = limits
         let handle = try TIFFHandle(bytes: bytes, path: path, maxAllocation: limits.maxWorkingBytes)
-        let first = TIFFPage(handle, at: .page(0))
+        let pages = handle.countPages(limit: Self.maxPages)
+        guard index >= 0 && index < max(1, pages) && (index == 0 || handle.select(page: index)) else {
+            throw ImageError(
+                .invalidArgument,
+                "\(path): page \(index) asked for, but the TIFF has \(pages) page\(pages == 1 ? "" : "s") (pages count from 0)"
+            )
+        }
+        pageIndex = index
+        pageCount = max(1, pages)
+        let first = TIFFPage(handle, at: .page(index))
         try limits.check(first.size, path: path)
         if let refusal = first.unreadable {
             throw ImageError(
                 first.inconsistent ? .corruptData : .unsupportedFeature, "\(path): this TIFF cannot be decoded",
                 cause: refusal)
         }
-        // The reduced versions: the first page's SubIFDs, and later pages marked reduced (a pyramid's levels).
+        // The reduced versions: the page's SubIFDs, and later pages marked reduced (a pyramid's levels).
         var candidates: [TIFFPage] = []
         for offset in handle.subIFDs.prefix(64) where handle.select(subIFD: offset) {
             candidates.append(TIFFPage(handle, at: .subIFD(offset)))
         }
-        _ = handle.select(page: 0)
-        let pages = handle.countPages(limit: Self.maxPages)
-        var sizes: [PixelSize] = [first.size]
-        for index in 1..<max(1, pages) where handle.select(page: index) {
-            let page = TIFFPage(handle, at: .page(index))
+        var sizes: [PixelSize] = []
+        for other in 0..<max(1, pages) where handle.select(page: other) {
+            let page = other == index ? first : TIFFPage(handle, at: .page(other))
             sizes.append(page.size)
-            if page.isReduced { candidates.append(page) }
+            if other > index && page.isReduced { candidates.append(page) }
         }
         let usable = candidates.filter {
             $0.unreadable == nil && $0.size.pixelCount < first.size.pixelCount && $0.size.pixelCount > 0
@@ -67,7 +79,8 @@ package struct TIFFDecoder: ImageDecoding {
         var features = [Self.compressionName(first.compression), first.photometricName]
         if pages > 1 {
             features.append(
-                "pages: " + sizes.enumerated().map { "\($0.offset + 1): \($0.element)" }.joined(separator: ", "))
+                "pages (from 0): " + sizes.enumerated().map { "\($0.offset): \($0.element)" }.joined(separator: ", ")
+                    + (index > 0 ? "; page \(index) read" : ""))
         }
         if levels.count > 1 {
             features.append("reduced: " + levels.dropLast().map { "\($0.size)" }.joined(separator: ", "))
@@ -93,13 +106,20 @@ package struct TIFFDecoder: ImageDecoding {
             orientationSource: "TIFF")
     }
 
-    /// The ICC profile of the first image, copied out.
+    /// The ICC profile of the page, copied out.
     package func metadata() throws(ImageError) -> ImageMetadata {
         var metadata = ImageMetadata()
         guard usesProfile, info.iccProfileBytes > 0 else { return metadata }
         let handle = try TIFFHandle(bytes: bytes, path: path, maxAllocation: limits.maxWorkingBytes)
-        if let profile = handle.iccProfile { metadata.iccProfile = Array(profile) }
+        if pageIndex == 0 || handle.select(page: pageIndex), let profile = handle.iccProfile {
+            metadata.iccProfile = Array(profile)
+        }
         return metadata
+    }
+
+    /// Page `index` of the file, read from its tags.
+    package func page(_ index: Int) throws(ImageError) -> any ImageDecoding {
+        index == pageIndex ? self : try TIFFDecoder(bytes: bytes, path: path, limits: limits, page: index)
     }
 
     /// 1, and for each reduced version the least denominator its size covers.

@@ -28,6 +28,19 @@ import Testing
         #expect(url.extensionFormat == nil)
     }
 
+    @Test func thePageOptionPicksATIFFPage() throws {
+        // imgproxy's page (pg), from 0, carried into the request; 0 is the default.
+        let second = try ProcessingURL("/s/w:100/pg:1/plain/local:///scan.tif").options
+        let first = try ProcessingURL("/s/w:100/page:0/plain/local:///scan.tif").options
+        #expect(second.page == 1 && first.page == 0)
+        let loader = FileLoader(path: "/scan.tif")
+        let request = try second.imageRequest(loader: loader, limits: ImageLimits())
+        #expect(request.page == 1)
+        #expect(try first.imageRequest(loader: loader, limits: ImageLimits()).page == 0)
+        #expect(throws: RequestError.self) { try ProcessingURL("/s/pg:-1/plain/local:///scan.tif") }
+        #expect(throws: RequestError.self) { try ProcessingURL("/s/pg:1000/plain/local:///scan.tif") }
+    }
+
     @Test func optionsMapToTypedValues() throws {
         let url = try ProcessingURL(
             "/s/w:100/h:50/dpr:2/el:1/g:fp:0.25:0.75/c:0.5:0.5:no/rot:270/bg:ff0000/q:55/f:webp/cb:7/ra:linear/ar:1/sm:1/plain/local:///x.jpg"

@@ -38,6 +38,31 @@ import Testing
         #expect(Array(image.pixels.pixel(x: 0, y: 4)) == [120, 180, 7])
     }
 
+    @Test func aPageIsReadByItsIndex() async throws {
+        // Two pages of different sizes and colours: page 1 on request, page 2 refused, a JPEG has one page.
+        let bytes = TIFFFile.file([
+            Self.solid(8, [255, 0, 0], reduced: false), Self.gradient(width: 5, height: 4),
+        ])
+        let source = try ImageSource(bytes: bytes, name: "pages.tif")
+        #expect(source.pageCount == 2)
+        let second = try source.page(1)
+        #expect(second.info.size == PixelSize(width: 5, height: 4))
+        let image = try second.image(options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
+        #expect(Array(image.pixels.pixel(x: 4, y: 3)) == [120, 180, 7])
+        #expect(try source.page(0).info.size == PixelSize(width: 8, height: 8))
+        do {
+            _ = try source.page(2)
+            Issue.record("page 2 of 2 opened")
+        } catch {
+            #expect(error.code == .invalidArgument && error.message.contains("pages.tif"))
+        }
+        // The pipeline reads the page a request names.
+        var request = ImageRequest(loader: BytesLoader(bytes: ImageBytes(bytes), name: "pages.tif"))
+        request.page = 1
+        let piped = try await ImagePipeline().image(for: request)
+        #expect(piped.image.size == PixelSize(width: 5, height: 4))
+    }
+
     @Test func aThumbnailDecodesThePyramidLevelThatCoversIt() throws {
         let bytes = TIFFFile.file([
             Self.solid(8, [255, 0, 0], reduced: false), Self.solid(4, [0, 255, 0], reduced: true),

@@ -32,6 +32,8 @@ public struct ImageRequest: Sendable {
     /// pipeline does not (``ImagePipeline/Configuration/measuresMemory``): an inspector measuring one decode.
     /// Such a request shares its decode only with others that measure. `false` by default.
     public var measuresMemory = false
+    /// The page of a multi-page file to decode (a TIFF's; ``ImageSource/page(_:)``), 0 the first. `0` by default.
+    public var page = 0
 
     /// A request for the image `loader` loads, at `target`, of `region` (displayed pixels) or `crop` when
     /// given (not both), under `options` and `limits`.
@@ -63,7 +65,7 @@ public struct ImageRequest: Sendable {
     }
 
     /// The key of the image this request makes: the source identity and everything that shapes the plan and
-    /// the pixels (target, region or crop, mode, upscaling, strictness, embedded thumbnails, pixel format
+    /// the pixels (page, target, region or crop, mode, upscaling, strictness, embedded thumbnails, pixel format
     /// policy, colour policy, gravity), as typed fields. Fails when the source cannot be examined.
     public func cacheKey() throws(ImageError) -> CacheKey {
         let o = options
@@ -81,6 +83,6 @@ public struct ImageRequest: Sendable {
             ] + (o.appliesEXIFOrientation ? [] : [("exif", "0")])
                 + (o.zoom == (1, 1) ? [] : [("z", "\(o.zoom.x),\(o.zoom.y)")])
                 + (o.minimumSize.map { [("min", "\($0.width)x\($0.height)")] } ?? []) + o.pixelKeyFields
-                + (measuresMemory ? [("measure", "1")] : []))
+                + (measuresMemory ? [("measure", "1")] : []) + (page == 0 ? [] : [("page", String(page))]))
     }
 }

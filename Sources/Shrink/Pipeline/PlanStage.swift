@@ -28,12 +28,13 @@ struct PlanStage: Sendable {
     func plan(_ job: PipelineJob, bytes: ImageBytes) throws(ImageError) -> Planned {
         let request = job.request
         // An open source (an awaited `ImageSource` call) is planned as it is; anything else is opened here.
-        let source: ImageSource
+        var source: ImageSource
         if let open = (request.loader as? SourceLoader)?.source {
             source = open
         } else {
             source = try ImageSource(bytes: bytes, name: request.loader.name, limits: request.limits, codecs: codecs)
         }
+        if request.page != 0 { source = try source.page(request.page) }
         let region = try Self.region(of: request, in: source)
         // Bytes in memory (an upload, a download) are held until the decode ends; so is the encoder's working
         // memory for a request for bytes: both come out of the budget before the decode's plan.

@@ -34,6 +34,12 @@ public protocol ImageDecoding: Sendable {
     /// Each frame's duration in milliseconds as the file stores it, read from the container without decoding a pixel
     /// (at most `limit` of them); empty for a still image or a codec that does not say.
     func frameDurations(limit: Int) -> [Int]
+    /// The file's pages (a multi-page TIFF's, counted from the header), 1 for a file of one image. An animation's
+    /// frames are not pages.
+    var pageCount: Int { get }
+    /// A decoder over page `index` (0 is this image), read from its header like this one. Fails with
+    /// `.invalidArgument` when the file has no such page.
+    func page(_ index: Int) throws(ImageError) -> any ImageDecoding
 }
 
 extension ImageDecoding {
@@ -47,6 +53,16 @@ extension ImageDecoding {
     public func embeddedThumbnail() -> (any ImageDecoding)? { nil }
     /// None.
     public func frameDurations(limit: Int) -> [Int] { [] }
+    /// One.
+    public var pageCount: Int { 1 }
+    /// This image for page 0; no other.
+    public func page(_ index: Int) throws(ImageError) -> any ImageDecoding {
+        guard index == 0 else {
+            throw ImageError(
+                .invalidArgument, "page \(index) asked for, but the file has one page (pages count from 0)")
+        }
+        return self
+    }
     /// No animation: the image is its first frame.
     public func animation(options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError)
         -> (any AnimationDecoding)?

@@ -227,12 +227,13 @@ import ShrinkTestSupport
             let r = try await shrink(command + ["-o", w.dir + "/t.png", "--lossless"])
             #expect(r.status == 2 && r.err.contains("--lossless writes JPEG: use a .jpg output"), "\(r.err)")
         }
-        // --lossless is WebP's and AVIF's: the usage error names the formats whose writer reads it, from the registry.
+        // --lossless is WebP's, AVIF's and JPEG XL's: the usage error names the formats whose writer reads it, from
+        // the registry.
         let refused = try await shrink("thumbnail", w.photo, "--size", "32", "-o", w.dir + "/l.jpg", "--lossless")
         #expect(
             refused.status == 2
                 && refused.err.contains(
-                    "--lossless applies to WebP and AVIF output (-o x.webp or --format webp; -o x.avif or --format avif)"
+                    "--lossless applies to WebP, AVIF and JXL output (-o x.webp or --format webp; -o x.avif or --format avif; -o x.jxl or --format jxl)"
                 ),
             "\(refused.err)")
         #expect(

@@ -117,6 +117,6 @@ final class LCMSProfile: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         let n = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &buffer, cmsUInt32Number(buffer.count))
         guard n > 0 else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(cBuffer: buffer)
     }
 }

@@ -79,7 +79,7 @@ public struct AVIFEncoder: ImageEncoding {
         var versions = [CChar](repeating: 0, count: 256)
         shrink_avif_codec_versions(&versions)
         // "dav1d [dec]:1.0.0, aom [enc/dec]:v3.6.0, …": the aom entry's version.
-        let aom = String(decoding: versions.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(
+        let aom = String(cBuffer: versions).split(
             separator: ","
         ).map { $0.drop { $0 == " " } }
             .first { $0.hasPrefix("aom") }.flatMap { $0.split(separator: ":").last }
@@ -167,7 +167,7 @@ public struct AVIFEncoder: ImageEncoding {
         var detail = String(cString: shrink_avif_result_to_string(result))
         if let encoder {
             let diagnostic = withUnsafeBytes(of: encoder.pointee.diag.error) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                String(cBytes: raw)
             }
             if !diagnostic.isEmpty { detail += ": " + diagnostic }
         }

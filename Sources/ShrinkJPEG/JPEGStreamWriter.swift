@@ -55,7 +55,7 @@ package final class JPEGStreamWriter: RowEncoding {
             Int32(quality), chroma444 ? 1 : 0, &message, message.count)
         guard writer != nil else {
             unlink(temporary)
-            throw ImageError(.io, "\(path): cannot start writing the JPEG", cause: Self.text(message))
+            throw ImageError(.io, "\(path): cannot start writing the JPEG", cause: String(cBuffer: message))
         }
     }
 
@@ -92,14 +92,15 @@ package final class JPEGStreamWriter: RowEncoding {
         guard status != 0 else { return }
         if status == Int32(SJ_BAD_CALL.rawValue) {
             throw ImageError(
-                .invalidArgument, "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
+                .invalidArgument, "\(path): cannot write rows at row \(rowsWritten)", cause: String(cBuffer: message))
         }
         if let writer {
             sj_writer_abort(writer)
             self.writer = nil
             unlink(temporary)
         }
-        throw ImageError(.encodingFailed, "\(path): cannot write rows at row \(rowsWritten)", cause: Self.text(message))
+        throw ImageError(
+            .encodingFailed, "\(path): cannot write rows at row \(rowsWritten)", cause: String(cBuffer: message))
     }
 
     /// Appends `count` rows of a yuv420 writer (see ``RowEncoding/write(luma:lumaStride:cb:cr:chromaStride:count:)``).
@@ -134,16 +135,12 @@ package final class JPEGStreamWriter: RowEncoding {
             unlink(temporary)
             throw ImageError(
                 status == Int32(SJ_BAD_CALL.rawValue) ? .invalidArgument : .io,
-                "\(path): cannot finish the JPEG", cause: Self.text(message))
+                "\(path): cannot finish the JPEG", cause: String(cBuffer: message))
         }
         guard rename(temporary, path) == 0 else {
             let cause = String(cString: strerror(errno))
             unlink(temporary)
             throw ImageError(.io, "\(path): cannot write", cause: cause)
         }
-    }
-
-    private static func text(_ message: [CChar]) -> String {
-        String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -24,7 +24,7 @@ package struct JXLDecoder: ImageDecoding {
         var message = [CChar](repeating: 0, count: 256)
         guard cshrink_jxl_read_info(bytes.bytes.baseAddress, bytes.count, &header, &message, message.count) == 1
         else {
-            let text = Self.text(message)
+            let text = String(cBuffer: message)
             throw ImageError(
                 text.contains("cannot be loaded") ? .unsupportedFeature : .corruptData,
                 "\(path): not a JPEG XL image libjxl can read", cause: text)
@@ -33,7 +33,7 @@ package struct JXLDecoder: ImageDecoding {
         let size = PixelSize(width: Int(header.width), height: Int(header.height))
         try limits.check(size, path: path)
         guard header.has_color == 1 else {
-            let text = Self.text(message)
+            let text = String(cBuffer: message)
             throw ImageError(.corruptData, "\(path): the JPEG XL header is incomplete", cause: text)
         }
         let hasAlpha = header.alpha_bits > 0
@@ -102,11 +102,6 @@ package struct JXLDecoder: ImageDecoding {
     var stateBytes: Int {
         header.extra_channels == 0
             ? (24 << 20) + info.size.pixelCount * 4 : (32 << 20) + info.size.pixelCount * 64
-    }
-
-    /// The C string in `buffer` (a message the shim wrote).
-    static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `libjxl` and its version.

@@ -80,7 +80,7 @@ public struct JXLEncoder: ImageEncoding {
             }
         }
         guard ok == 1, let out else {
-            let text = JXLDecoder.text(message)
+            let text = String(cBuffer: message)
             throw ImageError(
                 text.contains("cannot be loaded")
                     ? .unsupportedFeature : text.contains("out of memory") ? .outOfMemory : .invalidArgument,

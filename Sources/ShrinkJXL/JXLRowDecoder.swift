@@ -69,7 +69,7 @@ final class JXLRowDecoder: RowDecoding {
         guard result == 1 else {
             image = []
             throw ImageError(
-                .corruptData, "\(decoder.path): the JPEG XL image cannot be decoded", cause: JXLDecoder.text(message))
+                .corruptData, "\(decoder.path): the JPEG XL image cannot be decoded", cause: String(cBuffer: message))
         }
     }
 }

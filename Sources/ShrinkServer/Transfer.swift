@@ -1,6 +1,7 @@
 import CShrinkCurl
 import Foundation
 import Shrink
+import ShrinkCore
 import Synchronization
 
 /// One hop of a download, driven by libcurl on the calling thread: parses the status line, `Content-Length`
@@ -62,7 +63,7 @@ final class Transfer: @unchecked Sendable {
             }
         }
         let message = withUnsafeBytes(of: f.error) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            String(cBytes: raw)
         }
         let result = outcome(Int(code), message: message)
         if case .failure = result { freeBuffer() }

@@ -4,6 +4,8 @@
     import Darwin
 #endif
 
+import ShrinkCore
+
 /// An IPv4 or IPv6 address as bytes, parsed from text with `inet_pton` (IPv6 may be bracketed).
 package enum IPAddress: Sendable, CustomStringConvertible {
     case v4((UInt8, UInt8, UInt8, UInt8))
@@ -48,7 +50,7 @@ package enum IPAddress: Sendable, CustomStringConvertible {
             var addr = in6_addr()
             withUnsafeMutableBytes(of: &addr) { $0.copyBytes(from: b) }
             inet_ntop(AF_INET6, &addr, &buf, socklen_t(buf.count))
-            return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return String(cBuffer: buf)
         }
     }
 }

@@ -18,7 +18,7 @@ final class TIFFHandle {
             let handle = cshrink_tiff_open(
                 bytes.bytes.baseAddress, bytes.count, maxAllocation, &message, message.count)
         else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = String(cBuffer: message)
             throw ImageError(
                 text.contains("cannot be loaded") ? .unsupportedFeature : .corruptData,
                 "\(path): not a TIFF libtiff can read", cause: text)
@@ -86,6 +86,6 @@ final class TIFFHandle {
     var rgbaRefusal: String? {
         var message = [CChar](repeating: 0, count: 1024)
         guard cshrink_tiff_rgba_ok(raw, &message, message.count) == 0 else { return nil }
-        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(cBuffer: message)
     }
 }

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import CShrinkSystem
+import ShrinkCore
 
 /// What the machine (or the container) gives this process: cores and memory.
 package enum SystemResources {
@@ -30,7 +31,7 @@ package enum SystemResources {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 64)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let line = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let line = String(cBuffer: buffer)
         return line.trimmingSuffix()
     }
 }

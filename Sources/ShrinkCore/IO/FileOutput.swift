@@ -68,7 +68,7 @@ package enum FileOutput {
         var names: [String] = []
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                String(cBytes: raw)
             }
             if name != "." && name != ".." { names.append(name) }
         }

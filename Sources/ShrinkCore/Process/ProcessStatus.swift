@@ -18,7 +18,7 @@ package struct ProcessStatus: Sendable {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = String(cBuffer: line)
             let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
             guard parts.count >= 2, let value = Int(parts[1]) else { continue }
             switch parts[0] {

@@ -113,6 +113,7 @@ let package = Package(
         // Building needs its headers (Debian: libjxl-dev); running needs libjxl0.7 only for JPEG XL files.
         .target(name: "CShrinkJXL", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkJXL/CShrinkJXL"),
         .target(name: "ShrinkJXL", dependencies: ["ShrinkCore", "CShrinkJXL"], exclude: ["CShrinkJXL"]),
+        .target(name: "ShrinkRAW", dependencies: ["ShrinkCore", "ShrinkJPEG", "ShrinkTIFF"]),
         // Colour management: Little CMS 2 (its C module lives in the folder).
         .systemLibrary(
             name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
@@ -122,7 +123,7 @@ let package = Package(
             name: "Shrink",
             dependencies: [
                 "ShrinkCore", "ShrinkColor", "ShrinkResample", "ShrinkJPEG", "ShrinkPNG", "ShrinkWebP", "ShrinkGIF",
-                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "ShrinkTIFF", "ShrinkJXL",
+                "ShrinkHEIF", "ShrinkBMP", "ShrinkICO", "ShrinkTIFF", "ShrinkJXL", "ShrinkRAW",
                 "CShrinkSystem",
             ]),
         // C: libcurl's easy API behind one function (curl_easy_setopt is variadic, which Swift cannot call).
@@ -168,6 +169,7 @@ let package = Package(
         .testTarget(name: "ShrinkBMPTests", dependencies: ["Shrink"]),
         .testTarget(name: "ShrinkTIFFTests", dependencies: ["Shrink"]),
         .testTarget(name: "ShrinkJXLTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
+        .testTarget(name: "ShrinkRAWTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(
             name: "ShrinkCLITests",
             dependencies: [

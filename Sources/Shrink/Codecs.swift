@@ -14,6 +14,7 @@ import ShrinkICO
 import ShrinkJPEG
 import ShrinkJXL
 import ShrinkPNG
+import ShrinkRAW
 import ShrinkTIFF
 import ShrinkWebP
 
@@ -28,6 +29,7 @@ extension CodecRegistry {
         .avif,
         .bmp,
         .ico,
+        .raw,
         .tiff,
         .jxl,
     ])

@@ -7,11 +7,13 @@ scripts/test-summary collects at the end of `make test`.
   one (scripts/generated_corpus.py, same layout and MANIFEST columns), saying so in one line.
 - `generated()`: whether `chosen` fell back to the generated corpus (checks tuned to the real one's counts use it).
 - `skipped(script, why)`: prints `SCRIPT: skipped: WHY` and exits 0.
-- `formats(script)`: the formats corpus (the formats ../shared/corpus does not hold: BMP, ICO and CUR so far), files
-  from package archives that Tests/FormatsCorpus/MANIFEST.tsv and ARCHIVES.tsv name, built once into
-  .build/formats-corpus by scripts/fetch-corpus (the archives cached in ~/.cache/shrink/archives, every file checked
-  against its sha256); None under `SHRINK_CORPUS=none`, where the generated corpus holds those formats. A fetch that
-  fails fails the check: the formats corpus is never silently left out.
+- `formats(script)`: the formats corpus (the formats ../shared/corpus does not hold: BMP, ICO, CUR, TIFF, JPEG XL and
+  camera RAW), files that Tests/FormatsCorpus/MANIFEST.tsv names: from the package archives ARCHIVES.tsv names (PyPI
+  sdists, Debian source tarballs) and, for those only GitHub serves, from the copies committed in
+  Tests/FormatsCorpus/files; built once into .build/formats-corpus by scripts/fetch-corpus (the archives cached in
+  ~/.cache/shrink/archives, every file checked against its sha256); None under `SHRINK_CORPUS=none`, where the
+  generated corpus holds those formats. A fetch that fails fails the check: the formats corpus is never silently
+  left out.
 - `rows(script)`: the MANIFEST rows of the chosen corpus and of the formats corpus, each with `file`, its path.
 - `counted(script, files)`: prints `SCRIPT: corpus files checked: N` (or `generated files checked: N`); a
   selection of no file is a failure (exit 1), never a pass that checked nothing."""
@@ -44,17 +46,19 @@ def formats(script):
         return None
     target = os.path.join(ROOT, ".build", "formats-corpus")
     manifest = os.path.join(ROOT, "Tests", "FormatsCorpus", "MANIFEST.tsv")
-    local = os.path.normpath(os.path.join(ROOT, "..", "shared", "formats"))
-    has_local = os.path.isdir(local)
-    # The MANIFEST it was fetched from, and whether the local copy was there then.
-    key = open(manifest, "rb").read() + (b"\n# with " + local.encode() if has_local else b"")
+    # Files kept in the repository (those only GitHub serves, where their licences allow), then ../shared/formats.
+    committed = os.path.join(ROOT, "Tests", "FormatsCorpus", "files")
+    shared = os.path.normpath(os.path.join(ROOT, "..", "shared", "formats"))
+    locals_ = [committed] + ([shared] if os.path.isdir(shared) else [])
+    # The MANIFEST it was fetched from, and which local copies were there then.
+    key = open(manifest, "rb").read() + b"".join(b"\n# with " + d.encode() for d in locals_)
     stamp = os.path.join(target, ".fetched-from")
     if not (os.path.isfile(stamp) and open(stamp, "rb").read() == key):
         cache = os.path.join(os.path.expanduser("~"), ".cache", "shrink", "archives")
-        fetched = subprocess.run([os.path.join(ROOT, "scripts", "fetch-corpus"), target, "--sources", "pypi",
+        fetched = subprocess.run([os.path.join(ROOT, "scripts", "fetch-corpus"), target, "--sources", "pypi,deb",
                                   "--manifest", manifest, "--archives",
                                   os.path.join(ROOT, "Tests", "FormatsCorpus", "ARCHIVES.tsv"), "--archives-cache",
-                                  cache] + (["--local", local] if has_local else []), capture_output=True, text=True)
+                                  cache] + [a for d in locals_ for a in ("--local", d)], capture_output=True, text=True)
         if fetched.returncode != 0 or _missing(manifest, target, github=False):
             print(fetched.stdout + fetched.stderr, file=sys.stderr)
             print(f"{script}: the formats corpus (Tests/FormatsCorpus) could not be fetched into {target}",
@@ -63,12 +67,13 @@ def formats(script):
         open(stamp, "wb").write(key)
         print(f"{script}: fetched the formats corpus into {os.path.relpath(target, ROOT)} (scripts/fetch-corpus)",
               flush=True)
-    # Files only GitHub serves (this machine reaches PyPI, not GitHub) come from ../shared/formats when it is there.
+    # Files only GitHub serves that are neither committed nor in ../shared/formats (this machine reaches PyPI and
+    # Debian, not GitHub).
     left = _missing(manifest, target, github=True)
     if left:
-        print(f"{script}: {len(left)} files of the formats corpus are GitHub's only and not in ../shared/formats: left "
-              f"out ({', '.join(sorted({r['source'].split()[0] for r in left}))}; fetch-corpus --sources github "
-              "fetches them)", flush=True)
+        print(f"{script}: {len(left)} files of the formats corpus are GitHub's only and not in Tests/FormatsCorpus/files "
+              f"or ../shared/formats: left out ({', '.join(sorted({r['source'].split()[0] for r in left}))}; "
+              "fetch-corpus --sources github fetches them)", flush=True)
     return target
 
 

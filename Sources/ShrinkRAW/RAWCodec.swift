@@ -1,10 +1,13 @@
 import ShrinkCore
 
 extension ImageFormat {
-    /// Camera RAW (DNG, CR2, NEF, ARW, ORF, RAF, RW2, PEF, SRW): read through the previews the camera embedded.
+    /// Camera RAW (DNG, CR2, CR3, CRW, NEF, ARW, ORF, RAF, RW2, PEF, SRW): read through the previews the camera
+    /// embedded.
     package static let raw = ImageFormat(
         name: "raw", mimeType: "image/x-dcraw",
-        fileExtensions: ["dng", "cr2", "nef", "nrw", "arw", "srf", "sr2", "orf", "raf", "rw2", "pef", "srw"])
+        fileExtensions: [
+            "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "orf", "raf", "rw2", "pef", "srw",
+        ])
 }
 
 extension Codec {

@@ -33,11 +33,22 @@ package struct RAWDecoder: ImageDecoding {
         self.kind = kind
         var found: [RAWPreview] = [], warnings: [String] = []
         var orientation: Int?, camera: [String?] = [], sensor: PixelSize?
-        if kind == .raf {
+        switch kind {
+        case .raf:
             let header = RAFHeader(bytes.bytes)
             found = header.preview.map { [$0] } ?? []
             camera = ["FUJIFILM", header.model]
-        } else {
+        case .crw:
+            let heap = CIFFHeap(bytes.bytes)
+            found = heap.previews
+            orientation = heap.orientation
+            camera = [heap.make, heap.model]
+        case .cr3:
+            let boxes = CR3Container(bytes.bytes)
+            found = boxes.previews
+            orientation = boxes.orientation
+            camera = [boxes.make, boxes.model]
+        default:
             let structure = RAWStructure(tiff: bytes.bytes, kind: kind)
             found = structure.previews
             orientation = structure.orientation
@@ -45,19 +56,29 @@ package struct RAWDecoder: ImageDecoding {
             sensor = structure.sensor
             warnings += structure.problems
         }
-        var opened: [(preview: RAWPreview, decoder: any ImageDecoding)] = []
+        // Each preview that opens, and the EXIF thumbnail a JPEG preview carries (LibRaw and exiftool offer it too).
+        var opened: [(origin: String, kind: String, bytes: Int, decoder: any ImageDecoding)] = []
         for preview in found {
             let name = "\(path) (preview in \(preview.origin))"
             do throws(ImageError) {
-                let decoder: any ImageDecoding =
-                    switch preview.encoding {
-                    case .jpeg:
-                        try JPEGDecoder(
-                            bytes: ImageBytes(slice: preview.range, of: bytes, name: name), path: name, limits: limits)
-                    case .uncompressed(let page):
-                        try TIFFDecoder(bytes: bytes, path: name, limits: limits, page: page)
+                switch preview.encoding {
+                case .jpeg:
+                    let jpeg = try JPEGDecoder(
+                        bytes: ImageBytes(slice: preview.range, of: bytes, name: name), path: name, limits: limits)
+                    opened.append((preview.origin, "JPEG", preview.range.count, jpeg))
+                    if let thumbnail = jpeg.embeddedThumbnailBytes() {
+                        let origin = "the EXIF data of the preview in \(preview.origin)"
+                        let inner = "\(path) (thumbnail in \(origin))"
+                        if let decoder = try? JPEGDecoder(
+                            bytes: ImageBytes(thumbnail, name: inner), path: inner, limits: limits)
+                        {
+                            opened.append((origin, "JPEG", thumbnail.count, decoder))
+                        }
                     }
-                opened.append((preview, decoder))
+                case .uncompressed(let page):
+                    let tiff = try TIFFDecoder(bytes: bytes, path: name, limits: limits, page: page)
+                    opened.append((preview.origin, "RGB", preview.range.count, tiff))
+                }
             } catch {
                 if error.code == .limitExceeded { throw error }
                 warnings.append("the preview in \(preview.origin) is not read: \(error.reason)")
@@ -82,18 +103,18 @@ package struct RAWDecoder: ImageDecoding {
 
         var info = main.decoder.info
         info.format = .raw
-        if kind != .raf {
+        if kind == .raf, let header = opened.first {
+            // A RAF keeps its orientation in the EXIF data of the JPEG its header points at.
+            info.orientation = header.decoder.info.orientation
+            info.orientationSource = "EXIF of the RAF's JPEG"
+        } else {
             info.orientation = ImageOrientation(exifValue: orientation ?? 1)
-            info.orientationSource = "IFD0"
+            info.orientationSource = kind == .cr3 ? "CMT1 (IFD0)" : kind == .crw ? "CIFF image info" : "IFD0"
         }
         let model = camera.compactMap { $0 }.joined(separator: " ")
         info.features =
             [kind.label] + (model.isEmpty ? [] : [model]) + (sensor.map { ["sensor \($0)"] } ?? [])
-            + opened.map {
-                let what = $0.preview.encoding == .jpeg ? "JPEG" : "RGB"
-                return
-                    "preview \($0.decoder.info.size) \(what) in \($0.preview.origin), \($0.preview.range.count) bytes"
-            }
+            + opened.map { "preview \($0.decoder.info.size) \($0.kind) in \($0.origin), \($0.bytes) bytes" }
         info.layout = "\(kind.label), shown through its \(main.decoder.info.size) preview (of \(opened.count))"
         info.warnings += warnings
         self.info = info

@@ -3,7 +3,7 @@ import ShrinkCore
 /// The camera RAW containers Shrink recognises, told apart from the first bytes (and, for the ones that are plain
 /// TIFF files, from the first directory's tags).
 package enum RAWKind: String, Sendable, CaseIterable {
-    case dng, cr2, nef, arw, orf, raf, rw2, pef, srw
+    case dng, cr2, cr3, crw, nef, arw, orf, raf, rw2, pef, srw
     /// A TIFF-structured RAW of another maker (its `Make` tag a camera maker's, its directory holding sensor data).
     case other
 
@@ -12,6 +12,8 @@ package enum RAWKind: String, Sendable, CaseIterable {
         switch self {
         case .dng: "Adobe DNG"
         case .cr2: "Canon CR2"
+        case .cr3: "Canon CR3"
+        case .crw: "Canon CRW"
         case .nef: "Nikon NEF"
         case .arw: "Sony ARW"
         case .orf: "Olympus ORF"
@@ -34,6 +36,14 @@ package enum RAWKind: String, Sendable, CaseIterable {
         }
         if starts("FUJIFILMCCD-RAW ") {
             self = .raf
+            return
+        }
+        if starts("ftypcrx ", at: 4) {
+            self = .cr3
+            return
+        }
+        if starts("HEAPCCDR", at: 6) && (starts("II") || starts("MM")) {
+            self = .crw
             return
         }
         guard bytes.count >= 8, let little = TIFFBytes.byteOrder(of: bytes) else { return nil }

@@ -109,7 +109,8 @@ package struct RAWStructure: Sendable {
                 if compression == 1, photometric == 2, ifd.integer(0x115) == 3, ifd.integers(0x102) == [8, 8, 8],
                     ifd.integer(0x11C) ?? 1 == 1, case .main(let page) = role, base == 0, kind != .orf, kind != .rw2,
                     strips.count == counts.count, let low = strips.min(),
-                    let high = zip(strips, counts).map({ $0 + $1 }).max(), high <= bytes.count
+                    let high = zip(strips, counts).map({ $0 + $1 }).max(), high <= bytes.count,
+                    let w = ifd.integer(0x100), let h = ifd.integer(0x101), counts.reduce(0, +) >= w * h * 3
                 {
                     add(.uncompressed(page: page), low..<high, name)
                 }

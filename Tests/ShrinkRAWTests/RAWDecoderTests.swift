@@ -15,34 +15,9 @@ import Testing
         return try TestImages.jpeg(pixels)
     }
 
-    /// A NEF as Nikon lays one out: IFD0 a reduced image naming the camera, with `orientation`, SubIFDs for a
-    /// `preview` JPEG and the sensor data, and the EXIF directory's maker note holding a `small` JPEG preview.
-    static func nef(preview: [UInt8], small: [UInt8], orientation: Int = 1) -> [UInt8] {
-        var raw = TestRAW()
-        let jpeg = raw.data(preview)
-        let sensorData = raw.data([UInt8](repeating: 7, count: 64))
-        let previewIFD = raw.ifd([(0xFE, .long(1)), (0x201, .long(jpeg)), (0x202, .long(preview.count))])
-        let sensorIFD = raw.ifd([
-            (0xFE, .long(0)), (0x100, .long(1200)), (0x101, .long(800)), (0x103, .short(34713)),
-            (0x106, .short(32803)), (0x111, .long(sensorData)), (0x117, .long(64)),
-        ])
-        // The maker note: "Nikon\0", version 2.10, two pad bytes, then a TIFF of its own.
-        var note = TestRAW()
-        let smallAt = note.data(small)
-        let noteIFD = note.ifd([(0x201, .long(smallAt)), (0x202, .long(small.count))])
-        let noteMain = note.ifd([(0x1, .undefined([0x30, 0x32, 0x31, 0x30])), (0x11, .long(noteIFD))])
-        let makerNote = Array("Nikon\0".utf8) + [0x02, 0x10, 0, 0] + note.finish(ifd0: noteMain)
-        let exif = raw.ifd([(0x927C, .undefined(makerNote))])
-        let ifd0 = raw.ifd([
-            (0xFE, .long(1)), (0x10F, .ascii("NIKON CORPORATION")), (0x110, .ascii("NIKON TEST")),
-            (0x112, .short(orientation)), (0x14A, .longs([previewIFD, sensorIFD])), (0x8769, .long(exif)),
-        ])
-        return raw.finish(ifd0: ifd0)
-    }
-
     @Test func theLargestPreviewIsTheImageAndTheRAWsOrientationIsApplied() throws {
         let preview = try TestImages.jpeg(TestImages.pattern(width: 600, height: 400), orientation: 3)
-        let bytes = Self.nef(preview: preview, small: try Self.solid(150, 100, [20, 40, 200]), orientation: 6)
+        let bytes = TestRAW.nef(preview: preview, small: try Self.solid(150, 100, [20, 40, 200]), orientation: 6)
         let source = try ImageSource(bytes: bytes, name: "t.nef")
         #expect(source.info.format.name == "raw")
         #expect(source.info.size == PixelSize(width: 600, height: 400))
@@ -64,7 +39,7 @@ import Testing
 
     @Test func aSmallThumbnailDecodesTheSmallPreview() throws {
         // The two previews differ in colour, so the pixels say which one was decoded.
-        let bytes = Self.nef(
+        let bytes = TestRAW.nef(
             preview: try Self.solid(600, 400, [200, 30, 30]), small: try Self.solid(150, 100, [20, 40, 200]))
         let source = try ImageSource(bytes: bytes, name: "t.nef")
         let small = try source.image(.maxPixelSize(60), options: ThumbnailOptions(pixelFormat: .exactly(.rgb8)))
@@ -144,7 +119,7 @@ import Testing
         // The frame header's height and width, made 60000 each.
         let sof = bomb.indices.first { bomb[$0] == 0xFF && bomb[$0 + 1] == 0xC0 }!
         bomb.replaceSubrange(sof + 5..<sof + 9, with: [0xEA, 0x60, 0xEA, 0x60])
-        let bytes = Self.nef(preview: bomb, small: try Self.solid(150, 100, [1, 2, 3]))
+        let bytes = TestRAW.nef(preview: bomb, small: try Self.solid(150, 100, [1, 2, 3]))
         // The header opens (its size is the preview's claim); a decode is refused before a pixel is allocated.
         let source = try ImageSource(bytes: bytes, name: "bomb.nef")
         #expect(source.info.size == PixelSize(width: 60000, height: 60000))

@@ -200,6 +200,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.root + "/../escape.jpg"))
         #expect(await put("/_/upload/../x.jpg", jpeg).status == 400)
         #expect(await put("/_/upload/sub%2Fname.jpg", jpeg).status == 201, "an encoded / in a name is sanitised away")
+        // A NEF's first bytes are a TIFF's: the whole file decides, and its name is kept.
+        let nef = TestRAW.nef(preview: jpeg, small: try TestImages.jpeg(TestImages.pattern(width: 40, height: 30)))
+        let raw = await put("/_/upload/camera.nef", nef)
+        #expect(raw.status == 201, "\(Self.text(raw))")
+        #expect(FileManager.default.fileExists(atPath: fixture.root + "/camera.nef"), "\(Self.text(raw))")
         #expect(await put("/_/upload/text.jpg", Array("just some text, not an image".utf8)).status == 415)
         #expect(await put("/_/upload/big.jpg", [UInt8](repeating: 0xFF, count: 70 << 10)).status == 413)
         #expect(await put("/_/upload/cut.jpg", Array(jpeg.prefix(40))).status == 422)

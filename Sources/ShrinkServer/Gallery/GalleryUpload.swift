@@ -97,8 +97,12 @@ struct GalleryUpload {
                 named.map { "\($0) is not a format Shrink reads" }
                     ?? "not an image: the first bytes are no format Shrink reads")
         }
+        // The format of the whole file decides the name: its first bytes alone can read a camera RAW file (a DNG, a NEF)
+        // as the TIFF it also is.
+        var opened = format
         do {
             let source = try ImageSource(path: temporary, limits: limits)
+            opened = source.info.format
             let largest = GalleryPages.widths.max() ?? 960
             _ = try source.plan(.box(PixelSize(width: largest, height: largest), fit: .inside), within: budget)
         } catch {
@@ -106,7 +110,7 @@ struct GalleryUpload {
                 error.code == .limitExceeded || error.code == .memoryBudgetExceeded ? 413 : 422,
                 "not accepted: " + error.message.replacingOccurrences(of: temporary, with: name))
         }
-        let clean = Self.sanitise(name, format: format)
+        let clean = Self.sanitise(name, format: opened)
         for attempt in 0..<1000 {
             let candidate = attempt == 0 ? clean : Self.numbered(clean, attempt)
             // link() fails when the name exists: no upload replaces a file.

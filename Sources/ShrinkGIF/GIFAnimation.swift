@@ -1,13 +1,13 @@
-import CShrinkGIF
 import ShrinkCore
 
 /// A GIF animation decoded frame by frame onto a ``GIFCanvas``: ``GIFFrameWalker`` finds each frame after the first,
-/// giflib decodes its LZW data one row at a time (through ``GIFInput``, straight from the file: a mapped file's pages
-/// are released behind the read position), and each row is drawn onto the canvas as it comes. The canvas starts as
+/// its LZW data is decoded one row at a time (``GIFLines``: giflib through ``GIFInput``, straight from the file, a
+/// mapped file's pages released behind the read position; Shrink's own decoder for code sizes giflib refuses), and
+/// each row is drawn onto the canvas as it comes. The canvas starts as
 /// the still image shows outside its first frame; then the browsers' rules: disposal 2 clears to transparent,
 /// disposal 3 restores, a 0 delay stays 0.
 ///
-/// Memory: the canvas (``GIFCanvas``), giflib's state and one line of the frame's width; nothing grows with the
+/// Memory: the canvas (``GIFCanvas``), the LZW decoder's state and one line of the frame's width; nothing grows with the
 /// number of frames.
 final class GIFAnimation: AnimationDecoding {
     let canvasSize: PixelSize
@@ -80,7 +80,6 @@ final class GIFAnimation: AnimationDecoding {
         canvas.beginFrame(colors: GIFColorTable(bytes: bytes, frame: frame).rgba)
         let visible = canvas.clip((frame.left, frame.top, frame.size.width, frame.size.height))
         let skip = visible.x - frame.left
-        let input = GIFInput(bytes: bytes, frame: frame)
         guard frame.lzwMinimumCodeSize != 0 else {
             // No code fits: every pixel is index 0 (see GIFRowDecoder).
             line.withUnsafeMutableBufferPointer { l in
@@ -92,19 +91,9 @@ final class GIFAnimation: AnimationDecoding {
             }
             return
         }
-        var error: Int32 = 0
-        guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), GIFInput.readFunction, &error) else {
-            throw ImageError.gif(error, reachedEnd: input.reachedEnd, path: path, during: "opening the decoder")
-        }
-        defer { DGifCloseFile(gif, &error) }
-        var type = UNDEFINED_RECORD_TYPE
         // Named as the still image's decode names them: "the first frame", then "frame N".
         let name = framesRead == 0 ? "the first frame" : "frame \(framesRead + 1)"
-        guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK
-        else {
-            throw ImageError.gif(
-                gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting \(name)")
-        }
+        let lines = try GIFLines.reader(bytes: bytes, frame: frame, path: path, name: name)
         if line.count < frame.size.width { line = [UInt8](repeating: 0, count: frame.size.width) }
         let passes = frame.isInterlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
         try line.withUnsafeMutableBufferPointer { l throws(ImageError) in
@@ -112,11 +101,7 @@ final class GIFAnimation: AnimationDecoding {
             for (start, step) in passes {
                 var r = start
                 while r < frame.size.height {
-                    guard DGifGetLine(gif, l.baseAddress!, Int32(frame.size.width)) == GIF_OK else {
-                        throw ImageError.gif(
-                            gif.pointee.Error, reachedEnd: input.reachedEnd, path: path,
-                            during: "row \(r) of \(name)")
-                    }
+                    try lines.read(into: l.baseAddress!, count: frame.size.width, row: "row \(r) of \(name)")
                     let y = frame.top + r
                     if y >= visible.y && y < visible.y + visible.height && visible.width > 0 {
                         canvas.draw(

@@ -1,18 +1,17 @@
-import CShrinkGIF
 import ShrinkCore
 
-/// One running giflib decode of a GIF's first frame, handing out canvas rows of ``GIFDecoder/outputFormat``
-/// strictly top to bottom.
+/// One running decode of a GIF's first frame, handing out canvas rows of ``GIFDecoder/outputFormat`` strictly top to
+/// bottom.
 ///
-/// giflib reads the frame's LZW data through ``GIFInput`` (no copy of the file) with `DGifGetLine`, one frame row
-/// at a time into a line buffer of the frame's width, expanded through the ``GIFColorTable`` into the caller's
+/// The frame's LZW data is read (``GIFLines``: giflib, or Shrink's own decoder for minimum code sizes giflib refuses)
+/// one frame row at a time into a line buffer of the frame's width, expanded through the ``GIFColorTable`` into the caller's
 /// row; rows and columns of the canvas outside the frame are the fill colour (the transparent index, else index
 /// 0). An interlaced frame is decoded whole when the decode starts, its indices held (1 byte per frame pixel).
 ///
-/// Memory: giflib's state and the colour table (``GIFDecoder/stateBytes``), one line or the interlaced indices.
+/// Memory: the LZW decoder's state and the colour table (``GIFDecoder/stateBytes``), one line or the interlaced indices.
 ///
 /// Damage in the first frame — data that ends before its last pixel, an invalid LZW code, a minimum code size
-/// above 8 — is an error (`.truncated` or `.corruptData`), as in Pillow and libvips: rows the file does not
+/// above 11 — is an error (`.truncated` or `.corruptData`), as in Pillow and libvips: rows the file does not
 /// have are not made up. Damage after the frame's last pixel is never read. What ``GIFStructure`` stepped over
 /// (the file ending in a later frame, stray bytes) is in the image's warnings; with `DecodeOptions.strict` the
 /// decode refuses to start instead (`.truncated` when the file is cut, else `.corruptData`).
@@ -23,15 +22,14 @@ final class GIFRowDecoder: RowDecoding {
 
     private let path: String
     private let frame: GIFFrame
-    private let input: GIFInput
     private let channels: Int
-    private var gif: UnsafeMutablePointer<GifFileType>?
+    private var lines: (any GIFLineReading)?
     /// 256 RGBA entries, then the fill pixel (4 bytes).
     private let table: UnsafeMutablePointer<UInt8>
     /// One frame row (streaming) or the whole frame's indices (interlaced).
     private let indices: UnsafeMutablePointer<UInt8>
     private var isOpen = true
-    /// False when the frame's LZW minimum code size is 0: giflib is not started and the frame reads as index 0.
+    /// False when the frame's LZW minimum code size is 0: no decoder is started and the frame reads as index 0.
     private let decodesLZW: Bool
 
     init(decoder: GIFDecoder, options: DecodeOptions, monitor: DecodeMonitor?) throws(ImageError) {
@@ -41,7 +39,6 @@ final class GIFRowDecoder: RowDecoding {
         size = structure.canvas
         format = decoder.outputFormat
         channels = format.channels
-        input = GIFInput(bytes: decoder.bytes, frame: frame)
         if options.strict, let first = structure.warnings.first {
             throw ImageError(
                 structure.isTruncated ? .truncated : .corruptData, "\(decoder.path): \(first) (strict decoding)")
@@ -67,18 +64,9 @@ final class GIFRowDecoder: RowDecoding {
             indices.initialize(repeating: 0, count: capacity)
             return
         }
-        var error: Int32 = 0
-        gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), GIFInput.readFunction, &error)
-        guard let gif else {
-            throw ImageError.gif(error, reachedEnd: input.reachedEnd, path: path, during: "opening the decoder")
-        }
-        var type = UNDEFINED_RECORD_TYPE
-        guard DGifGetRecordType(gif, &type) == GIF_OK, type == IMAGE_DESC_RECORD_TYPE, DGifGetImageDesc(gif) == GIF_OK
-        else {
-            throw ImageError.gif(
-                gif.pointee.Error, reachedEnd: input.reachedEnd, path: path, during: "starting the first frame")
-        }
-        if frame.isInterlaced { try decodeInterlaced(gif, monitor: monitor) }
+        let lines = try GIFLines.reader(bytes: decoder.bytes, frame: frame, path: path, name: "the first frame")
+        self.lines = lines
+        if frame.isInterlaced { try decodeInterlaced(lines, monitor: monitor) }
     }
 
     deinit {
@@ -107,11 +95,10 @@ final class GIFRowDecoder: RowDecoding {
                 } else if !decodesLZW {
                     source = UnsafePointer(indices)
                 } else {
-                    guard let gif, DGifGetLine(gif, indices, Int32(width)) == GIF_OK else {
-                        throw ImageError.gif(
-                            gif?.pointee.Error ?? 0, reachedEnd: input.reachedEnd, path: path,
-                            during: "row \(r) of the first frame")
+                    guard let lines else {
+                        throw ImageError(.invalidArgument, "\(path): the GIF decode has finished")
                     }
+                    try lines.read(into: indices, count: width, row: "row \(r) of the first frame")
                     source = UnsafePointer(indices)
                 }
                 Self.fill(out, with: table + 1024, channels: c, count: frame.left)
@@ -128,28 +115,17 @@ final class GIFRowDecoder: RowDecoding {
         close()
     }
 
-    private func close() {
-        if let gif {
-            var error: Int32 = 0
-            DGifCloseFile(gif, &error)
-            self.gif = nil
-        }
-    }
+    private func close() { lines = nil }
 
     /// Decodes the four interlace passes (rows 0, 4, 2, 1 mod 8) into the frame's index buffer; stops with
     /// `.cancelled` within 64 rows of `monitor` being cancelled.
-    private func decodeInterlaced(_ gif: UnsafeMutablePointer<GifFileType>, monitor: DecodeMonitor?) throws(ImageError)
-    {
+    private func decodeInterlaced(_ lines: any GIFLineReading, monitor: DecodeMonitor?) throws(ImageError) {
         let width = frame.size.width, height = frame.size.height
         var decoded = 0
         for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
             var r = start
             while r < height {
-                guard DGifGetLine(gif, indices + r * width, Int32(width)) == GIF_OK else {
-                    throw ImageError.gif(
-                        gif.pointee.Error, reachedEnd: input.reachedEnd, path: path,
-                        during: "row \(r) of the interlaced first frame")
-                }
+                try lines.read(into: indices + r * width, count: width, row: "row \(r) of the interlaced first frame")
                 decoded += 1
                 if decoded & 63 == 0, monitor?.isCancelled == true {
                     throw ImageError(.cancelled, "\(path): decode cancelled in the interlaced first frame")

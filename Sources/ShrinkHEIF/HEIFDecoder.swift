@@ -68,7 +68,7 @@ package struct HEIFDecoder: ImageDecoding {
                 "nclx \(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix)/\(nclx.fullRange ? "full" : "limited")")
         }
         if image.orientation != .up { features.append("orientation from irot/imir (EXIF orientation ignored)") }
-        info = ImageInfo(
+        var header = ImageInfo(
             format: format, size: image.size, orientation: image.orientation,
             colorModel: coding.chromaFormat == 0 ? .gray : .yCbCr, bitsPerComponent: coding.bitDepth,
             hasAlpha: image.alpha != nil,
@@ -77,6 +77,11 @@ package struct HEIFDecoder: ImageDecoding {
             codedColor: image.icc == nil
                 ? image.nclx.map { .codePoints(primaries: $0.primaries, transfer: $0.transfer) } : nil,
             embeddedThumbnail: thumbnail?.size, features: features, orientationSource: "irot/imir")
+        if image.transformNotEssential {
+            header.warnings.append(
+                "rotation, mirror or crop not marked essential, as the format requires: applied all the same")
+        }
+        info = header
     }
 
     /// The `thmb` item as a decoder of its own (the same bytes and container), when it can stand in for the

@@ -24,6 +24,8 @@ struct HEIFImage: Sendable {
     var coding: HEIFCoding { codings[0] }
     /// How the image is displayed (`irot`/`imir`).
     let orientation: ImageOrientation
+    /// True when a rotation, mirror or crop of the item is not marked essential (applied all the same).
+    let transformNotEssential: Bool
     /// `nclx` from the primary item or its first tile, else (AV1) the colour of the first tile's sequence header.
     let nclx: (primaries: Int, transfer: Int, matrix: Int, fullRange: Bool)?
     /// The ICC profile's place in the file, when present.
@@ -68,7 +70,10 @@ struct HEIFImage: Sendable {
         guard let primary = c.items[id] else {
             throw ImageError(.corruptData, "\(path): HEIF item \(id) is referenced but not declared")
         }
-        if c.hasNonEssentialTransform(of: id) {
+        // Rotation, mirror or crop not marked essential (the format requires them to be): an AVIF is refused, as
+        // libavif refuses it; a HEVC image has them applied, with a warning (their writer plainly meant them).
+        transformNotEssential = c.hasNonEssentialTransform(of: id)
+        if transformNotEssential && primary.type == "av01" {
             throw ImageError(.corruptData, "\(path): HEIF rotation, mirror or crop not marked essential (invalid file)")
         }
         func coding(of id: Int) throws(ImageError) -> HEIFCoding {
@@ -208,6 +213,7 @@ struct HEIFImage: Sendable {
         (columns, rows, tileSize, codedSize, size, origin) = layout
         self.codings = codings
         orientation = .up
+        transformNotEssential = false
         nclx = nil
         icc = nil
         alpha = nil

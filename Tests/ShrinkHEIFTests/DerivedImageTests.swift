@@ -112,3 +112,36 @@ import ShrinkTestSupport
         #expect(Self.code { _ = try ImageSource(bytes: file.bytes(), name: "iden.heic") } == .unsupportedFeature)
     }
 }
+
+/// Rotation, mirror and crop not marked essential (the format requires them to be): a HEVC image has them applied
+/// with a warning; an AVIF is refused, as libavif refuses it.
+@Suite(.needsCorpus) struct NonEssentialTransformTests {
+    /// A file of one coded item whose `irot` (a quarter turn anticlockwise) is not marked essential.
+    static func file(_ corpusFile: String, brand: String) throws -> [UInt8] {
+        let item = try DerivedImageTests.codedItem(corpusFile)
+        var file = TestHEIF(majorBrand: brand, primary: 1)
+        file.properties = [item.config, TestHEIF.ispe(item.size.width, item.size.height), TestHEIF.irot(1)]
+        file.items = [TestHEIF.Item(type: item.type, properties: [(1, true), (2, false), (3, false)], data: item.data)]
+        return file.bytes()
+    }
+
+    @Test func aHEVCImageIsTurnedWithAWarning() throws {
+        let source = try ImageSource(
+            bytes: try Self.file("heic/exif-samples/samplefilehub.heif", brand: "heic"), name: "t.heic")
+        #expect(source.info.size == PixelSize(width: 640, height: 426))
+        #expect(source.info.orientation == .left && source.info.displayedSize == PixelSize(width: 426, height: 640))
+        #expect(source.info.warnings.contains { $0.contains("not marked essential") })
+        let turned = try source.image(options: DerivedImageTests.rgb8)
+        #expect(turned.size == PixelSize(width: 426, height: 640))
+    }
+
+    @Test func anAVIFIsRefused() throws {
+        let bytes = try Self.file("avif/libavif/kodim03_yuv420_8bpc.avif", brand: "avif")
+        do {
+            _ = try ImageSource(bytes: bytes, name: "t.avif")
+            Issue.record("an AVIF with a non-essential irot opened")
+        } catch {
+            #expect(error.code == .corruptData && error.message.contains("not marked essential"))
+        }
+    }
+}

@@ -2,7 +2,9 @@ import ShrinkCore
 
 /// A Canon CR3 file's ISO base media boxes, read for its previews: the `PRVW` JPEG in the preview `uuid` box at the
 /// top level, the `THMB` JPEG in the Canon `uuid` box inside `moov`, and the orientation from that box's `CMT1`
-/// (IFD0 of the EXIF data, a TIFF structure). Boxes are walked at most ``maxBoxes`` and two levels deep.
+/// (IFD0 of the EXIF data, a TIFF structure). Boxes are walked at most ``maxBoxes`` and two levels deep. The walk is
+/// lenient where the HEIF codec's box parser is strict: the boxes before one that does not fit are kept, so a file cut
+/// short (or whose sensor data was pruned) still shows the previews before the cut.
 package struct CR3Container: Sendable {
     /// Boxes read at most.
     static let maxBoxes = 256

@@ -59,9 +59,8 @@ package struct CIFFHeap: Sendable {
             case 0x080A:
                 let text = UnsafeRawBufferPointer(rebasing: bytes[range])
                 let parts = text.split(separator: 0, omittingEmptySubsequences: false)
-                make = parts.first.map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
-                model = parts.dropFirst().first.map { String(decoding: $0, as: UTF8.self) }
-                    .flatMap { $0.isEmpty ? nil : $0 }
+                make = parts.first.flatMap { String(decoding: $0, as: UTF8.self).cameraText }
+                model = parts.dropFirst().first.flatMap { String(decoding: $0, as: UTF8.self).cameraText }
             default:
                 // Types 0x28xx and 0x30xx are heaps of their own.
                 if type >> 8 == 0x28 || type >> 8 == 0x30 {

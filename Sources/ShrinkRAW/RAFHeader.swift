@@ -11,9 +11,7 @@ package struct RAFHeader: Sendable {
     /// Reads the header of `bytes` (which start `FUJIFILMCCD-RAW `).
     package init(_ bytes: UnsafeRawBufferPointer) {
         let reader = TIFFBytes(bytes, littleEndian: false)
-        let name = bytes.count >= 60 ? String(cBytes: UnsafeRawBufferPointer(rebasing: bytes[28..<60])) : ""
-        let trimmed = String(name.reversed().drop { $0 == " " }.reversed())
-        model = trimmed.isEmpty ? nil : trimmed
+        model = bytes.count >= 60 ? String(cBytes: UnsafeRawBufferPointer(rebasing: bytes[28..<60])).cameraText : nil
         if let start = reader.u32(84), let length = reader.u32(88), length > 0, start <= bytes.count - length,
             RAWPreview.isDisplayableJPEG(bytes, start..<start + length)
         {

@@ -111,7 +111,11 @@ package struct RAWDecoder: ImageDecoding {
             info.orientation = ImageOrientation(exifValue: orientation ?? 1)
             info.orientationSource = kind == .cr3 ? "CMT1 (IFD0)" : kind == .crw ? "CIFF image info" : "IFD0"
         }
-        let model = camera.compactMap { $0 }.joined(separator: " ")
+        // The maker, then the model, unless the model names the maker itself ("Canon EOS 30D").
+        let names = camera.compactMap { $0 }
+        let model =
+            names.count == 2 && names[1].lowercased().hasPrefix(names[0].lowercased())
+            ? names[1] : names.joined(separator: " ")
         info.features =
             [kind.label] + (model.isEmpty ? [] : [model]) + (sensor.map { ["sensor \($0)"] } ?? [])
             + opened.map { "preview \($0.decoder.info.size) \($0.kind) in \($0.origin), \($0.bytes) bytes" }

@@ -82,9 +82,7 @@ struct RAWIFD {
     func text(_ tag: Int) -> String? {
         guard let e = entries[tag], e.type == 2, e.count < 4096, e.at >= 0, e.at + e.count <= reader.bytes.count
         else { return nil }
-        let s = String(cBytes: UnsafeRawBufferPointer(rebasing: reader.bytes[e.at..<e.at + e.count]))
-        let trimmed = s.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-        return trimmed.isEmpty ? nil : String(trimmed)
+        return String(cBytes: UnsafeRawBufferPointer(rebasing: reader.bytes[e.at..<e.at + e.count])).cameraText
     }
 
     /// The bytes of `tag`'s value (an UNDEFINED blob such as an embedded JPEG), when inside the file.

@@ -80,31 +80,16 @@ package enum RAWKind: String, Sendable, CaseIterable {
         "EASTMAN KODAK", "MAMIYA", "LEAF", "SIGMA", "EPSON", "MINOLTA", "KONICA MINOLTA", "SAMSUNG", "NIKON", "SONY",
     ]
 
-    /// What the first directory says, read from `bytes` alone: the DNG version tag, the `Make` text, and whether
-    /// sensor data or sub-images sit beside it (a CFA photometric, SubIFDs, a reduced-image subfile type or a
-    /// JPEG preview pointer). nil when the directory is not within `bytes`.
+    /// What the first directory says, read from `reader`'s bytes alone: the DNG version tag, the `Make` text, and
+    /// whether sensor data or sub-images sit beside it (a CFA photometric, SubIFDs, a reduced-image subfile type or a
+    /// JPEG preview pointer). nil when the directory is not within the bytes.
     private static func firstDirectoryTags(_ reader: TIFFBytes, at offset: Int) -> (
         dng: Bool, make: String?, holdsSensorData: Bool
     )? {
-        guard let count = reader.u16(offset), count > 0, count <= 1000 else { return nil }
-        var dng = false, make: String?, sensor = false
-        for i in 0..<count {
-            let entry = offset + 2 + i * 12
-            guard let tag = reader.u16(entry), let type = reader.u16(entry + 2), let n = reader.u32(entry + 4) else {
-                break
-            }
-            switch tag {
-            case 0xC612: dng = true
-            case 0x14A, 0x201: sensor = true
-            case 0xFE: sensor = sensor || (type == 4 && reader.u32(entry + 8) == 1)
-            case 0x106: sensor = sensor || (type == 3 && reader.u16(entry + 8) == 32803)
-            case 0x10F where type == 2 && n > 0 && n < 256:
-                let at = n <= 4 ? entry + 8 : reader.u32(entry + 8) ?? -1
-                guard at >= 0, at + n <= reader.bytes.count else { continue }
-                make = String(cBytes: UnsafeRawBufferPointer(rebasing: reader.bytes[at..<at + n]))
-            default: continue
-            }
-        }
-        return (dng, make, sensor)
+        guard let ifd = RAWIFD(reader, at: offset, base: 0) else { return nil }
+        let sensor =
+            ifd.entries[0x14A] != nil || ifd.entries[0x201] != nil || ifd.integer(0xFE) == 1
+            || ifd.integer(0x106) == 32803
+        return (ifd.entries[0xC612] != nil, ifd.text(0x10F), sensor)
     }
 }

@@ -110,14 +110,15 @@ package struct RAWStructure: Sendable {
                     ifd.integer(0x11C) ?? 1 == 1, case .main(let page) = role, base == 0, kind != .orf, kind != .rw2,
                     strips.count == counts.count, let low = strips.min(),
                     let high = zip(strips, counts).map({ $0 + $1 }).max(), high <= bytes.count,
-                    let w = ifd.integer(0x100), let h = ifd.integer(0x101), counts.reduce(0, +) >= w * h * 3
+                    let w = ifd.integer(0x100), let h = ifd.integer(0x101),
+                    counts.reduce(0, +) / 3 >= Self.pixels(w, h)
                 {
                     add(.uncompressed(page: page), low..<high, name)
                 }
                 if photometric == 32803 || photometric == 34892, let w = ifd.integer(0x100), let h = ifd.integer(0x101),
-                    w * h > sensorPixels
+                    Self.pixels(w, h) > sensorPixels
                 {
-                    sensorPixels = w * h
+                    sensorPixels = Self.pixels(w, h)
                     let crop = ifd.number(0xC620)
                     sensor =
                         crop.count == 2 && crop[0] > 0 && crop[1] > 0
@@ -148,6 +149,12 @@ package struct RAWStructure: Sendable {
         }
     }
 
+    /// `w`×`h` (sizes read from a directory, up to 2³² each), Int.max when the product does not fit.
+    private static func pixels(_ w: Int, _ h: Int) -> Int {
+        let (product, overflow) = w.multipliedReportingOverflow(by: h)
+        return overflow ? Int.max : product
+    }
+
     /// The directories of the maker note in `range` that hold previews, by its leading signature.
     private static func makerNote(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, main: TIFFBytes) -> [(
         offset: Int, reader: TIFFBytes, base: Int, role: Role, name: String
@@ -157,7 +164,7 @@ package struct RAWStructure: Sendable {
             return range.count >= magic.count && magic.indices.allSatisfy { bytes[range.lowerBound + $0] == magic[$0] }
         }
         let at = range.lowerBound
-        if starts("Nikon\0"),
+        if starts("Nikon\0"), range.count > 18,
             let little = TIFFBytes.byteOrder(of: UnsafeRawBufferPointer(rebasing: bytes[at + 10..<range.upperBound]))
         {
             // "Nikon\0", a version, two pad bytes, then a TIFF header its offsets count from.

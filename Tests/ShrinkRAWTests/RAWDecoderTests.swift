@@ -114,6 +114,26 @@ import Testing
         }
     }
 
+    @Test func aShortMakerNoteAndHugeDimensionsAreReadWithoutATrap() throws {
+        // A maker note of nothing but "Nikon\0" and a byte, and uncompressed and CFA directories claiming
+        // 4294967295x4294967295 pixels (their products do not fit in 64 bits): the JPEG preview is still found.
+        var raw = TestRAW()
+        let jpeg = try Self.solid(60, 40, [9, 9, 9])
+        let jpegAt = raw.data(jpeg)
+        let huge = 0xFFFF_FFFF
+        let sensorIFD = raw.ifd([(0x100, .long(huge)), (0x101, .long(huge)), (0x106, .short(32803))])
+        let exif = raw.ifd([(0x927C, .undefined(Array("Nikon\0".utf8) + [2]))])
+        let ifd0 = raw.ifd([
+            (0xFE, .long(1)), (0x100, .long(huge)), (0x101, .long(huge)), (0x102, .longs([8, 8, 8])),
+            (0x103, .short(1)), (0x106, .short(2)), (0x10F, .ascii("NIKON CORPORATION")), (0x111, .long(8)),
+            (0x115, .short(3)), (0x117, .long(64)), (0x14A, .longs([sensorIFD])), (0x201, .long(jpegAt)),
+            (0x202, .long(jpeg.count)), (0x8769, .long(exif)),
+        ])
+        let source = try ImageSource(bytes: raw.finish(ifd0: ifd0), name: "short-note.nef")
+        #expect(source.info.size == PixelSize(width: 60, height: 40))
+        #expect(source.info.features.contains("sensor \(huge)x\(huge)"))
+    }
+
     @Test func aPreviewBombIsRefusedFromItsHeader() throws {
         var bomb = try Self.solid(16, 16, [1, 2, 3])
         // The frame header's height and width, made 60000 each.

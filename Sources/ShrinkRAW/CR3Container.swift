@@ -30,7 +30,7 @@ package struct CR3Container: Sendable {
         let reader = TIFFBytes(bytes, littleEndian: false)
         var budget = Self.maxBoxes
         for top in Self.boxes(reader, in: 0..<bytes.count, budget: &budget) {
-            if top.type == "uuid", top.payload.count >= 16, Self.uuid(bytes, top.payload) == Self.previewUUID {
+            if top.type == "uuid", top.payload.count >= 24, Self.uuid(bytes, top.payload) == Self.previewUUID {
                 // 16 bytes of uuid, 8 of Canon's, then the PRVW box.
                 let inner = top.payload.lowerBound + 24..<top.payload.upperBound
                 for box in Self.boxes(reader, in: inner, budget: &budget) where box.type == "PRVW" {

@@ -134,6 +134,25 @@ import Testing
         #expect(source.info.features.contains("sensor \(huge)x\(huge)"))
     }
 
+    @Test func aCR3WhosePreviewBoxIsCutShortIsRefusedWithoutATrap() throws {
+        // The preview uuid box holds its 16-byte uuid and 4 bytes of Canon's: fewer than the 24 before PRVW.
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            TestRAW.u32(8 + payload.count).reversed() + Array(type.utf8) + payload
+        }
+        let uuid: [UInt8] = [
+            0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16,
+        ]
+        let bytes = box("ftyp", Array("crx ".utf8) + [0, 0, 0, 1]) + box("uuid", uuid + [0, 0, 0, 0])
+        do {
+            _ = try ImageSource(bytes: bytes, name: "cut.cr3")
+            Issue.record("a CR3 without a preview opened")
+        } catch {
+            #expect(error.code == .unsupportedFeature)
+            #expect(
+                error.message.hasPrefix("cut.cr3: the Canon CR3 file holds no preview Shrink can read (none found)"))
+        }
+    }
+
     @Test func aPreviewBombIsRefusedFromItsHeader() throws {
         var bomb = try Self.solid(16, 16, [1, 2, 3])
         // The frame header's height and width, made 60000 each.

@@ -84,9 +84,7 @@ extension ImageSource {
         case .maxPixelSize, .box: break
         case .original, .prescale: return nil
         }
-        let ratio = Double(stored.width) / Double(stored.height),
-            imageRatio = Double(info.size.width) / Double(info.size.height)
-        guard abs(ratio / imageRatio - 1) <= 0.01 else { return nil }
+        guard stored.hasShape(of: info.size, tolerance: 0.01) else { return nil }
         let planned = try plan(target, region: nil, options: options)
         guard stored.width >= planned.storedOutputSize.width, stored.height >= planned.storedOutputSize.height else {
             return nil

@@ -36,10 +36,12 @@ struct HEIFImage: Sendable {
     var isGrid: Bool { tiles.count > 1 || columns > 1 || rows > 1 }
 
     /// True when this image (a `thmb` item) shows what `primary` shows, so that it can stand in for it: the same
-    /// orientation, no clean aperture of its own, the same colour signalling (nclx and whether there is an ICC
-    /// profile), alpha exactly when the primary has alpha.
+    /// orientation, the shape of what the primary shows (a thumbnail of another picture, or of the primary's
+    /// uncropped frame, has its own), no clean aperture of its own, the same colour signalling (nclx and whether
+    /// there is an ICC profile), alpha exactly when the primary has alpha.
     func canStandIn(for primary: HEIFImage) -> Bool {
-        orientation == primary.orientation && size == codedSize && origin == (0, 0)
+        orientation == primary.orientation && size.hasShape(of: primary.size) && size == codedSize
+            && origin == (0, 0)
             && nclx.map { [$0.primaries, $0.transfer, $0.matrix, $0.fullRange ? 1 : 0] }
                 == primary.nclx.map { [$0.primaries, $0.transfer, $0.matrix, $0.fullRange ? 1 : 0] }
             && (icc == nil) == (primary.icc == nil) && (alpha == nil) == (primary.alpha == nil)

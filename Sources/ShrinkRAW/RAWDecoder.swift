@@ -19,9 +19,6 @@ package struct RAWDecoder: ImageDecoding {
     /// Each offered scale denominator's preview (an index in ``previews``) and that preview's own denominator.
     private let choices: [Int: (preview: Int, denominator: Int)]
 
-    /// Previews whose width-to-height ratios differ by at most this fraction show the same picture.
-    static let shapeTolerance = 0.015
-
     /// Reads the file's structure and each preview's header. Fails with `.unsupportedFormat` (not a RAW file Shrink
     /// recognises), `.unsupportedFeature` (no preview that opens), or as a preview fails for `.limitExceeded`; a
     /// preview that does not open for another reason is left out with a warning.
@@ -91,11 +88,9 @@ package struct RAWDecoder: ImageDecoding {
             )
         }
         let full = main.decoder.info.size
-        let ratio = Double(full.width) / Double(full.height)
         let sameShape = opened.filter {
             let s = $0.decoder.info.size
-            return s.pixelCount < full.pixelCount
-                && abs(Double(s.width) / Double(s.height) - ratio) <= ratio * Self.shapeTolerance
+            return s.pixelCount < full.pixelCount && s.hasShape(of: full)
         }
         previews =
             sameShape.map(\.decoder).sorted { $0.info.size.pixelCount < $1.info.size.pixelCount } + [main.decoder]

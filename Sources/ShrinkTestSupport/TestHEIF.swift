@@ -1,8 +1,8 @@
 import Shrink
 import ShrinkHEIF
 
-/// Writes small HEIF files box by box, for derived images (`iden`, `iovl`) no corpus file has: one coded
-/// item taken from another file (its configuration box and coded bytes) and derived items over it.
+/// Writes small HEIF files box by box, for derived images (`iden`, `iovl`) and thumbnail items no corpus file has:
+/// coded items taken from other files (their configuration boxes and coded bytes) and items over them.
 public struct TestHEIF {
     /// A file's primary coded item: its type (`hvc1`, `av01`), configuration box, `ispe` size and coded bytes.
     public struct CodedItem {
@@ -13,18 +13,22 @@ public struct TestHEIF {
     }
 
     /// An item: its type, the properties it is associated with (indices into ``properties``, from 1, and
-    /// whether essential), the items it derives from (`dimg`), and its data (stored in `mdat`).
+    /// whether essential), the items it derives from (`dimg`), the items it is a thumbnail of (`thmb`), and its
+    /// data (stored in `mdat`).
     public struct Item {
         public var type: String
         public var properties: [(index: Int, essential: Bool)]
         public var derivedFrom: [Int]
+        public var thumbnailOf: [Int]
         public var data: [UInt8]
         public init(
-            type: String, properties: [(index: Int, essential: Bool)], derivedFrom: [Int] = [], data: [UInt8] = []
+            type: String, properties: [(index: Int, essential: Bool)], derivedFrom: [Int] = [],
+            thumbnailOf: [Int] = [], data: [UInt8] = []
         ) {
             self.type = type
             self.properties = properties
             self.derivedFrom = derivedFrom
+            self.thumbnailOf = thumbnailOf
             self.data = data
         }
     }
@@ -87,8 +91,13 @@ public struct TestHEIF {
                         let extent = item.data.isEmpty ? [] : T.be32(offset) + T.be32(item.data.count)
                         return T.be16(i + 1) + T.be16(0) + T.be16(item.data.isEmpty ? 0 : 1) + extent
                     })
-            let refs = items.enumerated().filter { !$0.element.derivedFrom.isEmpty }.flatMap { i, item in
-                T.box("dimg", T.be16(i + 1) + T.be16(item.derivedFrom.count) + item.derivedFrom.flatMap { T.be16($0) })
+            func reference(_ type: String, from item: Int, to targets: [Int]) -> [UInt8] {
+                targets.isEmpty
+                    ? [] : T.box(type, T.be16(item) + T.be16(targets.count) + targets.flatMap { T.be16($0) })
+            }
+            let refs = items.enumerated().flatMap { i, item in
+                reference("dimg", from: i + 1, to: item.derivedFrom)
+                    + reference("thmb", from: i + 1, to: item.thumbnailOf)
             }
             let iref = refs.isEmpty ? [] : T.fullBox("iref", refs)
             let ipma = T.fullBox(

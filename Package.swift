@@ -55,7 +55,8 @@ let package = Package(
         .target(
             name: "CShrinkSPNG", dependencies: ["CShrinkZlibNG"], path: "Vendor/CShrinkSPNG",
             exclude: ["LICENSE"]),
-        // C: giflib's API as a module (DGifOpen with a read callback, DGifGetLine), nested in the codec's folder.
+        // C: giflib's API as a module, for the tests' GIF writer (TestGIF: giflib's encoder, independent of Shrink's
+        // own LZW decoder), nested in the codec's folder.
         .systemLibrary(
             name: "CShrinkGIF", path: "Sources/ShrinkGIF/CShrinkGIF", pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]),
@@ -100,7 +101,7 @@ let package = Package(
             name: "CShrinkCGIF", path: "Sources/ShrinkGIF/CShrinkCGIF", pkgConfig: "cgif",
             providers: [.apt(["libcgif-dev"])]),
         .target(
-            name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkGIF", "CShrinkCGIF"],
+            name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkCGIF"],
             exclude: ["CShrinkGIF", "CShrinkCGIF"]),
         // BMP by Shrink's own reader; ICO and CUR over it and the PNG codec (an icon's entries are BMP or PNG images).
         .target(name: "ShrinkBMP", dependencies: ["ShrinkCore"]),
@@ -167,7 +168,7 @@ let package = Package(
         .testTarget(name: "ShrinkGIFTests", dependencies: ["ShrinkGIF", "CShrinkGIF", "Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkBMPTests", dependencies: ["Shrink"]),
-        .testTarget(name: "ShrinkTIFFTests", dependencies: ["Shrink"]),
+        .testTarget(name: "ShrinkTIFFTests", dependencies: ["Shrink", "ShrinkTIFF", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkJXLTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(name: "ShrinkRAWTests", dependencies: ["Shrink", "ShrinkTestSupport"]),
         .testTarget(

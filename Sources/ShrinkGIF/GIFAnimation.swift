@@ -1,9 +1,8 @@
 import ShrinkCore
 
 /// A GIF animation decoded frame by frame onto a ``GIFCanvas``: ``GIFFrameWalker`` finds each frame after the first,
-/// its LZW data is decoded one row at a time (``GIFLines``: giflib through ``GIFInput``, straight from the file, a
-/// mapped file's pages released behind the read position; Shrink's own decoder for code sizes giflib refuses), and
-/// each row is drawn onto the canvas as it comes. The canvas starts as
+/// its LZW data is decoded one row at a time (``GIFLZWLines``: Shrink's LZW decoder, straight from the file, a
+/// mapped file's pages released behind the read position), and each row is drawn onto the canvas as it comes. The canvas starts as
 /// the still image shows outside its first frame; then the browsers' rules: disposal 2 clears to transparent,
 /// disposal 3 restores, a 0 delay stays 0.
 ///
@@ -93,7 +92,7 @@ final class GIFAnimation: AnimationDecoding {
         }
         // Named as the still image's decode names them: "the first frame", then "frame N".
         let name = framesRead == 0 ? "the first frame" : "frame \(framesRead + 1)"
-        let lines = try GIFLines.reader(bytes: bytes, frame: frame, path: path, name: name)
+        let lines = try GIFLZWLines(bytes: bytes, frame: frame, path: path, name: name)
         if line.count < frame.size.width { line = [UInt8](repeating: 0, count: frame.size.width) }
         let passes = frame.isInterlaced ? [(0, 8), (4, 8), (2, 4), (1, 2)] : [(0, 1)]
         try line.withUnsafeMutableBufferPointer { l throws(ImageError) in

@@ -6,7 +6,7 @@ import ShrinkCore
 /// Only the first frame is decoded (later frames are counted, never decoded: no DGifSlurp). It is placed on the
 /// canvas at its offset; outside it the canvas is the transparent index when the frame has one, else palette
 /// index 0 — what Pillow shows for frame 0 (it does not paint the background colour). A non-interlaced frame
-/// streams: giflib decodes one row into a line buffer and it is expanded through the colour table straight into
+/// streams: Shrink's LZW decoder (``GIFLZWLines``) decodes one row into a line buffer and it is expanded through the colour table straight into
 /// the caller's row. An interlaced frame's indices are buffered (1 byte per frame pixel) and rows handed out in
 /// order.
 package struct GIFDecoder: ImageDecoding {
@@ -73,15 +73,14 @@ package struct GIFDecoder: ImageDecoding {
     /// An interlaced first frame holds its indices, 1 byte per frame pixel; a non-interlaced one streams: 0.
     package var workingBytes: Int { structure.firstFrame.isInterlaced ? structure.firstFrame.size.pixelCount : 0 }
 
-    /// giflib's state while decoding — its private LZW tables (prefix 16 KiB, suffix and stack 4 KiB each, a 256-byte
-    /// block buffer) and the file structures — plus the colour table (1 KiB): 26 KiB; a line of the frame's width when
-    /// rows stream; and for a mapped input the pages read and not yet released (``GIFInput/dropStep`` plus a 64 KiB
-    /// fault-around block). Calibrated with mallinfo2 (``HeapUsage``) around starting a decode and reading its first
-    /// row (BENCHMARKS.md, "Figures behind the code"); an interlaced frame's indices are ``workingBytes``, not state.
+    /// The LZW reader (``GIFLZWLines/heldBytes``: its code table, carry-over and window of sub-block bytes) and the
+    /// colour table (1 KiB); a line of the frame's width when rows stream; and for a mapped input the pages read and
+    /// not yet released (``GIFLZWLines/dropStep`` plus a 64 KiB fault-around block). An interlaced frame's indices
+    /// are ``workingBytes``, not state.
     package var stateBytes: Int {
-        let input = bytes.isPageAlignedMapping ? GIFInput.dropStep + 64 << 10 : 0
+        let input = bytes.isPageAlignedMapping ? GIFLZWLines.dropStep + 64 << 10 : 0
         let line = structure.firstFrame.isInterlaced ? 0 : structure.firstFrame.size.width
-        return 26 << 10 + line + input
+        return GIFLZWLines.heldBytes + 1 << 10 + line + input
     }
 
     /// The route: the first frame's rows streamed onto the canvas (``DecodePath/firstFrameRows``), or for an
@@ -90,7 +89,7 @@ package struct GIFDecoder: ImageDecoding {
     package func route(_ request: RouteRequest) -> DecodeRoute {
         DecodeRoute(
             path: structure.firstFrame.isInterlaced ? .interlacedFrame : .firstFrameRows, output: .rows(outputFormat),
-            decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes, decoder: "giflib"
+            decodedSize: info.size, workingBytes: workingBytes, stateBytes: stateBytes, decoder: "shrink"
         ) { [self] options, monitor throws(ImageError) in
             .rows(try GIFRowDecoder(decoder: self, options: options, monitor: monitor))
         }

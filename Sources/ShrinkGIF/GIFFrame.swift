@@ -20,8 +20,8 @@ package struct GIFFrame: Sendable, Equatable {
     package let transparentIndex: Int?
     /// Offset in the file of the frame's LZW minimum code size byte; the image data sub-blocks follow it.
     package let dataOffset: Int
-    /// The LZW minimum code size as stored (2–8 in valid files; giflib also takes 1, refuses above 8, and 0 leaves
-    /// no room for a code table: see ``GIFRowDecoder``).
+    /// The LZW minimum code size as stored (2–8 from usual encoders; 1 and 9–11 are read too, 0 leaves no room for a
+    /// code table: see ``GIFRowDecoder``).
     package let lzwMinimumCodeSize: Int
     /// How long the frame shows, in hundredths of a second, as the graphics control extension says (0 without one).
     package var delay: Int = 0

@@ -3,8 +3,7 @@ import ShrinkCore
 /// One running decode of a GIF's first frame, handing out canvas rows of ``GIFDecoder/outputFormat`` strictly top to
 /// bottom.
 ///
-/// The frame's LZW data is read (``GIFLines``: giflib, or Shrink's own decoder for minimum code sizes giflib refuses)
-/// one frame row at a time into a line buffer of the frame's width, expanded through the ``GIFColorTable`` into the caller's
+/// The frame's LZW data is read (``GIFLZWLines``: Shrink's LZW decoder) one frame row at a time into a line buffer of the frame's width, expanded through the ``GIFColorTable`` into the caller's
 /// row; rows and columns of the canvas outside the frame are the fill colour (the transparent index, else index
 /// 0). An interlaced frame is decoded whole when the decode starts, its indices held (1 byte per frame pixel).
 ///
@@ -23,7 +22,7 @@ final class GIFRowDecoder: RowDecoding {
     private let path: String
     private let frame: GIFFrame
     private let channels: Int
-    private var lines: (any GIFLineReading)?
+    private var lines: GIFLZWLines?
     /// 256 RGBA entries, then the fill pixel (4 bytes).
     private let table: UnsafeMutablePointer<UInt8>
     /// One frame row (streaming) or the whole frame's indices (interlaced).
@@ -64,7 +63,7 @@ final class GIFRowDecoder: RowDecoding {
             indices.initialize(repeating: 0, count: capacity)
             return
         }
-        let lines = try GIFLines.reader(bytes: decoder.bytes, frame: frame, path: path, name: "the first frame")
+        let lines = try GIFLZWLines(bytes: decoder.bytes, frame: frame, path: path, name: "the first frame")
         self.lines = lines
         if frame.isInterlaced { try decodeInterlaced(lines, monitor: monitor) }
     }
@@ -119,7 +118,7 @@ final class GIFRowDecoder: RowDecoding {
 
     /// Decodes the four interlace passes (rows 0, 4, 2, 1 mod 8) into the frame's index buffer; stops with
     /// `.cancelled` within 64 rows of `monitor` being cancelled.
-    private func decodeInterlaced(_ lines: any GIFLineReading, monitor: DecodeMonitor?) throws(ImageError) {
+    private func decodeInterlaced(_ lines: GIFLZWLines, monitor: DecodeMonitor?) throws(ImageError) {
         let width = frame.size.width, height = frame.size.height
         var decoded = 0
         for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {

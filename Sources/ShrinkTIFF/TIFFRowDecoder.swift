@@ -21,6 +21,8 @@ final class TIFFRowDecoder: RowDecoding {
     private var samples: [UInt8] = []
     private var tile: [UInt8] = []
     private var sampleRows: TIFFSampleRows?
+    /// Rows of LZW strips through Shrink's LZW decoder (``TIFFLZWStrips``), when the page is one it reads.
+    private var lzw: TIFFLZWStrips?
     /// The first image row the band holds, and how many.
     private var bandStart = 0, bandCount = 0
     /// The file's pages below this offset have been released (strips and tiles are read in the file's order).
@@ -52,6 +54,7 @@ final class TIFFRowDecoder: RowDecoding {
         }
         self.handle = handle
         bandRows = page.bandRows
+        lzw = page.streamsRows ? TIFFLZWStrips(page: page, handle: handle, bytes: decoder.bytes) : nil
         if d > 1 && page.readsSamples {
             // Summed as read: a row of samples (strips) or a decoded tile, converted a row at a time.
             let reducer = BoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
@@ -88,7 +91,7 @@ final class TIFFRowDecoder: RowDecoding {
                         nextRow = r
                         throw ImageError(
                             .corruptData, "\(path): the TIFF's row \(sourceDone) cannot be decoded",
-                            cause: handle.lastError)
+                            cause: failure(handle))
                     }
                 }
                 reducer.take(row: r, into: (buffer + i * bytesPerRow).assumingMemoryBound(to: UInt8.self))
@@ -106,7 +109,7 @@ final class TIFFRowDecoder: RowDecoding {
                     throw ImageError(
                         .corruptData,
                         "\(path): the TIFF's rows \(bandStart)–\(bandStart + bandCount - 1) cannot be decoded",
-                        cause: handle.lastError)
+                        cause: failure(handle))
                 }
             }
             let out = (buffer + i * bytesPerRow).assumingMemoryBound(to: UInt8.self)
@@ -144,10 +147,7 @@ final class TIFFRowDecoder: RowDecoding {
         releasePages(before: sourceDone, handle)
         guard let tileSize = page.tile else {
             let y = sourceDone
-            let ok = samples.withUnsafeMutableBytes {
-                cshrink_tiff_read_scanline(handle.raw, UInt32(y), $0.baseAddress) == 1
-            }
-            guard ok else { return false }
+            guard readScanline(y, handle) else { return false }
             converted.withUnsafeMutableBufferPointer { row in
                 samples.withUnsafeBytes { sampleRows.convert($0.baseAddress!, into: row.baseAddress!) }
                 reducer.add(row.baseAddress!, row: y, column: 0, count: page.size.width)
@@ -196,10 +196,7 @@ final class TIFFRowDecoder: RowDecoding {
             }
         }
         guard let tileSize = page.tile else {
-            // One row (bandRows is 1): libtiff decodes it from the strip's codec state.
-            return samples.withUnsafeMutableBytes {
-                cshrink_tiff_read_scanline(handle.raw, UInt32(bandStart), $0.baseAddress) == 1
-            }
+            return readScanline(bandStart, handle)
         }
         // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).
         let pixel = page.bytesPerPixel, rowBytes = size.width * pixel
@@ -219,6 +216,20 @@ final class TIFFRowDecoder: RowDecoding {
             }
         }
         return true
+    }
+
+    /// What the last failed read said: Shrink's LZW decoder's reason, or libtiff's last error.
+    private func failure(_ handle: TIFFHandle) -> String { lzw.map(\.failure) ?? handle.lastError }
+
+    /// Decodes stored row `y` of a stripped page into ``samples``: from the strip's codec state (libtiff's, or
+    /// Shrink's LZW decoder's), never a decoded strip.
+    private func readScanline(_ y: Int, _ handle: TIFFHandle) -> Bool {
+        samples.withUnsafeMutableBytes { row in
+            if let lzw {
+                return lzw.read(row: y, into: row.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
+            }
+            return cshrink_tiff_read_scanline(handle.raw, UInt32(y), row.baseAddress) == 1
+        }
     }
 
     /// One row of libtiff's RGBA (R first in memory, alpha premultiplied) as `format`.

@@ -6,10 +6,12 @@ enum TIFFTag {
     static let bitsPerSample: UInt32 = 258
     static let compression: UInt32 = 259
     static let photometric: UInt32 = 262
+    static let fillOrder: UInt32 = 266
     static let orientation: UInt32 = 274
     static let samplesPerPixel: UInt32 = 277
     static let rowsPerStrip: UInt32 = 278
     static let planarConfig: UInt32 = 284
+    static let predictor: UInt32 = 317
     static let tileWidth: UInt32 = 322
     static let tileLength: UInt32 = 323
     static let sampleFormat: UInt32 = 339

@@ -6,58 +6,11 @@ import Testing
 /// decode them) read by Shrink's own LZW decoder: every index back, through clears, a full table and interlacing;
 /// damage and a size of 12 refused with typed errors.
 @Suite struct GIFLZWTests {
-    /// `indices` LZW-coded with minimum code size `size` as an encoder writes them: a clear first, codes widening as
-    /// the table grows, a clear and a fresh table whenever it fills (4096 codes), the end code last.
-    static func lzw(_ indices: [UInt8], size: Int) -> [UInt8] {
-        let clear = 1 << size, end = clear + 1
-        var table: [[UInt8]: Int] = [:]
-        var width = size + 1, next = end + 1
-        var out: [UInt8] = [], bits = 0, count = 0
-        func emit(_ code: Int) {
-            bits |= code << count
-            count += width
-            while count >= 8 {
-                out.append(UInt8(bits & 0xFF))
-                bits >>= 8
-                count -= 8
-            }
-        }
-        func reset() {
-            table = Dictionary(uniqueKeysWithValues: (0..<min(clear, 256)).map { ([UInt8($0)], $0) })
-            width = size + 1
-            next = end + 1
-        }
-        reset()
-        emit(clear)
-        var current: [UInt8] = []
-        for k in indices {
-            let extended = current + [k]
-            if table[extended] != nil {
-                current = extended
-                continue
-            }
-            emit(table[current]!)
-            if next < 4096 {
-                table[extended] = next
-                next += 1
-                if next > 1 << width && width < 12 { width += 1 }
-            } else {
-                emit(clear)
-                reset()
-            }
-            current = [k]
-        }
-        if !current.isEmpty { emit(table[current]!) }
-        emit(end)
-        if count > 0 { out.append(UInt8(bits & 0xFF)) }
-        return out
-    }
-
     /// A GIF89a of one `width`×`height` frame: a 256-entry gray global table (entry i is i, i, i), the frame's
     /// `indices` LZW-coded with minimum code size `size`, in sub-blocks of 255 bytes.
     static func gif(width: Int, height: Int, indices: [UInt8], size: Int, interlaced: Bool = false) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        let data = lzw(indices, size: size)
+        let data = TestLZW.encode(indices, literalBits: size, msbFirst: false, earlyChange: false)
         var blocks: [UInt8] = []
         for start in stride(from: 0, to: data.count, by: 255) {
             let chunk = data[start..<min(start + 255, data.count)]

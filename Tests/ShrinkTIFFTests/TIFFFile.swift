@@ -1,5 +1,16 @@
-/// Little-endian TIFFs written tag by tag for the tests: uncompressed strips, any number of pages.
+import ShrinkTestSupport
+
+/// Little-endian TIFFs written tag by tag for the tests: uncompressed or LZW strips, any number of pages.
 enum TIFFFile {
+    /// How strips are stored.
+    enum Coding {
+        case none
+        /// LZW as TIFF 6.0 writes it (most significant bit first, early change), `predictor` 1 or 2.
+        case lzw(predictor: Int)
+        /// The pre-6.0 "old-style" LZW (least significant bit first, no early change), which libtiff still reads.
+        case oldStyleLZW
+    }
+
     /// One image: its size, samples (`samplesPerPixel` values of `bits` bits a pixel, rows top first) and tags.
     struct Page {
         var width: Int, height: Int
@@ -10,6 +21,9 @@ enum TIFFFile {
         var reduced = false
         var orientation = 1
         var rowsPerStrip = 2
+        var coding = Coding.none
+        /// ExtraSamples (2: unassociated alpha), written when not empty.
+        var extraSamples: [Int] = []
         /// The pixel data as stored (bits / 8 bytes a sample, host order).
         var data: [UInt8]
     }
@@ -27,17 +41,21 @@ enum TIFFFile {
             for start in stride(from: 0, to: page.height, by: page.rowsPerStrip) {
                 let rows = min(page.rowsPerStrip, page.height - start)
                 offsets.append(out.count)
-                counts.append(rows * rowBytes)
-                out += page.data[(start * rowBytes)..<((start + rows) * rowBytes)]
+                let strip = Self.code(Array(page.data[(start * rowBytes)..<((start + rows) * rowBytes)]), page)
+                counts.append(strip.count)
+                out += strip
             }
             if out.count % 2 == 1 { out.append(0) }
             var entries: [(tag: Int, type: Int, values: [Int])] = [
                 (254, 4, [page.reduced ? 1 : 0]), (256, 4, [page.width]), (257, 4, [page.height]),
-                (258, 3, Array(repeating: page.bits, count: page.samplesPerPixel)), (259, 3, [1]),
+                (258, 3, Array(repeating: page.bits, count: page.samplesPerPixel)),
+                (259, 3, [{ if case .none = page.coding { 1 } else { 5 } }()]),
                 (262, 3, [page.photometric]), (273, 4, offsets), (274, 3, [page.orientation]),
                 (277, 3, [page.samplesPerPixel]), (278, 4, [page.rowsPerStrip]), (279, 4, counts), (284, 3, [1]),
                 (339, 3, Array(repeating: page.sampleFormat, count: page.samplesPerPixel)),
             ]
+            if case .lzw(let predictor) = page.coding { entries.append((317, 3, [predictor])) }
+            if !page.extraSamples.isEmpty { entries.append((338, 3, page.extraSamples)) }
             entries.sort { $0.tag < $1.tag }
             var payloads: [Int: Int] = [:]
             for (i, entry) in entries.enumerated() where entry.values.count * (entry.type == 3 ? 2 : 4) > 4 {
@@ -61,5 +79,24 @@ enum TIFFFile {
             out += le32(0)
         }
         return out
+    }
+
+    /// A strip's rows as the page stores them: as they are, or differenced (predictor 2) and LZW-coded.
+    static func code(_ rows: [UInt8], _ page: Page) -> [UInt8] {
+        switch page.coding {
+        case .none: return rows
+        case .oldStyleLZW: return TestLZW.encode(rows, literalBits: 8, msbFirst: false, earlyChange: false)
+        case .lzw(let predictor):
+            var data = rows
+            if predictor == 2 {
+                let rowBytes = page.width * page.samplesPerPixel, spp = page.samplesPerPixel
+                for start in stride(from: 0, to: data.count, by: rowBytes) {
+                    for i in stride(from: start + rowBytes - 1, through: start + spp, by: -1) {
+                        data[i] = rows[i] &- rows[i - spp]
+                    }
+                }
+            }
+            return TestLZW.encode(data, literalBits: 8, msbFirst: true, earlyChange: true, clearAt: 4094)
+        }
     }
 }

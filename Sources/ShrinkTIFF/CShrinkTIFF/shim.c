@@ -15,7 +15,7 @@
     X(TIFFCurrentDirectory) X(TIFFReadDirectory) X(TIFFSetDirectory) X(TIFFSetSubDirectory) X(TIFFGetField) \
     X(TIFFGetFieldDefaulted) X(TIFFIsTiled) X(TIFFRGBAImageOK) X(TIFFRGBAImageBegin) X(TIFFRGBAImageGet) \
     X(TIFFRGBAImageEnd) X(TIFFReadEncodedTile) X(TIFFComputeTile) X(TIFFReadScanline) \
-    X(TIFFComputeStrip) X(TIFFGetStrileOffset)
+    X(TIFFComputeStrip) X(TIFFGetStrileOffset) X(TIFFGetStrileByteCount)
 
 SHRINK_LIBRARY_API(shrink_tiff, "libtiff.so.6", SHRINK_TIFF_FUNCTIONS)
 
@@ -211,7 +211,14 @@ int cshrink_tiff_read_scanline(cshrink_tiff *t, uint32_t row, void *buffer) {
     return T(TIFFReadScanline)(t->tif, buffer, row, 0) == 1;
 }
 
+static uint32_t block_at(cshrink_tiff *t, uint32_t x, uint32_t y) {
+    return T(TIFFIsTiled)(t->tif) ? T(TIFFComputeTile)(t->tif, x, y, 0, 0) : T(TIFFComputeStrip)(t->tif, y, 0);
+}
+
 uint64_t cshrink_tiff_block_offset(cshrink_tiff *t, uint32_t x, uint32_t y) {
-    uint32_t block = T(TIFFIsTiled)(t->tif) ? T(TIFFComputeTile)(t->tif, x, y, 0, 0) : T(TIFFComputeStrip)(t->tif, y, 0);
-    return T(TIFFGetStrileOffset)(t->tif, block);
+    return T(TIFFGetStrileOffset)(t->tif, block_at(t, x, y));
+}
+
+uint64_t cshrink_tiff_block_bytes(cshrink_tiff *t, uint32_t x, uint32_t y) {
+    return T(TIFFGetStrileByteCount)(t->tif, block_at(t, x, y));
 }

@@ -60,4 +60,6 @@ int64_t cshrink_tiff_read_tile(cshrink_tiff *t, uint32_t x, uint32_t y, void *bu
 int cshrink_tiff_read_scanline(cshrink_tiff *t, uint32_t row, void *buffer);
 /// Where the strip or tile holding pixel (`x`, `y`) starts in the file.
 uint64_t cshrink_tiff_block_offset(cshrink_tiff *t, uint32_t x, uint32_t y);
+/// How many coded bytes the strip or tile holding pixel (`x`, `y`) has.
+uint64_t cshrink_tiff_block_bytes(cshrink_tiff *t, uint32_t x, uint32_t y);
 #endif

@@ -47,6 +47,7 @@ final class GIFAnimation: AnimationDecoding {
     func advance() throws(ImageError) -> Int? {
         guard let frame = pending ?? walker.next() else {
             if let reason = walker.stopped { warnings.append("\(reason) after frame \(framesRead)") }
+            canvas.release()
             return nil
         }
         pending = nil
@@ -63,6 +64,7 @@ final class GIFAnimation: AnimationDecoding {
         } catch  where framesRead > 0 && error.code != .cancelled {
             warnings.append(
                 "frame \(framesRead + 1) could not be decoded (\(error.reason)): the animation ends before it")
+            canvas.release()
             return nil
         }
         previous = frame

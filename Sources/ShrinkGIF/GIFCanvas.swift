@@ -127,7 +127,7 @@ final class GIFCanvas {
         }
     }
 
-    /// Writes row `y` as rgba8.
+    /// Writes row `y` as rgba8 (transparent once the canvas is released).
     func readRow(_ y: Int, into row: UnsafeMutablePointer<UInt8>) {
         let out = UnsafeMutableRawPointer(row)
         if let indices {
@@ -135,7 +135,19 @@ final class GIFCanvas {
             for x in 0..<size.width { out.storeBytes(of: palette[Int(line[x])], toByteOffset: x * 4, as: UInt32.self) }
         } else if let wide {
             out.copyMemory(from: wide + y * size.width, byteCount: size.width * 4)
+        } else {
+            out.initializeMemory(as: UInt8.self, repeating: 0, count: size.width * 4)
         }
+    }
+
+    /// Frees the pixels (and a saved rectangle) once no frame follows, so that what comes after the last frame (an
+    /// encoder assembling its file) does not share the peak with them.
+    func release() {
+        indices?.deallocate()
+        indices = nil
+        wide?.deallocate()
+        wide = nil
+        saved = nil
     }
 
     // MARK: Palette

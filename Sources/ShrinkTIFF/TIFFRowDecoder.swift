@@ -21,8 +21,8 @@ final class TIFFRowDecoder: RowDecoding {
     private var samples: [UInt8] = []
     private var tile: [UInt8] = []
     private var sampleRows: TIFFSampleRows?
-    /// Rows of LZW strips through Shrink's LZW decoder (``TIFFLZWStrips``), when the page is one it reads.
-    private var lzw: TIFFLZWStrips?
+    /// LZW strips and tiles through Shrink's LZW decoder (``TIFFLZWReader``), when the page is one it reads.
+    private var lzw: TIFFLZWReader?
     /// The first image row the band holds, and how many.
     private var bandStart = 0, bandCount = 0
     /// The file's pages below this offset have been released (strips and tiles are read in the file's order).
@@ -54,7 +54,7 @@ final class TIFFRowDecoder: RowDecoding {
         }
         self.handle = handle
         bandRows = page.bandRows
-        lzw = page.streamsRows ? TIFFLZWStrips(page: page, handle: handle, bytes: decoder.bytes) : nil
+        lzw = page.readsSamples ? TIFFLZWReader(page: page, handle: handle, bytes: decoder.bytes) : nil
         if d > 1 && page.readsSamples {
             // Summed as read: a row of samples (strips) or a decoded tile, converted a row at a time.
             let reducer = BoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
@@ -158,10 +158,7 @@ final class TIFFRowDecoder: RowDecoding {
         let top = sourceDone, rows = min(tileSize.height, page.size.height - top)
         let rowBytes = tileSize.width * page.bytesPerPixel
         for x in stride(from: 0, to: page.size.width, by: tileSize.width) {
-            let read = tile.withUnsafeMutableBytes {
-                cshrink_tiff_read_tile(handle.raw, UInt32(x), UInt32(top), $0.baseAddress, $0.count)
-            }
-            guard read >= 0 else { return false }
+            guard readTile(x, top, handle) else { return false }
             let columns = min(tileSize.width, page.size.width - x)
             converted.withUnsafeMutableBufferPointer { row in
                 tile.withUnsafeBytes { t in
@@ -201,10 +198,7 @@ final class TIFFRowDecoder: RowDecoding {
         // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).
         let pixel = page.bytesPerPixel, rowBytes = size.width * pixel
         for x in stride(from: 0, to: size.width, by: tileSize.width) {
-            let read = tile.withUnsafeMutableBytes {
-                cshrink_tiff_read_tile(handle.raw, UInt32(x), UInt32(bandStart), $0.baseAddress, $0.count)
-            }
-            guard read >= 0 else { return false }
+            guard readTile(x, bandStart, handle) else { return false }
             let columns = min(tileSize.width, size.width - x)
             tile.withUnsafeBytes { t in
                 samples.withUnsafeMutableBytes { band in
@@ -229,6 +223,16 @@ final class TIFFRowDecoder: RowDecoding {
                 return lzw.read(row: y, into: row.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
             }
             return cshrink_tiff_read_scanline(handle.raw, UInt32(y), row.baseAddress) == 1
+        }
+    }
+
+    /// Decodes the tile holding pixel (`x`, `y`) into ``tile``: by libtiff, or Shrink's LZW decoder.
+    private func readTile(_ x: Int, _ y: Int, _ handle: TIFFHandle) -> Bool {
+        tile.withUnsafeMutableBytes { t in
+            if let lzw {
+                return lzw.read(tileAt: x, y, into: t.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
+            }
+            return cshrink_tiff_read_tile(handle.raw, UInt32(x), UInt32(y), t.baseAddress, t.count) >= 0
         }
     }
 

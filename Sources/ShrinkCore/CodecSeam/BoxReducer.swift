@@ -45,22 +45,22 @@ package final class BoxReducer {
                 case 1:
                     var v: UInt32 = 0
                     while i < end {
-                        v += UInt32(pixels[i])
-                        i += 1
+                        v &+= UInt32(pixels[i])
+                        i &+= 1
                     }
-                    s[o] += v
+                    s[o] &+= v
                 case 3:
                     var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
                     while i < end {
-                        let p = pixels + 3 * i
-                        r += UInt32(p[0])
-                        g += UInt32(p[1])
-                        b += UInt32(p[2])
-                        i += 1
+                        let p = pixels + 3 &* i
+                        r &+= UInt32(p[0])
+                        g &+= UInt32(p[1])
+                        b &+= UInt32(p[2])
+                        i &+= 1
                     }
-                    s[o] += r
-                    s[o + 1] += g
-                    s[o + 2] += b
+                    s[o] &+= r
+                    s[o + 1] &+= g
+                    s[o + 2] &+= b
                 default:
                     while i < end {
                         let p = pixels + i * c

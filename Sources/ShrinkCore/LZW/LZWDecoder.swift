@@ -9,7 +9,7 @@
 /// limit). Both clear the table with their clear code and end with their end code; a table full at 4,096 entries
 /// stops growing until the next clear (as giflib, libtiff and Pillow do).
 ///
-/// Memory: ``heldBytes`` (the table, 4,096 entries of 14 bytes, and a 4 KiB carry-over buffer).
+/// Memory: ``heldBytes`` (the table, 4,096 entries of 16 bytes, and a 4 KiB carry-over buffer).
 package final class LZWDecoder {
     /// Whether a byte's codes start at its least significant bit (GIF) or its most significant bit (TIFF).
     package enum BitOrder: Sendable { case leastSignificantFirst, mostSignificantFirst }
@@ -29,7 +29,7 @@ package final class LZWDecoder {
 
     private static let tableSize = 4096
     /// What a decoder holds.
-    package static let heldBytes = tableSize * 14 + tableSize + 8
+    package static let heldBytes = tableSize * MemoryLayout<Entry>.stride + tableSize + 8
     private static let none: UInt16 = 0xFFFF
 
     private let literalBits: Int
@@ -38,13 +38,18 @@ package final class LZWDecoder {
     private let clear: Int
     private let end: Int
 
-    /// Table: each entry's last up-to-eight string bytes (first of them in the low byte), how many, the entry
-    /// holding the string before them (``none`` for none), the string's length and first byte.
-    private let tail = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
-    private let tailCount = UnsafeMutablePointer<UInt8>.allocate(capacity: tableSize)
-    private let head = UnsafeMutablePointer<UInt16>.allocate(capacity: tableSize)
-    private let length = UnsafeMutablePointer<UInt16>.allocate(capacity: tableSize)
-    private let first = UnsafeMutablePointer<UInt8>.allocate(capacity: tableSize)
+    /// A table entry: its string's last up-to-eight bytes (the first of them in the low byte) and how many, the entry
+    /// holding the string before them (``none`` for none), the string's length and first byte; 16 bytes, so that an
+    /// entry is one load from one cache line.
+    private struct Entry {
+        var tail: UInt64
+        var head: UInt16
+        var length: UInt16
+        var tailCount: UInt8
+        var first: UInt8
+    }
+
+    private let table = UnsafeMutablePointer<Entry>.allocate(capacity: tableSize)
     /// A string that did not fit, and how much of it is still to hand out.
     private let carry = UnsafeMutablePointer<UInt8>.allocate(capacity: tableSize + 8)
     private var carryStart = 0
@@ -72,20 +77,14 @@ package final class LZWDecoder {
         codeSize = literalBits + 1
         nextCode = clear + 2
         for code in 0..<clear {
-            tail[code] = UInt64(UInt8(truncatingIfNeeded: code))
-            tailCount[code] = 1
-            head[code] = Self.none
-            length[code] = 1
-            first[code] = UInt8(truncatingIfNeeded: code)
+            let byte = UInt8(truncatingIfNeeded: code)
+            (table + code).initialize(
+                to: Entry(tail: UInt64(byte), head: Self.none, length: 1, tailCount: 1, first: byte))
         }
     }
 
     deinit {
-        tail.deallocate()
-        tailCount.deallocate()
-        head.deallocate()
-        length.deallocate()
-        first.deallocate()
+        table.deallocate()
         carry.deallocate()
     }
 
@@ -119,7 +118,7 @@ package final class LZWDecoder {
         var bits = bits, bitCount = bitCount, codeSize = codeSize, nextCode = nextCode, previous = previous
         var position = position
         let data = input.baseAddress?.assumingMemoryBound(to: UInt8.self), available = input.count
-        let tail = tail, tailCount = tailCount, head = head, length = length, first = first
+        let table = table
         let clear = clear, end = end, early = early, msbFirst = order == .mostSignificantFirst
         defer {
             self.bits = bits
@@ -191,31 +190,30 @@ package final class LZWDecoder {
                 if nextCode < Self.tableSize {
                     // The new entry: the previous string and the first byte of this one (of the previous one when
                     // this code is the entry being made).
-                    let byte = code < nextCode ? first[code] : first[previous]
-                    let n = Int(tailCount[previous])
-                    if n < 8 {
-                        tail[nextCode] = tail[previous] | UInt64(byte) &<< UInt64(8 * n)
-                        tailCount[nextCode] = UInt8(n + 1)
-                        head[nextCode] = head[previous]
-                    } else {
-                        tail[nextCode] = UInt64(byte)
-                        tailCount[nextCode] = 1
-                        head[nextCode] = UInt16(previous)
-                    }
-                    length[nextCode] = length[previous] &+ 1
-                    first[nextCode] = first[previous]
+                    let before = table[previous]
+                    let byte = code < nextCode ? table[code].first : before.first
+                    let n = Int(before.tailCount)
+                    table[nextCode] =
+                        n < 8
+                        ? Entry(
+                            tail: before.tail | UInt64(byte) &<< UInt64(8 &* n), head: before.head,
+                            length: before.length &+ 1, tailCount: UInt8(n &+ 1), first: before.first)
+                        : Entry(
+                            tail: UInt64(byte), head: UInt16(previous), length: before.length &+ 1, tailCount: 1,
+                            first: before.first)
                     nextCode += 1
                     if nextCode + early == 1 << codeSize && codeSize < 12 { codeSize += 1 }
                 }
             }
             previous = code
-            let size = Int(length[code])
+            let entry = table[code]
+            let size = Int(entry.length)
             if count - written >= size + 7 {
-                Self.write(code, size: size, at: out + written, tail, tailCount, head)
+                Self.write(entry, size: size, at: out + written, table)
                 written += size
             } else {
                 // Too long for the room left (its stores may run seven bytes past it): through the carry buffer.
-                Self.write(code, size: size, at: carry, tail, tailCount, head)
+                Self.write(entry, size: size, at: carry, table)
                 let n = min(size, count - written)
                 (out + written).update(from: carry, count: n)
                 written += n
@@ -226,20 +224,20 @@ package final class LZWDecoder {
         return .filled
     }
 
-    /// Writes `code`'s string of `size` bytes at `out`, storing up to seven bytes past its end.
+    /// Writes `entry`'s string of `size` bytes at `out`, storing up to seven bytes past its end.
     @inline(__always)
     private static func write(
-        _ code: Int, size: Int, at out: UnsafeMutablePointer<UInt8>, _ tail: UnsafeMutablePointer<UInt64>,
-        _ tailCount: UnsafeMutablePointer<UInt8>, _ head: UnsafeMutablePointer<UInt16>
+        _ entry: Entry, size: Int, at out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<Entry>
     ) {
         // The last piece (1…8 bytes) first, then the full eight-byte pieces before it.
-        var end = size - Int(tailCount[code])
-        UnsafeMutableRawPointer(out + end).storeBytes(of: UInt64(littleEndian: tail[code]), as: UInt64.self)
-        var k = head[code]
+        var end = size &- Int(entry.tailCount)
+        UnsafeMutableRawPointer(out + end).storeBytes(of: UInt64(littleEndian: entry.tail), as: UInt64.self)
+        var k = entry.head
         while k != none {
-            end -= 8
-            UnsafeMutableRawPointer(out + end).storeBytes(of: UInt64(littleEndian: tail[Int(k)]), as: UInt64.self)
-            k = head[Int(k)]
+            let piece = table[Int(k)]
+            end &-= 8
+            UnsafeMutableRawPointer(out + end).storeBytes(of: UInt64(littleEndian: piece.tail), as: UInt64.self)
+            k = piece.head
         }
     }
 }

@@ -62,4 +62,7 @@ int cshrink_tiff_read_scanline(cshrink_tiff *t, uint32_t row, void *buffer);
 uint64_t cshrink_tiff_block_offset(cshrink_tiff *t, uint32_t x, uint32_t y);
 /// How many coded bytes the strip or tile holding pixel (`x`, `y`) has.
 uint64_t cshrink_tiff_block_bytes(cshrink_tiff *t, uint32_t x, uint32_t y);
+/// Undoes TIFF's horizontal predictor on one row of `count` 8-bit samples, `samples` to a pixel: each sample plus the
+/// same sample of the pixel before it (wrapping). Three-sample rows run 15 bytes a step where SSE2 is there.
+void cshrink_tiff_undo_predictor8(uint8_t *row, size_t count, int samples);
 #endif

@@ -31,12 +31,13 @@
 
                 Environment (flags win): SHRINK_BIND, SHRINK_LOCAL_ROOT, SHRINK_BUDGET, SHRINK_CACHE_DIR, SHRINK_KEY, \
                 SHRINK_SALT (hex, comma-separated pairs for rotation), SHRINK_SIGNATURE_SIZE, SHRINK_ALLOWED_SOURCES \
-                (comma-separated URL prefixes), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
+                (comma-separated http(s)://HOST[:PORT][/PATH] entries, * for one whole host label, checked at \
+                start), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
                 loopback), SHRINK_QUALITY, SHRINK_MAX_SOURCE_SIZE, SHRINK_MAX_SOURCE_RESOLUTION (megapixels), \
                 SHRINK_MAX_ANIMATION_FRAMES, SHRINK_AUTO_AVIF and SHRINK_AUTO_WEBP (the format chosen from Accept \
                 when the URL names none), SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN. imgproxy's names stand in \
                 for unset ones (IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, \
-                IMGPROXY_ALLOWED_SOURCES with * wildcards, IMGPROXY_QUALITY, IMGPROXY_MAX_SRC_FILE_SIZE, \
+                IMGPROXY_ALLOWED_SOURCES, IMGPROXY_QUALITY, IMGPROXY_MAX_SRC_FILE_SIZE, \
                 IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_ANIMATION_FRAMES, IMGPROXY_AUTO_AVIF, IMGPROXY_AUTO_WEBP, \
                 IMGPROXY_PRESETS); the start-up lines say which were read.
 

@@ -20,7 +20,7 @@ final class GIFLZWLines {
     private var released: Int
     /// True once the terminator (or the file's end) has been reached: no window follows.
     private var dataEnded = false
-    private let window = UnsafeMutablePointer<UInt8>.allocate(capacity: windowSize)
+    private let window: UnsafeMutablePointer<UInt8>
     /// Bytes of sub-block data gathered per window.
     static let windowSize = 16 << 10
     /// The mapped file's pages are released every this many bytes read.
@@ -42,6 +42,7 @@ final class GIFLZWLines {
         self.bytes = bytes
         self.path = path
         self.name = name
+        window = .allocate(capacity: Self.windowSize)
         decoder = LZWDecoder(
             literalBits: frame.lzwMinimumCodeSize, bitOrder: .leastSignificantFirst, earlyChange: false)
         position = frame.dataOffset + 1

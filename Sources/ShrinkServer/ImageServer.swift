@@ -123,13 +123,16 @@ package struct ImageServer: Sendable {
         return hummingbirdResponse(r, head: request.method == .head)
     }
 
-    /// The Hummingbird response for `r`; for HEAD the headers (Content-Length included) without the body.
+    /// The Hummingbird response for `r`; for HEAD the headers (Content-Length included) without the body. Every
+    /// response says `X-Content-Type-Options: nosniff`: a browser takes its type as sent, never sniffs an image or an
+    /// error as something it could run.
     static func hummingbirdResponse(_ r: ServerResponse, head: Bool) -> Response {
         var fields = HTTPFields()
         for (name, value) in r.headers {
             if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
         }
         fields[.contentLength] = String(r.body.count)
+        fields[.xContentTypeOptions] = "nosniff"
         let body = r.body.isEmpty || head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: r.body))
         return Response(status: HTTPResponse.Status(code: r.status), headers: fields, body: body)
     }

@@ -145,20 +145,25 @@ package final class ImageService: Sendable {
             throw RequestError.invalidURL("image URLs start with \(prefix)/")
         }
         let path = target.dropFirst(prefix.count), rules = configuration.urlRules
-        let url: ProcessingURL
-        let signed: Bool
-        if ThumborURL.recognizes(path, rules: rules) {
-            url = try ThumborURL.parse(path)
-            signed = ThumborURL.verify(
-                signature: url.signature, path: url.signedPath, key: configuration.thumborKey,
+        // The signature first, then the parse: with a key set, a request that is not signed gets the same 403
+        // whatever its options say.
+        let thumbor = ThumborURL.recognizes(path, rules: rules)
+        let (signature, signedPath) = ProcessingURL.signature(of: path) ?? ("", "")
+        let signed =
+            thumbor
+            ? ThumborURL.verify(
+                signature: signature, path: signedPath.dropFirst(), key: configuration.thumborKey,
                 allowsUnsafe: configuration.thumborAllowsUnsafe)
-        } else {
-            url = try ProcessingURL(path, rules: rules)
-            signed = configuration.keys.verify(url.signature, path: url.signedPath)
-        }
-        guard signed || configuration.trustedSignatures.contains(String(url.signature)) else {
+            : configuration.keys.verify(signature, path: signedPath)
+        guard signed || configuration.trustedSignatures.contains(String(signature)) else {
             metrics.rejection("signature")
             throw RequestError(403, "invalid signature")
+        }
+        let url: ProcessingURL
+        do {
+            url = thumbor ? try ThumborURL.parse(path) : try ProcessingURL(path, rules: rules)
+        } catch {
+            throw error.ofTheURL()
         }
         do {
             return try await image(
@@ -369,7 +374,7 @@ package final class ImageService: Sendable {
     }
 
     private func errorResponse(_ error: RequestError) -> ServerResponse {
-        var headers = [("Cache-Control", error.status >= 500 ? "no-store" : "public, max-age=60")]
+        var headers = [("Cache-Control", error.isPropertyOfURL ? "public, max-age=60" : "no-store")]
         if let r = error.retryAfter { headers.append(("Retry-After", String(r))) }
         return .text(error.status, error.message, headers: headers)
     }
@@ -379,14 +384,17 @@ package final class ImageService: Sendable {
     /// format Shrink reads, 422 damaged, 400 invalid, 499 cancelled (the client left), 500 otherwise.
     /// The client reads the error's ``ImageError/reason`` (no path of the server's files); the log its description.
     static func requestError(_ error: ImageError) -> RequestError {
-        let status =
-            switch error.cause {
-            case RemoteFetcher.refused?: 403
-            case RemoteFetcher.timeout?: 504
-            case RemoteFetcher.origin? where error.code != .fileNotFound: 502
-            default: error.code.httpStatus
-            }
-        return RequestError(status, error.reason, log: error.description)
+        // A remote source's refusal or failure says no more than its status: what the resolver answered, which
+        // address a host has, or what the origin said stays in the log (an unsigned client must not map the network).
+        switch error.cause {
+        case RemoteFetcher.refused?: return RequestError(403, "source refused", log: error.description)
+        case RemoteFetcher.timeout?:
+            return RequestError(504, "the source's origin did not answer in time", log: error.description)
+        case RemoteFetcher.origin? where error.code == .fileNotFound:
+            return RequestError(404, "source not found", log: error.description)
+        case RemoteFetcher.origin?: return RequestError(502, "the source's origin failed", log: error.description)
+        default: return RequestError(error.code.httpStatus, error.reason, log: error.description)
+        }
     }
 
     /// A duration as `Server-Timing` gives it: milliseconds with one decimal.

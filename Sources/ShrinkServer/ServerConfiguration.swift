@@ -28,9 +28,9 @@ package struct ServerConfiguration: Sendable {
     package var cacheBytes = 1 << 30
     /// Signing keys; none (any signature accepted: `insecure`, `unsafe`, `_`) by default.
     package var keys = SigningKeys.none
-    /// URL prefixes http(s) sources must start with, `*` standing for any run of characters but `/`
-    /// (``allows(source:)``); empty refuses every remote source.
-    package var allowedSources: [String] = []
+    /// The entries http(s) sources must fall under (``SourcePattern``: scheme, host with `*` labels, port, path
+    /// prefix; ``allows(source:)``); empty refuses every remote source.
+    package var allowedSources: [SourcePattern] = []
     /// Hosts (`host:port`) that may resolve to private or loopback addresses (an origin on this machine).
     /// Empty by default: such addresses are refused.
     package var allowedPrivateHosts: [String] = []
@@ -166,9 +166,12 @@ package struct ServerConfiguration: Sendable {
             keys = try SigningKeys(
                 hexKeys: key?.value ?? "", hexSalts: salt?.value ?? "", signatureBytes: Int(size?.value ?? "") ?? 32)
         }
-        if let (_, s) = value("SHRINK_ALLOWED_SOURCES", "IMGPROXY_ALLOWED_SOURCES") {
-            allowedSources = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                !$0.isEmpty
+        if let (name, s) = value("SHRINK_ALLOWED_SOURCES", "IMGPROXY_ALLOWED_SOURCES") {
+            let entries = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do {
+                allowedSources = try entries.map { entry throws(ConfigurationError) in try SourcePattern(entry) }
+            } catch {
+                throw ConfigurationError("\(name): \(error.description)")
             }
         }
         if let s = environment["SHRINK_ALLOWED_PRIVATE_HOSTS"] {
@@ -347,23 +350,11 @@ package struct ServerConfiguration: Sendable {
         }
     }
 
-    /// True when `source` (an http(s) URL) starts with one of ``allowedSources``, where `*` in an entry stands for
-    /// any run of characters but `/` (imgproxy's wildcard: `https://*.example.com/`).
+    /// True when `source` is an http(s) URL (``RemoteURL``: no user information, nothing read two ways) under one of
+    /// ``allowedSources``.
     package func allows(source: String) -> Bool {
-        allowedSources.contains { Self.prefix(Substring($0), matches: Substring(source)) }
-    }
-
-    /// True when `text` starts with `pattern`, `*` in it matching any run of characters but `/`.
-    static func prefix(_ pattern: Substring, matches text: Substring) -> Bool {
-        guard let star = pattern.firstIndex(of: "*") else { return text.hasPrefix(pattern) }
-        let head = pattern[..<star], rest = pattern[pattern.index(after: star)...]
-        guard text.hasPrefix(head) else { return false }
-        var tail = text.dropFirst(head.count)
-        while true {
-            if prefix(rest, matches: tail) { return true }
-            guard let c = tail.first, c != "/" else { return false }
-            tail = tail.dropFirst()
-        }
+        guard let url = RemoteURL(source) else { return false }
+        return allowedSources.contains { $0.matches(url) }
     }
 
     /// Sets ``host`` and ``port`` from `HOST:PORT` (`[::1]:8080` for IPv6); `name` is where it came from.
@@ -406,7 +397,7 @@ package struct ServerConfiguration: Sendable {
             "budget \(mib(budget)) (result cache \(resultCacheBytes == 0 ? "off" : mib(resultCacheBytes ?? budget / 2)) inside it), \(concurrency) decode thread(s), queue \(queueLimit) waiting at most \(maxQueueWait)",
             "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
             "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: any signature is accepted ('insecure', 'unsafe', '_')")",
-            "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.joined(separator: ", ")), at most \(mib(maxSourceBytes))",
+            "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.map(\.description).joined(separator: ", ")), at most \(mib(maxSourceBytes))",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
             "thumbor URLs: \(thumborKey == nil ? "no key" : "signed with a key (****)")\(thumborAllowsUnsafe ? (thumborKey == nil ? ", /unsafe/ served" : ", but /unsafe/ still served (THUMBOR_ALLOW_UNSAFE_URL=false to refuse it)") : ", /unsafe/ refused")",

@@ -7,7 +7,9 @@
 /// Resolves `local:///…` sources under a root directory: the path (already percent-decoded) is joined to the
 /// root, resolved with `realpath` (every `..` and symlink followed), and accepted only when the result is the
 /// root or lies under it component-wise — so `..`, `%2e%2e`, encoded slashes and symlinks pointing out of
-/// the root are all refused, whatever their spelling.
+/// the root are all refused, whatever their spelling. A component starting with `.` (a dotfile, a hidden
+/// directory, the gallery's upload temporaries, `.` and `..` themselves), asked for or reached through a symlink,
+/// is refused too: what the gallery hides is not served.
 package struct LocalSource: Sendable {
     /// The root, resolved once.
     package let root: String
@@ -42,11 +44,15 @@ package struct LocalSource: Sendable {
     private func resolve(path: String, kind: mode_t) throws(RequestError) -> String {
         guard !path.utf8.contains(0) else { throw RequestError.invalidURL("the local path contains a NUL byte") }
         guard path.utf8.count < 4096 else { throw RequestError.invalidURL("the local path is too long") }
-        // Lexically first: a path that climbs above the root is refused whether or not its target exists.
+        // Lexically first: a path that climbs above the root, or names a hidden file, is refused whether or not its
+        // target exists.
         var depth = 0
         for component in path.split(separator: "/") where component != "." {
             depth += component == ".." ? -1 : 1
             guard depth >= 0 else { throw RequestError(403, "\(path): climbs out of the local root") }
+        }
+        guard !Self.isHidden(Substring(path)) else {
+            throw RequestError(403, "\(path): names a hidden file (a component starting with .)")
         }
         let joined = root + (root.hasSuffix("/") ? String(path.dropFirst()) : path)
         guard let resolved = Self.realpath(joined) else {
@@ -55,11 +61,19 @@ package struct LocalSource: Sendable {
         guard resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw RequestError(403, "\(path): resolves outside the local root")
         }
+        guard !Self.isHidden(resolved.dropFirst(root.count)) else {
+            throw RequestError(403, "\(path): resolves to a hidden file (a component starting with .)")
+        }
         var st = stat()
         guard stat(resolved, &st) == 0, (st.st_mode & S_IFMT) == kind else {
             throw RequestError(404, "\(path): not a \(kind == S_IFDIR ? "directory" : "regular file")")
         }
         return resolved
+    }
+
+    /// True when a component of `path` starts with `.`.
+    private static func isHidden(_ path: Substring) -> Bool {
+        path.split(separator: "/").contains { $0.first == "." }
     }
 
     private static func realpath(_ path: String) -> String? {

@@ -40,6 +40,16 @@ package struct ProcessingURL: Sendable {
         try self.init(target, rules: URLRules(presets: presets), now: now)
     }
 
+    /// The signature of `target` (its first path segment) and the path it signs (everything after it, from its slash;
+    /// the query left out), without parsing anything else: nil when there is no second segment. Both dialects sign
+    /// this way (thumbor's path starts after the slash), so that a server with a key checks the signature before it
+    /// parses a URL and an unsigned request learns nothing about the parser.
+    package static func signature(of target: Substring) -> (signature: Substring, signedPath: Substring)? {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path.first == "/", let slash = path.dropFirst().firstIndex(of: "/") else { return nil }
+        return (path.dropFirst()[..<slash], path[slash...])
+    }
+
     /// Parses `target` (the request's raw path and query) under `rules` (presets, a preset named `default` applying
     /// first to every URL; presets only; a filename after a Base64 source; security options). `now` is Unix time for
     /// `exp`. Fails with 404 (malformed, an unknown option or argument, expired: imgproxy's "Invalid URL") or 415 (a
@@ -48,15 +58,13 @@ package struct ProcessingURL: Sendable {
         throws(RequestError)
     {
         let presets = rules.presets
-        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard path.first == "/" else { throw RequestError.invalidURL("the path must start with /") }
-        let afterSlash = path.dropFirst()
-        guard let slash = afterSlash.firstIndex(of: "/") else {
+        guard target.first == "/" else { throw RequestError.invalidURL("the path must start with /") }
+        guard let (signature, signedPath) = Self.signature(of: target) else {
             throw RequestError(
                 404, "not an image URL: expected /SIGNATURE/OPTIONS/plain/SOURCE or /SIGNATURE/OPTIONS/BASE64SOURCE")
         }
-        signature = afterSlash[..<slash]
-        signedPath = afterSlash[slash...]
+        self.signature = signature
+        self.signedPath = signedPath
         let segments = signedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
 
         var options = ProcessingOptions()

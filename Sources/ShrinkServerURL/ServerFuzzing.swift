@@ -6,7 +6,7 @@ import Shrink
 /// ``exercise(_:)`` takes any bytes as a raw request target and runs what a request meets before any decode:
 /// the URL parsers (imgproxy's options, presets, Base64url and plain sources; thumbor's sizes, fits and filters), the image request and cache key the
 /// options make, that request run on a small image when its predicted peak is small (geometry and finishing at
-/// their edges: a result must have the finished size planned and fit in the predicted peak), signature checks, `local:///` resolution, address parsing and classification, and
+/// their edges: a result must have the finished size planned and fit in the predicted peak), signature checks, `local:///` resolution, address parsing and classification, the source allowlist's URL and entry parsers, and
 /// `If-None-Match` matching, the `Content-Disposition` header. It traps (a finding) when an invariant breaks: a path
 /// signed with a key must verify, a resolved local path must lie under the root, an address must print as what it
 /// parsed from, a header must be printable ASCII (no line break a client could be made to split on).
@@ -41,6 +41,26 @@ import Shrink
         precondition(image.pixels.byteCount <= predicted, "\(image.pixels.byteCount) bytes, \(predicted) predicted")
     }
 
+    /// The source allowlist's parsers on `text`, as a source and as an entry: a source that parses has no user
+    /// information, nothing a second parser could read otherwise, a port in range, and matches an entry made of its
+    /// own scheme, host and port and a scheme alone; an entry that parses matches its own text when it has no `*`.
+    private static func allowlist(_ text: String) {
+        if let url = RemoteURL(text) {
+            precondition(
+                !url.host.contains("@") && !url.host.contains("\\") && (1...65535).contains(url.port)
+                    && url.path.hasPrefix("/"),
+                "\(text) parsed as \(url)")
+            let own = "\(url.scheme)://\(url.host):\(url.port)"
+            if let entry = try? SourcePattern(own) {
+                precondition(entry.matches(url), "\(text) does not match \(own)")
+            }
+            precondition((try? SourcePattern("\(url.scheme)://"))?.matches(url) == true, "\(text) not under its scheme")
+        }
+        if let entry = try? SourcePattern(text), !text.contains("*"), let url = RemoteURL(text) {
+            precondition(entry.matches(url), "the entry \(text) does not match itself")
+        }
+    }
+
     /// Points `local:///` sources at `root` (an existing directory) for the runs that follow.
     public static func setLocalRoot(_ root: String) {
         local = try? LocalSource(root: root)
@@ -57,6 +77,7 @@ import Shrink
                 IPAddress(address.description).map { $0.description == address.description } ?? false,
                 "\(address) does not parse back")
         }
+        allowlist(target)
         if ThumborURL.recognizes(Substring(target)), let url = try? ThumborURL.parse(Substring(target)) {
             let key = Array("thumbor-key".utf8)
             let signed = ThumborURL.sign(String(url.signedPath), key: key)

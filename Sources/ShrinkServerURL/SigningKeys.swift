@@ -57,7 +57,7 @@ package struct SigningKeys: Sendable {
     /// pyimgproxy's) and real signatures alike. With keys, the placeholders are signatures that do not verify.
     package func verify(_ signature: Substring, path: Substring) -> Bool {
         guard isEnabled else { return true }
-        guard let given = Self.decodeBase64url(signature), given.count == signatureBytes else { return false }
+        guard let given = Self.canonicalBase64url(signature), given.count == signatureBytes else { return false }
         var ok = false
         for pair in pairs {
             // Every pair is tried, whatever matched, so timing does not tell which pair signed.
@@ -82,6 +82,14 @@ package struct SigningKeys: Sendable {
     package static func base64url(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of `text` when it is written exactly as ``base64url(_:)`` writes them (URL-safe alphabet, no
+    /// padding, unused bits zero), else nil: a signature has one spelling, so that no other spelling of a valid one
+    /// is another URL (another CDN miss) for the same image.
+    package static func canonicalBase64url(_ text: Substring) -> [UInt8]? {
+        guard let bytes = decodeBase64url(text), base64url(bytes) == text else { return nil }
+        return bytes
     }
 
     /// URL-safe Base64 without padding (standard alphabet and padding accepted too); nil when malformed.

@@ -52,18 +52,24 @@ package enum ThumborURL {
     }
 
     /// True when `signature` may sign `path` (everything after the signature's slash): `unsafe` when `allowsUnsafe`,
-    /// or the URL-safe Base64 (padded or not) of HMAC-SHA1(`key`, `path`), compared in constant time.
+    /// or HMAC-SHA1(`key`, `path`) written exactly as libthumbor writes it (URL-safe Base64, padded: ``sign(_:key:)``;
+    /// thumbor compares the strings, so no other spelling is accepted), compared in constant time.
     package static func verify(signature: Substring, path: Substring, key: [UInt8]?, allowsUnsafe: Bool) -> Bool {
         if signature == "unsafe" { return allowsUnsafe }
-        guard let key, let given = SigningKeys.decodeBase64url(signature) else { return false }
+        guard let key, let given = SigningKeys.decodeBase64url(signature), encode(given) == signature else {
+            return false
+        }
         return SigningKeys.constantTimeEqual(given, HMACSHA1.authenticationCode(for: Array(path.utf8), key: key))
     }
 
     /// The signature of `path` under `key`, as libthumbor makes it (URL-safe Base64, padded).
     package static func sign(_ path: String, key: [UInt8]) -> String {
-        let mac = HMACSHA1.authenticationCode(for: Array(path.utf8), key: key)
-        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
-            of: "/", with: "_")
+        encode(HMACSHA1.authenticationCode(for: Array(path.utf8), key: key))
+    }
+
+    /// `mac` as libthumbor writes a signature: URL-safe Base64, padded.
+    private static func encode(_ mac: [UInt8]) -> String {
+        Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
     /// Parses `target`. Fails with 400 naming what is wrong (an unknown filter, a bad argument, `trim`, `meta`).

@@ -22,8 +22,9 @@ import Testing
 
     func service(origin: RawOrigin, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> ImageService
     {
-        try fixture.service { c in
-            c.allowedSources = ["http://"]
+        let http = try SourcePattern("http://")
+        return try fixture.service { c in
+            c.allowedSources = [http]
             c.allowedPrivateHosts = ["127.0.0.1:\(origin.port)"]
             c.downloadTimeout = .seconds(1)
             c.firstByteTimeout = .seconds(1)
@@ -58,7 +59,8 @@ import Testing
 
     @Test func loopbackIsRefusedUnlessAllowed() async throws {
         let origin = try RawOrigin { _, fd in RawOrigin.reply(fd, "HTTP/1.1 500 X\r\nContent-Length: 0\r\n\r\n") }
-        let service = try fixture.service { $0.allowedSources = ["http://"] }
+        let http = try SourcePattern("http://")
+        let service = try fixture.service { $0.allowedSources = [http] }
         for host in [
             "127.0.0.1:\(origin.port)", "[::1]:\(origin.port)", "[::ffff:127.0.0.1]:\(origin.port)",
             "localhost:\(origin.port)",
@@ -84,6 +86,35 @@ import Testing
         let r = await get(service, "http://127.0.0.1:\(origin.port)/a.jpg")
         #expect(r.status == 403, "\(next): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
         #expect(origin.hits == 1 && target.hits == 0)
+    }
+
+    /// Security review, hole 1: an allowlist entry without a trailing slash was a string prefix, so user information
+    /// or a longer port walked past it, directly and through a redirect. Entries are URLs now.
+    @Test func userInformationAndLongerPortsNeverPassAnEntry() async throws {
+        let body = jpeg
+        let other = try RawOrigin { _, fd in
+            RawOrigin.reply(
+                fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+        }
+        let allowed = "http://127.0.0.1:\(other.port + 1)"
+        let bypass = "\(allowed)@127.0.0.1:\(other.port)/ok.jpg"
+        let redirector = try RawOrigin { _, fd in
+            RawOrigin.reply(fd, "HTTP/1.1 302 Found\r\nLocation: \(bypass)\r\nContent-Length: 0\r\n\r\n")
+        }
+        let entries = [try SourcePattern("http://127.0.0.1:\(redirector.port)"), try SourcePattern(allowed)]
+        let service = try fixture.service { c in
+            c.allowedSources = entries
+            c.allowedPrivateHosts = ["127.0.0.1:\(other.port)", "127.0.0.1:\(redirector.port)"]
+            c.downloadTimeout = .seconds(1)
+        }
+        for source in [bypass, "http://127.0.0.1:\(redirector.port)0/ok.jpg", "http://127.0.0.1:\(other.port)/ok.jpg"] {
+            let r = await get(service, source)
+            #expect(r.status == 403, "\(source): \(r.status)")
+        }
+        // Through the allowed redirector: the Location is refused by the same matcher.
+        let r = await get(service, "http://127.0.0.1:\(redirector.port)/photo.jpg")
+        #expect(r.status == 403 && redirector.hits == 1)
+        #expect(other.hits == 0)
     }
 
     @Test func redirectsWithinTheAllowedOriginAreFollowedAtMostFiveTimes() async throws {

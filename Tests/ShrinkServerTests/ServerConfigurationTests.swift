@@ -32,10 +32,56 @@ import Testing
             ])
         #expect(c.summary.contains { $0.hasPrefix("imgproxy's variables read: IMGPROXY_ALLOWED_SOURCES, ") })
         #expect(!c.summary.joined().contains(Self.key) && !c.summary.joined().contains(Self.salt))
-        // `*` matches any run of characters but `/`.
+        // `*` stands for one whole host label.
         #expect(c.allows(source: "https://img.example.com/a.jpg") && c.allows(source: "http://127.0.0.1:9/x.png"))
         #expect(!c.allows(source: "https://example.com/a.jpg") && !c.allows(source: "https://a.b/c.example.com/"))
         #expect(!c.allows(source: "https://img.example.org/a.jpg") && !c.allows(source: "http://127.0.0.1:90/x"))
+    }
+
+    /// Allowlist entries are URLs (scheme, host, port, path prefix on a segment boundary), parsed at start; sources
+    /// are taken apart before they are compared, so nothing a prefix match let through passes (security review,
+    /// hole 1).
+    @Test func allowedSourcesAreURLsNotPrefixes() throws {
+        let c = try ServerConfiguration(environment: [
+            "SHRINK_ALLOWED_SOURCES": "http://localhost:18090, https://*.example.com/images, http://[::1]:8081/"
+        ])
+        for allowed in [
+            "http://localhost:18090/ok.jpg", "http://LOCALHOST:18090/ok.jpg", "http://localhost.:18090/a?b=c",
+            "http://localhost:18090", "https://cdn.example.com/images", "https://cdn.example.com/images/a/b.jpg",
+            "https://cdn.example.com:443/images/a.jpg", "http://[::1]:8081/a.png",
+        ] {
+            #expect(c.allows(source: allowed), "\(allowed) refused")
+        }
+        for refused in [
+            "http://localhost:18090@127.0.0.2:18091/ok.jpg", "http://localhost:180901/ok.jpg",
+            "http://localhost:1809/ok.jpg", "http://localhost/ok.jpg", "https://localhost:18090/ok.jpg",
+            "http://localhost:18090.evil.example/ok.jpg", "http://user:pass@localhost:18090/ok.jpg",
+            "http://localhost:18090\\@evil.example/", "http://local%68ost:18090/", "http://localhost:18090 /ok.jpg",
+            "https://example.com/images/a.jpg", "https://a.b.example.com/images/a.jpg",
+            "https://cdn.example.com/images2/a.jpg", "https://cdn.example.com/images/../secret.jpg",
+            "https://cdn.example.com/images/%2E%2e/secret.jpg", "https://cdn.example.com:8443/images/a.jpg",
+            "http://[::1]:8082/a.png", "ftp://localhost:18090/ok.jpg", "local:///ok.jpg",
+        ] {
+            #expect(!c.allows(source: refused), "\(refused) allowed")
+        }
+        // A scheme alone allows every host of that scheme.
+        let any = try ServerConfiguration(environment: ["SHRINK_ALLOWED_SOURCES": "https://"])
+        #expect(any.allows(source: "https://anything.example:444/x") && !any.allows(source: "http://anything.example/"))
+        #expect(!any.allows(source: "https://a@anything.example/x"))
+        // A bad entry is a start-up error naming the variable and the entry.
+        for bad in [
+            "http://img*.example.com/", "http://user@example.com/", "example.com", "http://example.com/a?b",
+            "http://example.com:99999/", "http://example.com/*/", "http://example.com/../x",
+        ] {
+            #expect(throws: ConfigurationError.self) {
+                try ServerConfiguration(environment: ["IMGPROXY_ALLOWED_SOURCES": bad])
+            }
+            do {
+                _ = try ServerConfiguration(environment: ["SHRINK_ALLOWED_SOURCES": "http://ok.example/, \(bad)"])
+            } catch {
+                #expect(error.description.contains("SHRINK_ALLOWED_SOURCES") && error.description.contains(bad))
+            }
+        }
     }
 
     @Test func imgproxysURLAndResponseVariables() throws {

@@ -71,8 +71,9 @@ import Testing
         let signature = ThumborURL.sign(String(path), key: key)
         #expect(signature.count == 28 && signature.hasSuffix("="))
         #expect(ThumborURL.verify(signature: Substring(signature), path: path, key: key, allowsUnsafe: false))
+        // Only libthumbor's spelling (padded), as thumbor compares the strings: not the same bytes unpadded.
         #expect(
-            ThumborURL.verify(signature: Substring(signature.dropLast()), path: path, key: key, allowsUnsafe: false))
+            !ThumborURL.verify(signature: Substring(signature.dropLast()), path: path, key: key, allowsUnsafe: false))
         #expect(
             !ThumborURL.verify(
                 signature: Substring(signature), path: "fit-in/300x201/photo.jpg", key: key, allowsUnsafe: false))

@@ -69,7 +69,8 @@ package enum ThumborURL {
 
     /// `mac` as libthumbor writes a signature: URL-safe Base64, padded.
     private static func encode(_ mac: [UInt8]) -> String {
-        Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
     }
 
     /// Parses `target`. Fails with 400 naming what is wrong (an unknown filter, a bad argument, `trim`, `meta`).

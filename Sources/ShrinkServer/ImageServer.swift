@@ -91,7 +91,11 @@ package struct ImageServer: Sendable {
             method: request.method.rawValue, target: Substring(request.head.path ?? "/"), remote: context.remoteAddress,
             authorization: request.headers[.authorization], cookie: request.headers[.cookie],
             origin: request.headers[.origin], host: request.head.authority,
-            contentLength: request.headers[.contentLength].flatMap { Int($0) })
+            contentLength: request.headers[.contentLength].flatMap { Int($0) },
+            forwarded: request.headers.contains {
+                let name = $0.name.canonicalName
+                return name == "forwarded" || name.hasPrefix("x-forwarded-") || name == "x-real-ip" || name == "via"
+            })
         let response = await gallery.respond(to: facts, body: request.body.map { Array($0.readableBytesView) })
         return hummingbirdResponse(response, head: request.method == .head)
     }

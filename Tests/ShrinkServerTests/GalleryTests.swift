@@ -168,12 +168,70 @@ import Testing
         #expect(login.status == 303)
         let setCookie = try #require(login.headers.first { $0.0 == "Set-Cookie" }?.1)
         #expect(
-            setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && !setCookie.contains("s3cret"))
+            setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=")
+                && !setCookie.contains("s3cret"))
         let cookie = String(setCookie.prefix { $0 != ";" })
         #expect(await get(closed, "/_/browse/", cookie: "other=1; " + cookie).status == 200)
         #expect(await get(closed, "/_/browse/", cookie: GalleryAccess.cookieName + "=forged").status == 401)
         // The style sheet and script are public (the login page needs them); they hold nothing secret.
         #expect(await get(closed, "/_/gallery.css").status == 200)
+    }
+
+    /// Security review, hole 6: `proxy_pass http://127.0.0.1:8080` makes every client a loopback peer naming a
+    /// loopback host, so the gallery was open to all without a token. A request carrying a forwarding header is not
+    /// trusted as loopback; sessions expire and end with the token; logins are rate-limited per address.
+    @Test func aProxyIsNotLoopbackAndSessionsExpire() async throws {
+        let open = try gallery()
+        let proxied = await open.respond(
+            to: Gallery.Request(
+                method: "GET", target: "/_/browse/", remote: Self.loopback, host: "127.0.0.1:8080", forwarded: true),
+            body: Self.body())
+        #expect(proxied.status == 403)
+        // Through the live server: the header itself is what is looked at.
+        let service = try LiveServerTests.configured(fixture) { $0.gallery = true }
+        try await LiveServerTests.withServer(service) { port in
+            #expect(try await RawHTTP.get(port: port, "/_/browse/").status == 200)
+            for header in ["X-Forwarded-For", "Forwarded", "Via", "X-Real-IP"] {
+                let r = try await RawHTTP.get(port: port, "/_/browse/", headers: [header: "203.0.113.9"])
+                #expect(r.status == 403, "\(header): \(r.status)")
+            }
+        }
+
+        let token = "s3cret-token-0123456789"
+        let closed = try gallery(token: token)
+        let access = closed.access
+        let now = 1_800_000_000
+        let cookie = try #require(access.login(with: token, now: now))
+        #expect(cookie.contains("Max-Age=\(GalleryAccess.sessionSeconds)"))
+        let value = String(cookie.prefix { $0 != ";" })
+        func decide(_ cookie: String, at time: Int, _ a: GalleryAccess = access) -> GalleryAccess.Decision {
+            a.decide(remote: Self.loopback, host: "127.0.0.1", authorization: nil, cookieHeader: cookie, now: time)
+        }
+        #expect(decide(value, at: now + 60) == .allowed)
+        #expect(decide(value, at: now + GalleryAccess.sessionSeconds + 1) == .loginRequired)
+        // A later expiry written by hand does not verify; a new token ends every session.
+        let forged = value.replacingOccurrences(
+            of: "\(now + GalleryAccess.sessionSeconds)-", with: "\(now + 3 * 24 * 3600 + 1)-")
+        #expect(forged != value && decide(forged, at: now + 60) == .loginRequired)
+        #expect(decide(value, at: now + 60, GalleryAccess(token: token + "-rotated")) == .loginRequired)
+        // A forwarded request with the token is served: the token, not the peer, opens it.
+        #expect(
+            access.decide(
+                remote: Self.loopback, host: "127.0.0.1", authorization: "Bearer " + token, cookieHeader: nil,
+                forwarded: true) == .allowed)
+
+        // Five failed logins from one address, then 429 for it (even with the right token), not for another.
+        func login(_ candidate: String, from remote: String) async -> ServerResponse {
+            await closed.respond(
+                to: Gallery.Request(method: "POST", target: "/_/login", remote: IPAddress(remote)),
+                body: Self.body([Array("token=\(candidate)".utf8)]))
+        }
+        for _ in 0..<LoginLimiter.maxFailures {
+            #expect(await login("guess", from: "198.51.100.7").status == 401)
+        }
+        let limited = await login(token, from: "198.51.100.7")
+        #expect(limited.status == 429 && Int(limited.header("Retry-After") ?? "") ?? 0 > 0)
+        #expect(await login(token, from: "198.51.100.8").status == 303)
     }
 
     @Test func uploadsAreSniffedCheckedSanitisedAndAtomic() async throws {

@@ -21,10 +21,13 @@ package struct Gallery: Sendable {
         package var origin: String?
         package var host: String?
         package var contentLength: Int?
+        /// The request carries a forwarding header (`Forwarded`, `X-Forwarded-*`, `X-Real-IP`, `Via`): it came
+        /// through a proxy, whoever the peer is.
+        package var forwarded: Bool
 
         package init(
             method: String, target: Substring, remote: IPAddress?, authorization: String? = nil, cookie: String? = nil,
-            origin: String? = nil, host: String? = nil, contentLength: Int? = nil
+            origin: String? = nil, host: String? = nil, contentLength: Int? = nil, forwarded: Bool = false
         ) {
             self.method = method
             self.target = target
@@ -34,12 +37,15 @@ package struct Gallery: Sendable {
             self.origin = origin
             self.host = host
             self.contentLength = contentLength
+            self.forwarded = forwarded
         }
     }
 
     package let service: ImageService
     package let index: GalleryIndex
     package let access: GalleryAccess
+    /// Failed logins per client address.
+    package let logins = LoginLimiter()
     let pages: GalleryPages
 
     /// The gallery over `service`'s local root; fails when there is none.
@@ -117,9 +123,13 @@ package struct Gallery: Sendable {
         }
         switch access.decide(
             remote: request.remote, host: request.host, authorization: request.authorization,
-            cookieHeader: request.cookie)
+            cookieHeader: request.cookie, forwarded: request.forwarded)
         {
         case .allowed: break
+        case .forwarded:
+            return .text(
+                403,
+                "the gallery came through a proxy: without SHRINK_GALLERY_TOKEN it is served to loopback clients only")
         case .notLoopback:
             return .text(
                 403, "the gallery is served to loopback clients only; set SHRINK_GALLERY_TOKEN to open it to others")
@@ -306,8 +316,16 @@ package struct Gallery: Sendable {
         } catch {
             return .text(400, "the login form was cut short")
         }
+        let address = request.remote?.description ?? "unknown", now = Int(Date().timeIntervalSince1970)
+        if let wait = logins.wait(for: address, now: now) {
+            return .text(429, "too many failed logins: try again later", headers: [("Retry-After", String(wait))])
+        }
         let token = Self.queryValue("token", in: Substring(String(decoding: form, as: UTF8.self)))
-        guard let token, let cookie = access.login(with: token) else { return html(401, pages.login(failed: true)) }
+        guard let token, let cookie = access.login(with: token, now: now) else {
+            logins.failed(address, now: now)
+            return html(401, pages.login(failed: true))
+        }
+        logins.succeeded(address)
         var r = redirect("/_/browse/")
         r.headers.append(("Set-Cookie", cookie))
         return r

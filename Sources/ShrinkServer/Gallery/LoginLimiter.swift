@@ -1,0 +1,50 @@
+import Synchronization
+
+/// Failed gallery logins counted per client address: after ``maxFailures`` failures within ``windowSeconds`` of the
+/// first, that address's logins are refused (429, `Retry-After`) until the window has passed, so a token cannot be
+/// guessed at the speed of the network. A success clears the address.
+///
+/// Memory: one entry per address that failed within the window, at most ``maxAddresses`` (the oldest dropped first).
+package final class LoginLimiter: Sendable {
+    package static let maxFailures = 5
+    package static let windowSeconds = 60
+    package static let maxAddresses = 4096
+    private let failures = Mutex<[String: (count: Int, since: Int)]>([:])
+
+    package init() {}
+
+    /// Seconds `address` must wait before its next login at `now`, or nil when it may try.
+    package func wait(for address: String, now: Int) -> Int? {
+        failures.withLock { f in
+            guard let entry = f[address] else { return nil }
+            let end = entry.since + Self.windowSeconds
+            if end <= now {
+                f[address] = nil
+                return nil
+            }
+            return entry.count >= Self.maxFailures ? end - now : nil
+        }
+    }
+
+    /// Counts a failed login from `address` at `now`.
+    package func failed(_ address: String, now: Int) {
+        failures.withLock { f in
+            if let entry = f[address], entry.since + Self.windowSeconds > now {
+                f[address] = (entry.count + 1, entry.since)
+                return
+            }
+            if f.count >= Self.maxAddresses {
+                f = f.filter { $0.value.since + Self.windowSeconds > now }
+                if f.count >= Self.maxAddresses, let oldest = f.min(by: { $0.value.since < $1.value.since }) {
+                    f[oldest.key] = nil
+                }
+            }
+            f[address] = (1, now)
+        }
+    }
+
+    /// Clears `address` after a successful login.
+    package func succeeded(_ address: String) {
+        _ = failures.withLock { $0.removeValue(forKey: address) }
+    }
+}

@@ -95,6 +95,13 @@
             help: "Largest remote source download (SHRINK_MAX_SOURCE_SIZE; 32M by default).")
         var maxSourceSize: ByteCountArgument?
 
+        @Option(
+            name: .customLong("max-result-dimension"),
+            help:
+                "Longest side of a result in pixels, whatever the budget allows (SHRINK_MAX_RESULT_DIMENSION; 8192 by default, 0 for none)."
+        )
+        var maxResultDimension: Int?
+
         @Flag(
             help:
                 "Serve the gallery pages under /_/ (browse --root, inspect, upload); loopback clients only unless SHRINK_GALLERY_TOKEN is set."
@@ -130,6 +137,10 @@
             config.drainDelay = .milliseconds(Int(max(0, drainDelay) * 1000))
             config.drainDeadline = .milliseconds(Int(max(0, drainDeadline) * 1000))
             if let maxSourceSize { config.maxSourceBytes = maxSourceSize.bytes }
+            if let maxResultDimension {
+                guard maxResultDimension >= 0 else { throw ValidationError("--max-result-dimension must be 0 or more") }
+                config.limits.maxResultSide = maxResultDimension == 0 ? Int.max : maxResultDimension
+            }
             config.gallery = gallery
             guard let level = Logger.Level(rawValue: logLevel) else {
                 throw ValidationError("unknown --log-level \(logLevel)")

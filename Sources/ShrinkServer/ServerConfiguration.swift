@@ -45,8 +45,16 @@ package struct ServerConfiguration: Sendable {
     package var drainDeadline: Duration = .seconds(25)
     /// Largest source download. 32 MiB by default.
     package var maxSourceBytes = 32 << 20
-    /// Limits checked from every header (pixels, frames…).
-    package var limits = ImageLimits()
+    /// Limits checked from every header (pixels, frames…) and every plan: a result's longest side at most
+    /// ``defaultMaxResultSide`` (`SHRINK_MAX_RESULT_DIMENSION`, 0 for none), whatever the budget allows, so that an
+    /// unsigned URL cannot ask for an enormous upscale.
+    package var limits: ImageLimits = {
+        var limits = ImageLimits()
+        limits.maxResultSide = defaultMaxResultSide
+        return limits
+    }()
+    /// The server's longest result side by default: 8192 pixels (a 64 MP square; imgproxy has no default).
+    package static let defaultMaxResultSide = 8192
     /// Output quality when the URL names none. `80` by default.
     package var quality = 80
     /// Output quality by format name (`jpeg`, `webp`, `avif`…) when the URL names none, before ``quality``

@@ -105,6 +105,18 @@ import Testing
         }
     }
 
+    /// Hole 7 (part): with signing off, an upscale was bounded only by the budget. A result's longest side is 8192
+    /// pixels by default (`SHRINK_MAX_RESULT_DIMENSION`, 0 for none), refused from the plan before any decode.
+    @Test func resultsAreBoundedWhateverTheBudget() async throws {
+        let service = try fixture.service()
+        #expect(service.configuration.limits.maxResultSide == ServerConfiguration.defaultMaxResultSide)
+        let r = await service.respond(to: "/insecure/rs:fit:16000:16000:1/plain/local:///a.jpg")
+        #expect(r.status == 413 && fixture.decodeCount == 0, "\(r.status) \(String(decoding: r.body, as: UTF8.self))")
+        #expect(await service.respond(to: "/insecure/rs:fit:800:800:1/plain/local:///a.jpg").status == 200)
+        let unbounded = try ServerConfiguration(environment: ["SHRINK_MAX_RESULT_DIMENSION": "0"])
+        #expect(unbounded.limits.maxResultSide == Int.max)
+    }
+
     /// Hole 7 (part): no `X-Content-Type-Options` on image responses. Every response carries `nosniff`.
     @Test func everyResponseSaysNosniff() async throws {
         let service = try LiveServerTests.configured(fixture)

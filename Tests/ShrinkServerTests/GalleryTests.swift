@@ -234,6 +234,31 @@ import Testing
         #expect(await login(token, from: "198.51.100.8").status == 303)
     }
 
+    /// Security review, hole 5 (part): a server killed during an upload left its `.part` file behind, and nothing
+    /// swept it. The gallery sweeps, when it starts, the upload temporaries older than an hour.
+    @Test func staleUploadTemporariesAreSweptAtStart() async throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: fixture.root + "/sub", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: fixture.root + "/.hidden", withIntermediateDirectories: true)
+        let old = Date(timeIntervalSinceNow: -2 * Double(GalleryUpload.staleSeconds))
+        var names: [String: Bool] = [:] // path: swept
+        for (name, stale, swept) in [
+            ("sub/.upload-123.part", true, true), (".upload-9.part", true, true),
+            ("sub/.upload-456.part", false, false),
+            ("sub/.upload-x.part", true, false), ("sub/photo.part", true, false),
+            (".hidden/.upload-7.part", true, false),
+        ] {
+            try fixture.write(name, [1, 2, 3])
+            if stale { try fm.setAttributes([.modificationDate: old], ofItemAtPath: fixture.root + "/" + name) }
+            names[name] = swept
+        }
+        _ = try gallery()
+        try await waitUntil { !fm.fileExists(atPath: fixture.root + "/sub/.upload-123.part") }
+        for (name, swept) in names {
+            #expect(fm.fileExists(atPath: fixture.root + "/" + name) == !swept, "\(name)")
+        }
+    }
+
     @Test func uploadsAreSniffedCheckedSanitisedAndAtomic() async throws {
         let g = try gallery { $0.maxSourceBytes = 64 << 10 }
         let jpeg = try TestImages.jpeg(TestImages.pattern(width: 80, height: 60))

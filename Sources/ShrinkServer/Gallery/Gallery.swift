@@ -54,9 +54,12 @@ package struct Gallery: Sendable {
             throw ConfigurationError("--gallery needs a local root (--root)")
         }
         self.service = service
-        index = GalleryIndex(local: try LocalSource(root: root), limits: service.configuration.limits)
+        let local = try LocalSource(root: root)
+        index = GalleryIndex(local: local, limits: service.configuration.limits)
         access = GalleryAccess(token: token)
         pages = try GalleryPages(keys: service.configuration.keys)
+        // Upload temporaries a killed server left behind, swept once in the background.
+        Task.detached(priority: .background) { _ = GalleryUpload.sweep(root: local.root) }
     }
 
     /// Headers every gallery response carries.

@@ -46,6 +46,42 @@ struct GalleryUpload {
         return stem + "." + ext
     }
 
+    /// An upload's temporary file older than this many seconds belongs to no upload in flight (a server killed
+    /// during one leaves it behind): an hour, far beyond an upload's idle timeout.
+    static let staleSeconds = 3600
+
+    /// True for the name of an upload's temporary file (`.upload-DIGITS.part`).
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".upload-") && name.hasSuffix(".part")
+            && name.dropFirst(".upload-".count).dropLast(".part".count).allSatisfy(\.isNumber)
+            && name.count > ".upload-.part".count
+    }
+
+    /// Removes the upload temporaries under `root` (folders that are not hidden; symlinks not followed) last
+    /// modified more than ``staleSeconds`` before `now`; returns how many. Run once when the gallery starts.
+    static func sweep(root: String, now: Int = Int(time(nil))) -> Int {
+        var removed = 0
+        var folders = [root]
+        while let folder = folders.popLast() {
+            guard let dir = opendir(folder) else { continue }
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cBytes: $0) }
+                guard name != ".", name != ".." else { continue }
+                let path = folder + "/" + name
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR where !name.hasPrefix("."): folders.append(path)
+                case S_IFREG where isTemporary(name) && Int(st.st_mtim.tv_sec) < now - staleSeconds:
+                    if unlink(path) == 0 { removed += 1 }
+                default: break
+                }
+            }
+        }
+        return removed
+    }
+
     /// Streams `body` into the folder as `name`; returns the final name (the sanitised one, numbered `-1`, `-2`…
     /// when taken: an upload never replaces a file).
     /// `expectedBytes` is the request's `Content-Length`: a body that ends short of it was cut off (400).

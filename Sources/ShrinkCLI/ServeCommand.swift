@@ -34,7 +34,9 @@
                 (comma-separated http(s)://HOST[:PORT][/PATH] entries, * for one whole host label, checked at \
                 start), SHRINK_ALLOWED_PRIVATE_HOSTS (host:port allowed to be private or \
                 loopback), SHRINK_QUALITY, SHRINK_MAX_SOURCE_SIZE, SHRINK_MAX_SOURCE_RESOLUTION (megapixels), \
-                SHRINK_MAX_ANIMATION_FRAMES, SHRINK_AUTO_AVIF and SHRINK_AUTO_WEBP (the format chosen from Accept \
+                SHRINK_MAX_ANIMATION_FRAMES, SHRINK_MAX_RESULT_DIMENSION, SHRINK_HEADER_TIMEOUT, \
+                SHRINK_BODY_IDLE_TIMEOUT, SHRINK_BODY_TIMEOUT, SHRINK_REQUEST_TIMEOUT (seconds), \
+                SHRINK_MAX_CONNECTIONS, SHRINK_AUTO_AVIF and SHRINK_AUTO_WEBP (the format chosen from Accept \
                 when the URL names none), SHRINK_PRESET_<NAME>, SHRINK_GALLERY_TOKEN. imgproxy's names stand in \
                 for unset ones (IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, \
                 IMGPROXY_ALLOWED_SOURCES, IMGPROXY_QUALITY, IMGPROXY_MAX_SRC_FILE_SIZE, \
@@ -96,6 +98,33 @@
         var maxSourceSize: ByteCountArgument?
 
         @Option(
+            name: .customLong("header-timeout"),
+            help: "Seconds a connection's first request head may take to arrive (SHRINK_HEADER_TIMEOUT; 10 by default)."
+        )
+        var headerTimeout: Double?
+
+        @Option(
+            name: .customLong("body-timeout"),
+            help:
+                "Seconds a request body may take in all, however it trickles (SHRINK_BODY_TIMEOUT; 60 by default; SHRINK_BODY_IDLE_TIMEOUT, 15, between its parts)."
+        )
+        var bodyTimeout: Double?
+
+        @Option(
+            name: .customLong("request-timeout"),
+            help:
+                "Seconds from a request's head to its answer before the connection is closed (SHRINK_REQUEST_TIMEOUT; 120 by default)."
+        )
+        var requestTimeout: Double?
+
+        @Option(
+            name: .customLong("max-connections"),
+            help:
+                "Connections open at once; more are closed as they are accepted (SHRINK_MAX_CONNECTIONS; 1024 by default)."
+        )
+        var maxConnections: Int?
+
+        @Option(
             name: .customLong("max-result-dimension"),
             help:
                 "Longest side of a result in pixels, whatever the budget allows (SHRINK_MAX_RESULT_DIMENSION; 8192 by default, 0 for none)."
@@ -137,6 +166,19 @@
             config.drainDelay = .milliseconds(Int(max(0, drainDelay) * 1000))
             config.drainDeadline = .milliseconds(Int(max(0, drainDeadline) * 1000))
             if let maxSourceSize { config.maxSourceBytes = maxSourceSize.bytes }
+            for (flag, value, keyPath) in [
+                ("--header-timeout", headerTimeout, \ServerConfiguration.headerTimeout),
+                ("--body-timeout", bodyTimeout, \ServerConfiguration.bodyTimeout),
+                ("--request-timeout", requestTimeout, \ServerConfiguration.requestTimeout),
+            ] {
+                guard let value else { continue }
+                guard value > 0 else { throw ValidationError("\(flag) must be seconds above 0") }
+                config[keyPath: keyPath] = .milliseconds(Int(value * 1000))
+            }
+            if let maxConnections {
+                guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
+                config.maxConnections = maxConnections
+            }
             if let maxResultDimension {
                 guard maxResultDimension >= 0 else { throw ValidationError("--max-result-dimension must be 0 or more") }
                 config.limits.maxResultSide = maxResultDimension == 0 ? Int.max : maxResultDimension

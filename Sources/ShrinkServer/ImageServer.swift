@@ -22,6 +22,8 @@ package struct ImageServer: Sendable {
     /// The pages under `/_/`, when ``ServerConfiguration/gallery`` is on.
     package let gallery: Gallery?
     private let logger: Logger
+    /// The connections open now, against ``ServerConfiguration/maxConnections``.
+    package let connections = ConnectionCount()
 
     /// Fails when the gallery is asked for without a local root.
     package init(service: ImageService, logger: Logger = Logger(label: "shrink.serve")) throws(ConfigurationError) {
@@ -146,11 +148,19 @@ package struct ImageServer: Sendable {
     package func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
-        Application(
+        let limits = ConnectionGuard.Limits(
+            header: TimeAmount(configuration.headerTimeout), bodyIdle: TimeAmount(configuration.bodyIdleTimeout),
+            body: TimeAmount(configuration.bodyTimeout), request: TimeAmount(configuration.requestTimeout),
+            connections: configuration.maxConnections)
+        let count = connections
+        return Application(
             responder: responder(),
-            // Idle keep-alive connections and stalled request bodies (an upload or login that stopped sending)
-            // close after the idle timeout; a response being made is never cut.
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+            // Idle keep-alive connections close after the idle timeout; the guard cuts a first head, a body or a
+            // request past its deadline and closes connections over the cap as they are accepted.
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(limits: limits, count: count)],
+                    idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

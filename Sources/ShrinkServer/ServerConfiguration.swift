@@ -129,6 +129,20 @@ package struct ServerConfiguration: Sendable {
     /// stalled), never while its response is being made. 75 s by default (longer than nginx's 60 s upstream
     /// keepalive, so a proxy never writes into a connection being closed).
     package var idleTimeout: Duration = .seconds(75)
+    /// The first request's head must arrive within this of the connection opening (`SHRINK_HEADER_TIMEOUT`,
+    /// `--header-timeout`). 10 s by default.
+    package var headerTimeout: Duration = .seconds(10)
+    /// A request body may pause this long between parts (`SHRINK_BODY_IDLE_TIMEOUT`). 15 s by default.
+    package var bodyIdleTimeout: Duration = .seconds(15)
+    /// A request body must arrive whole within this of its head (`SHRINK_BODY_TIMEOUT`, `--body-timeout`): a
+    /// body that trickles is cut. 60 s by default.
+    package var bodyTimeout: Duration = .seconds(60)
+    /// A request must be answered within this of its head (`SHRINK_REQUEST_TIMEOUT`, `--request-timeout`), or its
+    /// connection is closed. 120 s by default.
+    package var requestTimeout: Duration = .seconds(120)
+    /// Connections open at once (`SHRINK_MAX_CONNECTIONS`, `--max-connections`); more are closed as they are
+    /// accepted. 1024 by default.
+    package var maxConnections = 1024
     /// Serve the gallery pages under `/_/` (`--gallery`). Off by default.
     package var gallery = false
     /// The gallery's token (`SHRINK_GALLERY_TOKEN`): with it every gallery client needs it; without it, only
@@ -214,6 +228,24 @@ package struct ServerConfiguration: Sendable {
                 throw ConfigurationError("\(name) must be a number of megapixels above 0, not \(mp)")
             }
             limits.maxPixels = Int(v * 1_000_000)
+        }
+        for (name, keyPath) in [
+            ("SHRINK_HEADER_TIMEOUT", \ServerConfiguration.headerTimeout),
+            ("SHRINK_BODY_IDLE_TIMEOUT", \ServerConfiguration.bodyIdleTimeout),
+            ("SHRINK_BODY_TIMEOUT", \ServerConfiguration.bodyTimeout),
+            ("SHRINK_REQUEST_TIMEOUT", \ServerConfiguration.requestTimeout),
+        ] {
+            guard let text = environment[name] else { continue }
+            guard let v = Double(text), v > 0, v <= 86_400 else {
+                throw ConfigurationError("\(name) must be seconds above 0, such as 10 or 0.5, not \(text)")
+            }
+            self[keyPath: keyPath] = .milliseconds(Int(v * 1000))
+        }
+        if let text = environment["SHRINK_MAX_CONNECTIONS"] {
+            guard let v = Int(text), v >= 1 else {
+                throw ConfigurationError("SHRINK_MAX_CONNECTIONS must be 1 or more, not \(text)")
+            }
+            maxConnections = v
         }
         if let (name, n) = value("SHRINK_MAX_RESULT_DIMENSION", "IMGPROXY_MAX_RESULT_DIMENSION") {
             guard let v = Int(n), v >= 0 else {

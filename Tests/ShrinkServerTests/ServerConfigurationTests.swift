@@ -84,6 +84,30 @@ import Testing
         }
     }
 
+    /// The connection deadlines and cap (``ConnectionGuard``): defaults, variables, and errors naming them.
+    @Test func connectionDeadlinesAndCap() throws {
+        let defaults = ServerConfiguration()
+        #expect(defaults.headerTimeout == .seconds(10) && defaults.bodyIdleTimeout == .seconds(15))
+        #expect(defaults.bodyTimeout == .seconds(60) && defaults.requestTimeout == .seconds(120))
+        #expect(defaults.maxConnections == 1024)
+        let c = try ServerConfiguration(environment: [
+            "SHRINK_HEADER_TIMEOUT": "2.5", "SHRINK_BODY_IDLE_TIMEOUT": "1", "SHRINK_BODY_TIMEOUT": "30",
+            "SHRINK_REQUEST_TIMEOUT": "45", "SHRINK_MAX_CONNECTIONS": "64",
+        ])
+        #expect(c.headerTimeout == .milliseconds(2500) && c.bodyIdleTimeout == .seconds(1))
+        #expect(c.bodyTimeout == .seconds(30) && c.requestTimeout == .seconds(45) && c.maxConnections == 64)
+        for (name, bad) in [
+            ("SHRINK_BODY_TIMEOUT", "0"), ("SHRINK_HEADER_TIMEOUT", "soon"), ("SHRINK_MAX_CONNECTIONS", "0"),
+        ] {
+            do {
+                _ = try ServerConfiguration(environment: [name: bad])
+                Issue.record("\(name)=\(bad) accepted")
+            } catch {
+                #expect(error.description.contains(name))
+            }
+        }
+    }
+
     @Test func imgproxysURLAndResponseVariables() throws {
         let dir = NSTemporaryDirectory() + "presets-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -1,0 +1,118 @@
+import NIOCore
+import NIOHTTPTypes
+
+/// Deadlines for one HTTP connection, and its place under the server's connection cap: the first request's head
+/// must arrive within ``Limits/header`` of the connection opening (later ones within the idle timeout of the
+/// previous response, which Hummingbird keeps: no part arrives while headers trickle); a request body may not
+/// stall longer than ``Limits/bodyIdle`` between parts nor take longer than ``Limits/body`` in all (a body that
+/// trickles a byte now and then is cut, where an idle timer restarting on every part never would); a request must
+/// be answered within ``Limits/request`` of its head. A connection over the cap is closed as soon as it is accepted,
+/// never left waiting. Past a deadline the connection is closed.
+///
+/// Sits after Hummingbird's HTTP codec (it sees request and response parts); one per connection, sharing one
+/// ``ConnectionCount``. Memory: a few scheduled timers.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// The deadlines, and the connection cap.
+    struct Limits: Sendable {
+        var header: TimeAmount
+        var bodyIdle: TimeAmount
+        var body: TimeAmount
+        var request: TimeAmount
+        var connections: Int
+    }
+
+    private let limits: Limits
+    private let count: ConnectionCount
+    private var admitted = false
+    private var headerTimer: Scheduled<Void>?
+    private var bodyIdleTimer: Scheduled<Void>?
+    private var bodyTimer: Scheduled<Void>?
+    private var requestTimer: Scheduled<Void>?
+
+    init(limits: Limits, count: ConnectionCount) {
+        self.limits = limits
+        self.count = count
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    /// Admits the connection under the cap (or closes it) and starts the wait for its first head.
+    private func start(_ context: ChannelHandlerContext) {
+        guard !admitted else { return }
+        guard count.admit(limit: limits.connections) else {
+            context.close(promise: nil)
+            return
+        }
+        admitted = true
+        headerTimer = schedule(context, after: limits.header)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancelAll()
+        if admitted {
+            admitted = false
+            count.release()
+        }
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelAll()
+        if admitted {
+            admitted = false
+            count.release()
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            headerTimer?.cancel()
+            headerTimer = nil
+            requestTimer = schedule(context, after: limits.request)
+            bodyTimer = schedule(context, after: limits.body)
+            bodyIdleTimer = schedule(context, after: limits.bodyIdle)
+        case .body:
+            bodyIdleTimer?.cancel()
+            bodyIdleTimer = schedule(context, after: limits.bodyIdle)
+        case .end:
+            bodyIdleTimer?.cancel()
+            bodyTimer?.cancel()
+            (bodyIdleTimer, bodyTimer) = (nil, nil)
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            // Answered: the next request waits under the idle timeout.
+            // (A body still arriving keeps its deadlines: answered early, it is read to its end all the same.)
+            requestTimer?.cancel()
+            requestTimer = nil
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Closes the connection `after` from now, unless cancelled.
+    private func schedule(_ context: ChannelHandlerContext, after delay: TimeAmount) -> Scheduled<Void> {
+        let channel = context.channel
+        return context.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
+    }
+
+    private func cancelAll() {
+        for timer in [headerTimer, bodyIdleTimer, bodyTimer, requestTimer] { timer?.cancel() }
+        (headerTimer, bodyIdleTimer, bodyTimer, requestTimer) = (nil, nil, nil, nil)
+    }
+}

@@ -158,6 +158,7 @@ final class TIFFRowDecoder: RowDecoding {
         let top = sourceDone, rows = min(tileSize.height, page.size.height - top)
         let rowBytes = tileSize.width * page.bytesPerPixel
         for x in stride(from: 0, to: page.size.width, by: tileSize.width) {
+            releasePages(before: top, column: x, handle)
             guard readTile(x, top, handle) else { return false }
             let columns = min(tileSize.width, page.size.width - x)
             converted.withUnsafeMutableBufferPointer { row in
@@ -173,11 +174,13 @@ final class TIFFRowDecoder: RowDecoding {
         return true
     }
 
-    /// Releases the mapped pages of the strips or tiles before source row `row`'s (every MiB), so a large file does
-    /// not stay resident as it is read.
-    private func releasePages(before row: Int, _ handle: TIFFHandle) {
-        guard bytes.isPageAlignedMapping && row > 0 else { return }
-        let offset = Int(min(cshrink_tiff_block_offset(handle.raw, 0, UInt32(row)), UInt64(bytes.count)))
+    /// Releases the mapped pages of the strips or tiles stored before the one holding pixel (`column`, `row`) (every
+    /// MiB), so a large file does not stay resident as it is read: called before each strip and each tile, a row of
+    /// tiles never holds more than that step of the file.
+    private func releasePages(before row: Int, column: Int = 0, _ handle: TIFFHandle) {
+        guard bytes.isPageAlignedMapping && (row > 0 || column > 0) else { return }
+        let offset = Int(
+            min(cshrink_tiff_block_offset(handle.raw, UInt32(column), UInt32(row)), UInt64(bytes.count)))
         if offset - released >= 1 << 20 {
             bytes.releaseResidentPages(in: released..<offset)
             released = offset
@@ -198,6 +201,7 @@ final class TIFFRowDecoder: RowDecoding {
         // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).
         let pixel = page.bytesPerPixel, rowBytes = size.width * pixel
         for x in stride(from: 0, to: size.width, by: tileSize.width) {
+            releasePages(before: bandStart, column: x, handle)
             guard readTile(x, bandStart, handle) else { return false }
             let columns = min(tileSize.width, size.width - x)
             tile.withUnsafeBytes { t in

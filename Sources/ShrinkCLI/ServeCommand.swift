@@ -172,7 +172,9 @@
                 ("--request-timeout", requestTimeout, \ServerConfiguration.requestTimeout),
             ] {
                 guard let value else { continue }
-                guard value > 0 else { throw ValidationError("\(flag) must be seconds above 0") }
+                guard value > 0, value <= 86_400 else {
+                    throw ValidationError("\(flag) must be seconds, above 0 and at most 86400")
+                }
                 config[keyPath: keyPath] = .milliseconds(Int(value * 1000))
             }
             if let maxConnections {

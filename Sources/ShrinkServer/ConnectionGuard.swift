@@ -33,6 +33,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodyIdleTimer: Scheduled<Void>?
     private var bodyTimer: Scheduled<Void>?
     private var requestTimer: Scheduled<Void>?
+    /// When each request not yet answered arrived, oldest first (pipelined requests are answered in order; the
+    /// request timer runs for the oldest).
+    private var waiting: [NIODeadline] = []
 
     init(limits: Limits, count: ConnectionCount) {
         self.limits = limits
@@ -81,7 +84,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head:
             headerTimer?.cancel()
             headerTimer = nil
-            requestTimer = schedule(context, after: limits.request)
+            waiting.append(.now())
+            if requestTimer == nil { requestTimer = schedule(context, after: limits.request) }
+            bodyTimer?.cancel()
+            bodyIdleTimer?.cancel()
             bodyTimer = schedule(context, after: limits.body)
             bodyIdleTimer = schedule(context, after: limits.bodyIdle)
         case .body:
@@ -99,8 +105,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = unwrapOutboundIn(data) {
             // Answered: the next request waits under the idle timeout.
             // (A body still arriving keeps its deadlines: answered early, it is read to its end all the same.)
+            // The next request waiting, if pipelined, keeps the deadline its own head started.
             requestTimer?.cancel()
             requestTimer = nil
+            if !waiting.isEmpty { waiting.removeFirst() }
+            if let next = waiting.first {
+                requestTimer = schedule(context, after: max(.zero, next + limits.request - .now()))
+            }
         }
         context.write(data, promise: promise)
     }
@@ -114,5 +125,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func cancelAll() {
         for timer in [headerTimer, bodyIdleTimer, bodyTimer, requestTimer] { timer?.cancel() }
         (headerTimer, bodyIdleTimer, bodyTimer, requestTimer) = (nil, nil, nil, nil)
+        waiting = []
     }
 }

@@ -153,7 +153,7 @@ package final class ImageService: Sendable {
             thumbor
             ? ThumborURL.verify(
                 signature: signature, path: signedPath.dropFirst(), key: configuration.thumborKey,
-                allowsUnsafe: configuration.thumborAllowsUnsafe)
+                allowsUnsafe: configuration.allowsThumborUnsafe)
             : configuration.keys.verify(signature, path: signedPath)
         guard signed || configuration.trustedSignatures.contains(String(signature)) else {
             metrics.rejection("signature")

@@ -105,9 +105,12 @@ package struct ServerConfiguration: Sendable {
     /// thumbor's `SECURITY_KEY` for its URLs' signatures (`SHRINK_THUMBOR_KEY`, `THUMBOR_SECURITY_KEY`); nil: only
     /// `unsafe` thumbor URLs.
     package var thumborKey: [UInt8]?
-    /// thumbor's `/unsafe/` URLs are served (`SHRINK_THUMBOR_ALLOW_UNSAFE_URL`, `THUMBOR_ALLOW_UNSAFE_URL`); on by
-    /// default, as thumbor's.
-    package var thumborAllowsUnsafe = true
+    /// thumbor's `/unsafe/` URLs are served (`SHRINK_THUMBOR_ALLOW_UNSAFE_URL`, `THUMBOR_ALLOW_UNSAFE_URL`); nil:
+    /// ``allowsThumborUnsafe`` decides.
+    package var thumborAllowsUnsafe: Bool?
+    /// Whether `/unsafe/` thumbor URLs are served: as set, else on (thumbor's default) unless imgproxy signing is on —
+    /// a server that signs its URLs does not serve unsigned ones through the other dialect unless told to.
+    package var allowsThumborUnsafe: Bool { thumborAllowsUnsafe ?? !keys.isEnabled }
 
     /// Results keep the source's EXIF copyright and artist while the rest of the metadata is stripped
     /// (`SHRINK_KEEP_COPYRIGHT`, `IMGPROXY_KEEP_COPYRIGHT`); on by default, as imgproxy's.
@@ -440,7 +443,7 @@ package struct ServerConfiguration: Sendable {
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.map(\.description).joined(separator: ", ")), at most \(mib(maxSourceBytes))",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
-            "thumbor URLs: \(thumborKey == nil ? "no key" : "signed with a key (****)")\(thumborAllowsUnsafe ? (thumborKey == nil ? ", /unsafe/ served" : ", but /unsafe/ still served (THUMBOR_ALLOW_UNSAFE_URL=false to refuse it)") : ", /unsafe/ refused")",
+            "thumbor URLs: \(thumborKey == nil ? "no key" : "signed with a key (****)")\(allowsThumborUnsafe ? (thumborKey == nil ? ", /unsafe/ served" : ", but /unsafe/ still served (THUMBOR_ALLOW_UNSAFE_URL=false to refuse it)") : ", /unsafe/ refused")",
             "URLs: \(pathPrefix.isEmpty ? "" : "under \(pathPrefix), ")\(onlyPresets ? "presets only, " : "")\(base64IncludesFilename ? "Base64 sources with a filename, " : "")security options \(allowsSecurityOptions ? "allowed" : "refused"), \(trustedSignatures.count) trusted signature(s), base URL \(baseURL ?? "(none)"), max-age \(ttl.map(String.init) ?? "default"), CORS \(allowOrigin ?? "off"), fallback image \(fallbackImage.map { "\($0) (status \(fallbackStatus))" } ?? "(none)")",
             "quality \(quality)\(formatQuality.isEmpty ? "" : " (" + formatQuality.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"), negotiated from Accept: \(negotiation.isEnabled ? [negotiation.avif ? "AVIF" : nil, negotiation.webp ? "WebP" : nil].compactMap { $0 }.joined(separator: ", ") : "off"), presets \(presets.keys.sorted().joined(separator: ", ").isEmpty ? "(none)" : presets.keys.sorted().joined(separator: ", "))",
         ]

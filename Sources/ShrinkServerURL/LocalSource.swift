@@ -71,9 +71,10 @@ package struct LocalSource: Sendable {
         return resolved
     }
 
-    /// True when a component of `path` starts with `.`.
+    /// True when a component of `path` starts with `.` (its bytes, as the file system sees them: a combining mark
+    /// after the dot does not hide it).
     private static func isHidden(_ path: Substring) -> Bool {
-        path.split(separator: "/").contains { $0.first == "." }
+        path.utf8.split(separator: UInt8(ascii: "/")).contains { $0.first == UInt8(ascii: ".") }
     }
 
     private static func realpath(_ path: String) -> String? {

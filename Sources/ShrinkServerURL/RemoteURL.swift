@@ -1,8 +1,10 @@
 /// An `http(s)://` source URL taken apart strictly, the way the allowlist (``SourcePattern``) compares it: scheme,
 /// host, port and path. Anything a URL parser could read two ways is refused rather than guessed at: user information
-/// (`http://allowed.example@elsewhere/`), a backslash, whitespace or control characters, a percent sign or an empty
-/// label in the host, a port outside 1–65535, and `.` or `..` path segments (written plainly or percent-encoded),
-/// which curl would resolve away from the path the allowlist saw.
+/// (`http://allowed.example@elsewhere/`), a backslash, whitespace, control characters or any byte outside ASCII (a
+/// combining mark would make `/` part of another character here while curl sends the bytes), a percent sign or an
+/// empty label in the host, a port outside 1–65535, `.` or `..` path segments (written plainly or percent-encoded),
+/// which curl would resolve away from the path the allowlist saw, and an encoded `/`, `\` or `%` in the path
+/// (`%2F`, `%5C`, `%25`), which an origin decoding them could resolve the same way.
 package struct RemoteURL: Sendable, Equatable {
     /// `http` or `https`.
     package let scheme: String
@@ -28,7 +30,7 @@ package struct RemoteURL: Sendable, Equatable {
     /// for anything ``RemoteURL`` refuses; an empty host only for `scheme://` alone.
     static func split(_ text: String, wildcards: Bool) -> (scheme: String, host: String, port: Int?, path: String)? {
         let bytes = Array(text.utf8)
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) else { return nil }
+        guard !bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\\") }) else { return nil }
         let lower = text.lowercased()
         let scheme: String
         if lower.hasPrefix("http://") {
@@ -75,6 +77,8 @@ package struct RemoteURL: Sendable, Equatable {
                 })
             else { return nil }
         }
+        let lowerPath = path.lowercased()
+        guard !lowerPath.contains("%2f"), !lowerPath.contains("%5c"), !lowerPath.contains("%25") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard
             !segments.contains(where: {

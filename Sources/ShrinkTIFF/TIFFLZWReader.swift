@@ -47,6 +47,7 @@ final class TIFFLZWReader {
         if y / rowsPerStrip != strip {
             strip = y / rowsPerStrip
             guard let coded = Self.coded(handle, x: 0, y: y, bytes: bytes) else {
+                decoder = nil
                 failure = "strip \(strip) lies outside the file"
                 return false
             }

@@ -90,6 +90,37 @@ import Testing
         }
     }
 
+    /// A request not answered within the request deadline loses its connection; pipelined requests each keep the
+    /// deadline their own head started, and an answered connection is not cut by an earlier request's timer.
+    @Test func requestsAreAnsweredInTimeOrCut() async throws {
+        let service = try LiveServerTests.configured(fixture) { $0.requestTimeout = .milliseconds(1000) }
+        try await LiveServerTests.withServer(service) { port in
+            let pipelined: Double? = try await Task.detached {
+                let fd = try RawHTTP.connect(port: port)
+                defer { close(fd) }
+                let get = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                RawHTTP.send(fd, get + get)
+                return Self.secondsUntilClosed(fd, limit: 2.5)
+            }.value
+            #expect(pipelined == nil, "a pipelined, answered connection was closed after \(pipelined ?? 0) s")
+            // A decode held back past the deadline: the connection is closed.
+            let gate = DispatchSemaphore(value: 0)
+            fixture.hold.withLock { $0 = gate }
+            defer {
+                fixture.hold.withLock { $0 = nil }
+                gate.signal()
+            }
+            let held: Double? = try await Task.detached {
+                let fd = try RawHTTP.connect(port: port)
+                defer { close(fd) }
+                RawHTTP.send(fd, "GET /insecure/w:33/plain/local:///b.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return Self.secondsUntilClosed(fd, limit: 5)
+            }.value
+            let cut = try #require(held, "an unanswered request kept its connection 5 s")
+            #expect(cut >= 0.8 && cut < 3, "cut after \(cut) s")
+        }
+    }
+
     @Test func connectionsOverTheCapAreClosedAtOnce() async throws {
         let service = try LiveServerTests.configured(fixture) { $0.maxConnections = 8 }
         try await LiveServerTests.withServer(service) { port in

@@ -232,6 +232,18 @@ import Testing
         let limited = await login(token, from: "198.51.100.7")
         #expect(limited.status == 429 && Int(limited.header("Retry-After") ?? "") ?? 0 > 0)
         #expect(await login(token, from: "198.51.100.8").status == 303)
+        // Wrong Bearer tokens count too, and an IPv6 client is counted by its /64.
+        for i in 0..<LoginLimiter.maxFailures {
+            let r = await get(
+                closed, "/_/browse/", remote: IPAddress("2001:db8:1:2::\(i + 1)"), authorization: "Bearer no")
+            #expect(r.status == 401)
+        }
+        let bearer = await get(
+            closed, "/_/browse/", remote: IPAddress("2001:db8:1:2::99"), authorization: "Bearer " + token)
+        #expect(bearer.status == 429)
+        #expect(
+            await get(closed, "/_/browse/", remote: IPAddress("2001:db8:1:3::1"), authorization: "Bearer " + token)
+                .status == 200)
     }
 
     /// Security review, hole 5 (part): a server killed during an upload left its `.part` file behind, and nothing

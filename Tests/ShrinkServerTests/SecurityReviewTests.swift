@@ -57,6 +57,9 @@ import Testing
             #expect([404, 415].contains(signed.status), "\(bad): \(signed.status)")
         }
         #expect(await service.respond(to: "/nothing-after-the-signature").status == 403)
+        // thumbor's /unsafe/ is not a way around imgproxy signing (it is off unless asked for when a key is set).
+        #expect(await service.respond(to: "/unsafe/80x60/local:///a.jpg").status == 403)
+        #expect(await service.respond(to: "/unsafe/80x60/filters:bogus()/local:///a.jpg").status == 403)
         // Signing off, the parser answers as before.
         let open = try fixture.service()
         #expect(await open.respond(to: "/insecure/nope:1/plain/local:///a.jpg").status == 404)

@@ -61,6 +61,11 @@ import Testing
             "https://cdn.example.com/images2/a.jpg", "https://cdn.example.com/images/../secret.jpg",
             "https://cdn.example.com/images/%2E%2e/secret.jpg", "https://cdn.example.com:8443/images/a.jpg",
             "http://[::1]:8082/a.png", "ftp://localhost:18090/ok.jpg", "local:///ok.jpg",
+            // An origin that decodes %2F or %5C would resolve these out of the prefix; bytes outside ASCII (a
+            // combining mark after /, a prepended mark before it) would split differently here and in curl.
+            "https://cdn.example.com/images/..%2fsecret.jpg", "https://cdn.example.com/images/%2E%2E%2Fsecret.jpg",
+            "https://cdn.example.com/images/..%5Csecret.jpg", "https://cdn.example.com/images/%252e%252e/x.jpg",
+            "https://cdn.example.com/images/\u{600}/../..#\u{301}", "https://cdn.example.com/images/\u{301}/../x.jpg",
         ] {
             #expect(!c.allows(source: refused), "\(refused) allowed")
         }
@@ -127,7 +132,14 @@ import Testing
         let thumbor = try ServerConfiguration(environment: [
             "THUMBOR_SECURITY_KEY": "k", "THUMBOR_ALLOW_UNSAFE_URL": "False",
         ])
-        #expect(thumbor.thumborKey == Array("k".utf8) && !thumbor.thumborAllowsUnsafe)
+        #expect(thumbor.thumborKey == Array("k".utf8) && !thumbor.allowsThumborUnsafe)
+        // imgproxy signing on: thumbor's /unsafe/ is off unless asked for.
+        let signed = try ServerConfiguration(environment: ["SHRINK_KEY": Self.key, "SHRINK_SALT": Self.salt])
+        #expect(!signed.allowsThumborUnsafe && ServerConfiguration().allowsThumborUnsafe)
+        let asked = try ServerConfiguration(environment: [
+            "SHRINK_KEY": Self.key, "SHRINK_SALT": Self.salt, "THUMBOR_ALLOW_UNSAFE_URL": "true",
+        ])
+        #expect(asked.allowsThumborUnsafe)
         #expect(thumbor.summary.contains("thumbor URLs: signed with a key (****), /unsafe/ refused"))
         let open = try ServerConfiguration(environment: ["SHRINK_THUMBOR_KEY": "k"])
         #expect(open.summary.contains { $0.contains("but /unsafe/ still served") })

@@ -22,6 +22,7 @@ import Testing
         _ = fm.createFile(atPath: dir + "/root/.git/b.jpg", contents: Data([8]))
         _ = fm.createFile(atPath: dir + "/root/sub/.upload-1.part", contents: Data([9]))
         try fm.createSymbolicLink(atPath: dir + "/root/shown.jpg", withDestinationPath: dir + "/root/.hidden.jpg")
+        _ = fm.createFile(atPath: dir + "/root/.\u{301}x.jpg", contents: Data([10]))
         local = try LocalSource(root: dir + "/root")
     }
 
@@ -58,7 +59,7 @@ import Testing
     @Test func hiddenFilesAreRefused() {
         for source in [
             "local:///.hidden.jpg", "local:///.git/b.jpg", "local:///sub/.upload-1.part", "local:///shown.jpg",
-            "local:///%2Ehidden.jpg", "local:///sub/../sub/a.jpg", "local:///sub/./a.jpg",
+            "local:///%2Ehidden.jpg", "local:///sub/../sub/a.jpg", "local:///sub/./a.jpg", "local:///.\u{301}x.jpg",
         ] {
             #expect(status(source) == 403, "\(source)")
         }

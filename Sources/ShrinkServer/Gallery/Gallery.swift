@@ -124,10 +124,18 @@ package struct Gallery: Sendable {
         default:
             break
         }
-        switch access.decide(
+        // Credentials are counted like logins: a wrong Bearer token or session cookie is a failure.
+        let credentials =
+            request.authorization != nil || (request.cookie ?? "").contains(GalleryAccess.cookieName + "=")
+        let address = LoginLimiter.key(for: request.remote), now = Int(Date().timeIntervalSince1970)
+        if credentials, access.requiresToken, let wait = logins.wait(for: address, now: now) {
+            return .text(429, "too many failed logins: try again later", headers: [("Retry-After", String(wait))])
+        }
+        let decision = access.decide(
             remote: request.remote, host: request.host, authorization: request.authorization,
-            cookieHeader: request.cookie, forwarded: request.forwarded)
-        {
+            cookieHeader: request.cookie, forwarded: request.forwarded, now: now)
+        if credentials, decision == .loginRequired { logins.failed(address, now: now) }
+        switch decision {
         case .allowed: break
         case .forwarded:
             return .text(
@@ -319,7 +327,7 @@ package struct Gallery: Sendable {
         } catch {
             return .text(400, "the login form was cut short")
         }
-        let address = request.remote?.description ?? "unknown", now = Int(Date().timeIntervalSince1970)
+        let address = LoginLimiter.key(for: request.remote), now = Int(Date().timeIntervalSince1970)
         if let wait = logins.wait(for: address, now: now) {
             return .text(429, "too many failed logins: try again later", headers: [("Retry-After", String(wait))])
         }
@@ -328,7 +336,6 @@ package struct Gallery: Sendable {
             logins.failed(address, now: now)
             return html(401, pages.login(failed: true))
         }
-        logins.succeeded(address)
         var r = redirect("/_/browse/")
         r.headers.append(("Set-Cookie", cookie))
         return r

@@ -1,8 +1,13 @@
+import ShrinkServerURL
 import Synchronization
 
 /// Failed gallery logins counted per client address: after ``maxFailures`` failures within ``windowSeconds`` of the
 /// first, that address's logins are refused (429, `Retry-After`) until the window has passed, so a token cannot be
-/// guessed at the speed of the network. A success clears the address.
+/// guessed at the speed of the network. A failure is a wrong token at `/_/login`, and a request carrying a wrong
+/// `Authorization: Bearer` token or session cookie. IPv6 clients are counted by their /64 (one host holds a whole
+/// /64); behind a reverse proxy every client is the proxy's address, so there a run of failures holds everyone off
+/// for the window. Failures expire with their window only: a success does not clear them (an attacker sharing a
+/// proxy's address with a user must not be reset by the user's logins).
 ///
 /// Memory: one entry per address that failed within the window, at most ``maxAddresses`` (the oldest dropped first).
 package final class LoginLimiter: Sendable {
@@ -12,6 +17,13 @@ package final class LoginLimiter: Sendable {
     private let failures = Mutex<[String: (count: Int, since: Int)]>([:])
 
     package init() {}
+
+    /// The key `address` is counted under: an IPv4 address whole, an IPv6 address's /64, `unknown` without one.
+    package static func key(for address: IPAddress?) -> String {
+        guard let address else { return "unknown" }
+        if case .v6(let b) = address { return b[0..<8].map { String($0, radix: 16) }.joined(separator: ":") + "::/64" }
+        return address.description
+    }
 
     /// Seconds `address` must wait before its next login at `now`, or nil when it may try.
     package func wait(for address: String, now: Int) -> Int? {
@@ -43,8 +55,4 @@ package final class LoginLimiter: Sendable {
         }
     }
 
-    /// Clears `address` after a successful login.
-    package func succeeded(_ address: String) {
-        _ = failures.withLock { $0.removeValue(forKey: address) }
-    }
 }

@@ -101,21 +101,21 @@
             name: .customLong("header-timeout"),
             help: "Seconds a connection's first request head may take to arrive (SHRINK_HEADER_TIMEOUT; 10 by default)."
         )
-        var headerTimeout: Double?
+        var headerTimeout: String?
 
         @Option(
             name: .customLong("body-timeout"),
             help:
                 "Seconds a request body may take in all, however it trickles (SHRINK_BODY_TIMEOUT; 60 by default; SHRINK_BODY_IDLE_TIMEOUT, 15, between its parts)."
         )
-        var bodyTimeout: Double?
+        var bodyTimeout: String?
 
         @Option(
             name: .customLong("request-timeout"),
             help:
                 "Seconds from a request's head to its answer before the connection is closed (SHRINK_REQUEST_TIMEOUT; 120 by default)."
         )
-        var requestTimeout: Double?
+        var requestTimeout: String?
 
         @Option(
             name: .customLong("max-connections"),
@@ -172,10 +172,11 @@
                 ("--request-timeout", requestTimeout, \ServerConfiguration.requestTimeout),
             ] {
                 guard let value else { continue }
-                guard value > 0, value <= 86_400 else {
-                    throw ValidationError("\(flag) must be seconds, above 0 and at most 86400")
+                do {
+                    config[keyPath: keyPath] = try ServerConfiguration.deadline(value, name: flag)
+                } catch {
+                    throw ValidationError(error.description)
                 }
-                config[keyPath: keyPath] = .milliseconds(Int(value * 1000))
             }
             if let maxConnections {
                 guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }

@@ -2,12 +2,12 @@ import ShrinkCore
 
 /// A GIF animation decoded frame by frame onto a ``GIFCanvas``: ``GIFFrameWalker`` finds each frame after the first,
 /// its LZW data is decoded one row at a time (``GIFLZWLines``: Shrink's LZW decoder, straight from the file, a
-/// mapped file's pages released behind the read position), and each row is drawn onto the canvas as it comes. The canvas starts as
-/// the still image shows outside its first frame; then the browsers' rules: disposal 2 clears to transparent,
-/// disposal 3 restores, a 0 delay stays 0.
+/// mapped file's pages released behind the read position), and each row is drawn onto the canvas as it comes. The
+/// canvas starts as the still image shows outside its first frame; then the browsers' rules: disposal 2 clears to
+/// transparent, disposal 3 restores, a 0 delay stays 0.
 ///
-/// Memory: the canvas (``GIFCanvas``), the LZW decoder's state and one line of the frame's width; nothing grows with the
-/// number of frames.
+/// Memory: the canvas (``GIFCanvas``), the LZW decoder's state and one line of the frame's width; nothing grows with
+/// the number of frames.
 final class GIFAnimation: AnimationDecoding {
     let canvasSize: PixelSize
     let loopCount: Int

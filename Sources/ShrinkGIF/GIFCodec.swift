@@ -1,9 +1,9 @@
 import ShrinkCore
 
 extension Codec {
-    /// GIF through Shrink's LZW decoder: the first frame streamed onto its canvas (interlaced frames buffered as indices), frames
-    /// and the loop count counted by a walk over the blocks, the ICC profile extension read; animations frame by frame;
-    /// written with cgif and Shrink's quantiser (``GIFEncoder``), stills and animations.
+    /// GIF through Shrink's LZW decoder: the first frame streamed onto its canvas (interlaced frames buffered as
+    /// indices), frames and the loop count counted by a walk over the blocks, the ICC profile extension read;
+    /// animations frame by frame; written with cgif and Shrink's quantiser (``GIFEncoder``), stills and animations.
     package static let gif = Codec(
         format: .gif,
         capabilities: CodecCapabilities(rowFormats: [.rgb8, .rgba8], alpha: true, animation: true, metadata: [.icc]),

@@ -63,15 +63,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        cancelAll()
-        if admitted {
-            admitted = false
-            count.release()
-        }
+        leave()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    func handlerRemoved(context: ChannelHandlerContext) { leave() }
+
+    /// Stops the timers and gives the connection's place under the cap back (once).
+    private func leave() {
         cancelAll()
         if admitted {
             admitted = false

@@ -239,10 +239,7 @@ package struct ServerConfiguration: Sendable {
             ("SHRINK_REQUEST_TIMEOUT", \ServerConfiguration.requestTimeout),
         ] {
             guard let text = environment[name] else { continue }
-            guard let v = Double(text), v > 0, v <= 86_400 else {
-                throw ConfigurationError("\(name) must be seconds above 0, such as 10 or 0.5, not \(text)")
-            }
-            self[keyPath: keyPath] = .milliseconds(Int(v * 1000))
+            self[keyPath: keyPath] = try Self.deadline(text, name: name)
         }
         if let text = environment["SHRINK_MAX_CONNECTIONS"] {
             guard let v = Int(text), v >= 1 else {
@@ -412,6 +409,15 @@ package struct ServerConfiguration: Sendable {
         guard !h.isEmpty else { throw ConfigurationError("\(name) must name a host: \(text)") }
         host = h
         port = p
+    }
+
+    /// `10`, `0.5`: seconds above 0 and at most a day, as a deadline; fails naming `name`.
+    package static func deadline(_ text: String, name: String) throws(ConfigurationError) -> Duration {
+        guard let v = Double(text), v > 0, v <= 86_400 else {
+            throw ConfigurationError(
+                "\(name) must be seconds above 0 and at most 86400, such as 10 or 0.5, not \(text)")
+        }
+        return .milliseconds(Int(v * 1000))
     }
 
     /// `123`, `64k`, `256M`, `2G` (binary units, any case); fails naming `name`.

@@ -144,7 +144,6 @@ final class TIFFRowDecoder: RowDecoding {
     /// Sums the next source row (strips) or row of tiles into `reducer`; false when libtiff cannot decode it.
     private func sumMore(_ handle: TIFFHandle, _ reducer: BoxReducer) -> Bool {
         guard let sampleRows else { return false }
-        releasePages(before: sourceDone, handle)
         guard let tileSize = page.tile else {
             let y = sourceDone
             guard readScanline(y, handle) else { return false }
@@ -158,7 +157,6 @@ final class TIFFRowDecoder: RowDecoding {
         let top = sourceDone, rows = min(tileSize.height, page.size.height - top)
         let rowBytes = tileSize.width * page.bytesPerPixel
         for x in stride(from: 0, to: page.size.width, by: tileSize.width) {
-            releasePages(before: top, column: x, handle)
             guard readTile(x, top, handle) else { return false }
             let columns = min(tileSize.width, page.size.width - x)
             converted.withUnsafeMutableBufferPointer { row in
@@ -175,8 +173,8 @@ final class TIFFRowDecoder: RowDecoding {
     }
 
     /// Releases the mapped pages of the strips or tiles stored before the one holding pixel (`column`, `row`) (every
-    /// MiB), so a large file does not stay resident as it is read: called before each strip and each tile, a row of
-    /// tiles never holds more than that step of the file.
+    /// MiB), so a large file does not stay resident as it is read: called before each row, band and tile is read, a
+    /// row of tiles never holds more than that step of the file.
     private func releasePages(before row: Int, column: Int = 0, _ handle: TIFFHandle) {
         guard bytes.isPageAlignedMapping && (row > 0 || column > 0) else { return }
         let offset = Int(
@@ -189,8 +187,8 @@ final class TIFFRowDecoder: RowDecoding {
 
     /// Decodes the band at ``bandStart``: through the RGBA reader, or a row (or a row of tiles) of stored samples.
     private func fillBand(_ handle: TIFFHandle) -> Bool {
-        releasePages(before: bandStart, handle)
         guard sampleRows != nil else {
+            releasePages(before: bandStart, handle)
             return band.withUnsafeMutableBufferPointer {
                 cshrink_tiff_rgba_rows(handle.raw, UInt32(bandStart), UInt32(bandCount), $0.baseAddress) == 1
             }
@@ -201,7 +199,6 @@ final class TIFFRowDecoder: RowDecoding {
         // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).
         let pixel = page.bytesPerPixel, rowBytes = size.width * pixel
         for x in stride(from: 0, to: size.width, by: tileSize.width) {
-            releasePages(before: bandStart, column: x, handle)
             guard readTile(x, bandStart, handle) else { return false }
             let columns = min(tileSize.width, size.width - x)
             tile.withUnsafeBytes { t in
@@ -222,7 +219,8 @@ final class TIFFRowDecoder: RowDecoding {
     /// Decodes stored row `y` of a stripped page into ``samples``: from the strip's codec state (libtiff's, or
     /// Shrink's LZW decoder's), never a decoded strip.
     private func readScanline(_ y: Int, _ handle: TIFFHandle) -> Bool {
-        samples.withUnsafeMutableBytes { row in
+        releasePages(before: y, handle)
+        return samples.withUnsafeMutableBytes { row in
             if let lzw {
                 return lzw.read(row: y, into: row.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
             }
@@ -232,7 +230,8 @@ final class TIFFRowDecoder: RowDecoding {
 
     /// Decodes the tile holding pixel (`x`, `y`) into ``tile``: by libtiff, or Shrink's LZW decoder.
     private func readTile(_ x: Int, _ y: Int, _ handle: TIFFHandle) -> Bool {
-        tile.withUnsafeMutableBytes { t in
+        releasePages(before: y, column: x, handle)
+        return tile.withUnsafeMutableBytes { t in
             if let lzw {
                 return lzw.read(tileAt: x, y, into: t.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
             }

@@ -128,9 +128,7 @@ package struct Gallery: Sendable {
         let credentials =
             request.authorization != nil || (request.cookie ?? "").contains(GalleryAccess.cookieName + "=")
         let address = LoginLimiter.key(for: request.remote), now = Int(Date().timeIntervalSince1970)
-        if credentials, access.requiresToken, let wait = logins.wait(for: address, now: now) {
-            return .text(429, "too many failed logins: try again later", headers: [("Retry-After", String(wait))])
-        }
+        if credentials, access.requiresToken, let refused = logins.refusal(for: address, now: now) { return refused }
         let decision = access.decide(
             remote: request.remote, host: request.host, authorization: request.authorization,
             cookieHeader: request.cookie, forwarded: request.forwarded, now: now)
@@ -328,9 +326,7 @@ package struct Gallery: Sendable {
             return .text(400, "the login form was cut short")
         }
         let address = LoginLimiter.key(for: request.remote), now = Int(Date().timeIntervalSince1970)
-        if let wait = logins.wait(for: address, now: now) {
-            return .text(429, "too many failed logins: try again later", headers: [("Retry-After", String(wait))])
-        }
+        if let refused = logins.refusal(for: address, now: now) { return refused }
         let token = Self.queryValue("token", in: Substring(String(decoding: form, as: UTF8.self)))
         guard let token, let cookie = access.login(with: token, now: now) else {
             logins.failed(address, now: now)

@@ -50,11 +50,14 @@ struct GalleryUpload {
     /// during one leaves it behind): an hour, far beyond an upload's idle timeout.
     static let staleSeconds = 3600
 
-    /// True for the name of an upload's temporary file (`.upload-DIGITS.part`).
+    /// An upload's temporary file is named `PREFIX` DIGITS `SUFFIX` (hidden, so never listed or served).
+    static let temporaryPrefix = ".upload-", temporarySuffix = ".part"
+
+    /// True for the name of an upload's temporary file.
     static func isTemporary(_ name: String) -> Bool {
-        name.hasPrefix(".upload-") && name.hasSuffix(".part")
-            && name.dropFirst(".upload-".count).dropLast(".part".count).allSatisfy(\.isNumber)
-            && name.count > ".upload-.part".count
+        let digits = name.dropFirst(temporaryPrefix.count).dropLast(temporarySuffix.count)
+        return name.hasPrefix(temporaryPrefix) && name.hasSuffix(temporarySuffix)
+            && name.count > temporaryPrefix.count + temporarySuffix.count && digits.allSatisfy(\.isNumber)
     }
 
     /// Removes the upload temporaries under `root` (folders that are not hidden; symlinks not followed) last
@@ -88,7 +91,8 @@ struct GalleryUpload {
     func store<Body: AsyncSequence>(name: String, body: Body, expectedBytes: Int? = nil) async throws(RequestError)
         -> String
     where Body.Element == [UInt8] {
-        let temporary = directory + "/.upload-\(UInt64.random(in: 0...UInt64.max)).part"
+        let temporary =
+            directory + "/" + Self.temporaryPrefix + String(UInt64.random(in: 0...UInt64.max)) + Self.temporarySuffix
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw RequestError(500, "cannot write into the folder: \(String(cString: strerror(errno)))")

@@ -38,6 +38,14 @@ package final class LoginLimiter: Sendable {
         }
     }
 
+    /// The answer to a login (or credentials) from `address` at `now` while it must wait: 429 with `Retry-After`;
+    /// nil when it may try.
+    package func refusal(for address: String, now: Int) -> ServerResponse? {
+        wait(for: address, now: now).map {
+            .text(429, "too many failed logins: try again later", headers: [("Retry-After", String($0))])
+        }
+    }
+
     /// Counts a failed login from `address` at `now`.
     package func failed(_ address: String, now: Int) {
         failures.withLock { f in

@@ -93,14 +93,15 @@ import Testing
     /// A request not answered within the request deadline loses its connection; pipelined requests each keep the
     /// deadline their own head started, and an answered connection is not cut by an earlier request's timer.
     @Test func requestsAreAnsweredInTimeOrCut() async throws {
-        let service = try LiveServerTests.configured(fixture) { $0.requestTimeout = .milliseconds(1000) }
+        // A 2 s deadline (1 s was cut short by a loaded machine's slow answers under `swift test --parallel`).
+        let service = try LiveServerTests.configured(fixture) { $0.requestTimeout = .seconds(2) }
         try await LiveServerTests.withServer(service) { port in
             let pipelined: Double? = try await Task.detached {
                 let fd = try RawHTTP.connect(port: port)
                 defer { close(fd) }
                 let get = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                 RawHTTP.send(fd, get + get)
-                return Self.secondsUntilClosed(fd, limit: 2.5)
+                return Self.secondsUntilClosed(fd, limit: 5)
             }.value
             #expect(pipelined == nil, "a pipelined, answered connection was closed after \(pipelined ?? 0) s")
             // A decode held back past the deadline: the connection is closed.
@@ -114,10 +115,10 @@ import Testing
                 let fd = try RawHTTP.connect(port: port)
                 defer { close(fd) }
                 RawHTTP.send(fd, "GET /insecure/w:33/plain/local:///b.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                return Self.secondsUntilClosed(fd, limit: 5)
+                return Self.secondsUntilClosed(fd, limit: 10)
             }.value
-            let cut = try #require(held, "an unanswered request kept its connection 5 s")
-            #expect(cut >= 0.8 && cut < 3, "cut after \(cut) s")
+            let cut = try #require(held, "an unanswered request kept its connection 10 s")
+            #expect(cut >= 1.6 && cut < 6, "cut after \(cut) s")
         }
     }
 

@@ -1,4 +1,5 @@
 import NIOCore
+import HTTPTypes
 import NIOHTTPTypes
 
 /// Deadlines for one HTTP connection, and its place under the server's connection cap: the first request's head
@@ -7,7 +8,8 @@ import NIOHTTPTypes
 /// stall longer than ``Limits/bodyIdle`` between parts nor take longer than ``Limits/body`` in all (a body that
 /// trickles a byte now and then is cut, where an idle timer restarting on every part never would); a request must
 /// be answered within ``Limits/request`` of its head. A connection over the cap is closed as soon as it is accepted,
-/// never left waiting. Past a deadline the connection is closed.
+/// never left waiting. Past a deadline the connection is closed. A head of more than ``Limits/headerBytes`` is
+/// answered 431 and the connection closed.
 ///
 /// Sits after Hummingbird's HTTP codec (it sees request and response parts); one per connection, sharing one
 /// ``ConnectionCount``. Memory: a few scheduled timers.
@@ -24,6 +26,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var body: TimeAmount
         var request: TimeAmount
         var connections: Int
+        var headerBytes: Int
     }
 
     private let limits: Limits
@@ -36,6 +39,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// When each request not yet answered arrived, oldest first (pipelined requests are answered in order; the
     /// request timer runs for the oldest).
     private var waiting: [NIODeadline] = []
+    /// Set once a head was refused: what follows of that request is dropped, and the connection closes.
+    private var refused = false
 
     init(limits: Limits, count: ConnectionCount) {
         self.limits = limits
@@ -79,7 +84,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
         switch unwrapInboundIn(data) {
+        case .head(let head) where Self.bytes(of: head) > limits.headerBytes:
+            refuse(context)
+            return
         case .head:
             headerTimer?.cancel()
             headerTimer = nil
@@ -113,6 +122,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    /// The bytes of a request head as sent: its target and its fields (each with `: ` and CRLF).
+    private static func bytes(of head: HTTPRequest) -> Int {
+        head.headerFields.reduce((head.path ?? "").utf8.count) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// Answers 431 and closes: at once when no earlier request waits for its answer, else (pipelined behind
+    /// others, whose answers must come first) by closing.
+    private func refuse(_ context: ChannelHandlerContext) {
+        refused = true
+        let behindOthers = !waiting.isEmpty
+        cancelAll()
+        guard !behindOthers else {
+            context.close(promise: nil)
+            return
+        }
+        let response = HTTPResponse(
+            status: .init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
+            headerFields: [.connection: "close", .contentLength: "0", .xContentTypeOptions: "nosniff"])
+        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Closes the connection `after` from now, unless cancelled.

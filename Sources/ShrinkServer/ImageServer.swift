@@ -151,7 +151,7 @@ package struct ImageServer: Sendable {
         let limits = ConnectionGuard.Limits(
             header: TimeAmount(configuration.headerTimeout), bodyIdle: TimeAmount(configuration.bodyIdleTimeout),
             body: TimeAmount(configuration.bodyTimeout), request: TimeAmount(configuration.requestTimeout),
-            connections: configuration.maxConnections)
+            connections: configuration.maxConnections, headerBytes: configuration.maxHeaderBytes)
         let count = connections
         return Application(
             responder: responder(),
@@ -161,8 +161,12 @@ package struct ImageServer: Sendable {
                 configuration: .init(
                     additionalChannelHandlers: [ConnectionGuard(limits: limits, count: count)],
                     idleTimeout: TimeAmount(configuration.idleTimeout))),
+            // A listen queue of 4096 (the kernel caps it at net.core.somaxconn): a burst of connections waits there
+            // to be accepted (and, over the cap, closed) rather than overflowing it, where the kernel drops them
+            // half-made and clients retry for seconds.
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version),
+                address: .hostname(configuration.host, port: configuration.port), serverName: ImageService.version,
+                backlog: 4096),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

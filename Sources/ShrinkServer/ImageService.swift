@@ -79,7 +79,12 @@ package final class ImageService: Sendable {
         var pipelineConfiguration = ImagePipeline.Configuration.server(
             budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
             resultCacheBytes: configuration.resultCacheBytes, diskCache: disk)
-        pipelineConfiguration.observer = observer
+        pipelineConfiguration.observer = { [logger, disk] event in
+            if case .diskCacheWriteFailed(_, let reason) = event, let pause = disk?.writePause {
+                logger.warning("disk cache: \(reason); writing off for \(pause), entries still read")
+            }
+            observer?(event)
+        }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
     }
 

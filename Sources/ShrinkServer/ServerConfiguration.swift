@@ -146,6 +146,10 @@ package struct ServerConfiguration: Sendable {
     /// Connections open at once (`SHRINK_MAX_CONNECTIONS`, `--max-connections`); more are closed as they are
     /// accepted. 1024 by default.
     package var maxConnections = 1024
+    /// A request head (target and header fields) of more bytes than this is answered 431 and its connection
+    /// closed (`SHRINK_MAX_HEADER_BYTES`, 1 KiB to 80 KiB, where the HTTP parser's own limit stops any). 32 KiB
+    /// by default, as nginx's default header buffers hold.
+    package var maxHeaderBytes = 32 << 10
     /// Serve the gallery pages under `/_/` (`--gallery`). Off by default.
     package var gallery = false
     /// The gallery's token (`SHRINK_GALLERY_TOKEN`): with it every gallery client needs it; without it, only
@@ -246,6 +250,12 @@ package struct ServerConfiguration: Sendable {
                 throw ConfigurationError("SHRINK_MAX_CONNECTIONS must be 1 or more, not \(text)")
             }
             maxConnections = v
+        }
+        if let text = environment["SHRINK_MAX_HEADER_BYTES"] {
+            guard let v = Int(text), (1 << 10)...(80 << 10) ~= v else {
+                throw ConfigurationError("SHRINK_MAX_HEADER_BYTES must be bytes from 1024 to 81920, not \(text)")
+            }
+            maxHeaderBytes = v
         }
         if let (name, n) = value("SHRINK_MAX_RESULT_DIMENSION", "IMGPROXY_MAX_RESULT_DIMENSION") {
             guard let v = Int(n), v >= 0 else {

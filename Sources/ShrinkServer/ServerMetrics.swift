@@ -30,6 +30,11 @@ package struct ServerMetrics: Sendable {
             ("shrink_decode_peak_bytes", "Predicted peak bytes of each decode (what admission charged)."),
             ("shrink_resident_bytes", "Resident memory of the process (VmRSS)."),
             ("shrink_inflight_requests", "Image requests being answered now."),
+            (
+                "shrink_disk_cache_write_failures_total",
+                "Disk cache writes that failed (disk full, read-only); each turns writing off for a while."
+            ),
+            ("shrink_disk_cache_writing", "1 while the disk cache writes new entries, 0 while writing is off."),
         ]
         for (name, text) in help { registry.describe(name, text) }
     }
@@ -71,6 +76,10 @@ package struct ServerMetrics: Sendable {
         Gauge(label: "shrink_queue_depth", factory: registry).record(ledger.queuedDecodes)
         registry.mirrorCounter("shrink_coalesced_total", ledger.coalescedRequests)
         registry.mirrorCounter("shrink_decodes_total", ledger.decodesStarted)
+        if let writing = ledger.diskCacheWriting {
+            registry.mirrorCounter("shrink_disk_cache_write_failures_total", ledger.diskCacheWriteFailures)
+            Gauge(label: "shrink_disk_cache_writing", factory: registry).record(writing ? 1 : 0)
+        }
         Gauge(label: "shrink_resident_bytes", factory: registry).record(ProcessStatus.read().residentBytes)
     }
 }

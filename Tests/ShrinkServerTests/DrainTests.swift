@@ -1,21 +1,12 @@
 import Foundation
 import Shrink
 import ShrinkTestSupport
-import Synchronization
 import Testing
 @testable import ShrinkServer
 
 /// `shrink serve` as a process: SIGTERM turns /ready to 503, the request in flight completes, exit 0.
 @Suite struct DrainTests {
-    /// The debug CLI that `swift build --build-tests` made (SHRINK_DEBUG_BIN overrides).
-    static var binary: String {
-        ProcessInfo.processInfo.environment["SHRINK_DEBUG_BIN"] ?? Corpus.projectRoot + "/.build/debug/shrink"
-    }
-
     @Test func sigtermDrainsInFlightRequestsAndExitsZero() async throws {
-        #expect(
-            FileManager.default.isExecutableFile(atPath: Self.binary),
-            "\(Self.binary) is built by swift build --build-tests")
         let fixture = try ServerFixture()
         // The request in flight fetches its source from a loopback origin that holds the body until SIGTERM has
         // been sent, so the request is in flight then however fast the machine decodes (a local source's full
@@ -30,36 +21,14 @@ import Testing
                 fd, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
         }
         defer { origin.stop() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = [
-            "serve", "--bind", "127.0.0.1:0", "--root", fixture.root, "--budget", "256M", "--drain-delay", "1",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            [
+        let server = try await ServeProcess(
+            ["--root", fixture.root, "--budget", "256M", "--drain-delay", "1"],
+            environment: [
                 "SHRINK_ALLOWED_SOURCES": "http://127.0.0.1:\(origin.port)/",
                 "SHRINK_ALLOWED_PRIVATE_HOSTS": "127.0.0.1:\(origin.port)",
-            ]) { $1 }
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // The port, from the "listening on 127.0.0.1:PORT" log line.
-        let log = Mutex("")
-        stderr.fileHandleForReading.readabilityHandler = { h in
-            let text = String(decoding: h.availableData, as: UTF8.self)
-            log.withLock { $0 += text }
-        }
-        var port = 0
-        try await waitUntil {
-            let text = log.withLock { $0 }
-            guard let r = text.range(of: "listening on 127.0.0.1:") else { return false }
-            port = Int(text[r.upperBound...].prefix(while: { $0.isNumber })) ?? 0
-            return port > 0
-        }
-        #expect(log.withLock { $0 }.contains("signing is OFF"))
+            ])
+        let port = server.port
+        #expect(server.logText.contains("signing is OFF"))
         #expect(try await RawHTTP.get(port: port, "/ready").status == 200)
 
         // Full size to PNG, from the origin: in flight (its source held) when SIGTERM arrives.
@@ -69,7 +38,7 @@ import Testing
         }
         await arrived.wait()
         let killedAt = ContinuousClock.now
-        kill(process.processIdentifier, SIGTERM)
+        kill(server.pid, SIGTERM)
         try await Task.sleep(for: .milliseconds(200))
         let ready = try await RawHTTP.get(port: port, "/ready")
         #expect(ready.status == 503)
@@ -79,8 +48,8 @@ import Testing
         #expect(finishedAt > killedAt, "the request was still in flight when SIGTERM arrived")
         #expect(r.status == 200)
         #expect(try imageSize(r.body) == PixelSize(width: 2400, height: 1600))
-        try await waitUntil { !process.isRunning }
-        #expect(process.terminationStatus == 0)
+        try await waitUntil { !server.process.isRunning }
+        #expect(server.process.terminationStatus == 0)
         #expect(throws: (any Error).self) { _ = try RawHTTP.connect(port: port) }
     }
 }

@@ -81,6 +81,20 @@ import Testing
         }
     }
 
+    /// Security review, hole 6: the tile cache was keyed by the resolved path, so a symlink listed after its
+    /// target showed the target's tile, under the target's name and URL.
+    @Test func aSymlinkHasItsOwnTile() async throws {
+        try FileManager.default.createSymbolicLink(atPath: fixture.root + "/link.jpg", withDestinationPath: "b.jpg")
+        let g = try gallery()
+        let target = g.index.tile(folder: "/", raw: Array("b.jpg".utf8))
+        let link = g.index.tile(folder: "/", raw: Array("link.jpg".utf8))
+        #expect(target.name == "b.jpg" && target.path == "/b.jpg")
+        #expect(link.name == "link.jpg" && link.path == "/link.jpg", "\(link.name) \(link.path ?? "-")")
+        #expect(link.info?.displayedSize == target.info?.displayedSize && link.bytes == target.bytes)
+        let page = Self.text(await get(g, "/_/browse/"))
+        #expect(page.contains("link.jpg"), "\(page)")
+    }
+
     @Test func hostileNamesAreEscapedAndStillServed() async throws {
         let jpeg = try TestImages.jpeg(TestImages.pattern(width: 64, height: 48))
         let names = [

@@ -15,6 +15,11 @@ import Testing
 
     /// Runs `body` with a server for `service` listening on a free loopback port.
     static func withServer(_ service: ImageService, _ body: (Int) async throws -> Void) async throws {
+        try await withServer(service) { port, _ in try await body(port) }
+    }
+
+    /// Runs `body` with a server for `service` listening on a free loopback port, given the port and the server.
+    static func withServer(_ service: ImageService, _ body: (Int, ImageServer) async throws -> Void) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let server = try ImageServer(service: service, logger: logger)
@@ -24,7 +29,7 @@ import Testing
         var iterator = stream.makeAsyncIterator()
         let port = try #require(await iterator.next())
         defer { task.cancel() }
-        try await body(port)
+        try await body(port, server)
     }
 
     static func configured(_ fixture: ServerFixture, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws

@@ -29,6 +29,23 @@ enum RawHTTP {
         return fd
     }
 
+    /// A socket to 127.0.0.1:`port` whose connection is under way (non-blocking): for opening many at once.
+    static func connectWithoutWaiting(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard rc == 0 || errno == EINPROGRESS else { close(fd); throw POSIXError(.ECONNREFUSED) }
+        return fd
+    }
+
     static func send(_ fd: Int32, _ text: String) {
         let bytes = Array(text.utf8)
         var sent = 0
@@ -39,16 +56,20 @@ enum RawHTTP {
         }
     }
 
-    /// GET `target` with `Connection: close`, reading the whole response — on a thread of its own, so that
-    /// blocking socket calls never hold Swift's cooperative pool (which the server under test runs on).
+    /// Runs `body` on a thread of its own and returns what it returns: blocking socket calls must never hold
+    /// Swift's cooperative pool, which the server under test runs on (two threads on a 2-core machine: two tests
+    /// blocking there at once stall every in-process server).
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in
+            Thread.detachNewThread { c.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// GET `target` with `Connection: close`, reading the whole response, on a thread of its own (``onThread(_:)``).
     static func get(port: Int, _ target: String, headers: [String: String] = [:], method: String = "GET")
         async throws -> Response
     {
-        try await withCheckedThrowingContinuation { c in
-            Thread.detachNewThread {
-                c.resume(with: Result { try blockingGet(port: port, target, headers: headers, method: method) })
-            }
-        }
+        try await onThread { try blockingGet(port: port, target, headers: headers, method: method) }
     }
 
     static func blockingGet(port: Int, _ target: String, headers: [String: String] = [:], method: String = "GET")
@@ -75,43 +96,38 @@ enum RawHTTP {
     static func keepAlive(port: Int, _ targets: [(String, [String: String])]) async throws -> (
         [Response], closedAfter: Bool
     ) {
-        try await withCheckedThrowingContinuation { c in
-            Thread.detachNewThread {
-                c.resume(
-                    with: Result {
-                        let fd = try connect(port: port)
-                        defer { close(fd) }
-                        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-                        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                        var pending: [UInt8] = []
-                        var buf = [UInt8](repeating: 0, count: 65536)
-                        var responses: [Response] = []
-                        for (target, headers) in targets {
-                            var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-                            for (k, v) in headers { text += "\(k): \(v)\r\n" }
-                            send(fd, text + "\r\n")
-                            while true {
-                                // A 304 has no body, and may come without Content-Length.
-                                if let r = try? parse(pending),
-                                    let length = Int(r.headers["content-length"] ?? "") ?? (r.status == 304 ? 0 : nil),
-                                    r.body.count >= length
-                                {
-                                    let headEnd = pending.count - r.body.count
-                                    responses.append(
-                                        Response(
-                                            status: r.status, headers: r.headers, body: Array(r.body.prefix(length))))
-                                    pending = Array(pending[(headEnd + length)...])
-                                    break
-                                }
-                                let n = recv(fd, &buf, buf.count, 0)
-                                guard n > 0 else { throw POSIXError(.ECONNRESET) }
-                                pending += buf[0..<n]
-                            }
-                        }
-                        let n = recv(fd, &buf, buf.count, 0)
-                        return (responses, n == 0)
-                    })
+        try await onThread {
+            let fd = try connect(port: port)
+            defer { close(fd) }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var pending: [UInt8] = []
+            var buf = [UInt8](repeating: 0, count: 65536)
+            var responses: [Response] = []
+            for (target, headers) in targets {
+                var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                for (k, v) in headers { text += "\(k): \(v)\r\n" }
+                send(fd, text + "\r\n")
+                while true {
+                    // A 304 has no body, and may come without Content-Length.
+                    if let r = try? parse(pending),
+                        let length = Int(r.headers["content-length"] ?? "") ?? (r.status == 304 ? 0 : nil),
+                        r.body.count >= length
+                    {
+                        let headEnd = pending.count - r.body.count
+                        responses.append(
+                            Response(
+                                status: r.status, headers: r.headers, body: Array(r.body.prefix(length))))
+                        pending = Array(pending[(headEnd + length)...])
+                        break
+                    }
+                    let n = recv(fd, &buf, buf.count, 0)
+                    guard n > 0 else { throw POSIXError(.ECONNRESET) }
+                    pending += buf[0..<n]
+                }
             }
+            let n = recv(fd, &buf, buf.count, 0)
+            return (responses, n == 0)
         }
     }
 

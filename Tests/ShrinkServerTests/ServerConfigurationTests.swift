@@ -94,15 +94,17 @@ import Testing
         let defaults = ServerConfiguration()
         #expect(defaults.headerTimeout == .seconds(10) && defaults.bodyIdleTimeout == .seconds(15))
         #expect(defaults.bodyTimeout == .seconds(60) && defaults.requestTimeout == .seconds(120))
-        #expect(defaults.maxConnections == 1024)
+        #expect(defaults.maxConnections == 1024 && defaults.maxHeaderBytes == 32768)
         let c = try ServerConfiguration(environment: [
             "SHRINK_HEADER_TIMEOUT": "2.5", "SHRINK_BODY_IDLE_TIMEOUT": "1", "SHRINK_BODY_TIMEOUT": "30",
-            "SHRINK_REQUEST_TIMEOUT": "45", "SHRINK_MAX_CONNECTIONS": "64",
+            "SHRINK_REQUEST_TIMEOUT": "45", "SHRINK_MAX_CONNECTIONS": "64", "SHRINK_MAX_HEADER_BYTES": "8192",
         ])
+        #expect(c.maxHeaderBytes == 8192)
         #expect(c.headerTimeout == .milliseconds(2500) && c.bodyIdleTimeout == .seconds(1))
         #expect(c.bodyTimeout == .seconds(30) && c.requestTimeout == .seconds(45) && c.maxConnections == 64)
         for (name, bad) in [
             ("SHRINK_BODY_TIMEOUT", "0"), ("SHRINK_HEADER_TIMEOUT", "soon"), ("SHRINK_MAX_CONNECTIONS", "0"),
+            ("SHRINK_MAX_HEADER_BYTES", "100"), ("SHRINK_MAX_HEADER_BYTES", "1000000"),
         ] {
             do {
                 _ = try ServerConfiguration(environment: [name: bad])

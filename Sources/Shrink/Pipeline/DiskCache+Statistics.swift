@@ -11,6 +11,10 @@ extension DiskCache {
         public var evictions = 0
         /// Entries found damaged and deleted.
         public var corruptDropped = 0
+        /// Writes that failed (each turns writing off for ``DiskCache/writePause``).
+        public var writeFailures = 0
+        /// Entries not written because writing was off.
+        public var writesSkipped = 0
         /// Entries on disk now.
         public var count = 0
         /// Their total bytes now (headers included).

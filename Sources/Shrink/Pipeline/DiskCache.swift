@@ -16,6 +16,11 @@ import Synchronization
 /// Recency is the file's modification time, refreshed on every hit, so it survives restarts. The index of
 /// sizes lives in memory; several processes may share a directory, each evicting by its own view.
 ///
+/// A write that fails (the disk full, the directory made read-only) turns writing off for ``writePause``: the
+/// entries already there are still read, lookups that miss are decoded as without a cache, and nothing is written
+/// until the pause ends and a write succeeds again (``Statistics/writeFailures``, ``Statistics/writesSkipped``,
+/// ``isWriting``).
+///
 /// Memory: one entry at a time while reading or writing, plus ~100 bytes per entry for the index.
 public final class DiskCache: Sendable {
     private struct Entry {
@@ -26,6 +31,8 @@ public final class DiskCache: Sendable {
     private struct State: ~Copyable {
         var entries: [String: Entry] = [:]
         var statistics = Statistics()
+        /// Writes are off until this instant (monotonic nanoseconds) after one failed.
+        var writesOffUntil: UInt64 = 0
 
         /// Drops `name` from the index, keeping the totals right.
         mutating func forget(_ name: String) {
@@ -47,6 +54,8 @@ public final class DiskCache: Sendable {
     public let directory: String
     /// The most bytes kept on disk; the oldest entries go when a write passes it.
     public let sizeLimit: Int
+    /// How long writing stays off after a write failed.
+    public let writePause: Duration
     private let state = Mutex(State())
 
     private static let magic: [UInt8] = Array("SHRKDC1\n".utf8)
@@ -54,11 +63,13 @@ public final class DiskCache: Sendable {
     private static let suffix = ".entry"
 
     /// Opens (creating it if needed) the cache at `directory`, holding at most `sizeLimit` bytes
-    /// (`256 MiB` by default). Temporary files left by killed writers are removed. Fails with `.io` when the
-    /// directory cannot be created or read.
-    public init(directory: String, sizeLimit: Int = 256 << 20) throws(ImageError) {
+    /// (`256 MiB` by default), writing nothing for `writePause` after a write fails. Temporary files left by
+    /// killed writers are removed. Fails with `.io` when the directory cannot be created or read (a read-only
+    /// directory opens: its entries are read, and the first write turns writing off).
+    public init(directory: String, sizeLimit: Int = 256 << 20, writePause: Duration = .seconds(30)) throws(ImageError) {
         self.directory = directory
         self.sizeLimit = max(0, sizeLimit)
+        self.writePause = writePause
         try FileOutput.createDirectory(directory)
         guard let names = FileOutput.names(inDirectory: directory) else {
             throw ImageError(.io, "\(directory): cannot read the cache directory", name: directory)
@@ -122,9 +133,18 @@ public final class DiskCache: Sendable {
     }
 
     /// Stores `bytes` for `key` (atomically: temporary file, then rename), then evicts the least recently
-    /// used entries while the total passes ``sizeLimit``. An entry larger than the whole limit is not stored.
-    /// Fails with `.io` when the file cannot be written.
-    public func store(_ bytes: [UInt8], for key: String) throws(ImageError) {
+    /// used entries while the total passes ``sizeLimit``. An entry larger than the whole limit is not stored, nor
+    /// is any while writing is off (``isWriting``). Fails with `.io` when the file cannot be written; writing is
+    /// then off for ``writePause``. Returns true when the entry was written.
+    @discardableResult
+    public func store(_ bytes: [UInt8], for key: String) throws(ImageError) -> Bool {
+        let started = Self.monotonic()
+        let skipped = state.withLock { s in
+            guard started < s.writesOffUntil else { return false }
+            s.statistics.writesSkipped += 1
+            return true
+        }
+        guard !skipped else { return false }
         let keyBytes = Array(key.utf8)
         var file = Self.magic
         file.reserveCapacity(Self.headerBytes + keyBytes.count + bytes.count)
@@ -133,14 +153,23 @@ public final class DiskCache: Sendable {
         Self.append(Self.checksum(keyBytes, bytes), to: &file)
         file += keyBytes
         file += bytes
-        guard file.count <= sizeLimit else { return }
+        guard file.count <= sizeLimit else { return false }
         let name = Self.fileName(for: key)
-        try FileOutput.write(file, to: directory + "/" + name)
+        do { try FileOutput.write(file, to: directory + "/" + name) } catch {
+            let pause = writePause.components
+            let until = started + UInt64(pause.seconds) * 1_000_000_000 + UInt64(pause.attoseconds / 1_000_000_000)
+            state.withLock { s in
+                s.statistics.writeFailures += 1
+                s.writesOffUntil = max(s.writesOffUntil, until)
+            }
+            throw error
+        }
         state.withLock { s in
             s.record(name, bytes: file.count, lastUse: Self.now())
             s.statistics.writes += 1
         }
         evictIfNeeded()
+        return true
     }
 
     /// Deletes the entry for `key`, if any.
@@ -164,6 +193,12 @@ public final class DiskCache: Sendable {
 
     /// Counters and current contents.
     public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// False while writing is off after a failed write (for ``writePause``).
+    public var isWriting: Bool {
+        let now = Self.monotonic()
+        return state.withLock { now >= $0.writesOffUntil }
+    }
 
     /// The file name for `key`: a 64-bit hash in hex (the key itself is inside, checked on read).
     static func fileName(for key: String) -> String {
@@ -262,6 +297,12 @@ public final class DiskCache: Sendable {
     }
 
     private static func nanoseconds(_ t: timespec) -> Int { t.tv_sec * 1_000_000_000 + t.tv_nsec }
+
+    private static func monotonic() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
 
     private static func now() -> Int {
         var t = timespec()

@@ -8,4 +8,7 @@ public enum PipelineEvent: Sendable {
     case memoryCacheStored(key: String, cost: Int)
     /// An entry was written to the disk cache.
     case diskCacheStored(key: String, bytes: Int)
+    /// A write to the disk cache failed (why, naming the file); writing is off for its
+    /// ``DiskCache/writePause``.
+    case diskCacheWriteFailed(key: String, reason: String)
 }

@@ -39,6 +39,10 @@ public struct PipelineLedger: Sendable {
     public var diskCacheHits = 0
     /// Lookups in the disk cache that found none.
     public var diskCacheMisses = 0
+    /// Writes to the disk cache that failed (a full or read-only disk; each turns writing off for a while).
+    public var diskCacheWriteFailures = 0
+    /// Whether the disk cache writes new entries now (false while off after a failure); nil without one.
+    public var diskCacheWriting: Bool?
     /// Encoded results in the encoded memory cache (``ImagePipeline/encodedCache``): bytes, count, hits.
     public var encodedCachedBytes = 0
     /// Results in the encoded memory cache.

@@ -125,7 +125,13 @@ final class ResultStore: Sendable {
     /// Writes `bytes` to the disk tier under `job`'s key, unless the request may not write it (`indexed`: the
     /// result index points there too).
     private func store(_ bytes: [UInt8], for job: PipelineJob, indexed: Bool) {
-        guard writesDisk(for: job), (try? diskCache?.store(bytes, for: job.key.string)) != nil else { return }
+        guard writesDisk(for: job), let diskCache else { return }
+        do {
+            guard try diskCache.store(bytes, for: job.key.string) else { return }
+        } catch {
+            observer?(.diskCacheWriteFailed(key: job.key.string, reason: error.message))
+            return
+        }
         if indexed { indexResult(of: job) }
         observer?(.diskCacheStored(key: job.key.string, bytes: bytes.count))
     }
@@ -163,6 +169,8 @@ final class ResultStore: Sendable {
         if let d = diskCache?.statistics {
             ledger.diskCacheHits = d.hits
             ledger.diskCacheMisses = d.misses
+            ledger.diskCacheWriteFailures = d.writeFailures
+            ledger.diskCacheWriting = diskCache?.isWriting
         }
     }
 }

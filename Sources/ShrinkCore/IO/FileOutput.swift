@@ -15,7 +15,6 @@ package enum FileOutput {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ImageError(.io, "\(path): cannot create", cause: errnoText(), name: path) }
-        defer { close(fd) }
         _ = flock(fd, LOCK_EX)
         var written = 0
         let ok: Bool = bytes.withUnsafeBytes { raw in
@@ -32,7 +31,14 @@ package enum FileOutput {
         let error = ok ? nil : errnoText()
         guard ok, rename(temporary, path) == 0 else {
             let cause = error ?? errnoText()
+            close(fd)
             unlink(temporary)
+            throw ImageError(.io, "\(path): cannot write", cause: cause, name: path)
+        }
+        // Some file systems report a failed write only at close (the lock is held through the rename, until here).
+        guard close(fd) == 0 else {
+            let cause = errnoText()
+            unlink(path)
             throw ImageError(.io, "\(path): cannot write", cause: cause, name: path)
         }
     }

@@ -27,7 +27,9 @@ package final class GalleryIndex: Sendable {
     package let maxEntries = 100_000
     package let local: LocalSource
     private let limits: ImageLimits
-    private struct Stamp: Hashable { let path: String; let size: Int; let mtime: Int }
+    /// A tile's cache key: the name as listed (a symlink's tile is its own, under its own name, never the tile
+    /// of the file it points to), the file it resolves to, and that file's size and modification time.
+    private struct Stamp: Hashable { let listed: String; let path: String; let size: Int; let mtime: Int }
     private let tiles = Mutex<[Stamp: GalleryTile]>([:])
 
     package init(local: LocalSource, limits: ImageLimits) {
@@ -93,8 +95,8 @@ package final class GalleryIndex: Sendable {
             return GalleryTile(path: relative, name: display, bytes: 0, info: nil, error: "cannot be read")
         }
         let stamp = Stamp(
-            path: path, size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(st.st_mtim.tv_nsec)
-        )
+            listed: relative, path: path, size: Int(st.st_size),
+            mtime: Int(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(st.st_mtim.tv_nsec))
         if let hit = tiles.withLock({ $0[stamp] }) { return hit }
         let made: GalleryTile
         do {

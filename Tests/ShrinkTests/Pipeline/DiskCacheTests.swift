@@ -24,6 +24,28 @@ import Shrink
         return names.sorted()
     }
 
+    /// A failed write turns writing off for the pause (later stores are skipped, not tried), then a write is
+    /// tried again and, succeeding, turns it back on.
+    @Test func aFailedWriteTurnsWritingOffForThePause() async throws {
+        let dir = Self.temporaryDirectory()
+        let cache = try DiskCache(directory: dir, sizeLimit: 1 << 20, writePause: .milliseconds(300))
+        #expect(try cache.store([1, 2, 3], for: "a") && cache.isWriting)
+        unlink(dir + "/" + Self.files(in: dir)[0])
+        rmdir(dir)
+        #expect(throws: ImageError.self) { try cache.store([4, 5, 6], for: "b") }
+        #expect(!cache.isWriting)
+        mkdir(dir, 0o755)
+        #expect(try cache.store([7, 8, 9], for: "c") == false)
+        #expect(Self.files(in: dir).isEmpty)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(cache.isWriting)
+        #expect(try cache.store([7, 8, 9], for: "c") && cache.data(for: "c") == [7, 8, 9])
+        let s = cache.statistics
+        #expect(s.writes == 2 && s.writeFailures == 1 && s.writesSkipped == 1, "\(s)")
+        cache.removeAll()
+        rmdir(dir)
+    }
+
     @Test func roundTripAndReopen() throws {
         let dir = Self.temporaryDirectory()
         let cache = try DiskCache(directory: dir, sizeLimit: 1 << 20)

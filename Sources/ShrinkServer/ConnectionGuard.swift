@@ -126,7 +126,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The bytes of a request head as sent: its target and its fields (each with `: ` and CRLF).
     private static func bytes(of head: HTTPRequest) -> Int {
-        head.headerFields.reduce((head.path ?? "").utf8.count) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+        head.headerFields.reduce((head.path ?? "").utf8.count) { total, field in
+            total + field.name.rawName.utf8.count + field.value.utf8.count + 4
+        }
     }
 
     /// Answers 431 and closes: at once when no earlier request waits for its answer, else (pipelined behind

@@ -79,11 +79,15 @@ package final class ImageService: Sendable {
         var pipelineConfiguration = ImagePipeline.Configuration.server(
             budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
             resultCacheBytes: configuration.resultCacheBytes, diskCache: disk)
-        pipelineConfiguration.observer = { [logger, disk] event in
-            if case .diskCacheWriteFailed(_, let reason) = event, let pause = disk?.writePause {
-                logger.warning("disk cache: \(reason); writing off for \(pause), entries still read")
+        pipelineConfiguration.observer = observer
+        if let disk {
+            // A failed disk-cache write is logged (the metrics count it); writing is then off for a while.
+            pipelineConfiguration.observer = { [logger] event in
+                if case .diskCacheWriteFailed(_, let reason) = event {
+                    logger.warning("disk cache: \(reason); writing off for \(disk.writePause), entries still read")
+                }
+                observer?(event)
             }
-            observer?(event)
         }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
     }

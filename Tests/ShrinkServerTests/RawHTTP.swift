@@ -14,24 +14,16 @@ enum RawHTTP {
     }
 
     static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard rc == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
-        return fd
+        try connect(port: port, waiting: true)
     }
 
     /// A socket to 127.0.0.1:`port` whose connection is under way (non-blocking): for opening many at once.
     static func connectWithoutWaiting(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        try connect(port: port, waiting: false)
+    }
+
+    private static func connect(port: Int, waiting: Bool) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | (waiting ? 0 : Int32(SOCK_NONBLOCK.rawValue)), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -42,7 +34,10 @@ enum RawHTTP {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard rc == 0 || errno == EINPROGRESS else { close(fd); throw POSIXError(.ECONNREFUSED) }
+        guard rc == 0 || (!waiting && errno == EINPROGRESS) else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
         return fd
     }
 

@@ -104,10 +104,13 @@
         var headerTimeout: String?
 
         @Option(
+            name: .customLong("body-idle-timeout"),
+            help: "Seconds a request body may pause between its parts (SHRINK_BODY_IDLE_TIMEOUT; 15 by default).")
+        var bodyIdleTimeout: String?
+
+        @Option(
             name: .customLong("body-timeout"),
-            help:
-                "Seconds a request body may take in all, however it trickles (SHRINK_BODY_TIMEOUT; 60 by default; SHRINK_BODY_IDLE_TIMEOUT, 15, between its parts)."
-        )
+            help: "Seconds a request body may take in all, however it trickles (SHRINK_BODY_TIMEOUT; 60 by default).")
         var bodyTimeout: String?
 
         @Option(
@@ -123,6 +126,13 @@
                 "Connections open at once; more are closed as they are accepted (SHRINK_MAX_CONNECTIONS; 1024 by default)."
         )
         var maxConnections: Int?
+
+        @Option(
+            name: .customLong("max-header-bytes"),
+            help:
+                "Largest request head (target and header fields), 1k to 80k; larger ones are answered 431 (SHRINK_MAX_HEADER_BYTES; 32k by default)."
+        )
+        var maxHeaderBytes: String?
 
         @Option(
             name: .customLong("max-result-dimension"),
@@ -168,6 +178,7 @@
             if let maxSourceSize { config.maxSourceBytes = maxSourceSize.bytes }
             for (flag, value, keyPath) in [
                 ("--header-timeout", headerTimeout, \ServerConfiguration.headerTimeout),
+                ("--body-idle-timeout", bodyIdleTimeout, \ServerConfiguration.bodyIdleTimeout),
                 ("--body-timeout", bodyTimeout, \ServerConfiguration.bodyTimeout),
                 ("--request-timeout", requestTimeout, \ServerConfiguration.requestTimeout),
             ] {
@@ -181,6 +192,14 @@
             if let maxConnections {
                 guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
                 config.maxConnections = maxConnections
+            }
+            if let maxHeaderBytes {
+                do {
+                    config.maxHeaderBytes = try ServerConfiguration.headerBytes(
+                        maxHeaderBytes, name: "--max-header-bytes")
+                } catch {
+                    throw ValidationError(error.description)
+                }
             }
             if let maxResultDimension {
                 guard maxResultDimension >= 0 else { throw ValidationError("--max-result-dimension must be 0 or more") }

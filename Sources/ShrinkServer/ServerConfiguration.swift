@@ -135,7 +135,8 @@ package struct ServerConfiguration: Sendable {
     /// The first request's head must arrive within this of the connection opening (`SHRINK_HEADER_TIMEOUT`,
     /// `--header-timeout`). 10 s by default.
     package var headerTimeout: Duration = .seconds(10)
-    /// A request body may pause this long between parts (`SHRINK_BODY_IDLE_TIMEOUT`). 15 s by default.
+    /// A request body may pause this long between parts (`SHRINK_BODY_IDLE_TIMEOUT`, `--body-idle-timeout`). 15 s
+    /// by default.
     package var bodyIdleTimeout: Duration = .seconds(15)
     /// A request body must arrive whole within this of its head (`SHRINK_BODY_TIMEOUT`, `--body-timeout`): a
     /// body that trickles is cut. 60 s by default.
@@ -147,8 +148,8 @@ package struct ServerConfiguration: Sendable {
     /// accepted. 1024 by default.
     package var maxConnections = 1024
     /// A request head (target and header fields) of more bytes than this is answered 431 and its connection
-    /// closed (`SHRINK_MAX_HEADER_BYTES`, 1 KiB to 80 KiB, where the HTTP parser's own limit stops any). 32 KiB
-    /// by default, as nginx's default header buffers hold.
+    /// closed (`SHRINK_MAX_HEADER_BYTES`, `--max-header-bytes`; 1 KiB to 80 KiB, where the HTTP parser's own limit
+    /// stops any). 32 KiB by default, as nginx's default header buffers hold.
     package var maxHeaderBytes = 32 << 10
     /// Serve the gallery pages under `/_/` (`--gallery`). Off by default.
     package var gallery = false
@@ -252,10 +253,7 @@ package struct ServerConfiguration: Sendable {
             maxConnections = v
         }
         if let text = environment["SHRINK_MAX_HEADER_BYTES"] {
-            guard let v = Int(text), (1 << 10)...(80 << 10) ~= v else {
-                throw ConfigurationError("SHRINK_MAX_HEADER_BYTES must be bytes from 1024 to 81920, not \(text)")
-            }
-            maxHeaderBytes = v
+            maxHeaderBytes = try Self.headerBytes(text, name: "SHRINK_MAX_HEADER_BYTES")
         }
         if let (name, n) = value("SHRINK_MAX_RESULT_DIMENSION", "IMGPROXY_MAX_RESULT_DIMENSION") {
             guard let v = Int(n), v >= 0 else {
@@ -428,6 +426,16 @@ package struct ServerConfiguration: Sendable {
                 "\(name) must be seconds above 0 and at most 86400, such as 10 or 0.5, not \(text)")
         }
         return .milliseconds(Int(v * 1000))
+    }
+
+    /// The request-head limit `text` gives (`32k`, `8192`: ``bytes(_:name:)``), from 1 KiB to 80 KiB (the HTTP
+    /// parser's own limit); fails naming `name`.
+    package static func headerBytes(_ text: String, name: String) throws(ConfigurationError) -> Int {
+        let v = try bytes(text, name: name)
+        guard (1 << 10)...(80 << 10) ~= v else {
+            throw ConfigurationError("\(name) must be from 1k to 80k bytes, not \(text)")
+        }
+        return v
     }
 
     /// `123`, `64k`, `256M`, `2G` (binary units, any case); fails naming `name`.

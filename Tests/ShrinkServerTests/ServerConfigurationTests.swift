@@ -97,7 +97,7 @@ import Testing
         #expect(defaults.maxConnections == 1024 && defaults.maxHeaderBytes == 32768)
         let c = try ServerConfiguration(environment: [
             "SHRINK_HEADER_TIMEOUT": "2.5", "SHRINK_BODY_IDLE_TIMEOUT": "1", "SHRINK_BODY_TIMEOUT": "30",
-            "SHRINK_REQUEST_TIMEOUT": "45", "SHRINK_MAX_CONNECTIONS": "64", "SHRINK_MAX_HEADER_BYTES": "8192",
+            "SHRINK_REQUEST_TIMEOUT": "45", "SHRINK_MAX_CONNECTIONS": "64", "SHRINK_MAX_HEADER_BYTES": "8k",
         ])
         #expect(c.maxHeaderBytes == 8192)
         #expect(c.headerTimeout == .milliseconds(2500) && c.bodyIdleTimeout == .seconds(1))

@@ -18,7 +18,8 @@
             abstract: "Serve thumbnails over HTTP from imgproxy-style URLs, within a memory budget.",
             discussion: """
                 URLs: /SIGNATURE/OPTIONS/plain/SOURCE@EXT or /SIGNATURE/OPTIONS/BASE64URL_SOURCE.EXT, SOURCE being \
-                local:///PATH (under --root) or http(s)://… (allowed by SHRINK_ALLOWED_SOURCES). Options: rs/resize, \
+                local:///PATH (under --root), http(s)://… (allowed by SHRINK_ALLOWED_SOURCES) or \
+                s3://BUCKET/KEY[?VERSION_ID] (allowed by --s3-allowed-buckets). Options: rs/resize, \
                 s/size, rt, w, h, dpr, z, el, g (ce no so ea we noea nowe soea sowe sm fp:X:Y), c/crop, ar, rot, fl, \
                 bg, q, f/format, pr/preset, cb, exp, fn, att, ra, sm. Sign URLs with `shrink sign`; without \
                 SHRINK_KEY/SHRINK_SALT the server accepts any signature (`insecure`, `unsafe`, `_`: development only) \
@@ -41,7 +42,10 @@
                 for unset ones (IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_SIGNATURE_SIZE, \
                 IMGPROXY_ALLOWED_SOURCES, IMGPROXY_QUALITY, IMGPROXY_MAX_SRC_FILE_SIZE, \
                 IMGPROXY_MAX_SRC_RESOLUTION, IMGPROXY_MAX_ANIMATION_FRAMES, IMGPROXY_AUTO_AVIF, IMGPROXY_AUTO_WEBP, \
-                IMGPROXY_PRESETS); the start-up lines say which were read.
+                IMGPROXY_PRESETS, IMGPROXY_USE_S3, IMGPROXY_S3_ENDPOINT, IMGPROXY_S3_REGION, \
+                IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE, IMGPROXY_S3_ALLOWED_BUCKETS); the start-up lines say which were \
+                read. S3: SHRINK_USE_S3, SHRINK_S3_VALIDATOR_TTL (seconds an object's ETag is trusted; 60) beside the \
+                --s3-* flags; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE.
 
                 Example:
                   shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M
@@ -141,6 +145,32 @@
         )
         var maxResultDimension: Int?
 
+        @Option(
+            name: .customLong("s3-endpoint"),
+            help:
+                "The store s3:// sources are read from, http(s)://HOST[:PORT] (SHRINK_S3_ENDPOINT; AWS's regional endpoint by default)."
+        )
+        var s3Endpoint: String?
+
+        @Option(
+            name: .customLong("s3-region"),
+            help: "The region S3 requests are signed for (SHRINK_S3_REGION, else AWS_REGION; us-east-1 by default).")
+        var s3Region: String?
+
+        @Option(
+            name: .customLong("s3-path-style"),
+            help:
+                "true: BUCKET in the path (MinIO, Ceph); false: BUCKET.HOST (SHRINK_S3_PATH_STYLE; true with --s3-endpoint, else false)."
+        )
+        var s3PathStyle: String?
+
+        @Option(
+            name: .customLong("s3-allowed-buckets"),
+            help:
+                "Comma-separated buckets s3://BUCKET/KEY sources may name; none by default (SHRINK_S3_ALLOWED_BUCKETS). Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN or AWS_PROFILE's in the shared credentials file."
+        )
+        var s3AllowedBuckets: String?
+
         @Flag(
             help:
                 "Serve the gallery pages under /_/ (browse --root, inspect, upload); loopback clients only unless SHRINK_GALLERY_TOKEN is set."
@@ -153,7 +183,15 @@
         func run() throws {
             var config: ServerConfiguration
             do {
-                config = try ServerConfiguration(environment: ProcessInfoEnvironment.current)
+                // The S3 flags stand for their variables (and so win over imgproxy's names too).
+                var environment = ProcessInfoEnvironment.current
+                for (name, value) in [
+                    ("SHRINK_S3_ENDPOINT", s3Endpoint), ("SHRINK_S3_REGION", s3Region),
+                    ("SHRINK_S3_PATH_STYLE", s3PathStyle), ("SHRINK_S3_ALLOWED_BUCKETS", s3AllowedBuckets),
+                ] {
+                    if let value { environment[name] = value }
+                }
+                config = try ServerConfiguration(environment: environment)
                 if let bind { try config.setBind(bind) }
             } catch {
                 throw ValidationError(error.description)

@@ -21,6 +21,8 @@ package final class ImageService: Sendable {
     /// The configured watermark (``ServerConfiguration/watermarkImage``), opened once.
     private let watermark: Watermark?
     package let remote: RemoteFetcher?
+    /// The object store `s3://` sources are read from; nil when they are off.
+    package let objectStore: ObjectStoreClient?
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -69,12 +71,17 @@ package final class ImageService: Sendable {
         // With remote sources, downloads get their own share of the budget (at least one whole source, at most
         // half the budget) and the pipeline the rest, so that the two together never pass it.
         var pipelineBudget = configuration.budget
-        if configuration.allowedSources.isEmpty {
+        if configuration.allowedSources.isEmpty && configuration.s3 == nil {
             remote = nil
         } else {
             let share = min(configuration.budget / 2, max(configuration.maxSourceBytes, configuration.budget / 4))
             pipelineBudget -= share
             remote = RemoteFetcher(configuration: configuration, downloads: DownloadBudget(capacity: share))
+        }
+        if let s3 = configuration.s3, let remote {
+            objectStore = ObjectStoreClient(settings: s3, fetcher: remote)
+        } else {
+            objectStore = nil
         }
         var pipelineConfiguration = ImagePipeline.Configuration.server(
             budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
@@ -176,7 +183,8 @@ package final class ImageService: Sendable {
         }
         do {
             return try await image(
-                url, source: try loader(for: url), accept: accept, ifNoneMatch: ifNoneMatch, log: log, started: started,
+                url, source: try await loader(for: url), accept: accept, ifNoneMatch: ifNoneMatch, log: log,
+                started: started,
                 disconnect: disconnect)
         } catch  where configuration.fallbackImage != nil && Self.sourceFailures.contains(error.status) {
             log.info(
@@ -317,9 +325,9 @@ package final class ImageService: Sendable {
         }
     }
 
-    /// The loader for `source` and a name for format defaults: a file under the local root, or a remote URL
-    /// allowed by prefix.
-    private func loader(for url: ProcessingURL) throws(RequestError) -> (any DataLoading, String) {
+    /// The loader for `source` and a name for format defaults: a file under the local root, a remote URL allowed by
+    /// prefix, or an object in an allowed bucket (its validator known, or asked for with a HEAD).
+    private func loader(for url: ProcessingURL) async throws(RequestError) -> (any DataLoading, String) {
         var source = url.source
         if let base = configuration.baseURL, !source.hasPrefix(base) { source = base + source }
         if source.hasPrefix("local://") {
@@ -335,8 +343,28 @@ package final class ImageService: Sendable {
             }
             return (remote.loader(for: source, cacheBuster: url.options.cacheBuster), source)
         }
+        if lower.hasPrefix("s3://") {
+            guard let store = objectStore else {
+                metrics.rejection("source-not-allowed")
+                throw RequestError(403, "s3:// sources are off (see SHRINK_S3_ALLOWED_BUCKETS)")
+            }
+            guard let location = S3Location(source) else {
+                throw RequestError.invalidURL(
+                    "not an s3:// source Shrink reads (s3://BUCKET/KEY[?VERSION_ID]): \(source.prefix(200))"
+                ).ofTheURL()
+            }
+            guard store.settings.allows(bucket: location.bucket) else {
+                metrics.rejection("source-not-allowed")
+                throw RequestError(403, "bucket not allowed: \(location.bucket) (see SHRINK_S3_ALLOWED_BUCKETS)")
+            }
+            let validator: String
+            do { validator = try await store.validator(of: location) } catch { throw Self.requestError(error) }
+            let loader = S3Loader(
+                location: location, validator: validator, cacheBuster: url.options.cacheBuster, client: store)
+            return (loader, location.key)
+        }
         throw RequestError.invalidURL(
-            "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http:// or https://)")
+            "unsupported source scheme: \(source.prefix(40)) (local:///PATH, http(s)://… or s3://BUCKET/KEY)")
     }
 
     /// The output: the URL's format, else AVIF or WebP when negotiated from `Accept` (``FormatNegotiation``), else

@@ -61,6 +61,28 @@ package final class RemoteFetcher: Sendable {
     enum Hop { case body(ImageBytes), redirect(String) }
 
     private func fetchOnce(_ url: String) async throws(ImageError) -> Hop {
+        let response = try await exchange(url, checksAddress: true)
+        if (300..<400).contains(response.status), let location = response.location {
+            guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteString else {
+                throw ImageError(.io, "\(url): redirect to a malformed Location", cause: Self.origin)
+            }
+            return .redirect(next)
+        }
+        guard response.status == 200, let body = response.body else {
+            throw ImageError(
+                response.status == 404 ? .fileNotFound : .io, "\(url): the origin answered \(response.status)",
+                cause: Self.origin)
+        }
+        return .body(body)
+    }
+
+    /// One exchange with `url` (http or https) on a thread of its own, under the fetch deadlines, a 200's body
+    /// capped at ``ServerConfiguration/maxSourceBytes`` and reserved from ``downloads``. The host's addresses pass
+    /// ``AddressClassifier`` when `checksAddress` (a source named by a URL); an endpoint the operator configured
+    /// (the object store's) is trusted. Either way the connection is pinned to the address resolved here.
+    func exchange(_ url: String, request: Transfer.Request = Transfer.Request(), checksAddress: Bool)
+        async throws(ImageError) -> Transfer.Response
+    {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", var host = components.host, !host.isEmpty
         else {
@@ -68,8 +90,8 @@ package final class RemoteFetcher: Sendable {
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
-        let address = try await checkedAddress(host: host, port: port, url: url)
-        let transfer = Transfer(url: url, cap: configuration.maxSourceBytes, downloads: downloads)
+        let address = try await checkedAddress(host: host, port: port, url: url, classifies: checksAddress)
+        let transfer = Transfer(url: url, cap: configuration.maxSourceBytes, downloads: downloads, request: request)
         let literal = IPAddress(host) != nil
         let resolve = literal ? nil : "\(host):\(port):\(address.contains(":") ? "[\(address)]" : address)"
         let go = state.withLock { s -> Bool in
@@ -79,8 +101,8 @@ package final class RemoteFetcher: Sendable {
         }
         guard go else { throw ImageError(.cancelled, "\(url): the server is shutting down") }
         let c = configuration
-        let result: Result<Hop, ImageError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (k: CheckedContinuation<Result<Hop, ImageError>, Never>) in
+        let result: Result<Transfer.Response, ImageError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (k: CheckedContinuation<Result<Transfer.Response, ImageError>, Never>) in
                 Thread.detachNewThread {
                     let r = transfer.run(
                         pinnedAddress: address, resolve: resolve, connect: c.connectTimeout,
@@ -97,8 +119,10 @@ package final class RemoteFetcher: Sendable {
 
     /// The address to connect to for `host`: the literal itself, or the first of its resolved addresses —
     /// every one of which must pass the classifier (one bad answer refuses the host). `host:port` in
-    /// ``ServerConfiguration/allowedPrivateHosts`` skips the classifier.
-    private func checkedAddress(host: String, port: Int, url: String) async throws(ImageError) -> String {
+    /// ``ServerConfiguration/allowedPrivateHosts``, or `classifies` false, skips the classifier.
+    private func checkedAddress(host: String, port: Int, url: String, classifies: Bool) async throws(ImageError)
+        -> String
+    {
         let addresses: [IPAddress]
         if let literal = IPAddress(host) {
             addresses = [literal]
@@ -109,7 +133,7 @@ package final class RemoteFetcher: Sendable {
             }
         }
         let hostPort = (host.contains(":") ? "[\(host)]" : host).lowercased() + ":\(port)"
-        if !configuration.allowedPrivateHosts.contains(hostPort) {
+        if classifies, !configuration.allowedPrivateHosts.contains(hostPort) {
             for a in addresses {
                 if let why = AddressClassifier.refusal(a) {
                     throw ImageError(

@@ -31,6 +31,8 @@ package struct ServerConfiguration: Sendable {
     /// The entries http(s) sources must fall under (``SourcePattern``: scheme, host with `*` labels, port, path
     /// prefix; ``allows(source:)``); empty refuses every remote source.
     package var allowedSources: [SourcePattern] = []
+    /// `s3://` sources' store, buckets and credentials (``S3Settings``); nil refuses every `s3://` source.
+    package var s3: S3Settings?
     /// Hosts (`host:port`) that may resolve to private or loopback addresses (an origin on this machine).
     /// Empty by default: such addresses are refused.
     package var allowedPrivateHosts: [String] = []
@@ -382,6 +384,7 @@ package struct ServerConfiguration: Sendable {
             }
             watermarkOpacity = v
         }
+        s3 = try S3Settings(environment: environment, imgproxyNames: &read)
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
         }
@@ -465,6 +468,9 @@ package struct ServerConfiguration: Sendable {
             "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
             "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: any signature is accepted ('insecure', 'unsafe', '_')")",
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.map(\.description).joined(separator: ", ")), at most \(mib(maxSourceBytes))",
+            s3.map { s3 in
+                "s3:// sources from \(s3.endpoint) (\(s3.region), \(s3.usesPathStyle ? "path style" : "virtual-hosted")), buckets \(s3.allowedBuckets.isEmpty ? "(none allowed: set SHRINK_S3_ALLOWED_BUCKETS)" : s3.allowedBuckets.sorted().joined(separator: ", ")), \(s3.credentials.map { "signed as \($0.accessKeyID.prefix(4))****" } ?? "anonymous (no AWS credentials found)")"
+            } ?? "s3:// sources off",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
             "thumbor URLs: \(thumborKey == nil ? "no key" : "signed with a key (****)")\(allowsThumborUnsafe ? (thumborKey == nil ? ", /unsafe/ served" : ", but /unsafe/ still served (THUMBOR_ALLOW_UNSAFE_URL=false to refuse it)") : ", /unsafe/ refused")",

@@ -6,7 +6,7 @@ import Shrink
 /// ``exercise(_:)`` takes any bytes as a raw request target and runs what a request meets before any decode:
 /// the URL parsers (imgproxy's options, presets, Base64url and plain sources; thumbor's sizes, fits and filters), the image request and cache key the
 /// options make, that request run on a small image when its predicted peak is small (geometry and finishing at
-/// their edges: a result must have the finished size planned and fit in the predicted peak), signature checks, `local:///` resolution, address parsing and classification, the source allowlist's URL and entry parsers, and
+/// their edges: a result must have the finished size planned and fit in the predicted peak), signature checks, `local:///` resolution, address parsing and classification, the source allowlist's URL and entry parsers, `s3://` sources, and
 /// `If-None-Match` matching, the `Content-Disposition` header. It traps (a finding) when an invariant breaks: a path
 /// signed with a key must verify, a resolved local path must lie under the root, an address must print as what it
 /// parsed from, a header must be printable ASCII (no line break a client could be made to split on).
@@ -61,6 +61,17 @@ import Shrink
         }
     }
 
+    /// The `s3://` source parser on `text`: a location that parses prints as a source that parses back to itself, its
+    /// bucket follows the naming rules and its key has no dot segment.
+    private static func s3(_ text: String) {
+        guard let location = S3Location(text) else { return }
+        precondition(
+            S3Location(location.description) == location, "\(text) parsed as \(location), which does not parse back")
+        precondition(
+            S3Location.isBucketName(Substring(location.bucket)) && S3Location.isKey(Substring(location.key)),
+            "\(text) parsed as \(location)")
+    }
+
     /// Points `local:///` sources at `root` (an existing directory) for the runs that follow.
     public static func setLocalRoot(_ root: String) {
         local = try? LocalSource(root: root)
@@ -78,6 +89,7 @@ import Shrink
                 "\(address) does not parse back")
         }
         allowlist(target)
+        s3(target)
         if ThumborURL.recognizes(Substring(target)), let url = try? ThumborURL.parse(Substring(target)) {
             let key = Array("thumbor-key".utf8)
             let signed = ThumborURL.sign(String(url.signedPath), key: key)
@@ -107,6 +119,7 @@ import Shrink
             _ = try? request.cacheKey().digest
             run(request)
         }
+        s3(url.source)
         if let local, let path = try? local.resolve(url.source) {
             precondition(
                 path == local.root || path.hasPrefix(local.root.hasSuffix("/") ? local.root : local.root + "/"),

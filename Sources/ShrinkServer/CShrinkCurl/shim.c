@@ -83,6 +83,18 @@ int cshrink_fetch(cshrink_fetch_t *f) {
     char errbuf[CURL_ERROR_SIZE] = {0};
     struct curl_slist *resolve = NULL;
     if (f->resolve) resolve = curl_slist_append(NULL, f->resolve);
+    struct curl_slist *headers = NULL;
+    for (size_t i = 0; i < f->header_count; i++) {
+        struct curl_slist *next = curl_slist_append(headers, f->headers[i]);
+        if (!next) {
+            curl_slist_free_all(headers);
+            curl_slist_free_all(resolve);
+            curl_easy_cleanup(curl);
+            snprintf(f->error, sizeof f->error, "out of memory for the request headers");
+            return CSHRINK_FETCH_FAILED;
+        }
+        headers = next;
+    }
 
     curl_easy_setopt(curl, CURLOPT_URL, f->url);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -93,6 +105,19 @@ int cshrink_fetch(cshrink_fetch_t *f) {
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(curl, CURLOPT_PATH_AS_IS, 1L);
+    if (f->method && strcmp(f->method, "HEAD") == 0) {
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    } else if (f->method && strcmp(f->method, "PUT") == 0) {
+        // The body from memory (the caller names its Content-Type); `Expect: 100-continue` would add a round
+        // trip to every PUT.
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, f->body ? (const char *)f->body : "");
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)f->body_length);
+        struct curl_slist *next = curl_slist_append(headers, "Expect:");
+        if (next) headers = next;
+    }
+    if (headers) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     if (resolve) curl_easy_setopt(curl, CURLOPT_RESOLVE, resolve);
     if (f->user_agent) curl_easy_setopt(curl, CURLOPT_USERAGENT, f->user_agent);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, f->connect_timeout_ms);
@@ -115,6 +140,7 @@ int cshrink_fetch(cshrink_fetch_t *f) {
     snprintf(f->error, sizeof f->error, "%s", errbuf[0] ? errbuf : curl_easy_strerror(code));
     curl_easy_cleanup(curl);
     curl_slist_free_all(resolve);
+    curl_slist_free_all(headers);
 
     if (code == CURLE_OK) return CSHRINK_FETCH_OK;
     if (s.refused) return CSHRINK_FETCH_REFUSED_ADDRESS;

@@ -14,8 +14,9 @@ enum {
     CSHRINK_FETCH_FAILED = 6             // anything else: message in `error`
 };
 
-/// One HTTP(S) GET, one hop: redirects are not followed, proxies are never used, only http and https are
-/// allowed, no content decoding. Connections go only to `pinned_address` (every address curl is about to connect
+/// One HTTP(S) exchange, one hop (a GET unless `method` says otherwise): redirects are not followed, proxies are
+/// never used, only http and https are allowed, no content decoding, the path sent as written (no dot segment
+/// resolved). Connections go only to `pinned_address` (every address curl is about to connect
 /// to is compared with it), and `resolve` ("host:port:address") makes curl use that address for the URL's host
 /// name while TLS still verifies the name.
 typedef struct {
@@ -24,6 +25,12 @@ typedef struct {
     const char *resolve;            // NULL for an IP literal URL
     const char *pinned_address;     // the only address connected to
     const char *user_agent;
+    const char *method;             // NULL or "GET"; "HEAD" (no body read) or "PUT" (sends `body`; give its
+                                    // Content-Type among `headers`)
+    const char *const *headers;     // `header_count` request header lines ("Name: value")
+    size_t header_count;
+    const unsigned char *body;      // a PUT's body (`body_length` bytes)
+    size_t body_length;
     long connect_timeout_ms;
     long first_byte_timeout_ms;     // from the start until the first response header line
     long total_timeout_ms;          // the whole transfer

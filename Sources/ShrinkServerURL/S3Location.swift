@@ -1,0 +1,67 @@
+/// An `s3://BUCKET/KEY` source taken apart, with an object version as imgproxy's docs write it
+/// (`s3://BUCKET/KEY?VERSION_ID`; `?versionId=VERSION_ID` is read the same). The URL is the decoded source (a plain
+/// source's percent-escapes already undone), so the key is the object's name as stored.
+///
+/// Refused rather than guessed at: a bucket outside S3's naming rules (3–63 of `a–z 0–9 . - _`, starting and ending
+/// with a letter or digit), an empty key, a key of more than 1024 bytes, with a control character, or with a `.` or
+/// `..` segment (stores and the proxies in front of them disagree on whether those are resolved), and an empty or
+/// malformed version.
+package struct S3Location: Sendable, Hashable, CustomStringConvertible {
+    package let bucket: String
+    package let key: String
+    /// The object version, nil for the current one.
+    package let versionID: String?
+
+    /// `text` taken apart, or nil when it is not an `s3://` source this reads unambiguously.
+    package init?(_ text: String) {
+        guard text.utf8.count <= 4096, text.lowercased().hasPrefix("s3://") else { return nil }
+        var rest = Substring(text.dropFirst(5))
+        var version: Substring?
+        if let q = rest.firstIndex(of: "?") {
+            version = rest[rest.index(after: q)...]
+            rest = rest[..<q]
+        }
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let bucket = rest[..<slash], key = rest[rest.index(after: slash)...]
+        guard Self.isBucketName(bucket), Self.isKey(key) else { return nil }
+        if var v = version {
+            if v.hasPrefix("versionId=") { v = v.dropFirst("versionId=".count) }
+            guard !v.isEmpty, v.utf8.count <= 1024, v.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x23 })
+            else { return nil }
+            versionID = String(v)
+        } else {
+            versionID = nil
+        }
+        self.bucket = String(bucket)
+        self.key = String(key)
+    }
+
+    package init(bucket: String, key: String, versionID: String? = nil) {
+        self.bucket = bucket
+        self.key = key
+        self.versionID = versionID
+    }
+
+    /// `s3://BUCKET/KEY`, with `?VERSION_ID` when there is one.
+    package var description: String { "s3://\(bucket)/\(key)" + (versionID.map { "?" + $0 } ?? "") }
+
+    /// True when the bucket may also be a host name label (virtual-hosted addressing): no `_`, no `.` (a dotted
+    /// bucket breaks the TLS certificate's wildcard).
+    package var isDNSCompatible: Bool { !bucket.contains("_") && !bucket.contains(".") }
+
+    /// S3's bucket rules, with `_` (older buckets, and stores other than AWS, have it): 3–63 bytes of lower-case
+    /// letters, digits, `.`, `-`, `_`, beginning and ending with a letter or digit.
+    package static func isBucketName(_ name: Substring) -> Bool {
+        let bytes = Array(name.utf8)
+        func alnum(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) }
+        guard (3...63).contains(bytes.count), alnum(bytes.first!), alnum(bytes.last!) else { return false }
+        return bytes.allSatisfy { alnum($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// A key: 1–1024 bytes of UTF-8 with no control character and no `.` or `..` segment.
+    package static func isKey(_ key: Substring) -> Bool {
+        guard !key.isEmpty, key.utf8.count <= 1024 else { return false }
+        guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
+        return !key.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
+    }
+}

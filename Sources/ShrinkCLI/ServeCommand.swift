@@ -45,7 +45,8 @@
                 IMGPROXY_PRESETS, IMGPROXY_USE_S3, IMGPROXY_S3_ENDPOINT, IMGPROXY_S3_REGION, \
                 IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE, IMGPROXY_S3_ALLOWED_BUCKETS); the start-up lines say which were \
                 read. S3: SHRINK_USE_S3, SHRINK_S3_VALIDATOR_TTL (seconds an object's ETag is trusted; 60) beside the \
-                --s3-* flags; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE.
+                --s3-* flags; AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE. Result store: \
+                SHRINK_RESULT_STORE_TIMEOUT (seconds; 2), SHRINK_RESULT_STORE_MAX_OBJECT_SIZE (16M).
 
                 Example:
                   shrink serve --bind 127.0.0.1:8080 --root ~/photos --budget 256M
@@ -171,6 +172,13 @@
         )
         var s3AllowedBuckets: String?
 
+        @Option(
+            name: .customLong("result-store"),
+            help:
+                "A bucket every node shares results through, s3://BUCKET[/PREFIX], in the --s3-endpoint store with the same credentials (SHRINK_RESULT_STORE; none by default)."
+        )
+        var resultStore: String?
+
         @Flag(
             help:
                 "Serve the gallery pages under /_/ (browse --root, inspect, upload); loopback clients only unless SHRINK_GALLERY_TOKEN is set."
@@ -183,11 +191,12 @@
         func run() throws {
             var config: ServerConfiguration
             do {
-                // The S3 flags stand for their variables (and so win over imgproxy's names too).
+                // The S3 and result-store flags stand for their variables (and so win over imgproxy's names too).
                 var environment = ProcessInfoEnvironment.current
                 for (name, value) in [
                     ("SHRINK_S3_ENDPOINT", s3Endpoint), ("SHRINK_S3_REGION", s3Region),
                     ("SHRINK_S3_PATH_STYLE", s3PathStyle), ("SHRINK_S3_ALLOWED_BUCKETS", s3AllowedBuckets),
+                    ("SHRINK_RESULT_STORE", resultStore),
                 ] {
                     if let value { environment[name] = value }
                 }

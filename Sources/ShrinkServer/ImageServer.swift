@@ -55,7 +55,9 @@ package struct ImageServer: Sendable {
                 return Self.hummingbirdResponse(response, head: request.method == .head)
             }
             router.on("/metrics", method: method) { request, _ in
-                service.metrics.refresh(from: service.pipeline.ledger, downloads: service.remote?.downloads)
+                service.metrics.refresh(
+                    from: service.pipeline.ledger, downloads: service.remote?.downloads,
+                    resultStore: service.resultStore)
                 service.metrics.request(route: "metrics", status: 200)
                 let response = ServerResponse(
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],

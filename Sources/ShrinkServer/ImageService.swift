@@ -21,8 +21,10 @@ package final class ImageService: Sendable {
     /// The configured watermark (``ServerConfiguration/watermarkImage``), opened once.
     private let watermark: Watermark?
     package let remote: RemoteFetcher?
-    /// The object store `s3://` sources are read from; nil when they are off.
+    /// The object store `s3://` sources and the result tier are read from; nil when neither is on.
     package let objectStore: ObjectStoreClient?
+    /// The shared result tier (``ServerConfiguration/resultStore``); nil when none.
+    package let resultStore: S3ResultStore?
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -71,22 +73,31 @@ package final class ImageService: Sendable {
         // With remote sources, downloads get their own share of the budget (at least one whole source, at most
         // half the budget) and the pipeline the rest, so that the two together never pass it.
         var pipelineBudget = configuration.budget
-        if configuration.allowedSources.isEmpty && configuration.s3 == nil {
+        let usesObjectStore = configuration.s3.servesSources || configuration.resultStore != nil
+        if configuration.allowedSources.isEmpty && !usesObjectStore {
             remote = nil
         } else {
             let share = min(configuration.budget / 2, max(configuration.maxSourceBytes, configuration.budget / 4))
             pipelineBudget -= share
             remote = RemoteFetcher(configuration: configuration, downloads: DownloadBudget(capacity: share))
         }
-        if let s3 = configuration.s3, let remote {
-            objectStore = ObjectStoreClient(settings: s3, fetcher: remote)
+        if usesObjectStore, let remote {
+            objectStore = ObjectStoreClient(settings: configuration.s3, fetcher: remote)
         } else {
             objectStore = nil
+        }
+        if let store = configuration.resultStore, let objectStore {
+            resultStore = S3ResultStore(
+                client: objectStore, bucket: store.bucket, prefix: store.prefix,
+                maxObjectBytes: configuration.resultStoreMaxObjectBytes, timeout: configuration.resultStoreTimeout)
+        } else {
+            resultStore = nil
         }
         var pipelineConfiguration = ImagePipeline.Configuration.server(
             budget: pipelineBudget, maxConcurrentDecodes: configuration.concurrency,
             resultCacheBytes: configuration.resultCacheBytes, diskCache: disk)
         pipelineConfiguration.observer = observer
+        pipelineConfiguration.sharedResults = resultStore
         if let disk {
             // A failed disk-cache write is logged (the metrics count it); writing is then off for a while.
             pipelineConfiguration.observer = { [logger] event in
@@ -249,6 +260,7 @@ package final class ImageService: Sendable {
         switch t.origin {
         case .memoryCache: metrics.cacheHit("memory")
         case .diskCache: metrics.cacheHit("disk")
+        case .sharedStore: metrics.cacheHit("shared")
         case .decoded:
             if !t.coalesced { metrics.decodePeak(t.predictedPeakBytes) }
         }
@@ -344,7 +356,7 @@ package final class ImageService: Sendable {
             return (remote.loader(for: source, cacheBuster: url.options.cacheBuster), source)
         }
         if lower.hasPrefix("s3://") {
-            guard let store = objectStore else {
+            guard let store = objectStore, store.settings.servesSources else {
                 metrics.rejection("source-not-allowed")
                 throw RequestError(403, "s3:// sources are off (see SHRINK_S3_ALLOWED_BUCKETS)")
             }

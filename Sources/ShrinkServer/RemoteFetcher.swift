@@ -60,6 +60,13 @@ package final class RemoteFetcher: Sendable {
 
     enum Hop { case body(ImageBytes), redirect(String) }
 
+    /// How long an exchange may take to connect, to its first response header line, and in all.
+    struct Deadlines {
+        var connect: Duration
+        var firstByte: Duration
+        var total: Duration
+    }
+
     private func fetchOnce(_ url: String) async throws(ImageError) -> Hop {
         let response = try await exchange(url, checksAddress: true)
         if (300..<400).contains(response.status), let location = response.location {
@@ -80,9 +87,11 @@ package final class RemoteFetcher: Sendable {
     /// capped at ``ServerConfiguration/maxSourceBytes`` and reserved from ``downloads``. The host's addresses pass
     /// ``AddressClassifier`` when `checksAddress` (a source named by a URL); an endpoint the operator configured
     /// (the object store's) is trusted. Either way the connection is pinned to the address resolved here.
-    func exchange(_ url: String, request: Transfer.Request = Transfer.Request(), checksAddress: Bool)
-        async throws(ImageError) -> Transfer.Response
-    {
+    /// `deadlines` replace the fetch deadlines (connect, first byte, whole exchange) when given.
+    func exchange(
+        _ url: String, request: Transfer.Request = Transfer.Request(), checksAddress: Bool,
+        deadlines: Deadlines? = nil
+    ) async throws(ImageError) -> Transfer.Response {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", var host = components.host, !host.isEmpty
         else {
@@ -100,13 +109,17 @@ package final class RemoteFetcher: Sendable {
             return true
         }
         guard go else { throw ImageError(.cancelled, "\(url): the server is shutting down") }
-        let c = configuration
+        let d =
+            deadlines
+            ?? Deadlines(
+                connect: configuration.connectTimeout, firstByte: configuration.firstByteTimeout,
+                total: configuration.downloadTimeout)
         let result: Result<Transfer.Response, ImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { (k: CheckedContinuation<Result<Transfer.Response, ImageError>, Never>) in
                 Thread.detachNewThread {
                     let r = transfer.run(
-                        pinnedAddress: address, resolve: resolve, connect: c.connectTimeout,
-                        firstByte: c.firstByteTimeout, total: c.downloadTimeout)
+                        pinnedAddress: address, resolve: resolve, connect: d.connect, firstByte: d.firstByte,
+                        total: d.total)
                     self.state.withLock { $0.running -= 1 }
                     k.resume(returning: r)
                 }

@@ -31,8 +31,16 @@ package struct ServerConfiguration: Sendable {
     /// The entries http(s) sources must fall under (``SourcePattern``: scheme, host with `*` labels, port, path
     /// prefix; ``allows(source:)``); empty refuses every remote source.
     package var allowedSources: [SourcePattern] = []
-    /// `s3://` sources' store, buckets and credentials (``S3Settings``); nil refuses every `s3://` source.
-    package var s3: S3Settings?
+    /// The object store's endpoint, credentials, and whether and from which buckets `s3://` sources are served
+    /// (``S3Settings``; off by default).
+    package var s3 = S3Settings()
+    /// The shared result tier: a bucket and a key prefix (`SHRINK_RESULT_STORE=s3://BUCKET[/PREFIX]`,
+    /// `--result-store`) in the store ``s3`` names; nil for none (the default).
+    package var resultStore: (bucket: String, prefix: String)?
+    /// The result tier's deadline for a lookup's first byte (`SHRINK_RESULT_STORE_TIMEOUT`); 2 s by default.
+    package var resultStoreTimeout: Duration = .seconds(2)
+    /// The largest result written to the result tier (`SHRINK_RESULT_STORE_MAX_OBJECT_SIZE`); 16 MiB by default.
+    package var resultStoreMaxObjectBytes = 16 << 20
     /// Hosts (`host:port`) that may resolve to private or loopback addresses (an origin on this machine).
     /// Empty by default: such addresses are refused.
     package var allowedPrivateHosts: [String] = []
@@ -385,6 +393,18 @@ package struct ServerConfiguration: Sendable {
             watermarkOpacity = v
         }
         s3 = try S3Settings(environment: environment, imgproxyNames: &read)
+        if let text = environment["SHRINK_RESULT_STORE"], !text.isEmpty {
+            resultStore = try Self.resultStore(text, name: "SHRINK_RESULT_STORE")
+        }
+        if let text = environment["SHRINK_RESULT_STORE_TIMEOUT"] {
+            resultStoreTimeout = try Self.deadline(text, name: "SHRINK_RESULT_STORE_TIMEOUT")
+        }
+        if let text = environment["SHRINK_RESULT_STORE_MAX_OBJECT_SIZE"] {
+            resultStoreMaxObjectBytes = try Self.bytes(text, name: "SHRINK_RESULT_STORE_MAX_OBJECT_SIZE")
+        }
+        if s3.servesSources || resultStore != nil {
+            s3.credentials = try AWSCredentials.resolve(environment: environment)
+        }
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
         }
@@ -420,6 +440,25 @@ package struct ServerConfiguration: Sendable {
         guard !h.isEmpty else { throw ConfigurationError("\(name) must name a host: \(text)") }
         host = h
         port = p
+    }
+
+    /// The bucket and prefix of `s3://BUCKET[/PREFIX]` (no trailing `/`); fails naming `name`.
+    package static func resultStore(_ text: String, name: String) throws(ConfigurationError) -> (
+        bucket: String, prefix: String
+    ) {
+        var rest = Substring(text)
+        guard rest.lowercased().hasPrefix("s3://") else {
+            throw ConfigurationError("\(name) must be s3://BUCKET[/PREFIX], not \(text)")
+        }
+        rest = rest.dropFirst(5)
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        let bucket = rest.prefix { $0 != "/" }
+        let prefix = rest.dropFirst(bucket.count).drop { $0 == "/" }
+        guard S3Location.isBucketName(bucket), prefix.isEmpty || S3Location.isKey(prefix), !prefix.contains("?")
+        else {
+            throw ConfigurationError("\(name) must be s3://BUCKET[/PREFIX] with a bucket name S3 allows, not \(text)")
+        }
+        return (String(bucket), String(prefix))
     }
 
     /// `10`, `0.5`: seconds above 0 and at most a day, as a deadline; fails naming `name`.
@@ -468,9 +507,9 @@ package struct ServerConfiguration: Sendable {
             "disk cache \(cacheDirectory.map { "\($0) (\(mib(cacheBytes)))" } ?? "(none)")",
             "signing \(keys.isEnabled ? "\(keys.pairs.count) key/salt pair(s) (secrets masked: ****), \(keys.signatureBytes)-byte signatures" : "OFF: any signature is accepted ('insecure', 'unsafe', '_')")",
             "remote sources \(allowedSources.isEmpty ? "(none allowed)" : allowedSources.map(\.description).joined(separator: ", ")), at most \(mib(maxSourceBytes))",
-            s3.map { s3 in
-                "s3:// sources from \(s3.endpoint) (\(s3.region), \(s3.usesPathStyle ? "path style" : "virtual-hosted")), buckets \(s3.allowedBuckets.isEmpty ? "(none allowed: set SHRINK_S3_ALLOWED_BUCKETS)" : s3.allowedBuckets.sorted().joined(separator: ", ")), \(s3.credentials.map { "signed as \($0.accessKeyID.prefix(4))****" } ?? "anonymous (no AWS credentials found)")"
-            } ?? "s3:// sources off",
+            s3.servesSources || resultStore != nil
+                ? "object store \(s3.endpoint) (\(s3.region), \(s3.usesPathStyle ? "path style" : "virtual-hosted")), \(s3.credentials.map { "signed as \($0.accessKeyID.prefix(4))****" } ?? "anonymous (no AWS credentials found)"); s3:// sources \(s3.servesSources ? "from buckets " + (s3.allowedBuckets.isEmpty ? "(none allowed: set SHRINK_S3_ALLOWED_BUCKETS)" : s3.allowedBuckets.sorted().joined(separator: ", ")) : "off"); result store \(resultStore.map { "s3://\($0.bucket)" + ($0.prefix.isEmpty ? "" : "/\($0.prefix)") } ?? "(none)")"
+                : "s3:// sources off, no result store",
             "gallery \(gallery ? "on at /_/browse/, " + (galleryToken == nil ? "loopback clients only" : "token required (****)") : "off")",
             "imgproxy's variables read: \(imgproxyNames.isEmpty ? "none" : imgproxyNames.joined(separator: ", ")) (values of secrets masked)",
             "thumbor URLs: \(thumborKey == nil ? "no key" : "signed with a key (****)")\(allowsThumborUnsafe ? (thumborKey == nil ? ", /unsafe/ served" : ", but /unsafe/ still served (THUMBOR_ALLOW_UNSAFE_URL=false to refuse it)") : ", /unsafe/ refused")",

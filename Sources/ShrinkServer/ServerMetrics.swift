@@ -17,7 +17,7 @@ package struct ServerMetrics: Sendable {
                 "Time per stage of image requests: queue, fetch, decode (resizing streams inside it), encode, total."
             ),
             ("shrink_rejections_total", "Requests refused, by reason."),
-            ("shrink_cache_hits_total", "Results served without decoding, by tier: http304, memory, disk."),
+            ("shrink_cache_hits_total", "Results served without decoding, by tier: http304, memory, disk, shared."),
             ("shrink_budget_bytes", "The pipeline's memory budget."),
             (
                 "shrink_budget_in_use_bytes",
@@ -35,6 +35,23 @@ package struct ServerMetrics: Sendable {
                 "Disk cache writes that failed (disk full, read-only); each turns writing off for a while."
             ),
             ("shrink_disk_cache_writing", "1 while the disk cache writes new entries, 0 while writing is off."),
+            ("shrink_result_store_hits_total", "Results read whole from the shared result store."),
+            ("shrink_result_store_misses_total", "Lookups the shared result store answered with no object."),
+            (
+                "shrink_result_store_rejected_total",
+                "Objects of the shared result store that failed their length or checksum check (decoded again)."
+            ),
+            ("shrink_result_store_errors_total", "Lookups that failed or timed out (served by decoding)."),
+            ("shrink_result_store_writes_total", "Results written to the shared result store."),
+            ("shrink_result_store_write_errors_total", "Writes to the shared result store that failed."),
+            (
+                "shrink_result_store_skipped_total",
+                "Lookups and writes not tried: the circuit breaker open, too many writes in flight, a result too large."
+            ),
+            (
+                "shrink_result_store_bypassed",
+                "1 while the circuit breaker keeps requests from the shared result store."
+            ),
         ]
         for (name, text) in help { registry.describe(name, text) }
     }
@@ -69,7 +86,7 @@ package struct ServerMetrics: Sendable {
     }
 
     /// Copies the ledger's figures, the downloads' and the resident memory into their gauges (at scrape time).
-    package func refresh(from ledger: PipelineLedger, downloads: DownloadBudget?) {
+    package func refresh(from ledger: PipelineLedger, downloads: DownloadBudget?, resultStore: S3ResultStore? = nil) {
         Gauge(label: "shrink_budget_bytes", factory: registry).record(ledger.budget + (downloads?.capacity ?? 0))
         Gauge(label: "shrink_budget_in_use_bytes", factory: registry).record(ledger.totalBytes + (downloads?.used ?? 0))
         Gauge(label: "shrink_download_bytes", factory: registry).record(downloads?.used ?? 0)
@@ -79,6 +96,16 @@ package struct ServerMetrics: Sendable {
         if let writing = ledger.diskCacheWriting {
             registry.mirrorCounter("shrink_disk_cache_write_failures_total", ledger.diskCacheWriteFailures)
             Gauge(label: "shrink_disk_cache_writing", factory: registry).record(writing ? 1 : 0)
+        }
+        if let resultStore {
+            let s = resultStore.statistics
+            for (name, value) in [
+                ("hits", s.hits), ("misses", s.misses), ("rejected", s.rejected), ("errors", s.errors),
+                ("writes", s.writes), ("write_errors", s.writeErrors), ("skipped", s.skipped),
+            ] {
+                registry.mirrorCounter("shrink_result_store_\(name)_total", value)
+            }
+            Gauge(label: "shrink_result_store_bypassed", factory: registry).record(resultStore.isBypassed ? 1 : 0)
         }
         Gauge(label: "shrink_resident_bytes", factory: registry).record(ProcessStatus.read().residentBytes)
     }

@@ -26,6 +26,8 @@ final class Transfer: @unchecked Sendable {
         var location: String?
         var etag: String?
         var lastModified: String?
+        /// `x-amz-meta-NAME` fields by NAME (lower case): an object's user metadata in S3.
+        var metadata: [String: String] = [:]
         /// A 200's body (nil for a HEAD or another status).
         var body: ImageBytes?
         /// The first KiB of another status's body (an S3 error document names its code there).
@@ -43,6 +45,7 @@ final class Transfer: @unchecked Sendable {
     private var location: String?
     private var etag: String?
     private var lastModified: String?
+    private var metadata: [String: String] = [:]
     private var buffer: UnsafeMutableRawBufferPointer?
     private var used = 0
     private var reserved = 0
@@ -137,7 +140,7 @@ final class Transfer: @unchecked Sendable {
             return .failure(ImageError(.io, "\(url): fetch failed (\(message))", cause: RemoteFetcher.origin))
         }
         var response = Response(
-            status: status, location: location, etag: etag, lastModified: lastModified, body: nil,
+            status: status, location: location, etag: etag, lastModified: lastModified, metadata: metadata, body: nil,
             errorText: String(decoding: discarded, as: UTF8.self))
         guard status == 200, request.method != "HEAD" else { return .success(response) }
         if let contentLength, used != contentLength {
@@ -165,6 +168,7 @@ final class Transfer: @unchecked Sendable {
             location = nil
             etag = nil
             lastModified = nil
+            metadata = [:]
             return true
         }
         guard let colon = text.firstIndex(of: ":") else { return true }
@@ -180,6 +184,8 @@ final class Transfer: @unchecked Sendable {
         case "location": location = value
         case "etag": etag = value
         case "last-modified": lastModified = value
+        case _ where name.hasPrefix("x-amz-meta-") && metadata.count < 16:
+            metadata[String(name.dropFirst("x-amz-meta-".count))] = value
         default: break
         }
         return true

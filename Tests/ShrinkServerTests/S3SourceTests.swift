@@ -32,6 +32,7 @@ import Testing
             s3.port = port
             s3.allowedBuckets = buckets
             s3.credentials = credentials
+            s3.servesSources = true
             c.s3 = s3
             c.firstByteTimeout = .seconds(1)
             c.downloadTimeout = .seconds(2)
@@ -94,7 +95,7 @@ import Testing
         let credentials = AWSCredentials(accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)
         // Validators asked again on every request, so that the change below is seen at once.
         let service = try service(endpoint: moto.port, buckets: ["versions"], credentials: credentials) {
-            $0.s3?.validatorLifetime = .zero
+            $0.s3.validatorLifetime = .zero
         }
         let before = await get(service, "s3://versions/p.jpg")
         #expect(try imageSize(before.body) == PixelSize(width: 64, height: 48))
@@ -153,7 +154,7 @@ import Testing
             let head = line.hasPrefix("HEAD")
             switch path {
             case "/b-1/hang.jpg" where !head:
-                Thread.sleep(forTimeInterval: 3)
+                Thread.sleep(forTimeInterval: 10)
                 return nil
             case "/b-1/cut.jpg" where !head:
                 return (ok + "Content-Length: \(jpeg.count)\r\n\r\n", Array(jpeg.prefix(jpeg.count / 2)))
@@ -173,9 +174,10 @@ import Testing
         }
         let service = try service(endpoint: origin.port, buckets: ["b-1"], credentials: nil)
 
-        let started = ContinuousClock.now
+        // A deadline (first byte 1 s, the whole exchange 2 s) ends it: 504. (The store would have closed the connection
+        // after 10 s with no answer, a 502; a wall-clock bound would measure the test machine's load, not the deadline.)
         let hang = await get(service, "s3://b-1/hang.jpg")
-        #expect(hang.status == 504 && started.duration(to: .now) < .seconds(3))
+        #expect(hang.status == 504)
 
         for _ in 0..<2 {
             let cut = await get(service, "s3://b-1/cut.jpg")
@@ -208,13 +210,14 @@ import Testing
     }
 
     @Test func settingsComeFromShrinkAndImgproxyNames() throws {
-        #expect(try ServerConfiguration(environment: [:]).s3 == nil)
+        #expect(try !ServerConfiguration(environment: [:]).s3.servesSources)
         let imgproxy = try ServerConfiguration(environment: [
             "IMGPROXY_USE_S3": "true", "IMGPROXY_S3_ENDPOINT": "http://127.0.0.1:9000",
             "IMGPROXY_S3_REGION": "eu-west-1",
             "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret",
         ])
-        let s3 = try #require(imgproxy.s3)
+        let s3 = imgproxy.s3
+        #expect(s3.servesSources)
         #expect(s3.endpoint == "http://127.0.0.1:9000" && s3.region == "eu-west-1" && s3.usesPathStyle)
         #expect(s3.allowedBuckets.isEmpty && !s3.allows(bucket: "any"))
         #expect(s3.credentials == AWSCredentials(accessKeyID: "AKID", secretAccessKey: "secret"))
@@ -226,7 +229,7 @@ import Testing
             "SHRINK_S3_ALLOWED_BUCKETS": "photos, archive", "IMGPROXY_S3_REGION": "eu-west-1",
             "SHRINK_S3_REGION": "us-west-2", "AWS_EC2_METADATA_DISABLED": "true", "HOME": "/nonexistent",
         ])
-        let mine = try #require(shrink.s3)
+        let mine = shrink.s3
         #expect(mine.allowedBuckets == ["photos", "archive"] && mine.region == "us-west-2")
         #expect(mine.endpoint == "https://s3.us-west-2.amazonaws.com" && !mine.usesPathStyle && mine.credentials == nil)
         let client = ObjectStoreClient(

@@ -18,6 +18,9 @@ extension ImagePipeline {
         public var encodedCache: MemoryCache<CacheKey, EncodedImage>.Configuration?
         /// A disk cache of encoded thumbnails (JPEG for opaque results, PNG otherwise). `nil` by default.
         public var diskCache: DiskCache?
+        /// Encoded results shared with other processes, asked after the disk tier by requests for bytes and given
+        /// every result encoded here (``SharedResultStore``). `nil` by default.
+        public var sharedResults: (any SharedResultStore)?
         /// JPEG quality of disk cache entries. `90` by default.
         public var diskCacheQuality: Int
         /// Sample the heap between strips to report ``ImageTelemetry/measuredPeakBytes``. `true` by default.

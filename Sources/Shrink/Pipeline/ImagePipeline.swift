@@ -23,6 +23,7 @@ import ShrinkCore
 ///  PipelineJobs.join ─ same key in flight ──────────────────────► waits for that job (coalesced)
 ///        ▼
 ///  LoadStage ── ResultStore.encodedDiskHit (bytes) ────────────► answered (disk tier, no load, no charge)
+///        │  ResultStore.sharedHit (bytes, a SharedResultStore) ──► answered (shared tier, no load, no charge)
 ///        ▼
 ///  PlanStage: header, DecodePlan within the budget, charge, result key
 ///        │  ResultStore.requestKey(forResult:) → memory / disk hit under another spelling ─► answered
@@ -35,7 +36,7 @@ import ShrinkCore
 ///        ▼
 ///  EncodeStage (bytes only): the registry's writer, inside the same charge                          │
 ///        ▼  ◄─────────────────────────────────────────────────────────────────────────────────────────┘
-///  ResultStore.keep: memory tier, encoded tier, disk tier ─► PipelineJobs.finish ─► every waiting task
+///  ResultStore.keep: memory tier, encoded tier, disk tier, shared tier ─► PipelineJobs.finish ─► every waiting task
 /// ```
 ///
 /// ```swift
@@ -168,11 +169,25 @@ public final class ImagePipeline: Sendable {
         }
         let measures = configuration.measuresMemory || request.measuresMemory
         if let job = jobs.join(task, key: key, output: output, measuresMemory: measures) {
-            loading.load(
-                job, answered: { self.answered(job, by: self.store.encodedDiskHit(for: job)) },
-                next: { self.plan(job, bytes: $0) }, failed: { self.complete(job, .failure($0)) })
+            if store.shared != nil, output != nil {
+                // The disk tier, then the shared one (a network round trip), then the load.
+                Task.detached {
+                    if self.answered(job, by: self.store.encodedDiskHit(for: job)) { return }
+                    if self.answered(job, by: await self.store.sharedHit(for: job)) { return }
+                    guard !job.monitor.isCancelled else { return }
+                    self.load(job, answered: { false })
+                }
+            } else {
+                load(job, answered: { self.answered(job, by: self.store.encodedDiskHit(for: job)) })
+            }
         }
         return task
+    }
+
+    /// Loads `job`'s bytes and plans it, unless `answered` (asked where the load runs) answers it first.
+    private func load(_ job: PipelineJob, answered: @escaping @Sendable () -> Bool) {
+        loading.load(
+            job, answered: answered, next: { self.plan(job, bytes: $0) }, failed: { self.complete(job, .failure($0)) })
     }
 
     /// Plans `job` from its bytes; answers it from a tier when another spelling of the request cached the same
@@ -219,7 +234,7 @@ public final class ImagePipeline: Sendable {
                 let animated = try animating.encode(job, planned, as: settings, waited: waited, telemetry: &telemetry)
             {
                 jobs.countEncode()
-                if store.keep(animated, for: job, onDisk: true) { shareBudget() }
+                if store.keep(animated, for: job, onDisk: true, shares: true) { shareBudget() }
                 output = .success(.encoded(EncodedResponse(image: animated, telemetry: telemetry)))
             } else {
                 output = try still(job, planned, waited: waited, telemetry: &telemetry)
@@ -246,7 +261,7 @@ public final class ImagePipeline: Sendable {
         if let settings = job.output {
             let encoded = try encoding.encode(image, of: job, as: settings, telemetry: &telemetry)
             jobs.countEncode()
-            if store.keep(encoded, for: job, onDisk: true) { shareBudget() }
+            if store.keep(encoded, for: job, onDisk: true, shares: true) { shareBudget() }
             return .success(.encoded(EncodedResponse(image: encoded, telemetry: telemetry)))
         }
         if !job.monitor.isCancelled, store.keep(image, for: job, onDisk: telemetry.origin == .decoded) {

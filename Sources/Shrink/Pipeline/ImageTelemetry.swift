@@ -12,6 +12,8 @@ public struct ImageTelemetry: Sendable {
         /// From the disk cache: an encoded thumbnail decoded again for pixels, or the stored bytes as they
         /// are for a request for bytes.
         case diskCache
+        /// From the ``SharedResultStore`` (an object store other nodes write too): the stored bytes as they are.
+        case sharedStore
     }
 
     /// Where the result came from.

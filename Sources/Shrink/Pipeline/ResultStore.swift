@@ -1,8 +1,9 @@
 import ShrinkCore
 import Synchronization
 
-/// The pipeline's store stage: its three cache tiers — decoded pixels in memory, encoded results in memory,
-/// encoded thumbnails on disk — and the ``ResultIndex`` that lets a request spelled differently find a result.
+/// The pipeline's store stage: its cache tiers — decoded pixels in memory, encoded results in memory, encoded
+/// thumbnails on disk, and encoded results in a ``SharedResultStore`` when one is configured (read and written as
+/// the disk tier's cache policy allows) — and the ``ResultIndex`` that lets a request spelled differently find a result.
 /// Every read and write of a tier is one method here, gated by the request's ``CachePolicy``; the stages call
 /// these and nothing else touches a cache.
 ///
@@ -15,6 +16,8 @@ final class ResultStore: Sendable {
     let encodedCache: MemoryCache<CacheKey, EncodedImage>?
     /// Encoded thumbnails on disk; nil when not configured.
     let diskCache: DiskCache?
+    /// Encoded results shared with other processes; nil when not configured.
+    let shared: (any SharedResultStore)?
     /// The registry entries are read and written with.
     let codecs: CodecRegistry
     private let diskCacheQuality: Int
@@ -25,6 +28,7 @@ final class ResultStore: Sendable {
         memoryCache = configuration.memoryCache.map { MemoryCache(configuration: $0) }
         encodedCache = configuration.encodedCache.map { MemoryCache(configuration: $0) }
         diskCache = configuration.diskCache
+        shared = configuration.sharedResults
         diskCacheQuality = configuration.diskCacheQuality
         codecs = configuration.codecs
         observer = configuration.observer
@@ -69,7 +73,24 @@ final class ResultStore: Sendable {
         var telemetry = ImageTelemetry(origin: .diskCache, pixelFormat: nil)
         telemetry.bytesRead = data.count
         telemetry.encodedBytes = data.count
-        keep(image, for: job, onDisk: false)
+        keep(image, for: job, onDisk: false, shares: false)
+        return .encoded(EncodedResponse(image: image, telemetry: telemetry))
+    }
+
+    /// A request for bytes answered from the shared tier under `job`'s key: the stored bytes as they are (the store
+    /// checked them whole; their header must read as an image of the output's format), then kept in the encoded
+    /// memory tier and the disk tier; nil on a miss, for a request for pixels or one that may not read the disk tier.
+    func sharedHit(for job: PipelineJob) async -> PipelineOutput? {
+        guard let shared, let output = job.output, !job.request.cachePolicy.contains(.skipDiskCacheRead),
+            let data = await shared.result(for: job.key.string),
+            let source = try? ImageSource(bytes: ImageBytes(data), name: "shared result", codecs: codecs),
+            source.info.format == output.format
+        else { return nil }
+        let image = EncodedImage(bytes: data, format: output.format, size: source.info.displayedSize)
+        var telemetry = ImageTelemetry(origin: .sharedStore, pixelFormat: nil)
+        telemetry.bytesRead = data.count
+        telemetry.encodedBytes = data.count
+        keep(image, for: job, onDisk: true, shares: false)
         return .encoded(EncodedResponse(image: image, telemetry: telemetry))
     }
 
@@ -95,12 +116,15 @@ final class ResultStore: Sendable {
         return kept
     }
 
-    /// Keeps an encoded result in the encoded memory tier and, when `onDisk`, the disk tier, as far as the
-    /// request allows. Returns true when the memory tier took it.
+    /// Keeps an encoded result in the encoded memory tier, when `onDisk` the disk tier, and when `shares` (made
+    /// here) the shared tier, as far as the request allows. Returns true when the memory tier took it.
     @discardableResult
-    func keep(_ image: EncodedImage, for job: PipelineJob, onDisk: Bool) -> Bool {
+    func keep(_ image: EncodedImage, for job: PipelineJob, onDisk: Bool, shares: Bool) -> Bool {
         let kept = remember(image, in: encodedCache, cost: image.bytes.count, for: job)
         if onDisk { store(image.bytes, for: job, indexed: true) }
+        if shares, let shared, !job.request.cachePolicy.contains(.skipDiskCacheWrite) {
+            shared.store(image, for: job.key.string)
+        }
         return kept
     }
 

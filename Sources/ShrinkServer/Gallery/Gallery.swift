@@ -247,7 +247,7 @@ package struct Gallery: Sendable {
     /// The live strip's figures, read from the same registry `/metrics` renders (refreshed first).
     package func stats() -> String {
         let m = service.metrics
-        m.refresh(from: service.pipeline.ledger, downloads: service.remote?.downloads)
+        m.refresh(from: service.pipeline.ledger, downloads: service.remote?.downloads, resultStore: service.resultStore)
         let r = m.registry
         let hits = r.total("shrink_cache_hits_total")
         let decodes = r.total("shrink_decodes_total")

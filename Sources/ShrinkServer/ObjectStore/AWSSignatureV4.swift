@@ -87,16 +87,18 @@ package struct AWSSignatureV4: Sendable {
             + "Signature=\(signature)"
     }
 
-    /// The headers to send an S3 request with: `Host`, `X-Amz-Date`, `X-Amz-Content-SHA256`, the session token's
-    /// and `Authorization`, for `method` on `path` (decoded) with `query` at `host` (with its port when not the
-    /// scheme's), its payload hashed as `payloadHash`, at `timestamp`.
+    /// The headers to send an S3 request with: `Host`, `X-Amz-Date`, `X-Amz-Content-SHA256`, the session token's,
+    /// `signing` (headers sent and signed too: S3 wants every `x-amz-` header signed) and `Authorization`, for
+    /// `method` on `path` (decoded) with `query` at `host` (with its port when not the scheme's), its payload hashed
+    /// as `payloadHash`, at `timestamp`.
     package func headers(
         method: String, host: String, path: String, query: [(name: String, value: String)] = [],
-        payloadHash: String = emptyPayloadHash, timestamp: String
+        payloadHash: String = emptyPayloadHash, signing: [(name: String, value: String)] = [], timestamp: String
     ) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [
             ("Host", host), ("X-Amz-Date", timestamp), ("X-Amz-Content-SHA256", payloadHash),
         ]
+        headers += signing
         if let token = credentials.sessionToken { headers.append(("X-Amz-Security-Token", token)) }
         let request = Request(method: method, path: path, query: query, headers: headers, payloadHash: payloadHash)
         headers.append(("Authorization", authorization(for: request, timestamp: timestamp)))

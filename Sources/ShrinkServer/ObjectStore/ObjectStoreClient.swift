@@ -1,5 +1,6 @@
 import Foundation
 import Shrink
+import ShrinkCore
 import ShrinkServerURL
 import Synchronization
 
@@ -76,20 +77,28 @@ package final class ObjectStoreClient: Sendable {
         return body
     }
 
-    /// One signed exchange for `location`.
-    private func send(_ method: String, _ location: S3Location, extra: [String] = []) async throws(ImageError)
-        -> Transfer.Response
-    {
+    /// One signed exchange for `location`: `extra` header lines sent as they are, `signed` headers sent and signed
+    /// (every `x-amz-` one must be), `body` a PUT's (its SHA-256 signed as the payload, which S3 checks).
+    func send(
+        _ method: String, _ location: S3Location, extra: [String] = [], signed: [(name: String, value: String)] = [],
+        body: [UInt8] = [], deadlines: RemoteFetcher.Deadlines? = nil
+    ) async throws(ImageError) -> Transfer.Response {
         let (url, host, path, query) = address(of: location)
         var lines = extra
         if let signer {
             let timestamp = AWSSignatureV4.timestamp(Int(Date().timeIntervalSince1970))
-            let signed = signer.headers(method: method, host: host, path: path, query: query, timestamp: timestamp)
-            lines += signed.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
+            let payload = method == "PUT" ? SHA256.hex(body) : AWSSignatureV4.emptyPayloadHash
+            let headers = signer.headers(
+                method: method, host: host, path: path, query: query, payloadHash: payload, signing: signed,
+                timestamp: timestamp)
+            lines += headers.filter { $0.name != "Host" }.map { "\($0.name): \($0.value)" }
+        } else {
+            lines += signed.map { "\($0.name): \($0.value)" }
         }
         do {
             return try await fetcher.exchange(
-                url, request: Transfer.Request(method: method, headers: lines), checksAddress: false)
+                url, request: Transfer.Request(method: method, headers: lines, body: body), checksAddress: false,
+                deadlines: deadlines)
         } catch  where error.cause == nil && error.code != .cancelled && error.code != .limitExceeded {
             throw ImageError(error.code, "\(location): \(error.message)", cause: RemoteFetcher.origin)
         }

@@ -7,9 +7,9 @@ extension S3Settings {
     /// `SHRINK_S3_ENDPOINT`/`IMGPROXY_S3_ENDPOINT`, `SHRINK_S3_REGION`/`IMGPROXY_S3_REGION` (then `AWS_REGION`,
     /// `AWS_DEFAULT_REGION`), `SHRINK_S3_PATH_STYLE`/`IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE`,
     /// `SHRINK_S3_ALLOWED_BUCKETS`/`IMGPROXY_S3_ALLOWED_BUCKETS` (comma-separated), `SHRINK_S3_VALIDATOR_TTL`
-    /// (seconds), and the credentials ``AWSCredentials/resolve(environment:read:)`` finds. nil when S3 is off; fails
-    /// naming the variable that cannot be used.
-    package init?(environment: [String: String], imgproxyNames: inout [String]) throws(ConfigurationError) {
+    /// (seconds). The credentials are not looked up here (``AWSCredentials/resolve(environment:read:)`` does it when
+    /// the store is used). Fails naming the variable that cannot be used.
+    package init(environment: [String: String], imgproxyNames: inout [String]) throws(ConfigurationError) {
         var read: [String] = []
         func value(_ names: String...) -> (name: String, value: String)? {
             guard let name = names.first(where: { environment[$0] != nil }), let v = environment[name] else {
@@ -32,7 +32,7 @@ extension S3Settings {
         let on = try value("SHRINK_USE_S3", "IMGPROXY_USE_S3").map { (name, flag) throws(ConfigurationError) in
             try ServerConfiguration.flag(flag, name: name)
         }
-        guard on ?? !allowedBuckets.isEmpty else { return nil }
+        servesSources = on ?? !allowedBuckets.isEmpty
         if let (name, endpoint) = value("SHRINK_S3_ENDPOINT", "IMGPROXY_S3_ENDPOINT"), !endpoint.isEmpty {
             try setEndpoint(endpoint, name: name)
         }
@@ -53,7 +53,6 @@ extension S3Settings {
             }
             validatorLifetime = .milliseconds(Int(v * 1000))
         }
-        credentials = try AWSCredentials.resolve(environment: environment)
         imgproxyNames += read
     }
 }

@@ -1,6 +1,6 @@
 import ShrinkServerURL
 
-/// Where and how `s3://` sources are read: the store's endpoint (AWS's regional one, or any store speaking S3's
+/// Where and how `s3://` sources and the shared result tier are read: the store's endpoint (AWS's regional one, or any store speaking S3's
 /// protocol), its region, path-style or virtual-hosted addressing, the buckets sources may name, and the credentials
 /// requests are signed with (none: anonymous requests, for public buckets).
 package struct S3Settings: Sendable {
@@ -14,6 +14,8 @@ package struct S3Settings: Sendable {
     /// Path-style addressing (`ENDPOINT/BUCKET/KEY`) rather than virtual-hosted (`BUCKET.ENDPOINT/KEY`); nil: path
     /// style for a configured endpoint (MinIO, Ceph, moto expect it), virtual-hosted for AWS.
     package var pathStyle: Bool?
+    /// Whether `s3://` sources are served. Off by default.
+    package var servesSources = false
     /// The buckets sources may name. Empty by default: every `s3://` source is refused.
     package var allowedBuckets: Set<String> = []
     /// Signing keys; nil sends requests unsigned.

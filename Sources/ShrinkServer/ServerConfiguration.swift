@@ -180,15 +180,9 @@ package struct ServerConfiguration: Sendable {
     /// the variable that cannot be used.
     package init(environment: [String: String]) throws(ConfigurationError) {
         self.init()
-        var read: [String] = []
+        var reader = EnvironmentReader(environment)
         /// The value of the first of `names` that is set (Shrink's first); imgproxy's names are remembered.
-        func value(_ names: String...) -> (name: String, value: String)? {
-            guard let name = names.first(where: { environment[$0] != nil }), let v = environment[name] else {
-                return nil
-            }
-            if name.hasPrefix("IMGPROXY_") { read.append(name) }
-            return (name, v)
-        }
+        func value(_ names: String...) -> (name: String, value: String)? { reader.value(names) }
         if let (name, bind) = value("SHRINK_BIND", "IMGPROXY_BIND") {
             // imgproxy's `:8080` listens on every interface.
             try setBind(bind.hasPrefix(":") ? "0.0.0.0" + bind : bind, name: name)
@@ -392,7 +386,7 @@ package struct ServerConfiguration: Sendable {
             }
             watermarkOpacity = v
         }
-        s3 = try S3Settings(environment: environment, imgproxyNames: &read)
+        s3 = try S3Settings(reading: &reader)
         if let text = environment["SHRINK_RESULT_STORE"], !text.isEmpty {
             resultStore = try Self.resultStore(text, name: "SHRINK_RESULT_STORE")
         }
@@ -408,7 +402,7 @@ package struct ServerConfiguration: Sendable {
         for (name, value) in environment where name.hasPrefix("SHRINK_PRESET_") {
             presets[String(name.dropFirst("SHRINK_PRESET_".count)).lowercased()] = value
         }
-        imgproxyNames = read.sorted()
+        imgproxyNames = reader.imgproxyNames.sorted()
     }
 
     /// The boolean `value` of the variable `name`: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (or empty) in

@@ -89,6 +89,17 @@ import Testing
         #expect(await get(d).header("X-Shrink-Origin") == "sharedStore")
         #expect(fixture.decodeCount == 2)
 
+        // A size the photo cannot reach (400 px wide, no enlarging) makes the same result as another: node a answers
+        // it from that one (its result index), and writes it under its own key too, so that node e finds it.
+        #expect(await get(a, "/insecure/w:500/plain/local:///a.jpg@png").header("X-Shrink-Origin") == "decoded")
+        let alias = await get(a, "/insecure/w:600/plain/local:///a.jpg@png")
+        #expect(alias.status == 200 && alias.header("X-Shrink-Origin") == "memoryCache")
+        try await waitUntil { a.resultStore?.statistics.writes == 3 }
+        let e = try node(store: moto.port, credentials: credentials)
+        let found = await get(e, "/insecure/w:600/plain/local:///a.jpg@png")
+        #expect(found.header("X-Shrink-Origin") == "sharedStore" && found.body == alias.body)
+        #expect(fixture.decodeCount == 3)
+
         // /metrics carries the tier's counts.
         d.metrics.refresh(from: d.pipeline.ledger, downloads: d.remote?.downloads, resultStore: d.resultStore)
         let text = d.metrics.registry.render()

@@ -205,6 +205,7 @@ public final class ImagePipeline: Sendable {
             let hit =
                 store.memoryHit(stored, request: job.request, encoded: job.output != nil)
                 ?? store.encodedDiskHit(for: job, key: stored)
+            store.keepUnderOwnKey(hit, for: job)
             if answered(job, by: hit) { return }
         }
         // The header's pages are not needed until the decode is admitted, which may be a while.

@@ -94,6 +94,19 @@ final class ResultStore: Sendable {
         return .encoded(EncodedResponse(image: image, telemetry: telemetry))
     }
 
+    /// Writes a result for bytes that `job` was answered with under another spelling's key
+    /// (``requestKey(forResult:)``) to the disk and shared tiers under `job`'s own key too: the index that found it
+    /// is this process's memory, read only once a request is planned (after its source is loaded), while those
+    /// tiers are read before any load — so the next request of this spelling, here after a restart or on another
+    /// node, is answered without loading its source.
+    func keepUnderOwnKey(_ output: PipelineOutput?, for job: PipelineJob) {
+        guard case .encoded(let response)? = output else { return }
+        store(response.image.bytes, for: job, indexed: false)
+        if let shared, !job.request.cachePolicy.contains(.skipDiskCacheWrite) {
+            shared.store(response.image, for: job.key.string)
+        }
+    }
+
     /// The request key the result `key` was cached under (``ResultIndex``), when another request made it.
     func requestKey(forResult key: CacheKey) -> CacheKey? {
         results.withLock { $0[key] }

@@ -2,22 +2,15 @@ import Foundation
 import ShrinkServerURL
 
 extension S3Settings {
-    /// The settings `environment` gives, each under Shrink's name or, unset, imgproxy's (appended to `imgproxyNames`
-    /// when read): `SHRINK_USE_S3`/`IMGPROXY_USE_S3` (on by default when buckets are allowed),
+    /// The settings `reader`'s environment gives, each under Shrink's name or, unset, imgproxy's (the reader remembers
+    /// imgproxy's names read): `SHRINK_USE_S3`/`IMGPROXY_USE_S3` (on by default when buckets are allowed),
     /// `SHRINK_S3_ENDPOINT`/`IMGPROXY_S3_ENDPOINT`, `SHRINK_S3_REGION`/`IMGPROXY_S3_REGION` (then `AWS_REGION`,
     /// `AWS_DEFAULT_REGION`), `SHRINK_S3_PATH_STYLE`/`IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE`,
     /// `SHRINK_S3_ALLOWED_BUCKETS`/`IMGPROXY_S3_ALLOWED_BUCKETS` (comma-separated), `SHRINK_S3_VALIDATOR_TTL`
     /// (seconds). The credentials are not looked up here (``AWSCredentials/resolve(environment:read:)`` does it when
     /// the store is used). Fails naming the variable that cannot be used.
-    package init(environment: [String: String], imgproxyNames: inout [String]) throws(ConfigurationError) {
-        var read: [String] = []
-        func value(_ names: String...) -> (name: String, value: String)? {
-            guard let name = names.first(where: { environment[$0] != nil }), let v = environment[name] else {
-                return nil
-            }
-            if name.hasPrefix("IMGPROXY_") { read.append(name) }
-            return (name, v)
-        }
+    init(reading reader: inout EnvironmentReader) throws(ConfigurationError) {
+        func value(_ names: String...) -> (name: String, value: String)? { reader.value(names) }
         self.init()
         if let (name, list) = value("SHRINK_S3_ALLOWED_BUCKETS", "IMGPROXY_S3_ALLOWED_BUCKETS") {
             for entry in list.split(separator: ",") {
@@ -47,13 +40,12 @@ extension S3Settings {
         if let (name, flag) = value("SHRINK_S3_PATH_STYLE", "IMGPROXY_S3_ENDPOINT_USE_PATH_STYLE") {
             pathStyle = try ServerConfiguration.flag(flag, name: name)
         }
-        if let text = environment["SHRINK_S3_VALIDATOR_TTL"] {
+        if let text = reader["SHRINK_S3_VALIDATOR_TTL"] {
             guard let v = Double(text), v >= 0, v <= 86_400 else {
                 throw ConfigurationError("SHRINK_S3_VALIDATOR_TTL must be seconds from 0 to 86400, not \(text)")
             }
             validatorLifetime = .milliseconds(Int(v * 1000))
         }
-        imgproxyNames += read
     }
 }
 

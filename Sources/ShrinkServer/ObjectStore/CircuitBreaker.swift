@@ -8,7 +8,6 @@ package final class CircuitBreaker: Sendable {
         var failures = 0
         var openUntil: ContinuousClock.Instant?
         var trial = false
-        package var openings = 0
     }
     package let threshold: Int
     package let pause: Duration
@@ -43,7 +42,6 @@ package final class CircuitBreaker: Sendable {
         state.withLock { s in
             s.failures += 1
             if s.trial || s.failures >= threshold {
-                if s.openUntil == nil || s.trial { s.openings += 1 }
                 s.openUntil = ContinuousClock.now + pause
                 s.trial = false
             }
@@ -52,7 +50,4 @@ package final class CircuitBreaker: Sendable {
 
     /// True from opening until a success closes it (a trial may be out meanwhile).
     package var isOpen: Bool { state.withLock { $0.openUntil != nil } }
-
-    /// How many times it opened.
-    package var openings: Int { state.withLock { $0.openings } }
 }

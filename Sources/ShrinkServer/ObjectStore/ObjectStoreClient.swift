@@ -32,9 +32,7 @@ package final class ObjectStoreClient: Sendable {
     package func address(of location: S3Location) -> (
         url: String, host: String, path: String, query: [(name: String, value: String)]
     ) {
-        let endpoint = settings.endpoint
-        let authority = String(endpoint.drop { $0 != ":" }.dropFirst(3))
-        let host = settings.usesPathStyle ? authority : location.bucket + "." + authority
+        let host = settings.usesPathStyle ? settings.authority : location.bucket + "." + settings.authority
         let path = settings.usesPathStyle ? "/\(location.bucket)/\(location.key)" : "/\(location.key)"
         let query = location.versionID.map { [(name: "versionId", value: $0)] } ?? []
         let encodedQuery = query.map {
@@ -78,16 +76,17 @@ package final class ObjectStoreClient: Sendable {
     }
 
     /// One signed exchange for `location`: `extra` header lines sent as they are, `signed` headers sent and signed
-    /// (every `x-amz-` one must be), `body` a PUT's (its SHA-256 signed as the payload, which S3 checks).
+    /// (every `x-amz-` one must be), `body` a PUT's (its SHA-256 signed as the payload, which S3 checks;
+    /// `bodyHash` when the caller has it already, else computed here).
     func send(
         _ method: String, _ location: S3Location, extra: [String] = [], signed: [(name: String, value: String)] = [],
-        body: [UInt8] = [], deadlines: RemoteFetcher.Deadlines? = nil
+        body: [UInt8] = [], bodyHash: String? = nil, deadlines: RemoteFetcher.Deadlines? = nil
     ) async throws(ImageError) -> Transfer.Response {
         let (url, host, path, query) = address(of: location)
         var lines = extra
         if let signer {
             let timestamp = AWSSignatureV4.timestamp(Int(Date().timeIntervalSince1970))
-            let payload = method == "PUT" ? SHA256.hex(body) : AWSSignatureV4.emptyPayloadHash
+            let payload = method == "PUT" ? bodyHash ?? SHA256.hex(body) : AWSSignatureV4.emptyPayloadHash
             let headers = signer.headers(
                 method: method, host: host, path: path, query: query, payloadHash: payload, signing: signed,
                 timestamp: timestamp)

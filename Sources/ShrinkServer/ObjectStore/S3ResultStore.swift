@@ -124,8 +124,10 @@ package final class S3ResultStore: SharedResultStore {
 
     /// The PUT of `image` with its metadata, counted, its outcome told to the breaker.
     private func put(_ image: EncodedImage, at location: S3Location) async {
+        // One hash of the bytes: the checksum readers verify, and the payload hash the signature covers.
+        let checksum = SHA256.hex(image.bytes)
         let metadata: [(name: String, value: String)] = [
-            ("x-amz-meta-shrink-sha256", SHA256.hex(image.bytes)),
+            ("x-amz-meta-shrink-sha256", checksum),
             ("x-amz-meta-shrink-length", String(image.bytes.count)),
             ("x-amz-meta-shrink-format", image.format.name),
             ("x-amz-meta-shrink-size", "\(image.size.width)x\(image.size.height)"),
@@ -133,7 +135,7 @@ package final class S3ResultStore: SharedResultStore {
         do {
             let response = try await client.send(
                 "PUT", location, extra: ["Content-Type: \(image.mimeType)"], signed: metadata, body: image.bytes,
-                deadlines: deadlines)
+                bodyHash: checksum, deadlines: deadlines)
             guard response.status == 200 else {
                 breaker.failed()
                 count { $0.writeErrors += 1 }

@@ -27,11 +27,14 @@ package struct S3Settings: Sendable {
 
     package init() {}
 
-    /// The endpoint's `scheme://host[:port]`.
-    package var endpoint: String {
-        let h = host ?? "s3.\(region).amazonaws.com"
-        return "\(scheme)://\(h)" + (port.map { $0 == RemoteURL.defaultPort(scheme) ? "" : ":\($0)" } ?? "")
+    /// The endpoint's `host[:port]` (the port only when not the scheme's): what path-style requests are sent to.
+    package var authority: String {
+        (host ?? "s3.\(region).amazonaws.com")
+            + (port.map { $0 == RemoteURL.defaultPort(scheme) ? "" : ":\($0)" } ?? "")
     }
+
+    /// The endpoint's `scheme://host[:port]`.
+    package var endpoint: String { "\(scheme)://\(authority)" }
 
     /// Whether requests name the bucket in the path.
     package var usesPathStyle: Bool { pathStyle ?? (host != nil) }

@@ -88,9 +88,10 @@ SERIAL_LANE = $(call quietly,docs,scripts/docs); $(call quietly,check-animation,
 # (No debug info in the test build: it is not read here, and it costs time in every clean build. The index store
 # stays: test discovery on Linux reads it.)
 # The fuzz harnesses' sanitizer build (.build-fuzz/, a scratch path of its own) starts in the background before the
-# release and debug builds, filling the cores they leave idle; `scripts/fuzz 2` later waits for it (SwiftPM's lock).
+# release and debug builds, filling the cores they leave idle; the fuzz pass and the sanitizer sweep wait for it and
+# use what it built (SHRINK_FUZZ_PREBUILT: scripts/fuzz --prebuild).
 fuzz-prebuild: deps
-	@mkdir -p .build-fuzz && (scripts/fuzz --sweep > .build-fuzz/prebuild.log 2>&1 &)
+	@mkdir -p .build-fuzz && (scripts/fuzz --prebuild > .build-fuzz/prebuild.log 2>&1 &)
 
 test: fuzz-prebuild build
 	@rm -rf $(LOGS) && mkdir -p $(LOGS) && touch $(LOGS)/started
@@ -105,8 +106,8 @@ test: fuzz-prebuild build
 	@( $(SERIAL_LANE) ) & lane=$$!; \
 	for check in $(POOLED_CHECKS); do $(call logged,$$check,scripts/$$check) || { kill $$lane; exit 1; }; done; \
 	wait $$lane
-	$(call logged,fuzz,scripts/fuzz 2)
-	$(call logged,check-sanitizers,scripts/check-sanitizers)
+	$(call logged,fuzz,SHRINK_FUZZ_PREBUILT=1 scripts/fuzz 2)
+	$(call logged,check-sanitizers,SHRINK_FUZZ_PREBUILT=1 scripts/check-sanitizers)
 	@scripts/test-summary $(LOGS)
 
 # `make test` as a user's clone without the corpus runs it (SHRINK_CORPUS=none), over the steps that mode changes:
@@ -120,8 +121,8 @@ test-no-corpus:
 	$(call logged,swift-test,$(SWIFT_TEST))
 	@for check in $(CORPUS_CHECKS); do $(call logged,$$check,scripts/$$check) || exit 1; done
 	$(call logged,check-gallery,$(GALLERY))
-	$(call logged,fuzz,scripts/fuzz 2)
-	$(call logged,check-sanitizers,scripts/check-sanitizers)
+	$(call logged,fuzz,SHRINK_FUZZ_PREBUILT=1 scripts/fuzz 2)
+	$(call logged,check-sanitizers,SHRINK_FUZZ_PREBUILT=1 scripts/check-sanitizers)
 	@scripts/test-summary --no-corpus $(LOGS)
 
 # The library's DocC archive in .build/docs/Shrink.doccarchive: fails on any DocC warning and on any public symbol

@@ -186,7 +186,7 @@ extension ImageSource {
                 width: Int((Double(source.width) * f.x).rounded(.up)),
                 height: Int((Double(source.height) * f.y).rounded(.up)))
             return StreamingResampler.predictedBytes(
-                inputSize: size, format: .gray8, outputSize: target, region: region)
+                inputSize: size, format: .gray8, outputSize: target, region: region, kernel: PlanarRenderer.kernel(i))
         }
         let chroma = [(1.0, 1.0), (0.5, 1.0), (1.0, 0.5), (0.5, 0.5)].map { bytes(1, sampled: $0) }.max()!
         return bytes(0, sampled: (1, 1)) + 2 * chroma

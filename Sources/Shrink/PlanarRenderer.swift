@@ -2,7 +2,8 @@ import ShrinkCore
 import ShrinkResample
 
 /// Runs a plan on Y, Cb, Cr planes straight from a decoder (``PlaneDecoding``) into a yuv420 result: each plane is
-/// resampled on its own (chroma to half the output size, whatever the source's subsampling) and written to
+/// resampled on its own (chroma to half the output size, whatever the source's subsampling, with the filter of
+/// ``kernel(_:)``) and written to
 /// its oriented position, so no RGB image ever exists.
 ///
 /// Memory: the result (1.5 B/px), one decoder row group per plane, and a resampler ring per plane.
@@ -27,7 +28,10 @@ enum PlanarRenderer {
                 let writer = OrientedWriter(
                     destination: destination.baseAddress! + layout[i].offset, storedSize: target,
                     channels: 1, orientation: plan.orientation)
-                sinks.append(PlaneSink(source: planes.planeSizes[i], region: region, target: target, writer: writer))
+                sinks.append(
+                    PlaneSink(
+                        source: planes.planeSizes[i], region: region, target: target, writer: writer,
+                        kernel: Self.kernel(i)))
             }
             while !sinks.allSatisfy(\.isComplete) {
                 let more = try planes.readGroup { plane, y, row in sinks[plane].take(row, y: y) }
@@ -41,6 +45,11 @@ enum PlanarRenderer {
             try planes.finish()
         }
     }
+
+    /// The filter plane `i` is resampled with: Lanczos-3 for luma; for chroma, which the output holds at half the
+    /// luma's size, the filter an RGB image's chroma gets on its way to 4:2:0 (``ResampleKernel/subsampledLanczos3``),
+    /// so a thumbnail made through planes matches one made through RGB.
+    static func kernel(_ i: Int) -> ResampleKernel { i == 0 ? .lanczos3 : .subsampledLanczos3 }
 
     /// Plane `i`'s stored output size (chroma: half the luma's, rounded up) and the part of it to resample: the
     /// luma region scaled by the plane's sampling (`sampled`, its size over the luma plane's). An output chroma
@@ -67,7 +76,10 @@ private struct PlaneSink {
     let rows: Int
     private(set) var copied = 0
 
-    init(source: PixelSize, region: FractionalRect, target: PixelSize, writer: OrientedWriter) {
+    init(
+        source: PixelSize, region: FractionalRect, target: PixelSize, writer: OrientedWriter,
+        kernel: ResampleKernel = .lanczos3
+    ) {
         self.writer = writer
         rows = target.height
         let whole =
@@ -77,7 +89,7 @@ private struct PlaneSink {
         resampler =
             whole && source == target
             ? nil
-            : StreamingResampler(inputSize: source, format: .gray8, outputSize: target, region: region)
+            : StreamingResampler(inputSize: source, format: .gray8, outputSize: target, region: region, kernel: kernel)
     }
 
     var isComplete: Bool { resampler?.isComplete ?? (copied == rows) }

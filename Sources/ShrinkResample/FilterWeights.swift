@@ -6,8 +6,9 @@
     import Darwin
 #endif
 
-/// Lanczos-3 weights of a one-axis resample, precomputed per output sample (Pillow's scheme: the kernel is
-/// widened by the reduction factor, so reducing is an exact area-weighted convolution with no aliasing).
+/// The weights of a one-axis resample, precomputed per output sample: Lanczos-3 (Pillow's scheme: the kernel is
+/// widened by the reduction factor, so reducing is an exact area-weighted convolution with no aliasing), or that
+/// kernel averaged over a chroma sample's footprint (``ResampleKernel/subsampledLanczos3``).
 ///
 /// Memory: `outputCount × stride` floats.
 struct FilterWeights {
@@ -25,10 +26,13 @@ struct FilterWeights {
 
     /// Weights mapping input samples `[from, to)` (fractional bounds allowed) of an axis of `inputCount`
     /// samples onto `outputCount` output samples.
-    init(inputCount: Int, from: Double, to: Double, outputCount: Int) {
+    init(inputCount: Int, from: Double, to: Double, outputCount: Int, kernel: ResampleKernel = .lanczos3) {
         let scale = (to - from) / Double(outputCount)
-        let filterScale = max(scale, 1)
-        let support = 3.0 * filterScale
+        let filterScale = kernel.filterScale(scale: scale)
+        let support = kernel.support(scale: scale)
+        // The kernel is averaged over `points` positions spread evenly across the footprint (one, at the centre,
+        // for plain Lanczos-3).
+        let (points, footprint) = kernel.footprint(scale: scale)
         let taps = min(Int(support.rounded(.up)) * 2 + 1, inputCount + 1)
         let stride = (taps + 7) / 8 * 8
         var start = [Int](repeating: 0, count: outputCount)
@@ -44,17 +48,21 @@ struct FilterWeights {
             let lo = max(Int(center - support + 0.5), 0)
             let hi = min(Int(center + support + 0.5), inputCount)
             var n = min(max(hi - lo, 1), taps)
-            var total = 0.0
-            let t0 = Double.pi * ((Double(lo) - center + 0.5) / filterScale) / 3
-            var (s, c) = (sin(t0), cos(t0))
-            for k in 0..<n {
-                let x = (Double(lo + k) - center + 0.5) / filterScale
-                // The rotated sine is off by about 1e-15 after a window's taps, a part in 1e9 or less of a weight
-                // (∝ sin²) unless x is within 1e-5 of 0: sin there.
-                w[k] = Self.lanczos3(x, sinOfThird: abs(x) < 1e-5 ? sin(Double.pi * x / 3) : s)
-                total += w[k]
-                (s, c) = (s * stepCos + c * stepSin, c * stepCos - s * stepSin)
+            for k in 0..<n { w[k] = 0 }
+            for p in 0..<points {
+                let point = center + footprint * ((Double(p) + 0.5) / Double(points) - 0.5)
+                let t0 = Double.pi * ((Double(lo) - point + 0.5) / filterScale) / 3
+                var (s, c) = (sin(t0), cos(t0))
+                for k in 0..<n {
+                    let x = (Double(lo + k) - point + 0.5) / filterScale
+                    // The rotated sine is off by about 1e-15 after a window's taps, a part in 1e9 or less of a
+                    // weight (∝ sin²) unless x is within 1e-5 of 0: sin there.
+                    w[k] += Self.lanczos3(x, sinOfThird: abs(x) < 1e-5 ? sin(Double.pi * x / 3) : s)
+                    (s, c) = (s * stepCos + c * stepSin, c * stepCos - s * stepSin)
+                }
             }
+            var total = 0.0
+            for k in 0..<n { total += w[k] }
             if total == 0 {
                 // Degenerate window (cannot happen for sane geometry): take the nearest sample.
                 n = 1

@@ -14,6 +14,7 @@ enum FilterWeightsCache {
         let from: UInt64
         let to: UInt64
         let outputCount: Int
+        let kernel: ResampleKernel
     }
 
     private struct Entries {
@@ -24,10 +25,13 @@ enum FilterWeightsCache {
     private static let entries = Mutex(Entries())
 
     /// The weights `FilterWeights(inputCount:from:to:outputCount:)` makes, from the cache when they are there.
-    static func weights(inputCount: Int, from: Double, to: Double, outputCount: Int) -> FilterWeights {
-        let key = Key(inputCount: inputCount, from: from.bitPattern, to: to.bitPattern, outputCount: outputCount)
+    static func weights(
+        inputCount: Int, from: Double, to: Double, outputCount: Int, kernel: ResampleKernel = .lanczos3
+    ) -> FilterWeights {
+        let key = Key(
+            inputCount: inputCount, from: from.bitPattern, to: to.bitPattern, outputCount: outputCount, kernel: kernel)
         if let hit = entries.withLock({ $0.tables[key] }) { return hit }
-        let made = FilterWeights(inputCount: inputCount, from: from, to: to, outputCount: outputCount)
+        let made = FilterWeights(inputCount: inputCount, from: from, to: to, outputCount: outputCount, kernel: kernel)
         let bytes = made.weights.count * 4 + made.start.count * 16
         guard bytes <= byteLimit / 4 else { return made }
         entries.withLock { e in

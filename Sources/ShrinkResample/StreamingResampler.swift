@@ -3,7 +3,7 @@ import ShrinkCore
 
 /// Resizes a stream of interleaved rows (gray8, rgb8, rgba8 or rgba16), given top to bottom, to an output
 /// size, emitting 8-bit output rows as soon as their inputs have arrived: an integer box pre-shrink for large
-/// reductions, then a separable Lanczos-3 convolution over a ring buffer of rows (see ``Order``: one-channel
+/// reductions, then a separable convolution (Lanczos-3, or a ``ResampleKernel``) over a ring buffer of rows (see ``Order``: one-channel
 /// planes are filtered vertically first, colour horizontally first). Everything between input and output is
 /// float, so 16-bit sources reduce in full precision; alpha is premultiplied before any reduction and
 /// un-premultiplied after (no dark fringes).
@@ -79,7 +79,7 @@ package final class StreamingResampler {
     /// A resampler from `inputSize` to `outputSize` over `region` of the input (the whole input by default).
     package init(
         inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil,
-        sixteenBitOutput: Bool = false
+        sixteenBitOutput: Bool = false, kernel: ResampleKernel = .lanczos3
     ) {
         precondition(inputSize.width > 0 && inputSize.height > 0 && outputSize.width > 0 && outputSize.height > 0)
         precondition([.gray8, .rgb8, .rgba8, .rgba16].contains(format), "unsupported resampler input \(format)")
@@ -93,11 +93,11 @@ package final class StreamingResampler {
         horizontal = FilterWeightsCache.weights(
             inputCount: BoxShrink.blocks(inputSize.width, factor: factorX),
             from: region.x / Double(factorX),
-            to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width)
+            to: (region.x + region.width) / Double(factorX), outputCount: outputSize.width, kernel: kernel)
         vertical = FilterWeightsCache.weights(
             inputCount: BoxShrink.blocks(inputSize.height, factor: factorY),
             from: region.y / Double(factorY),
-            to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height)
+            to: (region.y + region.height) / Double(factorY), outputCount: outputSize.height, kernel: kernel)
         ringRows = vertical.maxTaps
         // Only the box columns some horizontal window reads are made: a crop's, and the filter's reach.
         let first = horizontal.start.min() ?? 0
@@ -145,18 +145,19 @@ package final class StreamingResampler {
     /// itself and, when a box pre-shrink runs, its integer sums; the filter weights of both axes (per output
     /// sample: a start, a count and one float per tap) and the shifted horizontal starts.
     package static func predictedBytes(
-        inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil
+        inputSize: PixelSize, format: PixelFormat, outputSize: PixelSize, region: FractionalRect? = nil,
+        kernel: ResampleKernel = .lanczos3
     ) -> Int {
         let region = region ?? FractionalRect(inputSize)
         let c = format.channels
         let (fx, fy) = boxFactors(region: region, outputSize: outputSize)
         let scaleX = region.width / Double(fx) / Double(outputSize.width)
         let scaleY = region.height / Double(fy) / Double(outputSize.height)
-        let tapsX = Int((3 * max(scaleX, 1)).rounded(.up)) * 2 + 1
-        let taps = Int((3 * max(scaleY, 1)).rounded(.up)) * 2 + 1
+        let tapsX = Int(kernel.support(scale: scaleX).rounded(.up)) * 2 + 1
+        let taps = Int(kernel.support(scale: scaleY).rounded(.up)) * 2 + 1
         let span = spanBound(
             boxWidth: BoxShrink.blocks(inputSize.width, factor: fx), regionWidth: region.width / Double(fx),
-            support: 3 * max(scaleX, 1))
+            support: kernel.support(scale: scaleX))
         let ringWidth = Order(channels: c) == .verticalFirst ? span : outputSize.width
         let floats =
             taps * ringWidth * c + betweenFloats(spanWidth: span, channels: c, stride: (tapsX + 7) / 8 * 8)

@@ -68,10 +68,11 @@ import ShrinkTestSupport
         // Recorded once and checked term by term against predictedPeakBytes(for:format:route:color:): a 50x38
         // result (yuv420 2850, rgb8 5700, gray8 1900 bytes), the coefficient buffer 729 600, libjpeg's state
         // 29 184, a 16-row strip of 200-pixel rgb rows (9600), the resampler's rings from 200x150 (three
-        // planes 70 328: one channel filters vertically first, so its 25-row rings hold the 200- and 100-pixel
-        // plane rows, and the chroma planes, predicted from the 200-pixel luma width, box-shrink with 800 bytes
-        // of per-pixel sums each; rgb rows 31 500), and for gray8 the whole rgb8 result converted after (5700).
-        let pinned: [PixelFormat: Int] = [.yuv420: 842_362, .rgb8: 805_584, .gray8: 807_484]
+        // planes 61 048: one channel filters vertically first, so its rings hold the 200- and 100-pixel plane
+        // rows, 25 rows for luma, 17 for the chroma's shorter kernel, and the chroma planes, predicted from the
+        // 200-pixel luma width, box-shrink with 800 bytes of per-pixel sums each; rgb rows 31 500), and for gray8
+        // the whole rgb8 result converted after (5700).
+        let pinned: [PixelFormat: Int] = [.yuv420: 833_082, .rgb8: 805_584, .gray8: 807_484]
         for format in [PixelFormat.yuv420, .rgb8, .gray8] {
             let plan = try progressive.plan(.maxPixelSize(50))
             let predicted = progressive.decodePlan(plan, options: .init(pixelFormat: .exactly(format)))

@@ -4,12 +4,19 @@ import ShrinkCore
 /// libde265 or dav1d decoder, tile after tile) into a band of planes as wide as the image, cut to the image's
 /// size. Only the tiles of its ``HEIFTileWindow`` are decoded (a crop skips the others). A single image whose
 /// picture covers its planes is its own band (dav1d's picture, not copied). Samples are 8-bit, or 16-bit words
-/// at the coded depth for an image deeper than 8 bits decoded with `keepDepth`. Memory: one band (the window's
-/// width × a tile's height, 1.5 samples a pixel for 4:2:0) and one tile in the decoder.
+/// at the coded depth for an image deeper than 8 bits decoded with `keepDepth`. A decode at 1/`reduction` sums each
+/// tile's rows into d×d means as they are copied (``BoxReducer``), and everything it hands out — ``window``,
+/// ``planeSizes``, the band's rows — is in those reduced pixels. Memory: one band (the window's width × a tile's
+/// height, 1.5 samples a pixel for 4:2:0; at 1/d, 1/d² of that and the reducers' sums, 4 bytes a reduced sample) and
+/// one tile in the decoder.
 final class HEIFBands {
     let image: HEIFImage
-    /// The tiles decoded and the region delivered (coded pixels).
+    /// The tiles decoded and the region delivered, in delivered pixels (coded pixels, or reduced ones at 1/d).
     let window: HEIFTileWindow
+    /// The same in coded pixels.
+    private let coded: HEIFTileWindow
+    /// The decode's reduction (1: none; see ``HEIFDecoder/scaleDenominators``).
+    let reduction: Int
     /// 1 (monochrome) or 3.
     let planeCount: Int
     /// Bytes per sample (2 when deeper samples are kept at their depth) and the bits they hold (8 when shifted).
@@ -17,8 +24,12 @@ final class HEIFBands {
     let bitDepth: Int
     /// Chroma subsampling across and down (2 for 4:2:0, 1 for 4:4:4).
     let subsampling: (x: Int, y: Int)
-    /// Each plane's size over the whole coded image (before the clean aperture).
+    /// Each plane's size over the whole coded image (before the clean aperture), in delivered pixels.
     let planeSizes: [PixelSize]
+    /// The same in coded pixels.
+    private let codedSizes: [PixelSize]
+    /// Per plane, at 1/d, the sums a row of tiles is reduced in.
+    private var reducers: [BoxReducer?]
     /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]` (see ``row(_:_:)``).
     private(set) var bandStart: [Int]
     private(set) var bandRows: [Int]
@@ -45,17 +56,18 @@ final class HEIFBands {
     private let monitor: DecodeMonitor?
 
     /// The bands of `image`'s `window` (all of it by default); `keepDepth` keeps samples deeper than 8 bits as
-    /// 16-bit words.
+    /// 16-bit words; `reduction` (one of ``HEIFDecoder/scaleDenominators``, 8-bit samples) decodes at 1/d.
     init(
-        image: HEIFImage, window: HEIFTileWindow? = nil, keepDepth: Bool = false, container: HEIFContainer,
-        bytes: ImageBytes,
-        path: String, monitor: DecodeMonitor?
+        image: HEIFImage, window: HEIFTileWindow? = nil, keepDepth: Bool = false, reduction d: Int = 1,
+        container: HEIFContainer, bytes: ImageBytes, path: String, monitor: DecodeMonitor?
     ) throws(ImageError) {
         self.image = image
         sampleBytes = keepDepth && image.coding.bitDepth > 8 ? 2 : 1
         bitDepth = sampleBytes == 2 ? image.coding.bitDepth : 8
         let window = window ?? HEIFTileWindow(image)
-        self.window = window
+        coded = window
+        reduction = sampleBytes == 1 ? max(1, d) : 1
+        self.window = window.reduced(by: reduction)
         nextTileRow = window.rows.lowerBound
         self.container = container
         self.bytes = bytes
@@ -71,7 +83,9 @@ final class HEIFBands {
         let chroma = PixelSize(
             width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
             height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
-        planeSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
+        codedSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
+        planeSizes = codedSizes.map { [reduction] in BoxReducer.reducedSize($0, d: reduction) }
+        reducers = codedSizes.map { _ in nil }
         bandBase = planeSizes.map { _ in nil }
         bandX = planeSizes.map { _ in 0 }
         bandStride = planeSizes.map(\.width)
@@ -89,9 +103,9 @@ final class HEIFBands {
         for plane in storage { plane?.deallocate() }
     }
 
-    /// Coded row `y` of plane `p`, which the current band holds (`bandStart[p] ≤ y < bandStart[p] + bandRows[p]`),
-    /// from the window's first column (`window.x`, divided by the subsampling for chroma); ``sampleBytes`` a
-    /// sample.
+    /// Row `y` of plane `p` (delivered pixels), which the current band holds (`bandStart[p] ≤ y < bandStart[p] +
+    /// bandRows[p]`), from the window's first column (`window.x`, divided by the subsampling for chroma);
+    /// ``sampleBytes`` a sample.
     func row(_ p: Int, _ y: Int) -> UnsafePointer<UInt8> {
         let x = p == 0 ? window.x : window.x / subsampling.x
         return bandBase[p]! + (y - bandStart[p]) * bandStride[p] + (x - bandX[p]) * sampleBytes
@@ -102,18 +116,19 @@ final class HEIFBands {
         plane == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
     }
 
-    /// Plane `p`'s band width: the window's tile columns, cut to the plane.
+    /// Plane `p`'s band width in coded pixels: the window's tile columns, cut to the plane.
     private func bandWidth(_ p: Int) -> Int {
         max(
             1,
-            min(planeSizes[p].width, window.columns.upperBound * tileWidth(p)) - window.columns.lowerBound
+            min(codedSizes[p].width, coded.columns.upperBound * tileWidth(p)) - coded.columns.lowerBound
                 * tileWidth(p))
     }
 
-    /// Plane `p`'s band memory, allocated (zeroed) the first time.
+    /// Plane `p`'s band memory (delivered pixels), allocated (zeroed) the first time.
     private func ownBand(_ p: Int) -> UnsafeMutablePointer<UInt8> {
         if let plane = storage[p] { return plane }
-        let count = max(1, bandWidth(p) * tileRows(p) * sampleBytes)
+        let d = reduction
+        let count = max(1, (bandWidth(p) + d - 1) / d * ((tileRows(p) + d - 1) / d) * sampleBytes)
         let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         plane.initialize(repeating: 0, count: count)
         storage[p] = plane
@@ -127,18 +142,21 @@ final class HEIFBands {
 
     /// Decodes the next row of tiles into the band; false when every row has been decoded.
     func decodeNextRow() throws(ImageError) -> Bool {
-        guard nextTileRow < window.rows.upperBound else { return false }
-        let r = nextTileRow
+        guard nextTileRow < coded.rows.upperBound else { return false }
+        let r = nextTileRow, d = reduction
         nextTileRow += 1
+        // The band's first row and rows in coded pixels (the tiles' rows), then in delivered ones.
+        let codedStart = (0..<planeCount).map { r * tileRows($0) }
+        let codedRows = (0..<planeCount).map { max(0, min(tileRows($0), codedSizes[$0].height - codedStart[$0])) }
         for p in 0..<planeCount {
-            bandStart[p] = r * tileRows(p)
-            bandRows[p] = max(0, min(tileRows(p), planeSizes[p].height - bandStart[p]))
+            bandStart[p] = codedStart[p] / d
+            bandRows[p] = (codedRows[p] + d - 1) / d
         }
         held = nil
-        for column in window.columns {
+        for column in coded.columns {
             let index = r * image.columns + column
             let picture = try decodeTile(index)
-            if r == window.rows.lowerBound && column == window.columns.lowerBound && image.nclx == nil {
+            if r == coded.rows.lowerBound && column == coded.columns.lowerBound && image.nclx == nil {
                 fullRange = picture.fullRange
                 if picture.matrix != 2 { matrix = picture.matrix }
             }
@@ -155,21 +173,30 @@ final class HEIFBands {
                 )
             }
             let covers = (0..<planeCount).allSatisfy {
-                picture.sizes[$0].width >= planeSizes[$0].width && picture.sizes[$0].height >= planeSizes[$0].height
+                picture.sizes[$0].width >= codedSizes[$0].width && picture.sizes[$0].height >= codedSizes[$0].height
             }
-            if image.tiles.count == 1 && covers {
+            if image.tiles.count == 1 && covers && d == 1 {
                 held = picture // the band is the picture itself
                 for p in 0..<planeCount {
                     (bandBase[p], bandStride[p], bandX[p]) = (picture.planes[p], picture.strides[p], 0)
                 }
             } else {
                 for p in 0..<planeCount {
-                    let band = ownBand(p), width = bandWidth(p), first = window.columns.lowerBound * tileWidth(p)
-                    (bandBase[p], bandStride[p], bandX[p]) = (UnsafePointer(band), width * sampleBytes, first)
+                    let band = ownBand(p), width = bandWidth(p), first = coded.columns.lowerBound * tileWidth(p)
+                    (bandBase[p], bandStride[p], bandX[p]) = (
+                        UnsafePointer(band), (width + d - 1) / d * sampleBytes, first / d
+                    )
                     let x0 = column * tileWidth(p) - first
                     let count = min(picture.sizes[p].width, tileWidth(p), width - x0)
                     guard count > 0 else { continue }
-                    for y in 0..<min(picture.sizes[p].height, bandRows[p]) {
+                    let rows = min(picture.sizes[p].height, codedRows[p])
+                    if d > 1 {
+                        let reducer = reducer(p)
+                        let top = codedStart[p] - coded.rows.lowerBound * tileRows(p)
+                        for y in 0..<rows { reducer.add(picture.row(p, y), row: top + y, column: x0, count: count) }
+                        continue
+                    }
+                    for y in 0..<rows {
                         (band + (y * width + x0) * sampleBytes).update(
                             from: picture.row(p, y), count: count * sampleBytes)
                     }
@@ -177,7 +204,27 @@ final class HEIFBands {
             }
             try monitor?.checkpoint(row: bandStart[0])
         }
+        if d > 1 {
+            // Every source row of the band's reduced rows has been added (d divides a tile's rows).
+            for p in 0..<planeCount {
+                guard let reducer = reducers[p], let band = storage[p] else { continue }
+                let first = (codedStart[p] - coded.rows.lowerBound * tileRows(p)) / d
+                for y in 0..<bandRows[p] { reducer.take(row: first + y, into: band + y * reducer.size.width) }
+            }
+        }
         return true
+    }
+
+    /// Plane `p`'s reducer at 1/d over the window's tile columns and rows (coded pixels from the window's first
+    /// tile), made the first time.
+    private func reducer(_ p: Int) -> BoxReducer {
+        if let reducer = reducers[p] { return reducer }
+        let top = coded.rows.lowerBound * tileRows(p)
+        let reducer = BoxReducer(
+            source: PixelSize(width: bandWidth(p), height: max(1, codedSizes[p].height - top)), d: reduction,
+            channels: 1, bandRows: tileRows(p))
+        reducers[p] = reducer
+        return reducer
     }
 
     /// Tile `index` (in row order) through its decoder.

@@ -110,10 +110,24 @@ package struct HEIFDecoder: ImageDecoding {
             exif: Self.exifRange(container, bytes: bytes.bytes).map { Array(bytes.bytes[$0]) })
     }
 
-    /// Tiles decode at full size.
-    package var scaleDenominators: [Int] { [1] }
+    /// 1, and for an 8-bit grid without alpha the powers of two up to 64 that divide its tiles and the clean
+    /// aperture's origin, on each plane: each tile's rows are summed into d×d means as they are copied into the
+    /// band (``HEIFBands``), so a row of tiles is held at 1/d², and the resampler reads 1/d² of the pixels. (A single
+    /// image is its decoder's picture, whole: reducing it would save no memory.)
+    package var scaleDenominators: [Int] {
+        let sx = image.coding.chromaFormat == 1 || image.coding.chromaFormat == 2 ? 2 : 1
+        let sy = image.coding.chromaFormat == 1 ? 2 : 1
+        guard image.isGrid, image.coding.bitDepth == 8, image.alpha == nil else { return [1] }
+        return [1]
+            + [2, 4, 8, 16, 32, 64].filter { d in
+                image.tileSize.width % (d * sx) == 0 && image.tileSize.height % (d * sy) == 0
+                    && image.origin.x % (d * sx) == 0 && image.origin.y % (d * sy) == 0
+            }
+    }
 
-    package func scaledSize(denominator: Int) -> PixelSize { info.size }
+    package func scaledSize(denominator d: Int) -> PixelSize {
+        scaleDenominators.contains(d) ? BoxReducer.reducedSize(info.size, d: d) : info.size
+    }
 
     package var outputFormat: PixelFormat { info.hasAlpha ? .rgba8 : info.colorModel == .gray ? .gray8 : .rgb8 }
 
@@ -123,11 +137,15 @@ package struct HEIFDecoder: ImageDecoding {
     /// of per-frame state, plus the band for a grid, plus an 8-bit copy of a deeper tile; a single AV1 image is its own
     /// band unless it is shifted to 8 bits. Samples kept at a depth above 8 bits (`keepDepth`) take 2 bytes in the band
     /// and in libde265's copy. Both per-tile factors are calibrated against the allocator's high-water mark
-    /// (BENCHMARKS.md, "Figures behind the code").
-    static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false) -> Int {
+    /// (BENCHMARKS.md, "Figures behind the code"). At 1/`d` the band is 1/d² as large, beside the reducers' sums
+    /// (4 bytes a reduced sample, a tile's height of reduced rows and one more; a row more for rounding).
+    static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false, reduction d: Int = 1) -> Int {
         let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat] // samples per 4 pixels
         let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
-        let band = image.size.width * image.tileSize.height * quarters / 4 * kept
+        let band =
+            d == 1
+            ? image.size.width * image.tileSize.height * quarters / 4 * kept
+            : BoxReducer.reducedSize(image.size, d: d).width * (image.tileSize.height / d + 2) * quarters / 4 * 5
         let tile = image.tileSize.pixelCount * quarters / 4
         switch image.coding {
         case .hevc:
@@ -152,17 +170,20 @@ package struct HEIFDecoder: ImageDecoding {
     /// tiles a window (a crop) touches — then the route delivers just their part of the image (`sourceRect`)
     /// — delivered as planes when YUV is wanted and the `nclx` matrix is BT.601 (or absent), else as rows
     /// converted with the file's matrix (`nclx`, else the bitstream's): rgba16 rows at the coded precision
-    /// for an image deeper than 8 bits when 16-bit rows are wanted. Working memory: ``workingBytes(_:keepDepth:)``
-    /// for the image and for its alpha image.
+    /// for an image deeper than 8 bits when 16-bit rows are wanted; at the request's scale when it is one of
+    /// ``scaleDenominators``. Working memory: ``workingBytes(_:keepDepth:reduction:)`` for the image and for its
+    /// alpha image.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
+        let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
         let window = HEIFTileWindow(image, window: request.window)
-        let evenOrigin = window.x % 2 == 0 && window.y % 2 == 0
+        let shown = window.reduced(by: d)
+        let evenOrigin = shown.x % 2 == 0 && shown.y % 2 == 0
         let planes =
             request.wantsPlanes && image.coding.chromaFormat != 0 && YCbCrMatrix.isBT601(matrix) && image.alpha == nil
             && evenOrigin
         let deep = request.wantsSixteenBit && image.coding.bitDepth > 8 && !planes
-        var working = Self.workingBytes(image, keepDepth: deep)
+        var working = Self.workingBytes(image, keepDepth: deep, reduction: d)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha, keepDepth: deep) }
         let (bytes, container, image, name) = (bytes, container, image, path)
         let part =
@@ -174,13 +195,13 @@ package struct HEIFDecoder: ImageDecoding {
         return DecodeRoute(
             path: image.isGrid ? .tileRows : .wholeImage,
             output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
-            decodedSize: PixelSize(width: window.width, height: window.height), workingBytes: working,
+            decodedSize: PixelSize(width: shown.width, height: shown.height), workingBytes: working,
             stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
             decoder: image.coding.decoderName
         ) { _, monitor throws(ImageError) in
             let bands = try HEIFBands(
-                image: image, window: window, keepDepth: deep, container: container, bytes: bytes, path: name,
-                monitor: monitor)
+                image: image, window: window, keepDepth: deep, reduction: d, container: container, bytes: bytes,
+                path: name, monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
                 try HEIFBands(

@@ -32,6 +32,19 @@ struct HEIFTileWindow: Sendable, Equatable {
         height = min(oy + image.size.height, rows.upperBound * tile.height) - y
     }
 
+    /// The same tiles, and their region in the pixels of a decode at 1/`d`: each pixel the mean of the d×d coded
+    /// pixels it covers (fewer at the region's right and bottom edges). `x` and `y` are multiples of `d`
+    /// (``HEIFDecoder/scaleDenominators`` offers no other).
+    func reduced(by d: Int) -> HEIFTileWindow {
+        HEIFTileWindow(
+            columns: columns, rows: rows, x: x / d, y: y / d, width: (width + d - 1) / d, height: (height + d - 1) / d)
+    }
+
+    private init(columns: Range<Int>, rows: Range<Int>, x: Int, y: Int, width: Int, height: Int) {
+        (self.columns, self.rows) = (columns, rows)
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
     /// True when every tile is decoded.
     func coversAll(of image: HEIFImage) -> Bool { columns == 0..<image.columns && rows == 0..<image.rows }
 }

@@ -76,6 +76,43 @@ import ShrinkTestSupport
         #expect(same, "the crop differs from the whole image cut")
     }
 
+    /// A grid decoded at 1/4 sums each tile's rows into 4×4 means as they are copied: each plane is the full
+    /// decode's plane in 4×4 means, exactly, and the route holds a sixteenth of the band (beside the sums).
+    @Test(.needsCorpus)
+    func aReducedDecodeIsTheFullDecodeInFourByFourMeans() throws {
+        let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
+        #expect(source.decoder.scaleDenominators == [1, 2, 4, 8, 16, 32, 64])
+        // The samples as decoded: no conversion from the photo's Display P3 (not linear: it would be applied to
+        // the means).
+        let yuv = ThumbnailOptions(pixelFormat: .exactly(.yuv420), color: .keep)
+        let reduced = try source.image(.prescale(4), options: yuv)
+        let full = try source.image(options: yuv)
+        #expect(reduced.size == PixelSize(width: 756, height: 1008) && reduced.decodePath == DecodePath("tileRows"))
+        let big = full.pixels.format.planes(for: full.size), small = reduced.pixels.format.planes(for: reduced.size)
+        var worst = 0
+        for (b, s) in zip(big, small) {
+            #expect(s.width * 4 == b.width && s.height * 4 == b.height)
+            for y in 0..<s.height {
+                for x in 0..<s.width {
+                    var sum = 0
+                    for dy in 0..<4 {
+                        for dx in 0..<4 {
+                            sum += Int(full.pixels.bytes[b.offset + (4 * y + dy) * b.width + 4 * x + dx])
+                        }
+                    }
+                    let mean = (sum + 8) / 16, got = Int(reduced.pixels.bytes[s.offset + y * s.width + x])
+                    worst = max(worst, abs(mean - got))
+                }
+            }
+        }
+        #expect(worst == 0, "largest difference from the 4×4 means: \(worst)")
+        let whole = source.route(for: try source.plan(.prescale(1), options: yuv), format: .yuv420).workingBytes
+        let quarter = source.route(for: try source.plan(.prescale(4), options: yuv), format: .yuv420).workingBytes
+        // 4032×512 samples of luma and 2016×256 of each chroma against a sixteenth of them and their sums.
+        #expect(whole - quarter > 2_000_000, "\(whole) \(quarter)")
+        #expect(reduced.predictedPeakBytes < full.predictedPeakBytes)
+    }
+
     @Test(.needsCorpus)
     func cleanApertureAndAlpha() throws {
         // 452×462 coded, a clap keeping 451×461 (Pillow with libheif shows the same).

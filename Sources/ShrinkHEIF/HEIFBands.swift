@@ -5,10 +5,11 @@ import ShrinkCore
 /// size. Only the tiles of its ``HEIFTileWindow`` are decoded (a crop skips the others). A single image whose
 /// picture covers its planes is its own band (dav1d's picture, not copied). Samples are 8-bit, or 16-bit words
 /// at the coded depth for an image deeper than 8 bits decoded with `keepDepth`. A decode at 1/`reduction` sums each
-/// tile's rows into d×d means as they are copied (``BoxReducer``), and everything it hands out — ``window``,
+/// tile's rows into d×d means as they are copied (``BoxReducer``, d rows at a time: a block never spans two tiles),
+/// and everything it hands out — ``window``,
 /// ``planeSizes``, the band's rows — is in those reduced pixels. Memory: one band (the window's width × a tile's
-/// height, 1.5 samples a pixel for 4:2:0; at 1/d, 1/d² of that and the reducers' sums, 4 bytes a reduced sample) and
-/// one tile in the decoder.
+/// height, 1.5 samples a pixel for 4:2:0; at 1/d, 1/d² of that and two rows of a tile's sums) and one tile in the
+/// decoder.
 final class HEIFBands {
     let image: HEIFImage
     /// The tiles decoded and the region delivered, in delivered pixels (coded pixels, or reduced ones at 1/d).
@@ -28,8 +29,9 @@ final class HEIFBands {
     let planeSizes: [PixelSize]
     /// The same in coded pixels.
     private let codedSizes: [PixelSize]
-    /// Per plane, at 1/d, the sums a row of tiles is reduced in.
-    private var reducers: [BoxReducer?]
+    /// Per plane, at 1/d, the sums a tile is reduced in, d rows at a time, by the size of the tile's part
+    /// delivered (a tile cut by the window's far edges has its own).
+    private var reducers: [[PixelSize: BoxReducer]]
     /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]` (see ``row(_:_:)``).
     private(set) var bandStart: [Int]
     private(set) var bandRows: [Int]
@@ -85,7 +87,7 @@ final class HEIFBands {
             height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         codedSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
         planeSizes = codedSizes.map { [reduction] in BoxReducer.reducedSize($0, d: reduction) }
-        reducers = codedSizes.map { _ in nil }
+        reducers = codedSizes.map { _ in [:] }
         bandBase = planeSizes.map { _ in nil }
         bandX = planeSizes.map { _ in 0 }
         bandStride = planeSizes.map(\.width)
@@ -116,12 +118,16 @@ final class HEIFBands {
         plane == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
     }
 
-    /// Plane `p`'s band width in coded pixels: the window's tile columns, cut to the plane.
+    /// Plane `p`'s band width in coded pixels: the window's tile columns, cut where the window ends.
     private func bandWidth(_ p: Int) -> Int {
-        max(
-            1,
-            min(codedSizes[p].width, coded.columns.upperBound * tileWidth(p)) - coded.columns.lowerBound
-                * tileWidth(p))
+        max(1, min(end(p).x, coded.columns.upperBound * tileWidth(p)) - coded.columns.lowerBound * tileWidth(p))
+    }
+
+    /// Where the window ends on plane `p`, in coded pixels, across and down: nothing past it is delivered, and at
+    /// 1/d no mean takes in samples past it (the last block of a row or column covers what is left).
+    private func end(_ p: Int) -> (x: Int, y: Int) {
+        let (sx, sy) = p == 0 ? (1, 1) : subsampling
+        return ((coded.x + coded.width + sx - 1) / sx, (coded.y + coded.height + sy - 1) / sy)
     }
 
     /// Plane `p`'s band memory (delivered pixels), allocated (zeroed) the first time.
@@ -147,7 +153,7 @@ final class HEIFBands {
         nextTileRow += 1
         // The band's first row and rows in coded pixels (the tiles' rows), then in delivered ones.
         let codedStart = (0..<planeCount).map { r * tileRows($0) }
-        let codedRows = (0..<planeCount).map { max(0, min(tileRows($0), codedSizes[$0].height - codedStart[$0])) }
+        let codedRows = (0..<planeCount).map { max(0, min(tileRows($0), end($0).y - codedStart[$0])) }
         for p in 0..<planeCount {
             bandStart[p] = codedStart[p] / d
             bandRows[p] = (codedRows[p] + d - 1) / d
@@ -191,9 +197,15 @@ final class HEIFBands {
                     guard count > 0 else { continue }
                     let rows = min(picture.sizes[p].height, codedRows[p])
                     if d > 1 {
-                        let reducer = reducer(p)
-                        let top = codedStart[p] - coded.rows.lowerBound * tileRows(p)
-                        for y in 0..<rows { reducer.add(picture.row(p, y), row: top + y, column: x0, count: count) }
+                        // d rows summed, then their means written to the band's row, from the tile's first column.
+                        let reducer = reducer(p, PixelSize(width: count, height: rows))
+                        let out = band + x0 / d, stride = (width + d - 1) / d
+                        for y in 0..<rows {
+                            reducer.add(picture.row(p, y), row: y, column: 0, count: count)
+                            if (y + 1) % d == 0 || y + 1 == rows {
+                                reducer.take(row: y / d, into: out + y / d * stride)
+                            }
+                        }
                         continue
                     }
                     for y in 0..<rows {
@@ -204,26 +216,15 @@ final class HEIFBands {
             }
             try monitor?.checkpoint(row: bandStart[0])
         }
-        if d > 1 {
-            // Every source row of the band's reduced rows has been added (d divides a tile's rows).
-            for p in 0..<planeCount {
-                guard let reducer = reducers[p], let band = storage[p] else { continue }
-                let first = (codedStart[p] - coded.rows.lowerBound * tileRows(p)) / d
-                for y in 0..<bandRows[p] { reducer.take(row: first + y, into: band + y * reducer.size.width) }
-            }
-        }
         return true
     }
 
-    /// Plane `p`'s reducer at 1/d over the window's tile columns and rows (coded pixels from the window's first
-    /// tile), made the first time.
-    private func reducer(_ p: Int) -> BoxReducer {
-        if let reducer = reducers[p] { return reducer }
-        let top = coded.rows.lowerBound * tileRows(p)
-        let reducer = BoxReducer(
-            source: PixelSize(width: bandWidth(p), height: max(1, codedSizes[p].height - top)), d: reduction,
-            channels: 1, bandRows: tileRows(p))
-        reducers[p] = reducer
+    /// Plane `p`'s reducer at 1/d for a tile's part of `size` (coded pixels), made the first time: a whole tile's,
+    /// and at most three others where the window's far edges cut tiles.
+    private func reducer(_ p: Int, _ size: PixelSize) -> BoxReducer {
+        if let reducer = reducers[p][size] { return reducer }
+        let reducer = BoxReducer(source: size, d: reduction, channels: 1, bandRows: reduction)
+        reducers[p][size] = reducer
         return reducer
     }
 

@@ -137,15 +137,17 @@ package struct HEIFDecoder: ImageDecoding {
     /// of per-frame state, plus the band for a grid, plus an 8-bit copy of a deeper tile; a single AV1 image is its own
     /// band unless it is shifted to 8 bits. Samples kept at a depth above 8 bits (`keepDepth`) take 2 bytes in the band
     /// and in libde265's copy. Both per-tile factors are calibrated against the allocator's high-water mark
-    /// (BENCHMARKS.md, "Figures behind the code"). At 1/`d` the band is 1/d² as large, beside the reducers' sums
-    /// (4 bytes a reduced sample, a tile's height of reduced rows and one more; a row more for rounding).
+    /// (BENCHMARKS.md, "Figures behind the code"). At 1/`d` the band is 1/d² as large (a row more for rounding),
+    /// beside the reducers' sums: per plane two rows of a tile's reduced width, 4 bytes each, for up to four sizes of
+    /// tile part.
     static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false, reduction d: Int = 1) -> Int {
         let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat] // samples per 4 pixels
         let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
         let band =
             d == 1
             ? image.size.width * image.tileSize.height * quarters / 4 * kept
-            : BoxReducer.reducedSize(image.size, d: d).width * (image.tileSize.height / d + 2) * quarters / 4 * 5
+            : BoxReducer.reducedSize(image.size, d: d).width * (image.tileSize.height / d + 2) * quarters / 4
+                + 96 * image.tileSize.width / d
         let tile = image.tileSize.pixelCount * quarters / 4
         switch image.coding {
         case .hevc:
@@ -176,7 +178,12 @@ package struct HEIFDecoder: ImageDecoding {
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
-        let window = HEIFTileWindow(image, window: request.window)
+        // The request's window is in the pixels of the scaled image; tiles are found in the image's own.
+        let s = Double(request.scaleDenominator)
+        let wanted = request.window.map {
+            FractionalRect(x: $0.x * s, y: $0.y * s, width: $0.width * s, height: $0.height * s)
+        }
+        let window = HEIFTileWindow(image, window: wanted)
         let shown = window.reduced(by: d)
         let evenOrigin = shown.x % 2 == 0 && shown.y % 2 == 0
         let planes =
@@ -189,9 +196,9 @@ package struct HEIFDecoder: ImageDecoding {
         let part =
             window.coversAll(of: image)
             ? nil
-            : FractionalRect(
-                x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y), width: Double(window.width),
-                height: Double(window.height))
+            : FractionalRect( // a decoded pixel covers d×d (a last, partial block too: the scale is exactly 1/d)
+                x: Double(window.x - image.origin.x), y: Double(window.y - image.origin.y),
+                width: Double(shown.width * d), height: Double(shown.height * d))
         return DecodeRoute(
             path: image.isGrid ? .tileRows : .wholeImage,
             output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
@@ -205,7 +212,7 @@ package struct HEIFDecoder: ImageDecoding {
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
                 try HEIFBands(
-                    image: box.image, window: HEIFTileWindow(box.image, window: request.window), keepDepth: deep,
+                    image: box.image, window: HEIFTileWindow(box.image, window: wanted), keepDepth: deep,
                     container: container, bytes: bytes, path: name, monitor: monitor)
             }
             return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, path: name))

@@ -104,8 +104,17 @@ import ShrinkTestSupport
             Case(
                 name: "PNG interlaced", bytes: try file("png/pngsuite/basi6a16.png"), size: 8,
                 output: "png", path: .interlacedPasses))
-        // HEIC: an iPhone photo's 48 tiles a row at a time (planes, and rows), a single image with alpha.
+        // HEIC: an iPhone photo's 48 tiles a row at a time (planes, and rows; at 1/4 for 400 px, at 1/2 for 1000 px,
+        // and a cover crop at 1/4 that decodes only some tiles), a single image with alpha.
         let iphone = try file("heic/exif-samples/iphone_13_pro_max.HEIC")
+        all.append(
+            Case(
+                name: "HEIC tile rows at 1/2 to planes", bytes: iphone, size: 1000, output: "jpg",
+                path: DecodePath("tileRows")))
+        all.append(
+            Case(
+                name: "HEIC tile rows, a cover crop at 1/4", bytes: iphone, size: 300, output: "jpg",
+                path: DecodePath("tileRows"), options: ["--size", "100x300", "--fit", "cover"]))
         all.append(
             Case(
                 name: "HEIC tile rows to planes", bytes: iphone, size: 400, output: "jpg", path: DecodePath("tileRows"))

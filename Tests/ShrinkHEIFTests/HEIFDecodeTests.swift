@@ -1,5 +1,6 @@
 import Testing
 import ShrinkCore
+import ShrinkResample
 import Shrink
 import ShrinkTestSupport
 
@@ -111,6 +112,25 @@ import ShrinkTestSupport
         // 4032×512 samples of luma and 2016×256 of each chroma against a sixteenth of them and their sums.
         #expect(whole - quarter > 2_000_000, "\(whole) \(quarter)")
         #expect(reduced.predictedPeakBytes < full.predictedPeakBytes)
+        // A crop decoded at 1/4 (the request's window is in the scaled image's pixels, its tiles found in the
+        // image's): what the whole image at 1/4 gives for that region, resampled the same way.
+        let rgb = ThumbnailOptions(pixelFormat: .exactly(.rgb8), color: .keep)
+        let crop = try source.image(
+            .maxPixelSize(150), region: PixelRect(x: 1200, y: 1600, width: 1200, height: 1200), options: rgb)
+        #expect(crop.size == PixelSize(width: 150, height: 150) && crop.plan.prescale == 4)
+        let fourth = try source.image(.prescale(4), options: rgb).pixels
+        let resampler = StreamingResampler(
+            inputSize: fourth.size, format: .rgb8, outputSize: crop.size,
+            region: FractionalRect(x: 300, y: 400, width: 300, height: 300))
+        var expected = [UInt8](repeating: 0, count: crop.pixels.bytes.count)
+        fourth.bytes.withUnsafeBufferPointer { rows in
+            resampler.consume(rows.baseAddress!, bytesPerRow: fourth.bytesPerRow, count: fourth.size.height) {
+                y, row in
+                for i in 0..<row.count { expected[y * row.count + i] = row[i] }
+            }
+        }
+        let psnr = PixelOps.psnr(crop.pixels, PixelBuffer(format: .rgb8, size: crop.size, bytes: expected))
+        #expect(psnr > 40, "the crop at 1/4 is \(psnr) dB from the whole image at 1/4's region")
     }
 
     @Test(.needsCorpus)

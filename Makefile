@@ -65,8 +65,8 @@ run: build
 	$(BIN) thumbnail $(INPUT) --size $(SIZE) -o out/thumbnail.jpg
 
 # `make test`'s steps keep their output in $(LOGS) (shown as they run too) for scripts/test-summary, which ends the
-# run with what ran, what was skipped and why, the corpus files each check read and each step's wall time (from the
-# logs' modification times after the `started` stamp).
+# run with what ran, what was skipped and why, the corpus files each check read and each step's wall time (from its
+# `STEP.start` stamp to its log's last write).
 SHELL := /bin/bash
 LOGS = .build/test-output/logs
 logged = set -o pipefail; touch $(LOGS)/$(1).start; $(2) 2>&1 | tee $(LOGS)/$(1).log
@@ -78,7 +78,7 @@ GALLERY = SHRINK_SERVER_BIN=$(CURDIR)/.build/debug/shrink scripts/check-gallery
 # (scripts/generated_corpus.py), which `make test-no-corpus` makes them read.
 CORPUS_CHECKS = check-quality check-png check-regions check-corrupt check-agreement check-formats check-animation check-progressive check-colour check-smartcrop
 # The steps that keep one core busy (DocC, one process at a time, a browser) run in `make test` as a lane beside the
-# corpus checks, which keep about 1.8 of two cores busy with their worker pools: 50-60 s less of the test's wall time.
+# corpus checks, which keep about 1.8 of two cores busy with their worker pools, so the other core does not idle.
 POOLED_CHECKS = $(filter-out check-animation,$(CORPUS_CHECKS))
 SERIAL_LANE = $(call quietly,docs,scripts/docs); $(call quietly,check-animation,scripts/check-animation); \
 	$(call quietly,check-gallery,$(GALLERY)); $(call quietly,check-clients,scripts/check-clients)

@@ -76,10 +76,7 @@ private struct PlaneSink {
     let rows: Int
     private(set) var copied = 0
 
-    init(
-        source: PixelSize, region: FractionalRect, target: PixelSize, writer: OrientedWriter,
-        kernel: ResampleKernel = .lanczos3
-    ) {
+    init(source: PixelSize, region: FractionalRect, target: PixelSize, writer: OrientedWriter, kernel: ResampleKernel) {
         self.writer = writer
         rows = target.height
         let whole =

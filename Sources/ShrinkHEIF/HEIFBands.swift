@@ -76,12 +76,7 @@ final class HEIFBands {
         self.path = path
         self.monitor = monitor
         planeCount = image.coding.chromaFormat == 0 ? 1 : 3
-        subsampling =
-            switch image.coding.chromaFormat {
-            case 1: (2, 2)
-            case 2: (2, 1)
-            default: (1, 1)
-            }
+        subsampling = image.coding.subsampling
         let chroma = PixelSize(
             width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
             height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)

@@ -14,6 +14,15 @@ package enum HEIFCoding: Sendable, Equatable {
         }
     }
 
+    /// Chroma samples per luma sample's step, across and down: 2 for 4:2:0 both ways, 2 across for 4:2:2, else 1.
+    package var subsampling: (x: Int, y: Int) {
+        switch chromaFormat {
+        case 1: (2, 2)
+        case 2: (2, 1)
+        default: (1, 1)
+        }
+    }
+
     /// Bits per luma sample as coded.
     package var bitDepth: Int {
         switch self {

@@ -115,9 +115,8 @@ package struct HEIFDecoder: ImageDecoding {
     /// band (``HEIFBands``), so a row of tiles is held at 1/d², and the resampler reads 1/d² of the pixels. (A single
     /// image is its decoder's picture, whole: reducing it would save no memory.)
     package var scaleDenominators: [Int] {
-        let sx = image.coding.chromaFormat == 1 || image.coding.chromaFormat == 2 ? 2 : 1
-        let sy = image.coding.chromaFormat == 1 ? 2 : 1
         guard image.isGrid, image.coding.bitDepth == 8, image.alpha == nil else { return [1] }
+        let (sx, sy) = image.coding.subsampling
         return [1]
             + [2, 4, 8, 16, 32, 64].filter { d in
                 image.tileSize.width % (d * sx) == 0 && image.tileSize.height % (d * sy) == 0

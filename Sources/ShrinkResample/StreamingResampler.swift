@@ -153,11 +153,12 @@ package final class StreamingResampler {
         let (fx, fy) = boxFactors(region: region, outputSize: outputSize)
         let scaleX = region.width / Double(fx) / Double(outputSize.width)
         let scaleY = region.height / Double(fy) / Double(outputSize.height)
-        let tapsX = Int(kernel.support(scale: scaleX).rounded(.up)) * 2 + 1
+        let supportX = kernel.support(scale: scaleX)
+        let tapsX = Int(supportX.rounded(.up)) * 2 + 1
         let taps = Int(kernel.support(scale: scaleY).rounded(.up)) * 2 + 1
         let span = spanBound(
             boxWidth: BoxShrink.blocks(inputSize.width, factor: fx), regionWidth: region.width / Double(fx),
-            support: kernel.support(scale: scaleX))
+            support: supportX)
         let ringWidth = Order(channels: c) == .verticalFirst ? span : outputSize.width
         let floats =
             taps * ringWidth * c + betweenFloats(spanWidth: span, channels: c, stride: (tapsX + 7) / 8 * 8)

@@ -67,12 +67,12 @@ def launcher(root):
     return binary
 
 
-def measure(cmd, root):
+def measure(cmd, root, wall=False):
     """CPU seconds (user + sys, to the microsecond) and peak RSS in MiB of one run of `cmd`, as wait4 reports them
     for that process alone (the launcher is small, so the peak does not start from Python's, and its own CPU is
-    not counted). Exits the script when `cmd` fails."""
+    not counted), and with `wall` its wall seconds (fork to exit) third. Exits the script when `cmd` fails."""
     p = subprocess.run([launcher(root)] + cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(f"{os.path.basename(cmd[0])} failed ({p.returncode}): {' '.join(cmd)}")
-    us, kib = p.stdout.split()
-    return int(us) / 1e6, int(kib) / 1024
+    us, kib, elapsed = p.stdout.split()
+    return (int(us) / 1e6, int(kib) / 1024) + ((int(elapsed) / 1e6,) if wall else ())

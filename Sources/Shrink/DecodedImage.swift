@@ -20,6 +20,8 @@ public struct DecodedImage: Sendable {
     /// The working memory of the decoder's route (``DecodeRoute/workingBytes``: a coefficient buffer, an
     /// interlaced grid), 0 when rows streamed or when not decoded from a source.
     package let workingBytes: Int
+    /// What each thread lent to the decode was predicted to hold (``DecodeRoute/helperBytes``), 0 when none could be.
+    package let helperBytes: Int
     /// Damage stepped over while reading the header and decoding (see ``ImageInfo/warnings`` and
     /// ``ThumbnailOptions/strict``), one line each; empty for a clean file.
     public let warnings: [String]
@@ -43,10 +45,11 @@ public struct DecodedImage: Sendable {
     /// An image with everything a decode reports (the decode stage makes these).
     package init(
         pixels: PixelBuffer, plan: ThumbnailPlan, metadata: ImageMetadata, predictedPeakBytes: Int,
-        decodePath: DecodePath?, decoder: String?, workingBytes: Int, warnings: [String],
+        decodePath: DecodePath?, decoder: String?, workingBytes: Int, helperBytes: Int = 0, warnings: [String],
         colorConversion: ColorConversion?
     ) {
         self.workingBytes = workingBytes
+        self.helperBytes = helperBytes
         self.warnings = warnings
         self.colorConversion = colorConversion
         self.pixels = pixels
@@ -61,8 +64,8 @@ public struct DecodedImage: Sendable {
     package func with(metadata: ImageMetadata) -> DecodedImage {
         DecodedImage(
             pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: predictedPeakBytes,
-            decodePath: decodePath, decoder: decoder, workingBytes: workingBytes, warnings: warnings,
-            colorConversion: colorConversion)
+            decodePath: decodePath, decoder: decoder, workingBytes: workingBytes, helperBytes: helperBytes,
+            warnings: warnings, colorConversion: colorConversion)
     }
 
     /// The displayed size.

@@ -24,7 +24,7 @@ extension ImageSource {
             let ink = inkConversion(options.color, profile: metadata.iccProfile)
             let decode = DecodeOptions(
                 fast: options.mode == .fast, strict: options.strict, memoryLimit: limits.maxWorkingBytes,
-                inkConverter: ink)
+                inkConverter: ink, helpers: options.helpers)
             defer { bytes.releaseResidentPages() }
             var pixels: PixelBuffer
             var warnings = info.warnings
@@ -66,7 +66,8 @@ extension ImageSource {
             pixels = try options.finishing.apply(to: pixels)
             return DecodedImage(
                 pixels: pixels, plan: plan, metadata: metadata, predictedPeakBytes: chosen.predictedPeakBytes,
-                decodePath: route.path, decoder: route.decoder, workingBytes: route.workingBytes, warnings: warnings,
+                decodePath: route.path, decoder: route.decoder, workingBytes: route.workingBytes,
+                helperBytes: options.helpers == nil ? 0 : route.helperBytes, warnings: warnings,
                 colorConversion: conversion.conversion)
         } catch {
             try checkInput()

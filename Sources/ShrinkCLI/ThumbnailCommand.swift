@@ -144,12 +144,15 @@ struct ThumbnailCommand: ParsableCommand {
     @OptionGroup(title: "Colour")
     var colorArguments: ColorArguments
 
-    @Option(help: "Parallel workers (default: the number of cores).")
+    @Option(
+        help:
+            "Threads (default: the number of cores): parallel workers for a batch; the cores they leave idle (one input, a batch's last ones) decode a HEIC or AVIF grid's tiles beside them. --jobs 1 decodes on one thread."
+    )
     var jobs: Int?
 
     @Flag(
         help:
-            "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, window (x, y, width, height: the part of the displayed image shown), path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, dcOnly, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, libde265, dav1d, libtiff and the others, with its version when it gives one, or shrink for Shrink's own decoders: GIF's LZW, the DC-only JPEG decoder), pixelFormat, bufferBytes, predictedPeakBytes, measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error)."
+            "One JSON line per input: input, output, sourceWidth, sourceHeight, orientation, width, height, prescale, window (x, y, width, height: the part of the displayed image shown), path (the route the decode took: dctScaledRows, dctScaledPlanes, coefficientBuffer, dcFirst, dcOnly, embeddedThumbnail, rows, interlacedPasses, scaledPlanes, scaledRows, wholeImage, firstFrameRows, interlacedFrame, tileRows), decoder (the library that decoded: libjpeg-turbo, libspng, libwebp, libde265, dav1d, libtiff and the others, with its version when it gives one, or shrink for Shrink's own decoders: GIF's LZW, the DC-only JPEG decoder), pixelFormat, bufferBytes, predictedPeakBytes (with what the threads --jobs leaves idle may hold helping the decode), measuredPeakBytes (heap growth during the decode, sampled at each strip; with one worker, else null), heapHighWaterBytes (growth of the allocator's hold from the system during the decode: its high-water mark, but for what fits in free chunks held before, when run with GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295:glibc.malloc.top_pad=0), warnings (damage stepped over), milliseconds (and error)."
     )
     var json = ThumbnailJob.defaults.json
 

@@ -123,11 +123,15 @@ struct ThumbnailJob {
         }
         // auto: what the encoder takes best (YUV planes as they are for a 4:2:0 JPEG: no RGB image, no colour
         // conversion either way; the decoder's own pixels for lossless outputs).
-        let options = ThumbnailOptions(
+        var chosen = ThumbnailOptions(
             mode: mode, allowUpscaling: upscale, strict: decoding.strict,
             pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
             useEmbeddedThumbnail: embeddedThumbnail,
             color: color, gravity: gravity.gravity)
+        // Cores the workers leave idle (one large image, a batch's last ones) decode a grid's tiles beside them.
+        let cores = SpareCores(cores: jobs)
+        chosen.helpers = cores
+        let options = chosen
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original
         let json = json
@@ -139,6 +143,9 @@ struct ThumbnailJob {
         // The heap is measured per decode only when decodes do not overlap (it is process-wide).
         let measures = json && workers == 1
         WorkerPool.run(count: inputs.count, workers: workers) { i in
+            cores.occupying { convert(i) }
+        }
+        @Sendable func convert(_ i: Int) {
             let input = inputs[i]
             let destination =
                 single
@@ -188,7 +195,9 @@ struct ThumbnailJob {
                     line.add("pixelFormat", image.pixels.format.rawValue)
                     line.add("color", image.colorConversion?.summary ?? "kept")
                     line.add("bufferBytes", image.pixels.byteCount)
-                    line.add("predictedPeakBytes", image.predictedPeakBytes)
+                    // Each core the workers leave may join the decode as a helper, holding what the route says.
+                    let helpers = max(0, cores.cores - workers)
+                    line.add("predictedPeakBytes", image.predictedPeakBytes + helpers * image.helperBytes)
                     line.add("measuredPeakBytes", monitor?.peakBytes)
                     line.add("heapHighWaterBytes", monitor?.systemGrowthBytes)
                     line.add("warnings", strings: warnings)

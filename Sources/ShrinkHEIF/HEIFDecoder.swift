@@ -140,21 +140,43 @@ package struct HEIFDecoder: ImageDecoding {
     /// beside the reducers' sums: per plane two rows of a tile's reduced width, 4 bytes each, for up to four sizes of
     /// tile part.
     static func workingBytes(_ image: HEIFImage, keepDepth: Bool = false, reduction d: Int = 1) -> Int {
+        let ownBand: Bool // a single AV1 image is dav1d's picture, unless shifted to 8 bits
+        switch image.coding {
+        case .hevc: ownBand = true
+        case .av1: ownBand = image.tiles.count > 1 || (image.coding.bitDepth > 8 && !keepDepth)
+        }
+        return tileBytes(image, keepDepth: keepDepth)
+            + (ownBand ? bandBytes(image, keepDepth: keepDepth, reduction: d) : 0)
+    }
+
+    /// What a helper decoding a grid's tiles beside the reader holds: a decoder and its tile
+    /// (``tileBytes(_:keepDepth:)``), its reducers' sums, the decoder library's state, and the second band that
+    /// lets helpers decode the next row while the reader reads this one (counted for every helper).
+    static func helperBytes(_ image: HEIFImage, keepDepth: Bool = false, reduction d: Int = 1) -> Int {
+        tileBytes(image, keepDepth: keepDepth) + bandBytes(image, keepDepth: keepDepth, reduction: d)
+            + stateBytes(image)
+    }
+
+    /// A band of planes at 1/`d` (with the reducers' sums), as ``workingBytes(_:keepDepth:reduction:)`` counts it.
+    private static func bandBytes(_ image: HEIFImage, keepDepth: Bool, reduction d: Int) -> Int {
         let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat] // samples per 4 pixels
-        let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
-        let band =
-            d == 1
+        let kept = image.coding.bitDepth > 8 && keepDepth ? 2 : 1
+        return d == 1
             ? image.size.width * image.tileSize.height * quarters / 4 * kept
             : BoxReducer.reducedSize(image.size, d: d).width * (image.tileSize.height / d + 2) * quarters / 4
                 + 96 * image.tileSize.width / d
+    }
+
+    /// What the decoder holds for one tile and our copy of it, as ``workingBytes(_:keepDepth:reduction:)`` counts it.
+    private static func tileBytes(_ image: HEIFImage, keepDepth: Bool) -> Int {
+        let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat]
+        let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
         let tile = image.tileSize.pixelCount * quarters / 4
         switch image.coding {
         case .hevc:
-            return band + 11 * image.tileSize.pixelCount + (kept == 2 ? tile : 0)
+            return 11 * image.tileSize.pixelCount + (kept == 2 ? tile : 0)
         case .av1:
-            let picture = tile * (deep ? 2 : 1)
-            let ownBand = image.tiles.count > 1 || (deep && kept == 1)
-            return picture * 8 / 5 + (ownBand ? band : 0) + (deep && kept == 1 ? tile : 0)
+            return tile * (deep ? 2 : 1) * 8 / 5 + (deep && kept == 1 ? tile : 0)
         }
     }
 
@@ -191,6 +213,8 @@ package struct HEIFDecoder: ImageDecoding {
         let deep = request.wantsSixteenBit && image.coding.bitDepth > 8 && !planes
         var working = Self.workingBytes(image, keepDepth: deep, reduction: d)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha, keepDepth: deep) }
+        let helperBytes = Self.helperBytes(image, keepDepth: deep, reduction: d)
+        let alphaHelperBytes = image.alpha.map { Self.helperBytes($0.image, keepDepth: deep) } ?? 0
         let (bytes, container, image, name) = (bytes, container, image, path)
         let part =
             window.coversAll(of: image)
@@ -203,15 +227,19 @@ package struct HEIFDecoder: ImageDecoding {
             output: planes ? .planes : .rows(deep ? .rgba16 : outputFormat),
             decodedSize: PixelSize(width: shown.width, height: shown.height), workingBytes: working,
             stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
-            decoder: image.coding.decoderName
-        ) { _, monitor throws(ImageError) in
+            decoder: image.coding.decoderName,
+            helperBytes: max(
+                window.columns.count * window.rows.count > 1 ? helperBytes : 0,
+                (image.alpha?.image.tiles.count ?? 0) > 1 ? alphaHelperBytes : 0)
+        ) { options, monitor throws(ImageError) in
             let bands = try HEIFBands(
-                image: image, window: window, keepDepth: deep, reduction: d, container: container, bytes: bytes,
-                path: name, monitor: monitor)
+                image: image, window: window, keepDepth: deep, reduction: d, helpers: options.helpers,
+                helperBytes: helperBytes, container: container, bytes: bytes, path: name, monitor: monitor)
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
                 try HEIFBands(
                     image: box.image, window: HEIFTileWindow(box.image, window: wanted), keepDepth: deep,
+                    helpers: options.helpers, helperBytes: alphaHelperBytes,
                     container: container, bytes: bytes, path: name, monitor: monitor)
             }
             return .rows(HEIFRowDecoder(bands: bands, alpha: alpha, path: name))

@@ -27,6 +27,10 @@ package struct ServerMetrics: Sendable {
             ("shrink_queue_depth", "Work waiting for budget or a decode thread."),
             ("shrink_coalesced_total", "Requests that joined an identical request in flight."),
             ("shrink_decodes_total", "Decodes started."),
+            (
+                "shrink_decode_helpers_total",
+                "Decode threads lent to a running decode while they would idle (grid tiles)."
+            ),
             ("shrink_decode_peak_bytes", "Predicted peak bytes of each decode (what admission charged)."),
             ("shrink_resident_bytes", "Resident memory of the process (VmRSS)."),
             ("shrink_inflight_requests", "Image requests being answered now."),
@@ -93,6 +97,7 @@ package struct ServerMetrics: Sendable {
         Gauge(label: "shrink_queue_depth", factory: registry).record(ledger.queuedDecodes)
         registry.mirrorCounter("shrink_coalesced_total", ledger.coalescedRequests)
         registry.mirrorCounter("shrink_decodes_total", ledger.decodesStarted)
+        registry.mirrorCounter("shrink_decode_helpers_total", ledger.helpersLent)
         if let writing = ledger.diskCacheWriting {
             registry.mirrorCounter("shrink_disk_cache_write_failures_total", ledger.diskCacheWriteFailures)
             Gauge(label: "shrink_disk_cache_writing", factory: registry).record(writing ? 1 : 0)

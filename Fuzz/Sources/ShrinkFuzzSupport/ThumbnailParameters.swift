@@ -2,12 +2,16 @@ import Shrink
 
 /// A thumbnail request drawn from a fuzz input's parameters: a target of at most 512 × 512 pixels (256 for zero
 /// parameters; now and then 0, which must be `.invalidArgument`), quality or fast mode, strict or not,
-/// upscaling, the embedded EXIF thumbnail, and one of the pixel format requests a harness offers.
+/// upscaling, the embedded EXIF thumbnail, one of the pixel format requests a harness offers, and now and then
+/// helper threads (a grid's tiles decoded on two more threads beside the harness's).
 public struct ThumbnailParameters {
     /// The size asked for.
     public var target: ThumbnailTarget
     /// Mode, strictness, pixel format, embedded thumbnails.
     public var options: ThumbnailOptions
+
+    /// Two threads to lend, whatever the harness's own threads do.
+    private static let helpers = SpareCores(cores: 2)
 
     public init(_ input: inout FuzzInput, pixelFormats: [PixelFormatRequest]) {
         let flags = input.byte()
@@ -15,6 +19,7 @@ public struct ThumbnailParameters {
             mode: flags & 1 == 0 ? .quality : .fast, allowUpscaling: flags & 2 != 0,
             strict: flags & 4 == 0, pixelFormat: input.pick(pixelFormats),
             useEmbeddedThumbnail: [nil, true, false][Int(flags >> 3) % 3])
+        if flags & 0x80 != 0 { options.helpers = Self.helpers }
         // Zero parameters ask for 256 px; 0 (an invalid size) is one value in 513.
         let width = (Int(input.uint16()) + 256) % 513, height = (Int(input.uint16()) + 256) % 513
         switch input.byte() % 5 {

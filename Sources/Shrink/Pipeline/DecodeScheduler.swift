@@ -16,12 +16,18 @@ import CShrinkSystem
 ///
 /// Threads are created on demand up to `maxConcurrent`, then wait on a condition variable; they exit when
 /// the scheduler is shut down.
-final class DecodeScheduler: @unchecked Sendable {
+///
+/// A running decode may borrow threads (``DecodeHelping``): only when nothing is queued, a thread is free and the
+/// helper's bytes fit, so a batch that keeps every thread busy lends none; lent work starts before anything queued
+/// after it, and ``othersWaiting`` tells a helper to return its thread once work queues.
+final class DecodeScheduler: DecodeHelping, @unchecked Sendable {
     struct Snapshot: Sendable {
         var runningCharge = 0, runningCount = 0, queuedCharge = 0, queuedCount = 0
         var peakRunningCharge = 0, started = 0, threads = 0
         /// Decodes among the running work (header reads are work too, but not decodes), and their peak.
         var runningDecodes = 0, peakRunningDecodes = 0
+        /// Threads lent to running decodes (``lend(bytes:_:)``).
+        var lent = 0
     }
 
     private struct Work {
@@ -31,14 +37,15 @@ final class DecodeScheduler: @unchecked Sendable {
         let sequence: Int
         let submitted: ContinuousClock.Instant
         let isDecode: Bool
+        /// Lent to a running decode: starts first.
+        var isLent = false
         let run: @Sendable (Duration) -> Void
     }
 
     let budget: Int
     let maxConcurrent: Int
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
+    private let state = ConditionLock()
+    // Guarded by `state`.
     private var queue: [Work] = []
     private var nextID = 0
     private var snapshotValue = Snapshot()
@@ -48,15 +55,6 @@ final class DecodeScheduler: @unchecked Sendable {
     init(budget: Int, maxConcurrent: Int) {
         self.budget = budget
         self.maxConcurrent = max(1, maxConcurrent)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Queues `run` with `charge` bytes at `priority`; `run` is called on a scheduler thread with the time
@@ -83,10 +81,43 @@ final class DecodeScheduler: @unchecked Sendable {
         snapshotValue.queuedCharge += charge
         let spawn = idleThreads == 0 && snapshotValue.threads < maxConcurrent && !stopping
         if spawn { snapshotValue.threads += 1 }
-        pthread_cond_signal(condition)
+        state.signal()
         unlock()
         if spawn { startThread() }
         return id
+    }
+
+    /// Starts `work` on a free thread, charged `bytes`, when nothing waits in the queue and the bytes fit.
+    func lend(bytes: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
+        lock()
+        let free = idleThreads > 0 || snapshotValue.threads < maxConcurrent
+        guard !stopping, queue.isEmpty, free, snapshotValue.runningCount < maxConcurrent,
+            snapshotValue.runningCharge + max(0, bytes) <= budget
+        else {
+            unlock()
+            return false
+        }
+        nextID += 1
+        queue.append(
+            Work(
+                id: nextID, charge: max(0, bytes), priority: .veryHigh, sequence: nextID, submitted: .now,
+                isDecode: false, isLent: true, run: { _ in work() }))
+        snapshotValue.queuedCount += 1
+        snapshotValue.queuedCharge += max(0, bytes)
+        snapshotValue.lent += 1
+        let spawn = idleThreads == 0
+        if spawn { snapshotValue.threads += 1 }
+        state.signal()
+        unlock()
+        if spawn { startThread() }
+        return true
+    }
+
+    /// True when work other than lent work waits in the queue.
+    var othersWaiting: Bool {
+        lock()
+        defer { unlock() }
+        return queue.contains { !$0.isLent }
     }
 
     /// Removes queued work `id`; false when it has started (or finished) already.
@@ -98,7 +129,7 @@ final class DecodeScheduler: @unchecked Sendable {
         let work = queue.remove(at: i)
         snapshotValue.queuedCount -= 1
         snapshotValue.queuedCharge -= work.charge
-        pthread_cond_broadcast(condition) // the new head may fit
+        state.broadcast() // the new head may fit
         return true
     }
 
@@ -114,7 +145,7 @@ final class DecodeScheduler: @unchecked Sendable {
         lock()
         if let i = queue.firstIndex(where: { $0.id == id }) { queue[i].priority = priority }
         unlock()
-        pthread_cond_broadcast(condition)
+        state.broadcast()
     }
 
     /// The running and queued charges and counts now, and the highest running charge ever seen.
@@ -128,16 +159,19 @@ final class DecodeScheduler: @unchecked Sendable {
     func shutdown() {
         lock()
         stopping = true
-        pthread_cond_broadcast(condition)
+        state.broadcast()
         unlock()
     }
 
-    private func lock() { pthread_mutex_lock(mutex) }
-    private func unlock() { pthread_mutex_unlock(mutex) }
+    private func lock() { state.lock() }
+    private func unlock() { state.unlock() }
 
-    /// The index of the work to start next, if it fits now. Called with the mutex held.
+    /// The index of the work to start next, if it fits now. Called with the lock held.
     private func nextAdmissible() -> Int? {
         guard !queue.isEmpty, snapshotValue.runningCount < maxConcurrent else { return nil }
+        if let lent = queue.firstIndex(where: \.isLent) {
+            return snapshotValue.runningCharge + queue[lent].charge <= budget ? lent : nil
+        }
         var best = 0
         for i in 1..<queue.count
         where queue[i].priority > queue[best].priority
@@ -171,12 +205,12 @@ final class DecodeScheduler: @unchecked Sendable {
                 snapshotValue.runningCount -= 1
                 snapshotValue.runningCharge -= work.charge
                 if work.isDecode { snapshotValue.runningDecodes -= 1 }
-                pthread_cond_broadcast(condition)
+                state.broadcast()
                 continue
             }
             if stopping && queue.isEmpty { break }
             idleThreads += 1
-            pthread_cond_wait(condition, mutex)
+            state.wait()
             idleThreads -= 1
         }
         snapshotValue.threads -= 1

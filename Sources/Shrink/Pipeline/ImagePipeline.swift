@@ -77,7 +77,7 @@ public final class ImagePipeline: Sendable {
         jobs = PipelineJobs(scheduler: scheduler)
         store = ResultStore(configuration: configuration)
         loading = LoadStage(scheduler: scheduler, jobs: jobs)
-        planning = PlanStage(budget: configuration.budget, codecs: configuration.codecs)
+        planning = PlanStage(budget: configuration.budget, codecs: configuration.codecs, helpers: scheduler)
         encoding = EncodeStage(codecs: configuration.codecs)
         animating = AnimationStage(codecs: configuration.codecs)
         decoding = DecodeStage(store: store)
@@ -132,6 +132,7 @@ public final class ImagePipeline: Sendable {
         l.queuedCharge = s.queuedCharge
         l.decoderThreads = s.threads
         l.decodesStarted = s.started
+        l.helpersLent = s.lent
         jobs.record(into: &l)
         store.record(into: &l)
         return l

@@ -8,6 +8,8 @@ struct PlanStage: Sendable {
     let budget: Int
     /// The registry sources are opened and results' encoders priced with.
     let codecs: CodecRegistry
+    /// The threads a decode may borrow while others idle (the pipeline's decode threads, within its budget).
+    let helpers: any DecodeHelping
 
     /// What the plan stage decided for a job.
     struct Planned: Sendable {
@@ -41,8 +43,10 @@ struct PlanStage: Sendable {
         let held = bytes.isPageAlignedMapping ? 0 : bytes.count
         let output = job.output, codecs = codecs
         let animates = AnimationStage.applies(to: job, source: source, codecs: codecs)
+        var options = request.options
+        options.helpers = helpers
         let chosen = try source.plan(
-            request.target, region: region, options: request.options, within: budget,
+            request.target, region: region, options: options, within: budget,
             reserving: { plan throws(ImageError) in
                 guard let output else { return held }
                 let finished = request.options.finishing.finishedSize(of: plan.outputSize)

@@ -40,13 +40,16 @@ public struct DecodeRoute: Sendable {
     /// The library that decodes, with its version when the library says (`libjpeg-turbo`, `dav1d 1.0.0`), as
     /// telemetry reports it; nil when the codec does not name one.
     public let decoder: String?
+    /// What each thread lent to the decode holds (``DecodeOptions/helpers``: a decoder, the piece it decodes, a
+    /// second band), charged to the helper when it is lent; 0 for a route that decodes on the calling thread alone.
+    public let helperBytes: Int
     private let starter: @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
 
     /// A route as a codec describes it: its figures, from the header, and `start`, which begins the decode (called
     /// once, when the decode is admitted). The planner reads the figures to predict the peak; the same route runs.
     public init(
         path: DecodePath, output: Output, decodedSize: PixelSize, workingBytes: Int, stateBytes: Int,
-        geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil,
+        geometry: Geometry = .blocks, sourceRect: FractionalRect? = nil, decoder: String? = nil, helperBytes: Int = 0,
         start: @escaping @Sendable (DecodeOptions, DecodeMonitor?) throws(ImageError) -> DecodeStream
     ) {
         self.path = path
@@ -57,6 +60,7 @@ public struct DecodeRoute: Sendable {
         self.geometry = geometry
         self.sourceRect = sourceRect
         self.decoder = decoder
+        self.helperBytes = helperBytes
         self.starter = start
     }
 

@@ -80,14 +80,19 @@ public struct DecodeOptions: Sendable {
     public var memoryLimit: Int
     /// How CMYK ink becomes RGB (a colour-managed transform); `NaiveInk` when nil.
     public var inkConverter: (any InkConverting)?
+    /// Threads the decode may borrow while cores would idle (a grid's tiles decode on them); nil: the calling thread
+    /// decodes alone. `nil` by default.
+    public var helpers: (any DecodeHelping)?
 
     /// Options with the defaults above.
     public init(
-        fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil
+        fast: Bool = false, strict: Bool = false, memoryLimit: Int = 0, inkConverter: (any InkConverting)? = nil,
+        helpers: (any DecodeHelping)? = nil
     ) {
         self.fast = fast
         self.strict = strict
         self.memoryLimit = memoryLimit
         self.inkConverter = inkConverter
+        self.helpers = helpers
     }
 }

@@ -1,0 +1,349 @@
+import ShrinkCore
+
+/// The tiles of one HEIC or AVIF decode and the bands they are decoded into, shared by the threads that decode
+/// them: the reader (``HEIFBands``, on the thread that pulls rows) and, while cores would otherwise idle, helpers
+/// lent by ``DecodeHelping``. Tiles are taken in row order, each by one thread with its own ``HEIFTileLane``, and
+/// copied — or summed into d×d means at 1/d — into their own columns of their row's band, so no two threads write
+/// the same bytes. With helpers there can be two bands: they decode the next row's tiles while the reader reads this
+/// row's, and never further ahead; the second band is made the first time a tile is taken ahead (never without a
+/// helper, which is charged for it).
+///
+/// Memory: a band per slot in use (the window's width × a tile's height, 1.5 samples a pixel for 4:2:0; 1/d² of
+/// that at 1/d), and per thread a lane and the tile it decodes.
+final class HEIFTileRows: @unchecked Sendable {
+    let image: HEIFImage
+    /// The tiles decoded and the region delivered, in coded pixels.
+    let coded: HEIFTileWindow
+    /// The decode's reduction (1: none).
+    let reduction: Int
+    /// 1 (monochrome) or 3.
+    let planeCount: Int
+    /// Bytes per sample: 2 when deeper samples are kept.
+    let sampleBytes: Int
+    /// Chroma subsampling across and down.
+    let subsampling: (x: Int, y: Int)
+    /// Each plane's size over the whole coded image.
+    let codedSizes: [PixelSize]
+    /// Bands that may be in use at once: 1 without helpers, 2 with.
+    private let slots: Int
+    private let container: HEIFContainer
+    private let bytes: ImageBytes
+    private let path: String
+    private let monitor: DecodeMonitor?
+    private let helpers: (any DecodeHelping)?
+    /// What a helper holds, counted against its lender's budget.
+    private let helperBytes: Int
+    private let tileCount: Int
+
+    // Guarded by `state`.
+    private let state = ConditionLock()
+    /// Per slot, per plane, the band's memory (nil until a tile of a row in that slot is taken).
+    private var storage: [[UnsafeMutablePointer<UInt8>?]]
+    /// The slot each row of the window is decoded into (-1 until its first tile is taken).
+    private var slotOf: [Int]
+    /// The next tile to take, counted in row order over the window's tiles.
+    private var next = 0
+    /// The tile row the reader reads (its slot's band and the next one's may be written).
+    private var reading: Int
+    /// Tiles decoded into the band, per row of the window.
+    private var done: [Int]
+    private var failure: ImageError?
+    private var stopped = false
+    private var helping = 0
+    /// The first tile's bitstream colour, once decoded.
+    private var firstColour: (fullRange: Bool, matrix: Int)?
+
+    /// The tiles of `image` in `window` (coded pixels), decoded at 1/`reduction` with `sampleBytes` a sample;
+    /// `helpers`, when given, are offered ``helperBytes`` a helper at each row.
+    init(
+        image: HEIFImage, window: HEIFTileWindow, reduction: Int, sampleBytes: Int, helpers: (any DecodeHelping)?,
+        helperBytes: Int, container: HEIFContainer, bytes: ImageBytes, path: String, monitor: DecodeMonitor?
+    ) {
+        self.image = image
+        coded = window
+        self.reduction = reduction
+        self.sampleBytes = sampleBytes
+        planeCount = image.coding.chromaFormat == 0 ? 1 : 3
+        subsampling = image.coding.subsampling
+        let chroma = PixelSize(
+            width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
+            height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
+        codedSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
+        tileCount = window.columns.count * window.rows.count
+        self.helpers = tileCount > 1 ? helpers : nil
+        self.helperBytes = helperBytes
+        slots = self.helpers == nil ? 1 : 2
+        storage = Array(repeating: Array(repeating: nil, count: planeCount), count: slots)
+        reading = window.rows.lowerBound
+        done = Array(repeating: 0, count: window.rows.count)
+        slotOf = Array(repeating: -1, count: window.rows.count)
+        self.container = container
+        self.bytes = bytes
+        self.path = path
+        self.monitor = monitor
+    }
+
+    deinit {
+        for slot in storage { for plane in slot { plane?.deallocate() } }
+    }
+
+    /// The first tile's bitstream colour (full range, matrix), once its row has been read.
+    var colour: (fullRange: Bool, matrix: Int)? { state.withLock { firstColour } }
+
+    // MARK: Geometry
+
+    /// A plane's samples in one tile column.
+    func tileWidth(_ p: Int) -> Int {
+        p == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
+    }
+
+    /// Rows of a plane in one tile row (an odd-sized tile's chroma covers its last row or column too).
+    func tileRows(_ p: Int) -> Int {
+        p == 0 ? image.tileSize.height : (image.tileSize.height + subsampling.y - 1) / subsampling.y
+    }
+
+    /// Where the window ends on plane `p`, in coded pixels, across and down: nothing past it is delivered, and at
+    /// 1/d no mean takes in samples past it (the last block of a row or column covers what is left).
+    private func end(_ p: Int) -> (x: Int, y: Int) {
+        let (sx, sy) = p == 0 ? (1, 1) : subsampling
+        return ((coded.x + coded.width + sx - 1) / sx, (coded.y + coded.height + sy - 1) / sy)
+    }
+
+    /// Plane `p`'s band width in coded pixels: the window's tile columns, cut where the window ends.
+    private func bandWidth(_ p: Int) -> Int {
+        max(1, min(end(p).x, coded.columns.upperBound * tileWidth(p)) - coded.columns.lowerBound * tileWidth(p))
+    }
+
+    /// Plane `p`'s rows in tile row `r`, in coded pixels: the first and how many (cut where the window ends).
+    private func codedRows(_ p: Int, tileRow r: Int) -> (start: Int, count: Int) {
+        let start = r * tileRows(p)
+        return (start, max(0, min(tileRows(p), end(p).y - start)))
+    }
+
+    /// Plane `p`'s rows in tile row `r` as delivered (at 1/d).
+    func deliveredRows(_ p: Int, tileRow r: Int) -> (start: Int, count: Int) {
+        let (start, count) = codedRows(p, tileRow: r), d = reduction
+        return (start / d, (count + d - 1) / d)
+    }
+
+    /// Bytes from one row of plane `p`'s band to the next, and the delivered column its first sample is.
+    func bandLayout(_ p: Int) -> (stride: Int, x: Int) {
+        let d = reduction
+        return ((bandWidth(p) + d - 1) / d * sampleBytes, coded.columns.lowerBound * tileWidth(p) / d)
+    }
+
+    /// Plane `p`'s band for tile row `r` (read once ``read(row:lane:)`` returned for it).
+    func band(_ p: Int, tileRow r: Int) -> UnsafePointer<UInt8> {
+        state.withLock { UnsafePointer(storage[slotOf[r - coded.rows.lowerBound]][p]!) }
+    }
+
+    // MARK: Reading
+
+    /// Returns once every tile of row `r` is in its band: the reader decodes tiles itself (with `lane`), beside the
+    /// helpers it was lent; with helpers, tiles of the next row too while this row's are still being decoded.
+    /// Rows are read in order; reading row `r` frees row `r - 1`'s band. Throws the first failure of any thread.
+    func read(row r: Int, lane: HEIFTileLane) throws(ImageError) {
+        state.withLock {
+            reading = r
+            state.broadcast()
+        }
+        offerHelp()
+        state.lock()
+        defer { state.unlock() }
+        while true {
+            if let failure { throw failure }
+            if done[r - coded.rows.lowerBound] == coded.columns.count { return }
+            if let t = take(through: r + slots - 1) {
+                state.unlock()
+                let result = decode(t, lane: lane)
+                state.lock()
+                finish(t, result)
+                continue
+            }
+            state.wait()
+        }
+    }
+
+    /// A single image's one tile: the picture itself when it covers the planes at full size (it is the band), else
+    /// nil once it has been copied into the band.
+    func readSingle(lane: HEIFTileLane) throws(ImageError) -> HEIFPicture? {
+        let picture = try self.picture(0, lane: lane)
+        state.withLock { firstColour = (picture.fullRange, picture.matrix) }
+        let covers = (0..<planeCount).allSatisfy {
+            picture.sizes[$0].width >= codedSizes[$0].width && picture.sizes[$0].height >= codedSizes[$0].height
+        }
+        if covers && reduction == 1 { return picture }
+        state.withLock {
+            slotOf[0] = 0
+            allocate(slot: 0)
+        }
+        deposit(picture, tileRow: coded.rows.lowerBound, column: coded.columns.lowerBound, lane: lane)
+        return nil
+    }
+
+    /// Ends the decode: helpers finish the tile they hold and return.
+    func stop() {
+        state.withLock {
+            stopped = true
+            state.broadcast()
+        }
+    }
+
+    /// Lends helpers while more tiles are left than threads decoding them.
+    private func offerHelp() {
+        guard let helpers else { return }
+        while true {
+            let wanted = state.withLock { () -> Bool in
+                guard !stopped, failure == nil, tileCount - next > helping + 1 else { return false }
+                helping += 1
+                return true
+            }
+            guard wanted else { return }
+            guard helpers.lend(bytes: helperBytes, { [self] in help() }) else {
+                state.withLock { helping -= 1 }
+                return
+            }
+        }
+    }
+
+    /// A helper's work: tiles through a lane of its own until none is left, the decode ends, or other work waits
+    /// for the thread.
+    private func help() {
+        let lane = try? HEIFTileLane(image, planeCount: planeCount, path: path)
+        state.lock()
+        while let lane, !stopped, failure == nil, next < tileCount, helpers?.othersWaiting != true {
+            guard let t = take(through: reading + slots - 1) else {
+                state.wait()
+                continue
+            }
+            state.unlock()
+            let result = decode(t, lane: lane)
+            state.lock()
+            finish(t, result)
+        }
+        helping -= 1
+        state.broadcast()
+        state.unlock()
+    }
+
+    /// The next tile when its row is at most `last`, its row's band chosen and allocated: the reader's row takes
+    /// the band the row before it had (one band while nobody decodes ahead), the row after it the other one.
+    /// Called with the lock held.
+    private func take(through last: Int) -> Int? {
+        guard !stopped, failure == nil, next < tileCount else { return nil }
+        let i = next / coded.columns.count
+        guard coded.rows.lowerBound + i <= last else { return nil }
+        if slotOf[i] < 0 {
+            let ahead = coded.rows.lowerBound + i > reading
+            slotOf[i] = i == 0 ? 0 : ahead ? 1 - slotOf[i - 1] : slotOf[i - 1]
+            allocate(slot: slotOf[i])
+        }
+        next += 1
+        return next - 1
+    }
+
+    /// Records tile `t`'s outcome. Called with the lock held.
+    private func finish(_ t: Int, _ result: Result<(fullRange: Bool, matrix: Int), ImageError>) {
+        switch result {
+        case .success(let colour):
+            done[t / coded.columns.count] += 1
+            if t == 0 { firstColour = colour }
+        case .failure(let error):
+            if failure == nil { failure = error }
+        }
+        state.broadcast()
+    }
+
+    /// Allocates (zeroed) the bands of `slot` the first time. Called with the lock held.
+    private func allocate(slot: Int) {
+        guard storage[slot][0] == nil else { return }
+        let d = reduction
+        for p in 0..<planeCount {
+            let count = max(1, (bandWidth(p) + d - 1) / d * ((tileRows(p) + d - 1) / d) * sampleBytes)
+            let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+            plane.initialize(repeating: 0, count: count)
+            storage[slot][p] = plane
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Tile `t` (counted over the window) decoded with `lane` into its columns of its row's band; its bitstream
+    /// colour.
+    private func decode(_ t: Int, lane: HEIFTileLane) -> Result<(fullRange: Bool, matrix: Int), ImageError> {
+        let r = coded.rows.lowerBound + t / coded.columns.count
+        let column = coded.columns.lowerBound + t % coded.columns.count
+        return Result { () throws(ImageError) in
+            let picture = try picture(r * image.columns + column, lane: lane)
+            deposit(picture, tileRow: r, column: column, lane: lane)
+            try monitor?.checkpoint(row: deliveredRows(0, tileRow: r).start)
+            return (picture.fullRange, picture.matrix)
+        }
+    }
+
+    /// Copies (at 1/d: reduces) `picture`, the tile in `column` of tile row `r`, into its columns of the row's band.
+    private func deposit(_ picture: HEIFPicture, tileRow r: Int, column: Int, lane: HEIFTileLane) {
+        let d = reduction
+        let slot = state.withLock { storage[slotOf[r - coded.rows.lowerBound]] }
+        for p in 0..<planeCount {
+            let band = slot[p]!, width = bandWidth(p), first = coded.columns.lowerBound * tileWidth(p)
+            let x0 = column * tileWidth(p) - first
+            let count = min(picture.sizes[p].width, tileWidth(p), width - x0)
+            guard count > 0 else { continue }
+            let rows = min(picture.sizes[p].height, codedRows(p, tileRow: r).count)
+            if d > 1 {
+                // d rows summed, then their means written to the band's row, from the tile's first column.
+                let reducer = lane.reducer(p, PixelSize(width: count, height: rows), d: d)
+                let out = band + x0 / d, stride = (width + d - 1) / d
+                for y in 0..<rows {
+                    reducer.add(picture.row(p, y), row: y, column: 0, count: count)
+                    if (y + 1) % d == 0 || y + 1 == rows {
+                        reducer.take(row: y / d, into: out + y / d * stride)
+                    }
+                }
+                continue
+            }
+            for y in 0..<rows {
+                (band + (y * width + x0) * sampleBytes).update(from: picture.row(p, y), count: count * sampleBytes)
+            }
+        }
+    }
+
+    /// Tile `index` (in the grid's row order) through `lane`'s decoder, checked against the image's configuration.
+    private func picture(_ index: Int, lane: HEIFTileLane) throws(ImageError) -> HEIFPicture {
+        let raw = bytes.bytes
+        let id = image.tiles[index], coding = image.codings[index]
+        let data = try container.data(of: id, bytes: raw, maxBytes: raw.count, path: path)
+        let depth: HEIFSampleDepth = sampleBytes == 2 ? .kept : .narrowed(fullRange: image.nclx?.fullRange)
+        let result: Result<HEIFPicture, ImageError> = data.withUnsafeBytes { d in
+            Result { () throws(ImageError) in
+                try lane.decoder.decode(d, coding: coding, file: raw, depth: depth, path: path)
+            }
+        }
+        let picture = try result.get()
+        // The tile's coded bytes are read once: their pages of a mapped file go (the tiles are most of the file).
+        for extent in container.items[id]?.extents ?? [] { bytes.releaseResidentPages(in: extent) }
+        guard
+            picture.sizes.first.map({ $0.width >= image.tileSize.width && $0.height >= image.tileSize.height }) == true
+                || image.tiles.count == 1
+        else {
+            throw ImageError(
+                .corruptData,
+                "\(path): \(image.coding.codecName) tile \(id) decodes to \(picture.sizes.first ?? PixelSize(width: 0, height: 0)), not \(image.tileSize)"
+            )
+        }
+        guard picture.sampleBytes == sampleBytes else {
+            throw ImageError(
+                .corruptData,
+                "\(path): \(image.coding.codecName) tile \(id) is \(picture.bitDepth)-bit, not the \(image.coding.bitDepth) bits its configuration says"
+            )
+        }
+        guard picture.planes.count >= planeCount else {
+            throw ImageError(
+                .corruptData,
+                "\(path): \(image.coding.codecName) tile \(id) has \(picture.planes.count) planes, not \(planeCount)"
+            )
+        }
+        return picture
+    }
+}

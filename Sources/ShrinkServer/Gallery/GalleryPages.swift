@@ -9,8 +9,9 @@ import ShrinkServerURL
 package struct GalleryPages: Sendable {
     /// Tiles per page.
     package static let pageSize = 100
-    /// Tiles shown eagerly (the first row on a wide screen); the rest load lazily.
-    package static let eagerTiles = 6
+    /// Tiles loaded eagerly: a first screen of three rows of five on a wide screen, requested as the page is parsed
+    /// instead of after its first layout (a phone's lazy-load margin reaches as far anyway); the rest load lazily.
+    package static let eagerTiles = 15
     /// The widths of the `srcset` candidates.
     package static let widths = [320, 640, 960]
 

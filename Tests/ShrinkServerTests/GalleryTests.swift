@@ -67,10 +67,13 @@ import Testing
         #expect(Self.attributes("alt", in: html) == ["a.jpg", "b.jpg", "tall.jpg"])
         // Every srcset candidate is a signed URL the server answers with an image exactly as wide as its
         // descriptor says (so a browser knows its density); fits that would repeat a smaller one are left out:
-        // 400 px wide images have two candidates (320, 400), the 640 px one two (320, 640).
+        // 400 px wide images have three candidates (240, 320, 400), the 640 px one three (240, 320, 640).
         let candidates = Self.attributes("srcset", in: html).flatMap { $0.components(separatedBy: ", ") }
-        #expect(candidates.count == 6)
-        #expect(candidates.map { $0.split(separator: " ")[1] } == ["320w", "400w", "320w", "640w", "320w", "400w"])
+        #expect(candidates.count == 9)
+        #expect(
+            candidates.map { $0.split(separator: " ")[1] } == [
+                "240w", "320w", "400w", "240w", "320w", "640w", "240w", "320w", "400w",
+            ])
         for candidate in candidates {
             let parts = candidate.split(separator: " ")
             let url = String(parts[0]).replacingOccurrences(of: "&amp;", with: "&")

@@ -58,7 +58,7 @@ extension ImageSource {
     /// `plan` under `options` with its route and price (``DecodePlan``), no limit checked.
     package func decodePlan(_ plan: ThumbnailPlan, options: ThumbnailOptions) -> DecodePlan {
         let format = options.pixelFormat.resolve(for: info, native: decoder.outputFormat)
-        let route = route(for: plan, format: format, color: options.color)
+        let route = route(for: plan, format: format, color: options.color, helped: options.helpers != nil)
         // Finishing runs after the decode, beside its result.
         let finishing =
             options.finishing.isEmpty
@@ -196,7 +196,10 @@ extension ImageSource {
     /// value both the decode and the memory prediction use.
     /// Under `color`, a profile too steep to convert after the reduction (``ColorManagement/beforeResampling(_:profile:rowFormat:)``)
     /// takes rows, which are converted before the resampler, even where planes would serve.
-    package func route(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB) -> DecodeRoute {
+    /// `helped`: the decode may be lent helper threads.
+    package func route(for plan: ThumbnailPlan, format: PixelFormat, color: ColorPolicy = .sRGB, helped: Bool = false)
+        -> DecodeRoute
+    {
         let window = plan.storedRegion == FractionalRect(info.size) ? nil : plan.decodingWindow
         let planar =
             (format == .yuv420 || format == .nv12) && earlyColor(color, rowFormat: decoder.outputFormat) == nil
@@ -204,7 +207,7 @@ extension ImageSource {
         return decoder.route(
             RouteRequest(
                 scaleDenominator: plan.prescale, wantsPlanes: planar,
-                wantsSixteenBit: format == .rgba16 || decodesDeepForColor(color), window: window))
+                wantsSixteenBit: format == .rgba16 || decodesDeepForColor(color), window: window, helped: helped))
     }
 
     /// The transform decoded rows of `rowFormat` need before the resampler under `color`, when the image's

@@ -130,7 +130,7 @@ struct ThumbnailJob {
             color: color, gravity: gravity.gravity)
         // Cores the workers leave idle (one large image, a batch's last ones) decode a grid's tiles beside them.
         let cores = SpareCores(cores: jobs)
-        chosen.helpers = cores
+        chosen.helpers = cores.cores > 1 ? cores : nil
         let options = chosen
         let decoding = decoding
         let target = prescale.map { ThumbnailTarget.prescale($0.denominator) } ?? size?.target(fit: fit) ?? .original

@@ -150,11 +150,16 @@ package struct HEIFDecoder: ImageDecoding {
     }
 
     /// What a helper decoding a grid's tiles beside the reader holds: a decoder and its tile
-    /// (``tileBytes(_:keepDepth:)``), its reducers' sums, the decoder library's state, and the second band that
-    /// lets helpers decode the next row while the reader reads this one (counted for every helper).
+    /// (``tileBytes(_:keepDepth:)``), the decoder library's state, and at 1/d its own reducers' sums. (The second band
+    /// helpers fill ahead is the decode's own: ``lookaheadBytes(_:window:keepDepth:reduction:)``.)
     static func helperBytes(_ image: HEIFImage, keepDepth: Bool = false, reduction d: Int = 1) -> Int {
-        tileBytes(image, keepDepth: keepDepth) + bandBytes(image, keepDepth: keepDepth, reduction: d)
-            + stateBytes(image)
+        tileBytes(image, keepDepth: keepDepth) + stateBytes(image) + (d > 1 ? 96 * image.tileSize.width / d : 0)
+    }
+
+    /// The second band a helped decode of `window` holds while its helpers decode the next row of tiles (none for a
+    /// single row or a single tile: nothing can be decoded ahead).
+    static func lookaheadBytes(_ image: HEIFImage, window: HEIFTileWindow, keepDepth: Bool, reduction d: Int) -> Int {
+        window.rows.count > 1 && image.tiles.count > 1 ? bandBytes(image, keepDepth: keepDepth, reduction: d) : 0
     }
 
     /// A band of planes at 1/`d` (with the reducers' sums), as ``workingBytes(_:keepDepth:reduction:)`` counts it.
@@ -195,7 +200,8 @@ package struct HEIFDecoder: ImageDecoding {
     /// converted with the file's matrix (`nclx`, else the bitstream's): rgba16 rows at the coded precision
     /// for an image deeper than 8 bits when 16-bit rows are wanted; at the request's scale when it is one of
     /// ``scaleDenominators``. Working memory: ``workingBytes(_:keepDepth:reduction:)`` for the image and for its
-    /// alpha image.
+    /// alpha image, and when the request may be helped the second band each holds
+    /// (``lookaheadBytes(_:window:keepDepth:reduction:)``); each helper holds ``helperBytes(_:keepDepth:reduction:)``.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let matrix = image.nclx?.matrix ?? 6
         let d = scaleDenominators.contains(request.scaleDenominator) ? request.scaleDenominator : 1
@@ -213,6 +219,13 @@ package struct HEIFDecoder: ImageDecoding {
         let deep = request.wantsSixteenBit && image.coding.bitDepth > 8 && !planes
         var working = Self.workingBytes(image, keepDepth: deep, reduction: d)
         if let alpha = image.alpha?.image { working += Self.workingBytes(alpha, keepDepth: deep) }
+        let alphaWindow = image.alpha.map { HEIFTileWindow($0.image, window: wanted) }
+        if request.helped {
+            working += Self.lookaheadBytes(image, window: window, keepDepth: deep, reduction: d)
+            if let alpha = image.alpha?.image, let alphaWindow {
+                working += Self.lookaheadBytes(alpha, window: alphaWindow, keepDepth: deep, reduction: 1)
+            }
+        }
         let helperBytes = Self.helperBytes(image, keepDepth: deep, reduction: d)
         let alphaHelperBytes = image.alpha.map { Self.helperBytes($0.image, keepDepth: deep) } ?? 0
         let (bytes, container, image, name) = (bytes, container, image, path)
@@ -238,7 +251,7 @@ package struct HEIFDecoder: ImageDecoding {
             if planes { return .planes(HEIFPlaneDecoder(bands: bands)) }
             let alpha = try image.alpha.map { box throws(ImageError) in
                 try HEIFBands(
-                    image: box.image, window: HEIFTileWindow(box.image, window: wanted), keepDepth: deep,
+                    image: box.image, window: alphaWindow, keepDepth: deep,
                     helpers: options.helpers, helperBytes: alphaHelperBytes,
                     container: container, bytes: bytes, path: name, monitor: monitor)
             }

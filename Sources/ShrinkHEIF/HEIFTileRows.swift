@@ -5,8 +5,9 @@ import ShrinkCore
 /// lent by ``DecodeHelping``. Tiles are taken in row order, each by one thread with its own ``HEIFTileLane``, and
 /// copied — or summed into d×d means at 1/d — into their own columns of their row's band, so no two threads write
 /// the same bytes. With helpers there can be two bands: they decode the next row's tiles while the reader reads this
-/// row's, and never further ahead; the second band is made the first time a tile is taken ahead (never without a
-/// helper, which is charged for it).
+/// row's, and never further ahead; the second band is made the first time a tile is taken ahead, and counted in the
+/// decode's own working memory when it may be helped (``HEIFDecoder/lookaheadBytes(_:window:keepDepth:reduction:)``).
+/// No helper outlives the decode: ``stop()`` waits for those still decoding a tile.
 ///
 /// Memory: a band per slot in use (the window's width × a tile's height, 1.5 samples a pixel for 4:2:0; 1/d² of
 /// that at 1/d), and per thread a lane and the tile it decodes.
@@ -49,7 +50,9 @@ final class HEIFTileRows: @unchecked Sendable {
     private var done: [Int]
     private var failure: ImageError?
     private var stopped = false
+    /// Helpers lent and not yet returned, and those of them that have started.
     private var helping = 0
+    private var running = 0
     /// The first tile's bitstream colour, once decoded.
     private var firstColour: (fullRange: Bool, matrix: Int)?
 
@@ -141,7 +144,8 @@ final class HEIFTileRows: @unchecked Sendable {
 
     /// Returns once every tile of row `r` is in its band: the reader decodes tiles itself (with `lane`), beside the
     /// helpers it was lent; with helpers, tiles of the next row too while this row's are still being decoded.
-    /// Rows are read in order; reading row `r` frees row `r - 1`'s band. Throws the first failure of any thread.
+    /// Rows are read in order; reading row `r` lets row `r - 1`'s band be written again. Throws the first failure of
+    /// any thread (unless row `r` is complete: a failure further on is thrown when its row is read).
     func read(row r: Int, lane: HEIFTileLane) throws(ImageError) {
         state.withLock {
             reading = r
@@ -151,8 +155,8 @@ final class HEIFTileRows: @unchecked Sendable {
         state.lock()
         defer { state.unlock() }
         while true {
-            if let failure { throw failure }
             if done[r - coded.rows.lowerBound] == coded.columns.count { return }
+            if let failure { throw failure }
             if let t = take(through: r + slots - 1) {
                 state.unlock()
                 let result = decode(t, lane: lane)
@@ -169,6 +173,7 @@ final class HEIFTileRows: @unchecked Sendable {
     func readSingle(lane: HEIFTileLane) throws(ImageError) -> HEIFPicture? {
         let picture = try self.picture(0, lane: lane)
         state.withLock { firstColour = (picture.fullRange, picture.matrix) }
+        try monitor?.checkpoint(row: 0)
         let covers = (0..<planeCount).allSatisfy {
             picture.sizes[$0].width >= codedSizes[$0].width && picture.sizes[$0].height >= codedSizes[$0].height
         }
@@ -181,20 +186,23 @@ final class HEIFTileRows: @unchecked Sendable {
         return nil
     }
 
-    /// Ends the decode: helpers finish the tile they hold and return.
+    /// Ends the decode: helpers finish the tile they hold and return; returns once none is decoding (a helper lent but
+    /// not started yet returns without touching anything).
     func stop() {
-        state.withLock {
-            stopped = true
-            state.broadcast()
-        }
+        state.lock()
+        stopped = true
+        state.broadcast()
+        while running > 0 { state.wait() }
+        state.unlock()
     }
 
-    /// Lends helpers while more tiles are left than threads decoding them.
+    /// Lends helpers while more tiles can be taken now (this row's and the next one's) than threads decoding them.
     private func offerHelp() {
         guard let helpers else { return }
         while true {
             let wanted = state.withLock { () -> Bool in
-                guard !stopped, failure == nil, tileCount - next > helping + 1 else { return false }
+                let reachable = min(tileCount, (reading - coded.rows.lowerBound + slots) * coded.columns.count) - next
+                guard !stopped, failure == nil, reachable > helping + 1 else { return false }
                 helping += 1
                 return true
             }
@@ -207,13 +215,14 @@ final class HEIFTileRows: @unchecked Sendable {
     }
 
     /// A helper's work: tiles through a lane of its own until none is left, the decode ends, or other work waits
-    /// for the thread.
+    /// for the thread (looked at after each tile and every few milliseconds while waiting for the reader).
     private func help() {
-        let lane = try? HEIFTileLane(image, planeCount: planeCount, path: path)
         state.lock()
+        running += 1
+        let lane = stopped ? nil : state.unlocked { try? HEIFTileLane(image, planeCount: planeCount, path: path) }
         while let lane, !stopped, failure == nil, next < tileCount, helpers?.othersWaiting != true {
             guard let t = take(through: reading + slots - 1) else {
-                state.wait()
+                state.wait(milliseconds: 5)
                 continue
             }
             state.unlock()
@@ -222,6 +231,7 @@ final class HEIFTileRows: @unchecked Sendable {
             finish(t, result)
         }
         helping -= 1
+        running -= 1
         state.broadcast()
         state.unlock()
     }

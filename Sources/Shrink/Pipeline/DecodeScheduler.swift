@@ -87,7 +87,8 @@ final class DecodeScheduler: DecodeHelping, @unchecked Sendable {
         return id
     }
 
-    /// Starts `work` on a free thread, charged `bytes`, when nothing waits in the queue and the bytes fit.
+    /// Queues `work` ahead of everything, charged `bytes`, for a free thread to start now, when nothing else waits in
+    /// the queue, a thread is free and the bytes fit; false otherwise.
     func lend(bytes: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
         lock()
         let free = idleThreads > 0 || snapshotValue.threads < maxConcurrent

@@ -10,14 +10,19 @@ public struct RouteRequest: Sendable, Equatable {
     /// The part of the scaled image the result needs, or nil for all of it: a codec that can skip rows and
     /// columns decodes only this.
     public var window: FractionalRect?
+    /// The decode may be lent helper threads (``DecodeOptions/helpers``): a route that holds more itself when helped
+    /// (a second band its helpers fill ahead) counts it in its working bytes.
+    public var helped: Bool
 
     /// A request for a decode at 1/`scaleDenominator`, with the planner's wishes.
     public init(
-        scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: FractionalRect? = nil
+        scaleDenominator: Int, wantsPlanes: Bool = false, wantsSixteenBit: Bool = false, window: FractionalRect? = nil,
+        helped: Bool = false
     ) {
         self.scaleDenominator = scaleDenominator
         self.wantsPlanes = wantsPlanes
         self.wantsSixteenBit = wantsSixteenBit
         self.window = window
+        self.helped = helped
     }
 }

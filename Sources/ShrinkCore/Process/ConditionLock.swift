@@ -27,10 +27,27 @@ package final class ConditionLock: @unchecked Sendable {
     package func unlock() { pthread_mutex_unlock(mutex) }
     /// Sleeps until a broadcast (or spuriously: callers test their condition again); the mutex is held on return.
     package func wait() { pthread_cond_wait(condition, mutex) }
+    /// ``wait()``, but for at most `milliseconds`.
+    package func wait(milliseconds: Int) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int(now.tv_nsec) + milliseconds % 1000 * 1_000_000
+        var deadline = timespec()
+        deadline.tv_sec = now.tv_sec + milliseconds / 1000 + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
     /// Wakes one waiting thread.
     package func signal() { pthread_cond_signal(condition) }
     /// Wakes every waiting thread.
     package func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// `body`'s result, run with the mutex released (called with it held; held again on return).
+    package func unlocked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        unlock()
+        defer { lock() }
+        return try body()
+    }
 
     /// `body`'s result, run with the mutex held.
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {

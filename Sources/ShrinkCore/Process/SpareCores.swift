@@ -61,8 +61,9 @@ public final class SpareCores: DecodeHelping {
         return true
     }
 
-    /// Never: nothing queues behind a lent core here.
-    public var othersWaiting: Bool { false }
+    /// True when more threads count their cores busy than there are cores (a worker took its next input while a
+    /// helper held a core): a helper returns.
+    public var othersWaiting: Bool { busy.load(ordering: .relaxed) > cores }
 
     private final class Lent: Sendable {
         let work: @Sendable () -> Void

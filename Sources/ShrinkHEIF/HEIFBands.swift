@@ -8,8 +8,9 @@ import ShrinkCore
 /// decode at 1/`reduction` sums each tile's rows into d×d means as they are copied (``BoxReducer``, d rows at a time:
 /// a block never spans two tiles), and everything it hands out — ``window``, ``planeSizes``, the band's rows — is in
 /// those reduced pixels. Memory: one band (the window's width × a tile's height, 1.5 samples a pixel for 4:2:0; at
-/// 1/d, 1/d² of that and two rows of a tile's sums) and one tile in the decoder; with helpers, a second band and a
-/// tile and decoder per helper (``HEIFDecoder/helperBytes(_:keepDepth:reduction:)``, charged to each).
+/// 1/d, 1/d² of that and two rows of a tile's sums) and one tile in the decoder; helped, a second band
+/// (``HEIFDecoder/lookaheadBytes(_:window:keepDepth:reduction:)``) and per helper a tile and its decoder
+/// (``HEIFDecoder/helperBytes(_:keepDepth:reduction:)``, charged to it).
 final class HEIFBands {
     let image: HEIFImage
     /// The tiles decoded and the region delivered, in delivered pixels (coded pixels, or reduced ones at 1/d).
@@ -17,12 +18,12 @@ final class HEIFBands {
     /// The decode's reduction (1: none; see ``HEIFDecoder/scaleDenominators``).
     let reduction: Int
     /// 1 (monochrome) or 3.
-    let planeCount: Int
+    var planeCount: Int { tiles.planeCount }
     /// Bytes per sample (2 when deeper samples are kept at their depth) and the bits they hold (8 when shifted).
     let sampleBytes: Int
     let bitDepth: Int
     /// Chroma subsampling across and down (2 for 4:2:0, 1 for 4:4:4).
-    let subsampling: (x: Int, y: Int)
+    var subsampling: (x: Int, y: Int) { tiles.subsampling }
     /// Each plane's size over the whole coded image (before the clean aperture), in delivered pixels.
     let planeSizes: [PixelSize]
     /// The current band: per plane, rows `bandStart[p] ..< bandStart[p] + bandRows[p]` (see ``row(_:_:)``).
@@ -65,8 +66,6 @@ final class HEIFBands {
         tiles = HEIFTileRows(
             image: image, window: window, reduction: reduction, sampleBytes: sampleBytes, helpers: helpers,
             helperBytes: helperBytes, container: container, bytes: bytes, path: path, monitor: monitor)
-        planeCount = tiles.planeCount
-        subsampling = tiles.subsampling
         planeSizes = tiles.codedSizes.map { [reduction] in BoxReducer.reducedSize($0, d: reduction) }
         bandBase = planeSizes.map { _ in nil }
         bandX = planeSizes.map { _ in 0 }
@@ -76,7 +75,7 @@ final class HEIFBands {
         fullRange = image.nclx?.fullRange ?? true
         matrix = image.nclx?.matrix ?? 6
         primaries = image.nclx?.primaries ?? 2
-        lane = try HEIFTileLane(image, planeCount: planeCount, path: path)
+        lane = try HEIFTileLane(image, planeCount: tiles.planeCount, path: path)
     }
 
     deinit {

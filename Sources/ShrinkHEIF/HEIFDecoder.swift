@@ -153,30 +153,35 @@ package struct HEIFDecoder: ImageDecoding {
     /// (``tileBytes(_:keepDepth:)``), the decoder library's state, and at 1/d its own reducers' sums. (The second band
     /// helpers fill ahead is the decode's own: ``lookaheadBytes(_:window:keepDepth:reduction:)``.)
     static func helperBytes(_ image: HEIFImage, keepDepth: Bool = false, reduction d: Int = 1) -> Int {
-        tileBytes(image, keepDepth: keepDepth) + stateBytes(image) + (d > 1 ? 96 * image.tileSize.width / d : 0)
+        tileBytes(image, keepDepth: keepDepth) + stateBytes(image) + (d > 1 ? reducerBytes(image, reduction: d) : 0)
     }
 
+    /// The sums a thread reduces tiles in at 1/`d`: per plane two rows of a tile's reduced width, 4 bytes each, for
+    /// up to four sizes of tile part.
+    private static func reducerBytes(_ image: HEIFImage, reduction d: Int) -> Int { 96 * image.tileSize.width / d }
+
+    /// Samples per 4 pixels in `image`'s chroma format.
+    private static func quarters(_ image: HEIFImage) -> Int { 4 + [0, 2, 4, 8][image.coding.chromaFormat] }
+
     /// The second band a helped decode of `window` holds while its helpers decode the next row of tiles (none for a
-    /// single row or a single tile: nothing can be decoded ahead).
+    /// single row of tiles: nothing can be decoded ahead).
     static func lookaheadBytes(_ image: HEIFImage, window: HEIFTileWindow, keepDepth: Bool, reduction d: Int) -> Int {
-        window.rows.count > 1 && image.tiles.count > 1 ? bandBytes(image, keepDepth: keepDepth, reduction: d) : 0
+        window.rows.count > 1 ? bandBytes(image, keepDepth: keepDepth, reduction: d) : 0
     }
 
     /// A band of planes at 1/`d` (with the reducers' sums), as ``workingBytes(_:keepDepth:reduction:)`` counts it.
     private static func bandBytes(_ image: HEIFImage, keepDepth: Bool, reduction d: Int) -> Int {
-        let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat] // samples per 4 pixels
         let kept = image.coding.bitDepth > 8 && keepDepth ? 2 : 1
         return d == 1
-            ? image.size.width * image.tileSize.height * quarters / 4 * kept
-            : BoxReducer.reducedSize(image.size, d: d).width * (image.tileSize.height / d + 2) * quarters / 4
-                + 96 * image.tileSize.width / d
+            ? image.size.width * image.tileSize.height * quarters(image) / 4 * kept
+            : BoxReducer.reducedSize(image.size, d: d).width * (image.tileSize.height / d + 2) * quarters(image) / 4
+                + reducerBytes(image, reduction: d)
     }
 
     /// What the decoder holds for one tile and our copy of it, as ``workingBytes(_:keepDepth:reduction:)`` counts it.
     private static func tileBytes(_ image: HEIFImage, keepDepth: Bool) -> Int {
-        let quarters = 4 + [0, 2, 4, 8][image.coding.chromaFormat]
         let deep = image.coding.bitDepth > 8, kept = deep && keepDepth ? 2 : 1
-        let tile = image.tileSize.pixelCount * quarters / 4
+        let tile = image.tileSize.pixelCount * quarters(image) / 4
         switch image.coding {
         case .hevc:
             return 11 * image.tileSize.pixelCount + (kept == 2 ? tile : 0)
@@ -242,8 +247,7 @@ package struct HEIFDecoder: ImageDecoding {
             stateBytes: Self.stateBytes(image), geometry: part == nil ? .blocks : .uniform, sourceRect: part,
             decoder: image.coding.decoderName,
             helperBytes: max(
-                window.columns.count * window.rows.count > 1 ? helperBytes : 0,
-                (image.alpha?.image.tiles.count ?? 0) > 1 ? alphaHelperBytes : 0)
+                window.tileCount > 1 ? helperBytes : 0, (alphaWindow?.tileCount ?? 0) > 1 ? alphaHelperBytes : 0)
         ) { options, monitor throws(ImageError) in
             let bands = try HEIFBands(
                 image: image, window: window, keepDepth: deep, reduction: d, helpers: options.helpers,

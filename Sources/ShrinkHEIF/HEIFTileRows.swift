@@ -12,15 +12,15 @@ import ShrinkCore
 /// Memory: a band per slot in use (the window's width × a tile's height, 1.5 samples a pixel for 4:2:0; 1/d² of
 /// that at 1/d), and per thread a lane and the tile it decodes.
 final class HEIFTileRows: @unchecked Sendable {
-    let image: HEIFImage
+    private let image: HEIFImage
     /// The tiles decoded and the region delivered, in coded pixels.
-    let coded: HEIFTileWindow
+    private let coded: HEIFTileWindow
     /// The decode's reduction (1: none).
-    let reduction: Int
+    private let reduction: Int
     /// 1 (monochrome) or 3.
     let planeCount: Int
     /// Bytes per sample: 2 when deeper samples are kept.
-    let sampleBytes: Int
+    private let sampleBytes: Int
     /// Chroma subsampling across and down.
     let subsampling: (x: Int, y: Int)
     /// Each plane's size over the whole coded image.
@@ -72,7 +72,7 @@ final class HEIFTileRows: @unchecked Sendable {
             width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
             height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         codedSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
-        tileCount = window.columns.count * window.rows.count
+        tileCount = window.tileCount
         self.helpers = tileCount > 1 ? helpers : nil
         self.helperBytes = helperBytes
         slots = self.helpers == nil ? 1 : 2
@@ -96,12 +96,12 @@ final class HEIFTileRows: @unchecked Sendable {
     // MARK: Geometry
 
     /// A plane's samples in one tile column.
-    func tileWidth(_ p: Int) -> Int {
+    private func tileWidth(_ p: Int) -> Int {
         p == 0 ? image.tileSize.width : (image.tileSize.width + subsampling.x - 1) / subsampling.x
     }
 
     /// Rows of a plane in one tile row (an odd-sized tile's chroma covers its last row or column too).
-    func tileRows(_ p: Int) -> Int {
+    private func tileRows(_ p: Int) -> Int {
         p == 0 ? image.tileSize.height : (image.tileSize.height + subsampling.y - 1) / subsampling.y
     }
 

@@ -45,6 +45,9 @@ struct HEIFTileWindow: Sendable, Equatable {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
+    /// The tiles decoded.
+    var tileCount: Int { columns.count * rows.count }
+
     /// True when every tile is decoded.
     func coversAll(of image: HEIFImage) -> Bool { columns == 0..<image.columns && rows == 0..<image.rows }
 }

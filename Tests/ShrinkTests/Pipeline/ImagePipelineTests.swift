@@ -48,11 +48,17 @@ import Synchronization
     @Test func cancellingARunningDecodeStopsItBetweenStripsAndCachesNothing() async throws {
         let big = try TestImages.jpeg(TestImages.pattern(width: 1600, height: 2400), quality: 80, chroma444: false)
         let log = EventLog()
-        let started = Latch()
+        let started = Latch(), cancelIssued = Latch()
+        // The decode thread waits at its start until the task is cancelled: however loaded the machine, the
+        // cancel lands before the last strip (a decode that ran to the end before the test thread got a core
+        // once made this test fail).
         let pipeline = ImagePipeline(
             configuration: .init(observer: { event in
                 log.append(event)
-                if case .decodeStarted = event { started.open() }
+                if case .decodeStarted = event {
+                    started.open()
+                    cancelIssued.wait()
+                }
             }))
         let task = pipeline.imageTask(
             with: ImageRequest(
@@ -60,6 +66,7 @@ import Synchronization
                 options: ThumbnailOptions(pixelFormat: .exactly(.rgba8))))
         #expect(await eventually { started.isOpen })
         task.cancel()
+        cancelIssued.open()
         await #expect(throws: ImageError.self) { try await task.response }
         #expect(await eventually { pipeline.ledger.runningDecodes == 0 })
         let finished = log.all.compactMap { e -> (Bool, Int)? in

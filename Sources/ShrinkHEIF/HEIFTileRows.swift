@@ -1,17 +1,16 @@
 import ShrinkCore
 
 /// The tiles of one HEIC or AVIF decode and the bands they are decoded into, shared by the threads that decode
-/// them: the reader (``HEIFBands``, on the thread that pulls rows) and, while cores would otherwise idle, helpers
-/// lent by ``DecodeHelping``. Tiles are taken in row order, each by one thread with its own ``HEIFTileLane``, and
-/// copied — or summed into d×d means at 1/d — into their own columns of their row's band, so no two threads write
-/// the same bytes. With helpers there can be two bands: they decode the next row's tiles while the reader reads this
-/// row's, and never further ahead; the second band is made the first time a tile is taken ahead, and counted in the
-/// decode's own working memory when it may be helped (``HEIFDecoder/lookaheadBytes(_:window:keepDepth:reduction:)``).
-/// No helper outlives the decode: ``stop()`` waits for those still decoding a tile.
+/// them (a ``TileCrew``: the reader, ``HEIFBands`` on the thread that pulls rows, and helpers lent while cores would
+/// otherwise idle), each with its own ``HEIFTileLane``. A tile is copied — or summed into d×d means at 1/d — into its
+/// own columns of its row's band, so no two threads write the same bytes. With helpers there can be two bands: they
+/// decode the next row's tiles while the reader reads this row's, and never further ahead; the second band is made
+/// the first time a tile is taken ahead, and counted in the decode's own working memory when it may be helped
+/// (``HEIFDecoder/lookaheadBytes(_:window:keepDepth:reduction:)``).
 ///
 /// Memory: a band per slot in use (the window's width × a tile's height, 1.5 samples a pixel for 4:2:0; 1/d² of
 /// that at 1/d), and per thread a lane and the tile it decodes.
-final class HEIFTileRows: @unchecked Sendable {
+final class HEIFTileRows: TileDecoding, @unchecked Sendable {
     private let image: HEIFImage
     /// The tiles decoded and the region delivered, in coded pixels.
     private let coded: HEIFTileWindow
@@ -25,39 +24,21 @@ final class HEIFTileRows: @unchecked Sendable {
     let subsampling: (x: Int, y: Int)
     /// Each plane's size over the whole coded image.
     let codedSizes: [PixelSize]
-    /// Bands that may be in use at once: 1 without helpers, 2 with.
-    private let slots: Int
     private let container: HEIFContainer
     private let bytes: ImageBytes
     private let path: String
     private let monitor: DecodeMonitor?
-    private let helpers: (any DecodeHelping)?
-    /// What a helper holds, counted against its lender's budget.
-    private let helperBytes: Int
-    private let tileCount: Int
+    /// The threads decoding the window's tiles, counted from its first row (made once, at the end of `init`).
+    private var crew: TileCrew<HEIFTileRows>!
 
-    // Guarded by `state`.
-    private let state = ConditionLock()
+    // Guarded by the crew's lock.
     /// Per slot, per plane, the band's memory (nil until a tile of a row in that slot is taken).
     private var storage: [[UnsafeMutablePointer<UInt8>?]]
-    /// The slot each row of the window is decoded into (-1 until its first tile is taken).
-    private var slotOf: [Int]
-    /// The next tile to take, counted in row order over the window's tiles.
-    private var next = 0
-    /// The tile row the reader reads (its slot's band and the next one's may be written).
-    private var reading: Int
-    /// Tiles decoded into the band, per row of the window.
-    private var done: [Int]
-    private var failure: ImageError?
-    private var stopped = false
-    /// Helpers lent and not yet returned, and those of them that have started.
-    private var helping = 0
-    private var running = 0
     /// The first tile's bitstream colour, once decoded.
     private var firstColour: (fullRange: Bool, matrix: Int)?
 
     /// The tiles of `image` in `window` (coded pixels), decoded at 1/`reduction` with `sampleBytes` a sample;
-    /// `helpers`, when given, are offered ``helperBytes`` a helper at each row.
+    /// `helpers`, when given, are offered `helperBytes` a helper at each row.
     init(
         image: HEIFImage, window: HEIFTileWindow, reduction: Int, sampleBytes: Int, helpers: (any DecodeHelping)?,
         helperBytes: Int, container: HEIFContainer, bytes: ImageBytes, path: String, monitor: DecodeMonitor?
@@ -72,26 +53,24 @@ final class HEIFTileRows: @unchecked Sendable {
             width: (image.codedSize.width + subsampling.x - 1) / subsampling.x,
             height: (image.codedSize.height + subsampling.y - 1) / subsampling.y)
         codedSizes = planeCount == 1 ? [image.codedSize] : [image.codedSize, chroma, chroma]
-        tileCount = window.tileCount
-        self.helpers = tileCount > 1 ? helpers : nil
-        self.helperBytes = helperBytes
-        slots = self.helpers == nil ? 1 : 2
-        storage = Array(repeating: Array(repeating: nil, count: planeCount), count: slots)
-        reading = window.rows.lowerBound
-        done = Array(repeating: 0, count: window.rows.count)
-        slotOf = Array(repeating: -1, count: window.rows.count)
+        storage = Array(
+            repeating: Array(repeating: nil, count: planeCount), count: helpers != nil && window.tileCount > 1 ? 2 : 1)
         self.container = container
         self.bytes = bytes
         self.path = path
         self.monitor = monitor
+        crew = TileCrew(
+            owner: self, columns: window.columns.count, rows: window.rows.count, helpers: helpers,
+            helperBytes: helperBytes)
     }
 
     deinit {
+        crew.stop()
         for slot in storage { for plane in slot { plane?.deallocate() } }
     }
 
     /// The first tile's bitstream colour (full range, matrix), once its row has been read.
-    var colour: (fullRange: Bool, matrix: Int)? { state.withLock { firstColour } }
+    var colour: (fullRange: Bool, matrix: Int)? { crew.lock.withLock { firstColour } }
 
     // MARK: Geometry
 
@@ -137,135 +116,41 @@ final class HEIFTileRows: @unchecked Sendable {
 
     /// Plane `p`'s band for tile row `r` (read once ``read(row:lane:)`` returned for it).
     func band(_ p: Int, tileRow r: Int) -> UnsafePointer<UInt8> {
-        state.withLock { UnsafePointer(storage[slotOf[r - coded.rows.lowerBound]][p]!) }
+        crew.lock.withLock { UnsafePointer(storage[crew.slot(ofRow: r - coded.rows.lowerBound)][p]!) }
     }
 
     // MARK: Reading
 
-    /// Returns once every tile of row `r` is in its band: the reader decodes tiles itself (with `lane`), beside the
-    /// helpers it was lent; with helpers, tiles of the next row too while this row's are still being decoded.
-    /// Rows are read in order; reading row `r` lets row `r - 1`'s band be written again. Throws the first failure of
-    /// any thread (unless row `r` is complete: a failure further on is thrown when its row is read).
+    /// Returns once every tile of row `r` is in its band (``TileCrew/read(row:lane:)``, rows counted over the image's
+    /// tile rows). Throws the first failure in a tile of row `r` or a row above it.
     func read(row r: Int, lane: HEIFTileLane) throws(ImageError) {
-        state.withLock {
-            reading = r
-            state.broadcast()
-        }
-        offerHelp()
-        state.lock()
-        defer { state.unlock() }
-        while true {
-            if done[r - coded.rows.lowerBound] == coded.columns.count { return }
-            if let failure { throw failure }
-            if let t = take(through: r + slots - 1) {
-                state.unlock()
-                let result = decode(t, lane: lane)
-                state.lock()
-                finish(t, result)
-                continue
-            }
-            state.wait()
-        }
+        try crew.read(row: r - coded.rows.lowerBound, lane: lane)
     }
 
     /// A single image's one tile: the picture itself when it covers the planes at full size (it is the band), else
     /// nil once it has been copied into the band.
     func readSingle(lane: HEIFTileLane) throws(ImageError) -> HEIFPicture? {
         let picture = try self.picture(0, lane: lane)
-        state.withLock { firstColour = (picture.fullRange, picture.matrix) }
+        crew.lock.withLock { firstColour = (picture.fullRange, picture.matrix) }
         try monitor?.checkpoint(row: 0)
         let covers = (0..<planeCount).allSatisfy {
             picture.sizes[$0].width >= codedSizes[$0].width && picture.sizes[$0].height >= codedSizes[$0].height
         }
         if covers && reduction == 1 { return picture }
-        state.withLock {
-            slotOf[0] = 0
-            allocate(slot: 0)
-        }
+        crew.lock.withLock { allocate(slot: 0) }
         deposit(picture, tileRow: coded.rows.lowerBound, column: coded.columns.lowerBound, lane: lane)
         return nil
     }
 
-    /// Ends the decode: helpers finish the tile they hold and return; returns once none is decoding (a helper lent but
-    /// not started yet returns without touching anything).
-    func stop() {
-        state.lock()
-        stopped = true
-        state.broadcast()
-        while running > 0 { state.wait() }
-        state.unlock()
-    }
+    /// Ends the decode: returns once no helper is decoding a tile.
+    func stop() { crew.stop() }
 
-    /// Lends helpers while more tiles can be taken now (this row's and the next one's) than threads decoding them.
-    private func offerHelp() {
-        guard let helpers else { return }
-        while true {
-            let wanted = state.withLock { () -> Bool in
-                let reachable = min(tileCount, (reading - coded.rows.lowerBound + slots) * coded.columns.count) - next
-                guard !stopped, failure == nil, reachable > helping + 1 else { return false }
-                helping += 1
-                return true
-            }
-            guard wanted else { return }
-            guard helpers.lend(bytes: helperBytes, { [self] in help() }) else {
-                state.withLock { helping -= 1 }
-                return
-            }
-        }
-    }
+    // MARK: TileDecoding
 
-    /// A helper's work: tiles through a lane of its own until none is left, the decode ends, or other work waits
-    /// for the thread (looked at after each tile and every few milliseconds while waiting for the reader).
-    private func help() {
-        state.lock()
-        running += 1
-        let lane = stopped ? nil : state.unlocked { try? HEIFTileLane(image, planeCount: planeCount, path: path) }
-        while let lane, !stopped, failure == nil, next < tileCount, helpers?.othersWaiting != true {
-            guard let t = take(through: reading + slots - 1) else {
-                state.wait(milliseconds: 5)
-                continue
-            }
-            state.unlock()
-            let result = decode(t, lane: lane)
-            state.lock()
-            finish(t, result)
-        }
-        helping -= 1
-        running -= 1
-        state.broadcast()
-        state.unlock()
-    }
+    func makeLane() -> HEIFTileLane? { try? HEIFTileLane(image, planeCount: planeCount, path: path) }
 
-    /// The next tile when its row is at most `last`, its row's band chosen and allocated: the reader's row takes
-    /// the band the row before it had (one band while nobody decodes ahead), the row after it the other one.
-    /// Called with the lock held.
-    private func take(through last: Int) -> Int? {
-        guard !stopped, failure == nil, next < tileCount else { return nil }
-        let i = next / coded.columns.count
-        guard coded.rows.lowerBound + i <= last else { return nil }
-        if slotOf[i] < 0 {
-            let ahead = coded.rows.lowerBound + i > reading
-            slotOf[i] = i == 0 ? 0 : ahead ? 1 - slotOf[i - 1] : slotOf[i - 1]
-            allocate(slot: slotOf[i])
-        }
-        next += 1
-        return next - 1
-    }
-
-    /// Records tile `t`'s outcome. Called with the lock held.
-    private func finish(_ t: Int, _ result: Result<(fullRange: Bool, matrix: Int), ImageError>) {
-        switch result {
-        case .success(let colour):
-            done[t / coded.columns.count] += 1
-            if t == 0 { firstColour = colour }
-        case .failure(let error):
-            if failure == nil { failure = error }
-        }
-        state.broadcast()
-    }
-
-    /// Allocates (zeroed) the bands of `slot` the first time. Called with the lock held.
-    private func allocate(slot: Int) {
+    /// Allocates (zeroed) the bands of `slot` the first time.
+    func allocate(slot: Int) {
         guard storage[slot][0] == nil else { return }
         let d = reduction
         for p in 0..<planeCount {
@@ -276,25 +161,27 @@ final class HEIFTileRows: @unchecked Sendable {
         }
     }
 
+    func finished(_ t: Int, _ result: Result<Void, ImageError>, lane: HEIFTileLane) {}
+
     // MARK: Decoding
 
-    /// Tile `t` (counted over the window) decoded with `lane` into its columns of its row's band; its bitstream
-    /// colour.
-    private func decode(_ t: Int, lane: HEIFTileLane) -> Result<(fullRange: Bool, matrix: Int), ImageError> {
+    /// Tile `t` (counted over the window) decoded with `lane` into its columns of its row's band; the first one's
+    /// bitstream colour kept.
+    func decode(_ t: Int, lane: HEIFTileLane) -> Result<Void, ImageError> {
         let r = coded.rows.lowerBound + t / coded.columns.count
         let column = coded.columns.lowerBound + t % coded.columns.count
         return Result { () throws(ImageError) in
             let picture = try picture(r * image.columns + column, lane: lane)
+            if t == 0 { crew.lock.withLock { firstColour = (picture.fullRange, picture.matrix) } }
             deposit(picture, tileRow: r, column: column, lane: lane)
             try monitor?.checkpoint(row: deliveredRows(0, tileRow: r).start)
-            return (picture.fullRange, picture.matrix)
         }
     }
 
     /// Copies (at 1/d: reduces) `picture`, the tile in `column` of tile row `r`, into its columns of the row's band.
     private func deposit(_ picture: HEIFPicture, tileRow r: Int, column: Int, lane: HEIFTileLane) {
         let d = reduction
-        let slot = state.withLock { storage[slotOf[r - coded.rows.lowerBound]] }
+        let slot = crew.lock.withLock { storage[crew.slot(ofRow: r - coded.rows.lowerBound)] }
         for p in 0..<planeCount {
             let band = slot[p]!, width = bandWidth(p), first = coded.columns.lowerBound * tileWidth(p)
             let x0 = column * tileWidth(p) - first

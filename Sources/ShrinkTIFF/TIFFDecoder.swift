@@ -152,29 +152,45 @@ package struct TIFFDecoder: ImageDecoding {
     /// RGBA reader, the stored samples otherwise) and libtiff's decoded strip or tile grow with the image; the handle
     /// and codec state do not.
     /// At 1/d (d > 1, no pyramid) the band is not held: each row (or each tile's rows) is summed into a few reduced
-    /// rows as it is read (``BoxReducer``), beside one converted row and, for tiles, one decoded tile.
+    /// rows as it is read (``BoxReducer``), beside one converted row and, for tiles, one decoded tile and its sums.
+    /// A tiled page read from its samples lends its tiles to helper threads (``TIFFBlockRows``), and so does a stripped
+    /// one at 1/d when the request may be helped (runs of whole strips, each at most ``TIFFBlockRows/maxStripRows``
+    /// rows): helped, it holds a second band (at 1/d a ring of sums a row of blocks deeper), and each thread its own
+    /// handle, tile or stored row, and sums.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let level = isPyramid ? levels[reduced.index(denominator: request.scaleDenominator)] : levels[0]
         let d = isPyramid || !level.readsSamples ? 1 : max(1, request.scaleDenominator)
         let format = outputFormat
+        let block = TIFFBlockRows.block(level)
+        let splits = TIFFBlockRows.splits(level)
+        // Blocks on threads: every tile; short strips at 1/d when helpers may come (else streamed a row at a time).
+        let blocks = level.readsSamples && (level.tile != nil || (d > 1 && request.helped && splits))
+        let lends = blocks && splits
+        let laneBytes = TIFFBlockLane.bytes(level, block: block, format: format, reduction: d)
         let working: Int
-        if d > 1 {
-            let width = level.tile?.width ?? level.size.width
+        if blocks {
+            working =
+                TIFFBlockRows.bytes(level, format: format, reduction: d, helped: request.helped && lends) + laneBytes
+        } else if d > 1 {
             working =
                 BoxReducer.bytes(source: level.size, d: d, channels: format.channels, bandRows: level.bandRows)
-                + width * (level.bytesPerPixel + format.channels) + (level.tile == nil ? 0 : level.blockBytes)
+                + level.size.width * (level.bytesPerPixel + format.channels)
         } else {
             let band = level.size.width * level.bandRows * (level.readsSamples ? level.bytesPerPixel : 4)
             working = band + (level.streamsRows ? 0 : level.blockBytes)
         }
+        let stateBytes = 256 << 10
+        let helperBytes = lends ? laneBytes + stateBytes : 0
         return DecodeRoute(
             path: level.tile == nil ? .tiffStrips : .tiffTiles, output: .rows(format),
             decodedSize: isPyramid ? level.size : scaledSize(denominator: d), workingBytes: working,
-            stateBytes: 256 << 10, geometry: level.size == info.size ? .blocks : .uniform, decoder: Self.library
-        ) { [self] options, _ throws(ImageError) in
+            stateBytes: stateBytes, geometry: level.size == info.size ? .blocks : .uniform, decoder: Self.library,
+            helperBytes: helperBytes
+        ) { [self] options, monitor throws(ImageError) in
             .rows(
                 try TIFFRowDecoder(
-                    decoder: self, page: level, format: format, ink: options.inkConverter ?? NaiveInk(), reduction: d))
+                    decoder: self, page: level, format: format, ink: options.inkConverter ?? NaiveInk(), reduction: d,
+                    blocks: blocks, helpers: lends ? options.helpers : nil, helperBytes: helperBytes, monitor: monitor))
         }
     }
 

@@ -26,6 +26,22 @@ final class TIFFHandle {
         raw = handle
     }
 
+    /// Opens the TIFF in `bytes` at the image directory `location` (a page or a SubIFD). Fails with `.corruptData`
+    /// when that directory cannot be read.
+    convenience init(
+        bytes: ImageBytes, path: String, maxAllocation: Int, selecting location: TIFFPage.Location
+    ) throws(ImageError) {
+        try self.init(bytes: bytes, path: path, maxAllocation: maxAllocation)
+        let selected: Bool
+        switch location {
+        case .page(let index): selected = select(page: index)
+        case .subIFD(let offset): selected = select(subIFD: offset)
+        }
+        guard selected else {
+            throw ImageError(.corruptData, "\(path): the TIFF's image directory cannot be read", cause: lastError)
+        }
+    }
+
     deinit { cshrink_tiff_close(raw) }
 
     /// The last error libtiff reported.
@@ -78,6 +94,9 @@ final class TIFFHandle {
 
     /// Makes the SubIFD at `offset` current.
     func select(subIFD offset: UInt64) -> Bool { cshrink_tiff_set_subdirectory(raw, offset) == 1 }
+
+    /// The file offset of the strip or tile holding pixel (`x`, `y`) of the current image.
+    func blockOffset(x: Int, y: Int) -> UInt64 { cshrink_tiff_block_offset(raw, UInt32(x), UInt32(y)) }
 
     /// Directories in the main chain, at most `limit`.
     func countPages(limit: Int) -> Int { Int(cshrink_tiff_count_directories(raw, Int32(limit))) }

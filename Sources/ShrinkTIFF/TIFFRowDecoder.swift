@@ -3,8 +3,10 @@ import ShrinkCore
 
 /// One decode of a TIFF image that yields rows top to bottom: a band at a time (a strip, or a row of tiles) through
 /// libtiff's RGBA reader into a band buffer, rows copied out as gray8, rgb8 or rgba8 (alpha un-premultiplied, as
-/// libtiff premultiplies it), or from the stored samples (a row at a time for strips). Holds the band and libtiff's
-/// decoded strip or tile; at 1/d, only a few rows of sums (``BoxReducer``), a converted row and a decoded tile.
+/// libtiff premultiplies it), or from the stored samples (a row at a time for strips; a row of tiles — or of runs of
+/// strips at 1/d — on helper threads too, through ``TIFFBlockRows``). Holds the band and libtiff's decoded strip or
+/// tile; at 1/d, only a few rows of sums (``BoxReducer``), a converted row and, per thread, a decoded tile and its
+/// sums.
 final class TIFFRowDecoder: RowDecoding {
     let size: PixelSize
     let format: PixelFormat
@@ -17,61 +19,70 @@ final class TIFFRowDecoder: RowDecoding {
     private let page: TIFFPage
     /// The band through libtiff's RGBA reader.
     private var band: [UInt32]
-    /// The band as stored samples, a decoded tile, and their conversion (pages Shrink reads from their samples).
+    /// The band as stored samples and their conversion (pages Shrink reads from their samples).
     private var samples: [UInt8] = []
-    private var tile: [UInt8] = []
     private var sampleRows: TIFFSampleRows?
-    /// LZW strips and tiles through Shrink's LZW decoder (``TIFFLZWReader``), when the page is one it reads.
+    /// A page read from its samples a block at a time: its blocks, and the reader's own lane.
+    private var blocks: TIFFBlockRows?
+    private var lane: TIFFBlockLane?
+    /// The band of the row of tiles being read (tiles at full size).
+    private var tileBand: UnsafePointer<UInt8>?
+    private let reduction: Int
+    /// LZW strips through Shrink's LZW decoder (``TIFFLZWReader``), when the page is one it reads.
     private var lzw: TIFFLZWReader?
     /// The first image row the band holds, and how many.
     private var bandStart = 0, bandCount = 0
-    /// The file's pages below this offset have been released (strips and tiles are read in the file's order).
+    /// The file's pages below this offset have been released (strips are read in the file's order).
     private var released = 0
     private let bytes: ImageBytes
-    /// At 1/d: the sums, one converted row (a tile's width for tiles), and the source rows summed so far.
+    /// At 1/d: the sums and one converted row (strips), and the source rows summed so far (strips and tiles).
     private var reducer: BoxReducer?
     private var converted: [UInt8] = []
     private var sourceDone = 0
 
+    /// A decode of `page` at 1/`d` (`d` above 1 only for a page read from its samples); with `blocks` (a page read
+    /// from its samples: tiled, or stripped at 1/d) a block at a time through ``TIFFBlockRows``, lent to `helpers`
+    /// (each holding `helperBytes`).
     init(
-        decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting, reduction d: Int = 1
+        decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting, reduction d: Int = 1,
+        blocks byBlocks: Bool = false, helpers: (any DecodeHelping)? = nil, helperBytes: Int = 0,
+        monitor: DecodeMonitor? = nil
     ) throws(ImageError) {
         self.page = page
         bytes = decoder.bytes
         path = decoder.path
+        reduction = d > 1 && page.readsSamples ? d : 1
         size = d > 1 && page.readsSamples ? BoxReducer.reducedSize(page.size, d: d) : page.size
         self.format = format
-        let handle = try TIFFHandle(
-            bytes: decoder.bytes, path: decoder.path, maxAllocation: decoder.limits.maxWorkingBytes)
-        let selected: Bool
-        switch page.location {
-        case .page(let index): selected = handle.select(page: index)
-        case .subIFD(let offset): selected = handle.select(subIFD: offset)
-        }
-        guard selected else {
-            throw ImageError(
-                .corruptData, "\(decoder.path): the TIFF's image directory cannot be read", cause: handle.lastError)
-        }
-        self.handle = handle
         bandRows = page.bandRows
-        lzw = page.readsSamples ? TIFFLZWReader(page: page, handle: handle, bytes: decoder.bytes) : nil
+        band = []
+        let maxAllocation = decoder.limits.maxWorkingBytes
+        if byBlocks && page.readsSamples && (page.tile != nil || reduction > 1) {
+            // Blocks on this thread and helpers', each thread with its own lane and libtiff handle.
+            let lane = try TIFFBlockLane(
+                page: page, block: TIFFBlockRows.block(page), bytes: decoder.bytes, path: decoder.path,
+                maxAllocation: maxAllocation, format: format, ink: ink, reduction: reduction)
+            self.lane = lane
+            handle = lane.handle
+            blocks = TIFFBlockRows(
+                page: page, bytes: decoder.bytes, path: decoder.path, maxAllocation: maxAllocation, format: format,
+                ink: ink, reduction: d, helpers: helpers, helperBytes: helperBytes, monitor: monitor)
+            if reduction == 1 { sampleRows = TIFFSampleRows(page: page, format: format, ink: ink) }
+            return
+        }
+        let handle = try TIFFHandle(
+            bytes: decoder.bytes, path: decoder.path, maxAllocation: maxAllocation, selecting: page.location)
+        self.handle = handle
         if d > 1 && page.readsSamples {
-            // Summed as read: a row of samples (strips) or a decoded tile, converted a row at a time.
-            let reducer = BoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
-            self.reducer = reducer
-            band = []
-            let width = page.tile?.width ?? page.size.width
-            if page.tile == nil {
-                samples = [UInt8](repeating: 0, count: width * page.bytesPerPixel)
-            } else {
-                tile = [UInt8](repeating: 0, count: page.blockBytes)
-            }
-            converted = [UInt8](repeating: 0, count: width * format.channels)
-            sampleRows = TIFFSampleRows(page: page, format: format, ink: ink, width: width)
+            // Summed as read: a row of samples, converted.
+            lzw = TIFFLZWReader(page: page, handle: handle, bytes: decoder.bytes)
+            reducer = BoxReducer(source: page.size, d: d, channels: format.channels, bandRows: bandRows)
+            samples = [UInt8](repeating: 0, count: page.size.width * page.bytesPerPixel)
+            converted = [UInt8](repeating: 0, count: page.size.width * format.channels)
+            sampleRows = TIFFSampleRows(page: page, format: format, ink: ink)
         } else if page.readsSamples {
-            band = []
-            samples = [UInt8](repeating: 0, count: page.size.width * bandRows * page.bytesPerPixel)
-            if page.tile != nil { tile = [UInt8](repeating: 0, count: page.blockBytes) }
+            lzw = TIFFLZWReader(page: page, handle: handle, bytes: decoder.bytes)
+            samples = [UInt8](repeating: 0, count: page.size.width * page.bytesPerPixel)
             sampleRows = TIFFSampleRows(page: page, format: format, ink: ink)
         } else {
             band = [UInt32](repeating: 0, count: page.size.width * bandRows)
@@ -83,6 +94,16 @@ final class TIFFRowDecoder: RowDecoding {
     ) throws(ImageError) -> Int {
         let count = try rowsToRead(startingAt: row, maxRows: maxRows, isOpen: handle != nil, path: path)
         guard let handle else { return 0 }
+        if let blocks, let lane {
+            try readBlocks(blocks, lane, count: count, into: buffer, bytesPerRow: bytesPerRow)
+            nextRow += count
+            if nextRow == size.height {
+                blocks.stop()
+                let reported = handle.warnings
+                if let first = reported.count > 0 ? reported.first : blocks.warning { warnings = ["libtiff: \(first)"] }
+            }
+            return count
+        }
         if let reducer {
             for i in 0..<count {
                 let r = nextRow + i
@@ -133,59 +154,82 @@ final class TIFFRowDecoder: RowDecoding {
     }
 
     func finish() throws(ImageError) {
+        blocks?.stop()
+        blocks = nil
+        lane = nil
         handle = nil
         band = []
         samples = []
-        tile = []
         converted = []
         reducer = nil
     }
 
-    /// Sums the next source row (strips) or row of tiles into `reducer`; false when libtiff cannot decode it.
+    deinit { blocks?.stop() }
+
+    /// The next `count` rows of a page read a block at a time: at 1/d each row's sums taken once every row of blocks
+    /// it covers has been read; at full size (tiles) converted from their row of tiles' band.
+    private func readBlocks(
+        _ blocks: TIFFBlockRows, _ lane: TIFFBlockLane, count: Int, into buffer: UnsafeMutableRawPointer,
+        bytesPerRow: Int
+    ) throws(ImageError) {
+        let blockHeight = TIFFBlockRows.block(page).height
+        for i in 0..<count {
+            let r = nextRow + i
+            let out = (buffer + i * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            guard let sampleRows else {
+                while sourceDone < min(page.size.height, (r + 1) * reduction) {
+                    do throws(ImageError) {
+                        try blocks.read(row: sourceDone / blockHeight, lane: lane)
+                    } catch {
+                        nextRow = r
+                        throw error
+                    }
+                    sourceDone = min(page.size.height, sourceDone + blockHeight)
+                }
+                blocks.take(row: r, into: out)
+                continue
+            }
+            if r >= bandStart + bandCount {
+                bandStart = r / blockHeight * blockHeight
+                bandCount = min(blockHeight, size.height - bandStart)
+                do throws(ImageError) {
+                    try blocks.read(row: r / blockHeight, lane: lane)
+                } catch {
+                    nextRow = r
+                    throw error
+                }
+                tileBand = blocks.band(blockRow: r / blockHeight)
+            }
+            if let tileBand { sampleRows.convert(tileBand + (r - bandStart) * blocks.bandStride, into: out) }
+        }
+    }
+
+    /// Sums the next source row of a stripped page into `reducer`; false when libtiff cannot decode it.
     private func sumMore(_ handle: TIFFHandle, _ reducer: BoxReducer) -> Bool {
         guard let sampleRows else { return false }
-        guard let tileSize = page.tile else {
-            let y = sourceDone
-            guard readScanline(y, handle) else { return false }
-            converted.withUnsafeMutableBufferPointer { row in
-                samples.withUnsafeBytes { sampleRows.convert($0.baseAddress!, into: row.baseAddress!) }
-                reducer.add(row.baseAddress!, row: y, column: 0, count: page.size.width)
-            }
-            sourceDone += 1
-            return true
+        let y = sourceDone
+        guard readScanline(y, handle) else { return false }
+        converted.withUnsafeMutableBufferPointer { row in
+            samples.withUnsafeBytes { sampleRows.convert($0.baseAddress!, into: row.baseAddress!) }
+            reducer.add(row.baseAddress!, row: y, column: 0, count: page.size.width)
         }
-        let top = sourceDone, rows = min(tileSize.height, page.size.height - top)
-        let rowBytes = tileSize.width * page.bytesPerPixel
-        for x in stride(from: 0, to: page.size.width, by: tileSize.width) {
-            guard readTile(x, top, handle) else { return false }
-            let columns = min(tileSize.width, page.size.width - x)
-            converted.withUnsafeMutableBufferPointer { row in
-                tile.withUnsafeBytes { t in
-                    for r in 0..<rows {
-                        sampleRows.convert(t.baseAddress! + r * rowBytes, into: row.baseAddress!)
-                        reducer.add(row.baseAddress!, row: top + r, column: x, count: columns)
-                    }
-                }
-            }
-        }
-        sourceDone += rows
+        sourceDone += 1
         return true
     }
 
-    /// Releases the mapped pages of the strips or tiles stored before the one holding pixel (`column`, `row`) (every
-    /// MiB), so a large file does not stay resident as it is read: called before each row, band and tile is read, a
-    /// row of tiles never holds more than that step of the file.
-    private func releasePages(before row: Int, column: Int = 0, _ handle: TIFFHandle) {
-        guard bytes.isPageAlignedMapping && (row > 0 || column > 0) else { return }
-        let offset = Int(
-            min(cshrink_tiff_block_offset(handle.raw, UInt32(column), UInt32(row)), UInt64(bytes.count)))
+    /// Releases the mapped pages of the strips stored before the one holding `row` (every MiB), so a large file does
+    /// not stay resident as it is read: called before each row and band is read. (``TIFFBlockRows`` does this for
+    /// tiles.)
+    private func releasePages(before row: Int, _ handle: TIFFHandle) {
+        guard bytes.isPageAlignedMapping && row > 0 else { return }
+        let offset = Int(min(handle.blockOffset(x: 0, y: row), UInt64(bytes.count)))
         if offset - released >= 1 << 20 {
             bytes.releaseResidentPages(in: released..<offset)
             released = offset
         }
     }
 
-    /// Decodes the band at ``bandStart``: through the RGBA reader, or a row (or a row of tiles) of stored samples.
+    /// Decodes the band at ``bandStart``: through the RGBA reader, or a row of a stripped page's stored samples.
     private func fillBand(_ handle: TIFFHandle) -> Bool {
         guard sampleRows != nil else {
             releasePages(before: bandStart, handle)
@@ -193,24 +237,7 @@ final class TIFFRowDecoder: RowDecoding {
                 cshrink_tiff_rgba_rows(handle.raw, UInt32(bandStart), UInt32(bandCount), $0.baseAddress) == 1
             }
         }
-        guard let tileSize = page.tile else {
-            return readScanline(bandStart, handle)
-        }
-        // A row of tiles: each decoded, its rows copied into the band at its column (the last one cut).
-        let pixel = page.bytesPerPixel, rowBytes = size.width * pixel
-        for x in stride(from: 0, to: size.width, by: tileSize.width) {
-            guard readTile(x, bandStart, handle) else { return false }
-            let columns = min(tileSize.width, size.width - x)
-            tile.withUnsafeBytes { t in
-                samples.withUnsafeMutableBytes { band in
-                    for row in 0..<bandCount {
-                        (band.baseAddress! + row * rowBytes + x * pixel).copyMemory(
-                            from: t.baseAddress! + row * tileSize.width * pixel, byteCount: columns * pixel)
-                    }
-                }
-            }
-        }
-        return true
+        return readScanline(bandStart, handle)
     }
 
     /// What the last failed read said: Shrink's LZW decoder's reason, or libtiff's last error.
@@ -225,17 +252,6 @@ final class TIFFRowDecoder: RowDecoding {
                 return lzw.read(row: y, into: row.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
             }
             return cshrink_tiff_read_scanline(handle.raw, UInt32(y), row.baseAddress) == 1
-        }
-    }
-
-    /// Decodes the tile holding pixel (`x`, `y`) into ``tile``: by libtiff, or Shrink's LZW decoder.
-    private func readTile(_ x: Int, _ y: Int, _ handle: TIFFHandle) -> Bool {
-        releasePages(before: y, column: x, handle)
-        return tile.withUnsafeMutableBytes { t in
-            if let lzw {
-                return lzw.read(tileAt: x, y, into: t.baseAddress!.assumingMemoryBound(to: UInt8.self), handle: handle)
-            }
-            return cshrink_tiff_read_tile(handle.raw, UInt32(x), UInt32(y), t.baseAddress, t.count) >= 0
         }
     }
 

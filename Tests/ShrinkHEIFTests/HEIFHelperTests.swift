@@ -9,36 +9,6 @@ import Testing
 /// on every route: planes and rows, reduced and full size, a crop's tiles; a decode cancelled while helpers hold
 /// tiles stops with `.cancelled`; the pipeline lends an idle decode thread, charged within its budget.
 @Suite struct HEIFHelperTests {
-    /// Lends each offer a thread of its own while fewer than `limit` are out, and counts them.
-    final class Threads: DecodeHelping {
-        let limit: Int
-        let lent = Atomic<Int>(0)
-        private let out = Atomic<Int>(0)
-        /// Run on the lent thread before the work.
-        private let first: @Sendable () -> Void
-
-        init(limit: Int, first: @escaping @Sendable () -> Void = {}) {
-            self.limit = limit
-            self.first = first
-        }
-
-        func lend(bytes: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
-            guard out.add(1, ordering: .relaxed).newValue <= limit else {
-                out.subtract(1, ordering: .relaxed)
-                return false
-            }
-            lent.add(1, ordering: .relaxed)
-            Thread.detachNewThread { [self] in
-                first()
-                work()
-                out.subtract(1, ordering: .relaxed)
-            }
-            return true
-        }
-
-        var othersWaiting: Bool { false }
-    }
-
     @Test(
         .needsCorpus,
         arguments: ["heic/exif-samples/iphone_13_pro_max.HEIC", "avif/av1-avif/Summer_in_Tomsk_720p_5x4_grid.avif"])
@@ -57,7 +27,7 @@ import Testing
             var options = ThumbnailOptions(pixelFormat: .exactly(format), color: .keep)
             let alone = try source.image(target, region: region, options: options)
             for limit in [1, 3] {
-                let threads = Threads(limit: limit)
+                let threads = TestHelperThreads(limit: limit)
                 options.helpers = threads
                 let helped = try source.image(target, region: region, options: options)
                 #expect(threads.lent.load(ordering: .relaxed) >= limit, "\(file) case \(i): no helper was lent")
@@ -71,19 +41,11 @@ import Testing
     @Test(.needsCorpus)
     func aDecodeCancelledWhileHelpersHoldTilesStops() throws {
         let source = try ImageSource(path: Corpus.path("heic/exif-samples/iphone_13_pro_max.HEIC"))
-        let monitor = DecodeMonitor()
-        var options = ThumbnailOptions(pixelFormat: .exactly(.rgb8))
-        let threads = Threads(limit: 1) { monitor.cancel() } // the helper's first tile meets the cancellation
-        options.helpers = threads
-        let plan = try source.plan(.maxPixelSize(400), options: options)
-        do {
-            _ = try source.image(plan, options: options, monitor: monitor)
-            Issue.record("the cancelled decode finished")
-        } catch {
-            #expect(error.code == .cancelled, "\(error)")
-        }
-        #expect(threads.lent.load(ordering: .relaxed) == 1)
-        #expect(monitor.rowsDecoded < source.info.size.height / 4, "decoded to row \(monitor.rowsDecoded)")
+        // The helper cancels the decode before its first tile.
+        let (error, lent, rowsDecoded) = try TestHelperThreads.cancelledByItsHelper(source, .maxPixelSize(400))
+        #expect(error?.code == .cancelled, "\(String(describing: error))")
+        #expect(lent == 1)
+        #expect(rowsDecoded < source.info.size.height / 4, "decoded to row \(rowsDecoded)")
     }
 
     @Test(.needsCorpus)

@@ -82,6 +82,26 @@ package final class BoxReducer {
         }
     }
 
+    /// Adds the sums of reduced rows 0..<`rows`, columns 0..<`columns`, to `target`'s reduced row `row` and column
+    /// `column` on, and clears them: a thread sums one piece (a tile) in a reducer of its own, its part widened to
+    /// whole d×d blocks, then pours it into the decode's, where blocks cut by the piece's edges meet their other parts.
+    package func pour(rows: Int, columns: Int, into target: BoxReducer, row: Int, column: Int) {
+        let c = channels, width = size.width, targetWidth = target.size.width, targetSlots = target.slots
+        let count = min(columns, width, targetWidth - column) * c
+        guard count > 0 else { return }
+        sums.withUnsafeMutableBufferPointer { s in
+            target.sums.withUnsafeMutableBufferPointer { t in
+                for r in 0..<min(rows, slots) {
+                    let from = (r % slots) * width * c, to = ((row + r) % targetSlots * targetWidth + column) * c
+                    for i in 0..<count {
+                        t[to + i] &+= s[from + i]
+                        s[from + i] = 0
+                    }
+                }
+            }
+        }
+    }
+
     /// Writes reduced row `r` (complete: every source row it covers added) into `out` as means, and clears its sums.
     package func take(row r: Int, into out: UnsafeMutablePointer<UInt8>) {
         let base = (r % slots) * size.width * channels

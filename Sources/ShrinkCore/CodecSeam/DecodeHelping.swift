@@ -1,5 +1,5 @@
 /// Threads a decode may borrow while cores would otherwise idle: a codec whose image splits into pieces that
-/// decode apart (a grid's tiles) offers work to its helpers and does the work itself when they refuse.
+/// decode apart (a grid's tiles, a TIFF's) offers work to its helpers and does the work itself when they refuse.
 ///
 /// A helper's work takes pieces until none is left, the decode ends, or ``othersWaiting`` says another job waits
 /// for its thread: it gives the thread back after the piece it holds (or within a few milliseconds while it waits

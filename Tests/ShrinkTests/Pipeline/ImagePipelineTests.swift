@@ -298,7 +298,7 @@ import Synchronization
         let prefetcher = ImagePrefetcher(pipeline: pipeline)
         let requests = (0..<6).map { Self.request("pre\($0)") }
         prefetcher.startPrefetching(with: requests)
-        #expect(await eventually(60) { prefetcher.pendingCount == 0 })
+        #expect(await eventually { prefetcher.pendingCount == 0 })
         #expect(pipeline.memoryCache?.statistics.count == 6)
         for r in requests {
             #expect(try await pipeline.image(for: r).telemetry.origin == .memoryCache)

@@ -51,8 +51,9 @@ final class EventLog: Sendable {
     }
 }
 
-/// Polls `condition` for up to `seconds`.
-func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+/// Polls `condition` for up to `seconds`: generous, since only a failure waits that long, and under load the
+/// synchronous tests beside it can hold the cooperative pool (which loaders and polls need) for over a minute.
+func eventually(_ seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -1,4 +1,10 @@
-import Foundation
+// The C library's pow, exp and log, not Foundation's: one `import Foundation` links all of it, CoreFoundation's
+// start-up included, into every binary (BENCHMARKS.md, "Start-up").
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import ShrinkCore
 import ShrinkResample
 

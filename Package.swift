@@ -64,18 +64,17 @@ let package = Package(
             providers: [.apt(["libgif-dev"])]),
         .target(name: "CShrinkSystem", path: "Sources/ShrinkCore/CShrinkSystem"),
         // C: loading a library with dlopen on first use and resolving its functions (the HEIF codecs' C modules).
-        .target(name: "CShrinkLoad", path: "Sources/ShrinkHEIF/CShrinkLoad"),
+        .target(name: "CShrinkLoad", path: "Sources/ShrinkCore/CShrinkLoad"),
         // WebP: libwebp's decoder, encoder and demuxer (the C module lives in the codec's folder).
         .systemLibrary(
             name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]),
         .target(name: "ShrinkWebP", dependencies: ["ShrinkCore", "CShrinkWebP"], exclude: ["CShrinkWebP"]),
-        .systemLibrary(
-            name: "CShrinkCrypto", path: "Sources/ShrinkCore/CShrinkCrypto", pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]),
+        // libcrypto's headers (Debian's libssl-dev) to build; the library is loaded on first use.
+        .target(name: "CShrinkCrypto", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkCore/CShrinkCrypto"),
         .target(
             name: "ShrinkCore", dependencies: ["CShrinkSystem", "CShrinkCrypto"],
-            exclude: ["CShrinkCrypto", "CShrinkSystem"]),
+            exclude: ["CShrinkCrypto", "CShrinkSystem", "CShrinkLoad"]),
         // C: the resampler's inner loops, built for AVX2 and for the baseline, picked at load time.
         .target(name: "CShrinkResample", path: "Sources/ShrinkResample/CShrinkResample"),
         .target(name: "ShrinkResample", dependencies: ["ShrinkCore", "CShrinkResample"], exclude: ["CShrinkResample"]),
@@ -97,7 +96,7 @@ let package = Package(
         .target(
             name: "ShrinkHEIF",
             dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF"],
-            exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF", "CShrinkLoad"]),
+            exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF"]),
         // C: cgif's API as a module (the GIF writer), nested in the codec's folder.
         .systemLibrary(
             name: "CShrinkCGIF", path: "Sources/ShrinkGIF/CShrinkCGIF", pkgConfig: "cgif",

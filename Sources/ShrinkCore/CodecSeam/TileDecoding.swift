@@ -1,7 +1,7 @@
 /// A decode whose image splits into tiles taken in row order by several threads (``TileCrew``): it makes each
 /// thread's lane (its own decoder and scratch), decodes one tile into what it shares with the others (a band's own
 /// columns, sums poured under the crew's lock), and keeps whatever its tiles are decoded into per slot.
-package protocol TileDecoding: AnyObject {
+package protocol TileDecoding: AnyObject, Sendable {
     /// What one thread decodes tiles with.
     associatedtype Lane
 

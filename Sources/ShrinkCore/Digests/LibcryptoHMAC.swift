@@ -1,24 +1,24 @@
 import CShrinkCrypto
 
-/// HMAC (RFC 2104) through the system's libcrypto's one-shot `HMAC`, for the digests ``HMACSHA256`` and ``HMACSHA1``
-/// name. It keeps no state between calls.
+/// HMAC (RFC 2104) through the system's libcrypto's one-shot `HMAC` (loaded on first use), for the digests
+/// ``HMACSHA256`` and ``HMACSHA1`` name. It keeps no state between calls.
 enum LibcryptoHMAC {
-    /// The `length`-byte MAC of `message` under `key` with `digest` (`EVP_sha256()`, `EVP_sha1()`).
-    static func code(for message: [UInt8], key: [UInt8], digest: OpaquePointer?, length expected: Int) -> [UInt8] {
+    /// The `length`-byte MAC of `message` under `key`, with SHA-1 (`sha1`) or SHA-256.
+    static func code(for message: [UInt8], key: [UInt8], sha1: Bool, length expected: Int) -> [UInt8] {
         var mac = [UInt8](repeating: 0, count: expected)
-        var length: UInt32 = 0
         // An empty key is a valid HMAC key; libcrypto is handed a real pointer to it all the same.
         let keyBytes = key.isEmpty ? [0] : key
-        let result = keyBytes.withUnsafeBytes { k in
+        let length = keyBytes.withUnsafeBytes { k in
             message.withUnsafeBytes { m in
                 mac.withUnsafeMutableBufferPointer {
-                    HMAC(
-                        digest, k.baseAddress, Int32(key.count), m.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                        m.count, $0.baseAddress, &length)
+                    cshrink_hmac(sha1 ? 1 : 0, k.baseAddress, key.count, m.baseAddress, m.count, $0.baseAddress)
                 }
             }
         }
-        precondition(result != nil && Int(length) == expected, "libcrypto's HMAC failed")
+        precondition(Int(length) == expected, "libcrypto's HMAC failed: \(LibcryptoHMAC.loadError)")
         return mac
     }
+
+    /// Why libcrypto could not be loaded ("" when it was).
+    static var loadError: String { String(cString: cshrink_crypto_load_error()) }
 }

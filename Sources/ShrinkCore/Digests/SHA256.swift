@@ -1,7 +1,7 @@
 import CShrinkCrypto
 
-/// SHA-256 through the system's libcrypto (OpenSSL's `EVP_Digest`): cache keys, ETags, validators and content
-/// identities. One pass over the bytes, no copy when they are contiguous.
+/// SHA-256 through the system's libcrypto (OpenSSL's `EVP_Digest`, loaded on first use): cache keys, ETags,
+/// validators and content identities. One pass over the bytes, no copy when they are contiguous.
 package enum SHA256 {
     /// The 32-byte digest of `bytes`.
     package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
@@ -12,11 +12,8 @@ package enum SHA256 {
     /// The 32-byte digest of the bytes in `raw`.
     package static func hash(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let ok = digest.withUnsafeMutableBufferPointer {
-            EVP_Digest(raw.baseAddress, raw.count, $0.baseAddress, &length, EVP_sha256(), nil)
-        }
-        precondition(ok == 1 && length == 32, "libcrypto's SHA-256 failed")
+        let ok = digest.withUnsafeMutableBufferPointer { cshrink_sha256(raw.baseAddress, raw.count, $0.baseAddress) }
+        precondition(ok == 1, "libcrypto's SHA-256 failed: \(LibcryptoHMAC.loadError)")
         return digest
     }
 

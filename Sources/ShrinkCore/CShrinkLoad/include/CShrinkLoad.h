@@ -1,6 +1,6 @@
-// Loading a C library on first use: the C modules of codecs that only some files need (libheif, libde265, dav1d)
-// resolve their functions through this instead of linking the library, so a process that never decodes such a
-// file never maps it.
+// Loading a C library on first use: the C modules of codecs that only some files need (libheif, libde265, dav1d,
+// libtiff, libjxl…) and of libcrypto (only hashing and signing need it) resolve their functions through this instead
+// of linking the library, so a process that never uses one never maps it.
 #ifndef CSHRINKLOAD_H
 #define CSHRINKLOAD_H
 

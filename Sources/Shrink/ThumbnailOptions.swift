@@ -55,8 +55,8 @@ public struct ThumbnailOptions: Sendable {
     /// ``rotation`` applies after either.
     public var appliesEXIFOrientation = true
 
-    /// Threads the decode may borrow while cores would otherwise idle: a HEIC or AVIF grid's or a tiled TIFF's tiles
-    /// decode on them (``SpareCores`` for a process's own threads). nil (the default): the calling thread decodes
+    /// Threads the decode may borrow while cores would otherwise idle: a HEIC or AVIF grid's or a TIFF's tiles or
+    /// strips decode on them (``SpareCores`` for a process's own threads). nil (the default): the calling thread decodes
     /// alone.
     /// ``ImagePipeline`` lends its own decode threads, within its budget, whatever this says.
     public var helpers: (any DecodeHelping)?

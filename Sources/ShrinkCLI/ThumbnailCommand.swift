@@ -146,7 +146,7 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(
         help:
-            "Threads (default: the number of cores): parallel workers for a batch; the cores they leave idle (one input, a batch's last ones) decode a HEIC or AVIF grid's or a tiled TIFF's tiles beside them. --jobs 1 decodes on one thread."
+            "Threads (default: the number of cores): parallel workers for a batch; the cores they leave idle (one input, a batch's last ones) decode a HEIC or AVIF grid's or a TIFF's tiles or strips beside them. --jobs 1 decodes on one thread."
     )
     var jobs: Int?
 

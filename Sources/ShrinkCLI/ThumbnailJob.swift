@@ -128,8 +128,8 @@ struct ThumbnailJob {
             pixelFormat: pixelFormat.request ?? encoder.preferredPixels,
             useEmbeddedThumbnail: embeddedThumbnail,
             color: color, gravity: gravity.gravity)
-        // Cores the workers leave idle (one large image, a batch's last ones) decode a grid's or a tiled TIFF's tiles
-        // beside them.
+        // Cores the workers leave idle (one large image, a batch's last ones) decode a grid's or a TIFF's tiles or
+        // strips beside them.
         let cores = SpareCores(cores: jobs)
         chosen.helpers = cores.cores > 1 ? cores : nil
         let options = chosen

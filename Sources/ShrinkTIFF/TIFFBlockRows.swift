@@ -5,7 +5,7 @@ import ShrinkCore
 /// lent while cores would otherwise idle), each with its own ``TIFFBlockLane``. A block is copied into its own columns
 /// of its row's band (tiles at full size), or at 1/d summed in the lane and poured into the decode's sums under the
 /// crew's lock. Helpers decode the next row of blocks while the reader reads this one, never further: at full size
-/// into a second band, made the first time a tile is taken ahead; at 1/d into a ring of sums two rows of blocks deep.
+/// into a second band, made the first time a tile is taken ahead; at 1/d into a ring of sums a row of blocks deeper.
 /// The file's pages below the first block still being decoded are released as blocks finish (every MiB), so a large
 /// mapped file does not stay resident.
 ///
@@ -83,9 +83,34 @@ final class TIFFBlockRows: TileDecoding, @unchecked Sendable {
         (page.tile != nil || page.rowsPerStrip <= maxStripRows) && blockCount(page) > 1
     }
 
-    /// A block of `page`: a tile, or the page's width × as many whole strips as make ``stripRows`` rows.
+    /// The most a stripped page's runs may hold at 1/d, helped (the decode's ring and one lane's sums), to be read on
+    /// threads: more, and its rows stream on one thread (a run's sums grow with the page's width over d, where a
+    /// streamed row's do not).
+    static let maxStripSums = 2 << 20
+
+    /// A stripped page at 1/`d` is worth reading in runs on threads: it splits, and its sums stay small.
+    static func splitsStrips(_ page: TIFFPage, format: PixelFormat, reduction d: Int) -> Bool {
+        guard page.tile == nil, d > 1, splits(page) else { return false }
+        let held =
+            bytes(page, format: format, reduction: d, helped: true)
+            + TIFFBlockLane.bytes(page, block: block(page), format: format, reduction: d)
+        return held <= maxStripSums
+    }
+
+    /// What libtiff holds per handle for the page's strip or tile offsets and byte counts (each lane opens its own).
+    static func offsetBytes(_ page: TIFFPage) -> Int {
+        let tile =
+            page.tile ?? PixelSize(width: page.size.width, height: max(1, min(page.rowsPerStrip, page.size.height)))
+        return 16 * ((page.size.width + tile.width - 1) / tile.width)
+            * ((page.size.height + tile.height - 1) / tile.height)
+    }
+
+    /// A block of `page`: a tile (cut to the page where it is larger: a small image in one tall tile), or the page's
+    /// width × as many whole strips as make ``stripRows`` rows.
     static func block(_ page: TIFFPage) -> PixelSize {
-        if let tile = page.tile { return tile }
+        if let tile = page.tile {
+            return PixelSize(width: min(tile.width, page.size.width), height: min(tile.height, page.size.height))
+        }
         let strip = max(1, min(page.rowsPerStrip, page.size.height))
         return PixelSize(width: page.size.width, height: min(page.size.height, (stripRows + strip - 1) / strip * strip))
     }

@@ -155,17 +155,21 @@ package struct TIFFDecoder: ImageDecoding {
     /// rows as it is read (``BoxReducer``), beside one converted row and, for tiles, one decoded tile and its sums.
     /// A tiled page read from its samples lends its tiles to helper threads (``TIFFBlockRows``), and so does a stripped
     /// one at 1/d when the request may be helped (runs of whole strips, each at most ``TIFFBlockRows/maxStripRows``
-    /// rows): helped, it holds a second band (at 1/d a ring of sums a row of blocks deeper), and each thread its own
-    /// handle, tile or stored row, and sums.
+    /// rows, their sums within ``TIFFBlockRows/maxStripSums``): helped, it holds a second band (at 1/d a ring of sums a
+    /// row of blocks deeper), and each helper its own handle (with the page's block offsets), tile or stored row, and
+    /// sums.
     package func route(_ request: RouteRequest) -> DecodeRoute {
         let level = isPyramid ? levels[reduced.index(denominator: request.scaleDenominator)] : levels[0]
         let d = isPyramid || !level.readsSamples ? 1 : max(1, request.scaleDenominator)
         let format = outputFormat
         let block = TIFFBlockRows.block(level)
-        let splits = TIFFBlockRows.splits(level)
-        // Blocks on threads: every tile; short strips at 1/d when helpers may come (else streamed a row at a time).
-        let blocks = level.readsSamples && (level.tile != nil || (d > 1 && request.helped && splits))
-        let lends = blocks && splits
+        // Blocks on threads: every tile; short strips at 1/d when helpers may come and their sums stay small (else
+        // streamed a row at a time).
+        let blocks =
+            level.readsSamples
+            && (level.tile != nil
+                || (request.helped && TIFFBlockRows.splitsStrips(level, format: format, reduction: d)))
+        let lends = blocks && TIFFBlockRows.splits(level)
         let laneBytes = TIFFBlockLane.bytes(level, block: block, format: format, reduction: d)
         let working: Int
         if blocks {
@@ -180,7 +184,7 @@ package struct TIFFDecoder: ImageDecoding {
             working = band + (level.streamsRows ? 0 : level.blockBytes)
         }
         let stateBytes = 256 << 10
-        let helperBytes = lends ? laneBytes + stateBytes : 0
+        let helperBytes = lends ? laneBytes + stateBytes + TIFFBlockRows.offsetBytes(level) : 0
         return DecodeRoute(
             path: level.tile == nil ? .tiffStrips : .tiffTiles, output: .rows(format),
             decodedSize: isPyramid ? level.size : scaledSize(denominator: d), workingBytes: working,

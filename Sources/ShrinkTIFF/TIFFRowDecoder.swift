@@ -40,9 +40,9 @@ final class TIFFRowDecoder: RowDecoding {
     private var converted: [UInt8] = []
     private var sourceDone = 0
 
-    /// A decode of `page` at 1/`d` (`d` above 1 only for a page read from its samples); with `blocks` (a page read
-    /// from its samples: tiled, or stripped at 1/d) a block at a time through ``TIFFBlockRows``, lent to `helpers`
-    /// (each holding `helperBytes`).
+    /// A decode of `page` at 1/`d` (`d` above 1 only for a page read from its samples); tiles read from their samples,
+    /// and with `blocks` a stripped page at 1/d, a block at a time through ``TIFFBlockRows``, lent to `helpers` (each
+    /// holding `helperBytes`).
     init(
         decoder: TIFFDecoder, page: TIFFPage, format: PixelFormat, ink: any InkConverting, reduction d: Int = 1,
         blocks byBlocks: Bool = false, helpers: (any DecodeHelping)? = nil, helperBytes: Int = 0,
@@ -57,7 +57,8 @@ final class TIFFRowDecoder: RowDecoding {
         bandRows = page.bandRows
         band = []
         let maxAllocation = decoder.limits.maxWorkingBytes
-        if byBlocks && page.readsSamples && (page.tile != nil || reduction > 1) {
+        // Tiles read from their samples always go by blocks; runs of strips when the route chose them.
+        if page.readsSamples && (page.tile != nil || (byBlocks && reduction > 1)) {
             // Blocks on this thread and helpers', each thread with its own lane and libtiff handle.
             let lane = try TIFFBlockLane(
                 page: page, block: TIFFBlockRows.block(page), bytes: decoder.bytes, path: decoder.path,
@@ -219,7 +220,7 @@ final class TIFFRowDecoder: RowDecoding {
 
     /// Releases the mapped pages of the strips stored before the one holding `row` (every MiB), so a large file does
     /// not stay resident as it is read: called before each row and band is read. (``TIFFBlockRows`` does this for
-    /// tiles.)
+    /// tiles and runs of strips.)
     private func releasePages(before row: Int, _ handle: TIFFHandle) {
         guard bytes.isPageAlignedMapping && row > 0 else { return }
         let offset = Int(min(handle.blockOffset(x: 0, y: row), UInt64(bytes.count)))

@@ -8,8 +8,8 @@ import Testing
 /// A TIFF's tiles — and at 1/d its runs of strips — decoded on helper threads beside the reader (``DecodeHelping``)
 /// give the pixels one thread gives (for strips, the row-streaming decode's) — at full size, and at 1/d where d×d
 /// blocks straddle tiles' and runs' edges — and those are the box means of the stored samples; a decode cancelled
-/// while helpers hold tiles stops with `.cancelled`; a tile that cannot be decoded fails the decode as it does on one
-/// thread; the pipeline lends an idle decode thread, charged within its budget.
+/// while helpers hold tiles stops with `.cancelled`; a block that cannot be decoded fails the decode, with helpers or
+/// without, wherever it lies; the pipeline lends an idle decode thread, charged within its budget.
 @Suite struct TIFFHelperTests {
 
     /// A `width`×`height` page of `samples` 8-bit samples a pixel (the fourth unassociated alpha), in tiles or strips
@@ -98,28 +98,32 @@ import Testing
         #expect(rowsDecoded < 480 / 4, "decoded to row \(rowsDecoded)")
     }
 
-    @Test(arguments: [true, false])
-    func aBlockThatCannotBeDecodedFailsAsOnOneThread(tiled: Bool) throws {
+    /// A broken block in the middle (the first tile of the fifth row of tiles, or the strip of rows 128–135) or at the
+    /// end (the last tile, or the last strip: once a crew counted a failed block among the finished ones, and the last
+    /// row of blocks decoded without an error).
+    @Test(arguments: [true, false], [false, true])
+    func aBlockThatCannotBeDecodedFailsAsOnOneThread(tiled: Bool, last: Bool) throws {
         var bytes = TIFFFile.file([
             Self.page(
                 width: 256, height: 256, tile: tiled ? (32, 32) : nil, rowsPerStrip: 8, coding: .lzw(predictor: 1))
         ])
-        // The first tile of the fifth row of tiles, or the strip of rows 128–135: its LZW codes made invalid.
         let blocks = Self.blockOffsets(bytes)
-        let broken = blocks[tiled ? 4 * 8 : 16]
-        for i in broken..<(broken + 40) { bytes[i] = 0xFF }
+        let index = last ? blocks.count - 1 : tiled ? 4 * 8 : 16
+        for i in blocks[index]..<(blocks[index] + 40) { bytes[i] = 0xFF } // LZW codes made invalid
         let source = try ImageSource(bytes: bytes, name: "broken.tif")
+        let firstRow = tiled ? index / 8 * 32 : index * 8
         for target in [ThumbnailTarget.original, .prescale(4)] {
-            var options = ThumbnailOptions(strict: true, pixelFormat: .exactly(.rgb8))
-            let alone = Result { () throws(ImageError) in try source.image(target, options: options) }
-            options.helpers = TestHelperThreads(limit: 2)
-            let helped = Result { () throws(ImageError) in try source.image(target, options: options) }
-            guard case .failure(let one) = alone, case .failure(let many) = helped else {
-                Issue.record("\(target): a broken block decoded (\(alone), \(helped))")
-                continue
+            for helpers in [0, 2] {
+                var options = ThumbnailOptions(strict: true, pixelFormat: .exactly(.rgb8))
+                if helpers > 0 { options.helpers = TestHelperThreads(limit: helpers) }
+                let result = Result { () throws(ImageError) in try source.image(target, options: options) }
+                guard case .failure(let error) = result else {
+                    Issue.record("\(target), \(helpers) helpers: block \(index) is broken, yet the image decoded")
+                    continue
+                }
+                #expect(error.code == ImageError.Code.corruptData, "\(error)")
+                if tiled { #expect(error.message.contains("tile at \(index % 8 * 32), \(firstRow)"), "\(error)") }
             }
-            #expect(one.code == many.code && one.code == ImageError.Code.corruptData)
-            #expect(many.message.contains(tiled ? "tile at 0, 128" : "128"), "\(many)")
         }
     }
 

@@ -27,7 +27,7 @@ public struct PipelineLedger: Sendable {
     public var decoderThreads = 0
     /// Decodes started since the pipeline was made (the counters below count since then too).
     public var decodesStarted = 0
-    /// Decode threads lent to running decodes while they would otherwise idle (a grid's or a tiled TIFF's tiles
+    /// Decode threads lent to running decodes while they would otherwise idle (a grid's or a TIFF's tiles or strips
     /// decoded beside the reader; ``ThumbnailOptions/helpers``), each charged its helper's bytes.
     public var helpersLent = 0
     /// Decodes stopped because every task waiting for them was cancelled.

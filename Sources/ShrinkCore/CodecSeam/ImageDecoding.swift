@@ -80,8 +80,8 @@ public struct DecodeOptions: Sendable {
     public var memoryLimit: Int
     /// How CMYK ink becomes RGB (a colour-managed transform); `NaiveInk` when nil.
     public var inkConverter: (any InkConverting)?
-    /// Threads the decode may borrow while cores would idle (a grid's or a tiled TIFF's tiles decode on them); nil: the
-    /// calling thread decodes alone. `nil` by default.
+    /// Threads the decode may borrow while cores would idle (a grid's or a TIFF's tiles or strips decode on them);
+    /// nil: the calling thread decodes alone. `nil` by default.
     public var helpers: (any DecodeHelping)?
 
     /// Options with the defaults above.

@@ -5,7 +5,8 @@
 /// had (one slot while nobody decodes ahead), the row after it takes the other. No helper outlives the decode:
 /// ``stop()`` waits for those still decoding a tile, and one lent later returns without touching anything.
 ///
-/// Holds its owner unowned: the owner keeps the crew, and calls ``stop()`` before it goes.
+/// Holds its owner unowned: the owner keeps the crew, and must call ``stop()`` before it goes (a helper still running
+/// would reach a deallocated owner); its `deinit` calling ``stop()`` again finds no helper running.
 package final class TileCrew<Owner: TileDecoding>: @unchecked Sendable {
     /// Tiles across, rows of tiles, and tiles in all.
     package let columns: Int, rows: Int, count: Int
@@ -51,7 +52,8 @@ package final class TileCrew<Owner: TileDecoding>: @unchecked Sendable {
     /// The slot row `r` of tiles was given (0 before it was taken). Called with the lock held.
     package func slot(ofRow r: Int) -> Int { slotOf[r] ?? 0 }
 
-    /// Tiles before the first one still being decoded: all of them finished. Called with the lock held.
+    /// Tiles before the first one still being decoded: all of them finished, decoded or failed. Called with the lock
+    /// held.
     package var finishedTiles: Int { decoding.min() ?? next }
 
     /// Returns once every tile of row `r` has been decoded: the reader decodes tiles itself (with `lane`), beside the
@@ -68,8 +70,9 @@ package final class TileCrew<Owner: TileDecoding>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         while true {
-            if finishedTiles >= min(count, (r + 1) * columns) { return }
+            // A failed tile counts among the finished ones: its failure first.
             if let failure, failedRow <= r { throw failure }
+            if finishedTiles >= min(count, (r + 1) * columns) { return }
             if let t = take(through: r + slots - 1) {
                 lock.unlock()
                 let result = owner.decode(t, lane: lane)
@@ -113,17 +116,18 @@ package final class TileCrew<Owner: TileDecoding>: @unchecked Sendable {
     private func help() {
         lock.lock()
         running += 1
-        let lane = stopped ? nil : lock.unlocked { owner.makeLane() }
-        while let lane, !stopped, failure == nil, next < count, helpers?.othersWaiting != true {
+        var lane = stopped ? nil : lock.unlocked { owner.makeLane() }
+        while let working = lane, !stopped, failure == nil, next < count, helpers?.othersWaiting != true {
             guard let t = take(through: reading + slots - 1) else {
                 lock.wait(milliseconds: 5)
                 continue
             }
             lock.unlock()
-            let result = owner.decode(t, lane: lane)
+            let result = owner.decode(t, lane: working)
             lock.lock()
-            finish(t, result, lane: lane)
+            finish(t, result, lane: working)
         }
+        lane = nil // freed before the decode may end (stop() returns once no helper is running)
         helping -= 1
         running -= 1
         lock.broadcast()

@@ -17,7 +17,7 @@ final class GIFLZWLines {
     /// The next sub-block's length byte, and how many bytes of the current sub-block remain before it.
     private var position: Int
     private var blockLeft = 0
-    private var released: Int
+    private var pages: ResidentPageRelease
     /// True once the terminator (or the file's end) has been reached: no window follows.
     private var dataEnded = false
     private let window: UnsafeMutablePointer<UInt8>
@@ -46,7 +46,7 @@ final class GIFLZWLines {
         decoder = LZWDecoder(
             literalBits: frame.lzwMinimumCodeSize, bitOrder: .leastSignificantFirst, earlyChange: false)
         position = frame.dataOffset + 1
-        released = frame.dataOffset
+        pages = ResidentPageRelease(bytes, from: frame.dataOffset, step: Self.dropStep)
     }
 
     deinit { window.deallocate() }
@@ -98,10 +98,7 @@ final class GIFLZWLines {
             position += take
             blockLeft -= take
         }
-        if bytes.isPageAlignedMapping && position - released >= Self.dropStep {
-            bytes.releaseResidentPages(in: released..<position)
-            released = position
-        }
+        pages.release(below: position)
         return n
     }
 }

@@ -32,8 +32,8 @@ final class TIFFBlockRows: TileDecoding, @unchecked Sendable {
     private let sums: BoxReducer?
     /// At full size: per slot, the band (nil until a block of a row in that slot is taken).
     private var bands: [UnsafeMutablePointer<UInt8>?]
-    /// The file's bytes below this offset have been released.
-    private var released = 0
+    /// The file's pages behind the first block still being decoded, released every MiB.
+    private var pages: ResidentPageRelease
     /// The first warning libtiff gave a helper.
     private var helperWarning: String?
 
@@ -62,6 +62,7 @@ final class TIFFBlockRows: TileDecoding, @unchecked Sendable {
             ? BoxReducer(source: page.size, d: d, channels: format.channels, bandRows: Self.ringRows(block, d, slots))
             : nil
         bands = Array(repeating: nil, count: slots)
+        pages = ResidentPageRelease(bytes, step: 1 << 20)
         crew = TileCrew(owner: self, columns: columns, rows: rows, helpers: helpers, helperBytes: helperBytes)
     }
 
@@ -206,13 +207,7 @@ final class TIFFBlockRows: TileDecoding, @unchecked Sendable {
         if helperWarning == nil, lane.handle.warnings.count > 0 { helperWarning = lane.handle.warnings.first }
         let first = crew.finishedTiles
         guard bytes.isPageAlignedMapping && first < crew.count else { return }
-        let offset = Int(
-            min(
-                lane.handle.blockOffset(x: first % columns * block.width, y: first / columns * block.height),
-                UInt64(bytes.count)))
-        if offset - released >= 1 << 20 {
-            bytes.releaseResidentPages(in: released..<offset)
-            released = offset
-        }
+        let offset = lane.handle.blockOffset(x: first % columns * block.width, y: first / columns * block.height)
+        pages.release(below: Int(min(offset, UInt64(bytes.count))))
     }
 }

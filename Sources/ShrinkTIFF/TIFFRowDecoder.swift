@@ -32,8 +32,8 @@ final class TIFFRowDecoder: RowDecoding {
     private var lzw: TIFFLZWReader?
     /// The first image row the band holds, and how many.
     private var bandStart = 0, bandCount = 0
-    /// The file's pages below this offset have been released (strips are read in the file's order).
-    private var released = 0
+    /// The file's pages behind the strip being read (strips are read in the file's order), released every MiB.
+    private var pages: ResidentPageRelease
     private let bytes: ImageBytes
     /// At 1/d: the sums and one converted row (strips), and the source rows summed so far (strips and tiles).
     private var reducer: BoxReducer?
@@ -50,6 +50,7 @@ final class TIFFRowDecoder: RowDecoding {
     ) throws(ImageError) {
         self.page = page
         bytes = decoder.bytes
+        pages = ResidentPageRelease(decoder.bytes, step: 1 << 20)
         path = decoder.path
         reduction = d > 1 && page.readsSamples ? d : 1
         size = d > 1 && page.readsSamples ? BoxReducer.reducedSize(page.size, d: d) : page.size
@@ -223,11 +224,7 @@ final class TIFFRowDecoder: RowDecoding {
     /// tiles and runs of strips.)
     private func releasePages(before row: Int, _ handle: TIFFHandle) {
         guard bytes.isPageAlignedMapping && row > 0 else { return }
-        let offset = Int(min(handle.blockOffset(x: 0, y: row), UInt64(bytes.count)))
-        if offset - released >= 1 << 20 {
-            bytes.releaseResidentPages(in: released..<offset)
-            released = offset
-        }
+        pages.release(below: Int(min(handle.blockOffset(x: 0, y: row), UInt64(bytes.count))))
     }
 
     /// Decodes the band at ``bandStart``: through the RGBA reader, or a row of a stripped page's stored samples.

@@ -56,7 +56,8 @@ public struct ThumbnailOptions: Sendable {
     public var appliesEXIFOrientation = true
 
     /// Threads the decode may borrow while cores would otherwise idle: a HEIC or AVIF grid's or a TIFF's tiles or
-    /// strips decode on them (``SpareCores`` for a process's own threads). nil (the default): the calling thread decodes
+    /// strips, and a large baseline JPEG's bands between restart markers, decode on them (``SpareCores`` for a
+    /// process's own threads). nil (the default): the calling thread decodes
     /// alone.
     /// ``ImagePipeline`` lends its own decode threads, within its budget, whatever this says.
     public var helpers: (any DecodeHelping)?

@@ -32,6 +32,7 @@ package struct JPEGDecoder: ImageDecoding {
     private let samplingV: [Int]
     private let dcFirstCache = ReadOnce<DCFirstDecoder>()
     private let dcOnlyCache = ReadOnce<BaselineDCDecoder>()
+    private let restartCache = ReadOnce<JPEGRestartLayout>()
 
     /// Reads the header of the JPEG in `bytes`. Fails with `.corruptData`, `.truncated` or
     /// `.unsupportedFeature` when libjpeg cannot read the frame header.
@@ -219,6 +220,22 @@ package struct JPEGDecoder: ImageDecoding {
         }
     }
 
+    /// Where this file's restart markers cut it into bands that decode on several threads (``JPEGRestartBands``): a
+    /// sequential Huffman file that decodes to planes, has restart markers and at least
+    /// ``JPEGRestartLayout/minimumPixels``; nil otherwise. Walks the headers once; the result is cached.
+    var restartLayout: JPEGRestartLayout? {
+        let bytes = bytes
+        return restartCache.value(
+            eligible: !info.isProgressive && !isArithmeticCoded && !buffersWholeImage && restartInterval > 0
+                && decodesToPlanes && info.size.pixelCount >= JPEGRestartLayout.minimumPixels
+        ) { () throws(ImageError) in
+            guard let layout = JPEGRestartLayout(bytes: bytes.bytes) else {
+                throw ImageError(.unsupportedFeature, "restart intervals do not cut this file into bands")
+            }
+            return layout
+        }
+    }
+
     /// True when a 1/8 decode of this file takes the DC-first path (``startDCFirst(options:monitor:)``): it
     /// holds a few bytes per block instead of libjpeg's whole-image coefficient buffer.
     package var decodesDCFirst: Bool { dcFirst != nil }
@@ -278,6 +295,27 @@ package struct JPEGDecoder: ImageDecoding {
             }
         }
         let working = libjpegWorkingBytes, state = libjpegStateBytes(scaleDenominator: d)
+        if request.wantsPlanes && request.helped, let layout = restartLayout {
+            // Bands cut at the restart markers, decoded on the reader's thread and on helpers lent while cores idle:
+            // two bands are held with up to a release step of the mapped input, and each helper holds a libjpeg
+            // decoder like the reader's.
+            let band = JPEGRestartBands.bandBytes(
+                lumaWidth: size.width, layout: layout, scaleDenominator: d,
+                subsampled: samplingH == [2, 1, 1] && samplingV == [2, 1, 1])
+            let (bytes, path, maxScans) = (bytes, path, limits.maxScans)
+            let helperBytes = state + layout.header.count
+            return DecodeRoute(
+                path: .restartBands, output: .planes, decodedSize: size,
+                workingBytes: 2 * JPEGRestartBands.bandsPerRow * band
+                    + (bytes.isPageAlignedMapping ? JPEGRestartBands.releaseStep : 0), stateBytes: state,
+                decoder: "libjpeg-turbo", helperBytes: helperBytes
+            ) { options, _ throws(ImageError) in
+                .planes(
+                    try JPEGRestartBands(
+                        layout: layout, bytes: bytes, path: path, scaleDenominator: d, options: options,
+                        maxScans: maxScans, helpers: options.helpers, helperBytes: helperBytes))
+            }
+        }
         if request.wantsPlanes && decodesToPlanes {
             return DecodeRoute(
                 path: .dctScaledPlanes, output: .planes, decodedSize: size, workingBytes: working,

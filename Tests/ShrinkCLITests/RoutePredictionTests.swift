@@ -94,8 +94,8 @@ import ShrinkTestSupport
         try await check(try Self.cases())
     }
 
-    /// The routes only the corpus has files for: Adam7 PNG, HEIC tiles, AVIF (single, grid, deep, alpha), 16-bit
-    /// results, and derived images through libheif.
+    /// The routes only the corpus has files for: Adam7 PNG, HEIC tiles, a phone JPEG's restart bands, AVIF (single,
+    /// grid, deep, alpha), 16-bit results, and derived images through libheif.
     @Test(.needsCorpus) func corpusRoutesPredictWhatTheyHold() async throws {
         func file(_ path: String) throws -> [UInt8] { try #require(Corpus.readBytes(Corpus.path(path)), "\(path)") }
         var all: [Case] = []
@@ -125,6 +125,12 @@ import ShrinkTestSupport
             Case(
                 name: "HEIC with alpha", bytes: try file("heic/libheif/with-alpha-512x512.heic"),
                 size: 100, output: "png", path: .wholeImage))
+        // A phone's JPEG with a restart marker every row of MCUs (8 MP): in bands on the reader's thread and a helper
+        // (two rows of two bands, a decoder each), at 1/4 and at 1/2; on one core, one decoder streams it.
+        let phone = try file("exif/exif-samples/phone/iphone_hdr_YES.jpg")
+        let banded = ProcessInfo.processInfo.activeProcessorCount > 1 ? DecodePath("restartBands") : .dctScaledPlanes
+        all.append(Case(name: "JPEG restart bands at 1/4", bytes: phone, size: 400, output: "jpg", path: banded))
+        all.append(Case(name: "JPEG restart bands at 1/2", bytes: phone, size: 1000, output: "jpg", path: banded))
         // AVIF: a single 8-bit image (dav1d's picture is the band), a grid, 10-bit 4:4:4, alpha.
         for (name, path, size, output, route) in [
             ("AVIF single image", "avif/libvips/avif-orientation-6.avif", 400, "jpg", "wholeImage"),

@@ -34,6 +34,9 @@ typedef struct {
     size_t dropped;             // pages below this offset were released
     int drop_behind;
     size_t page;
+    /* a restart band (sj_start_band) */
+    const unsigned char *head;  // its header, being served before `pos` (NULL once served, and for a whole file)
+    int first_restart;          // the file's number (0-7) of the band's first restart interval
 } sj_source;
 
 struct sj_decoder {
@@ -123,8 +126,9 @@ static void sj_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
 static boolean sj_fill_input_buffer(j_decompress_ptr cinfo) {
     sj_source *s = (sj_source *)cinfo->src;
-    // Everything before the window libjpeg just finished with is consumed.
-    sj_drop(s, s->pos - s->pub.bytes_in_buffer);
+    // Everything before the window libjpeg just finished with is consumed (a band's header is not the file's).
+    if (s->head) s->head = NULL;
+    else sj_drop(s, s->pos - s->pub.bytes_in_buffer);
     if (s->pos >= s->len) {
         WARNMS(cinfo, JWRN_JPEG_EOF);
         s->pub.next_input_byte = sj_eoi;
@@ -256,6 +260,70 @@ int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long ma
     *out_height = (int)c->output_height;
     *out_components = c->output_components;
     return SJ_OK;
+}
+
+// A band's restart markers carry the file's numbers: after the band's interval k comes the file's
+// RST((first_restart + k) & 7), where libjpeg counts from RST0. That one is taken as libjpeg's own; any other marker
+// is damage, resynced as libjpeg does, against the number the file should have there.
+static boolean sj_band_resync(j_decompress_ptr cinfo, int desired) {
+    sj_source *s = (sj_source *)cinfo->src;
+    int wanted = (desired + s->first_restart) & 7;
+    if (cinfo->unread_marker == JPEG_RST0 + wanted) {
+        cinfo->unread_marker = 0;
+        return TRUE;
+    }
+    return jpeg_resync_to_restart(cinfo, wanted);
+}
+
+int sj_end_band(sj_decoder *d) {
+    if (!d || !d->started) return SJ_BAD_CALL;
+    if (setjmp(d->err.jump)) return d->err.status;
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (c->restart_interval == 0 || !c->entropy || !c->entropy->decode_mcu) return SJ_OK;
+    // The next MCU's decode begins with the restart (jdhuff.c process_restart): bytes left before the marker are
+    // counted, and the marker's number is checked. The MCU itself, the next band's, is dropped.
+    JBLOCK blocks[D_MAX_BLOCKS_IN_MCU];
+    JBLOCKROW rows[D_MAX_BLOCKS_IN_MCU];
+    memset(blocks, 0, sizeof blocks);
+    for (int i = 0; i < D_MAX_BLOCKS_IN_MCU; i++) rows[i] = &blocks[i];
+    int marker = c->unread_marker;
+    (*c->entropy->decode_mcu)(c, rows);
+    // libjpeg warns of bytes it skipped before a marker only when it next looks for one itself (not when the Huffman
+    // decoder ran into it first): one decoder does so later in the image, this band's decoder ends here.
+    if (c->marker->discarded_bytes != 0) {
+        WARNMS2(c, JWRN_EXTRANEOUS_DATA, c->marker->discarded_bytes, marker ? marker : JPEG_RST0);
+        c->marker->discarded_bytes = 0;
+    }
+    return SJ_OK;
+}
+
+int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len, size_t start, int first_restart,
+                  int scale_denom, long max_memory, int fast, int strict,
+                  int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]) {
+    if (!d || !header || header_len == 0) return SJ_BAD_CALL;
+    if (setjmp(d->err.jump)) return d->err.status;
+    if (d->header_read || d->started) jpeg_abort_decompress(&d->cinfo);
+    d->header_read = d->started = d->raw = 0;
+    d->err.warnings = 0;
+    d->err.hit_eof = 0;
+    d->err.status = SJ_OK;
+    d->err.message[0] = 0;
+    d->err.warning[0] = 0;
+    d->err.pub.num_warnings = 0;
+    d->err.strict = 0;          // as sj_read_header: the header's own warnings never fail a decode (sj_start_raw sets it)
+    sj_source *s = &d->src;
+    s->head = header;
+    s->pub.next_input_byte = header;
+    s->pub.bytes_in_buffer = header_len;
+    s->pos = start < s->len ? start : s->len;
+    s->first_restart = first_restart & 7;
+    s->pub.resync_to_restart = sj_band_resync;
+    if (jpeg_read_header(&d->cinfo, TRUE) != JPEG_HEADER_OK) {
+        snprintf(d->err.message, sizeof d->err.message, "JPEG datastream contains no image");
+        return SJ_ERROR;
+    }
+    d->header_read = 1;
+    return sj_start_raw(d, scale_denom, max_memory, fast, strict, widths, heights, rows_per_group, xfactors, yfactors);
 }
 
 int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int strict,

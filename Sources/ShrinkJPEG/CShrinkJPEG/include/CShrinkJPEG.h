@@ -65,6 +65,22 @@ int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long ma
 int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int strict,
                  int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]);
 
+/// Starts a planar decode (as sj_start_raw) of one band of rows of a baseline JPEG cut at its restart markers, reusing
+/// `d` (made by sj_create over the whole file, without drop_behind: several threads read the file at once, and the
+/// caller releases its pages; a decode `d` was running is abandoned). libjpeg reads `header` (the
+/// file's tables, frame and scan header, the frame's height patched to the band's: not copied, must outlive the
+/// decode), then the file's bytes from offset `start` (just after the restart marker before the band).
+/// `first_restart` is the file's number of the band's first restart interval: its markers are taken as numbered
+/// from there. The decode stops after the band's last row; the data it was given runs on to the file's end.
+int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len, size_t start, int first_restart,
+                  int scale_denom, long max_memory, int fast, int strict,
+                  int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]);
+
+/// After the last row of a band that is not the image's last: reads the restart marker that ends it as one decoder
+/// would before the next band's first MCU, so bytes before the marker and a marker numbered out of turn are warned
+/// about (an error when strict), as they are inside a band.
+int sj_end_band(sj_decoder *d);
+
 /// Decodes the next row group into the decoder's own plane rows; writes the number of valid luma rows
 /// (0 at the end). Read them with sj_raw_row before the next call.
 int sj_read_raw(sj_decoder *d, int *luma_rows);

@@ -1,0 +1,125 @@
+import CShrinkJPEG
+import ShrinkCore
+
+/// What one thread decodes restart bands with (``JPEGRestartBands``): a libjpeg decoder over the whole file, started
+/// again for each band, and its own copy of the headers, patched to the band's height.
+///
+/// Memory: libjpeg's state at the decode's scale (its tables and one row group of planes), as
+/// ``JPEGDecoder/libjpegStateBytes(scaleDenominator:)`` counts it, and the headers. The lane releases none of the
+/// mapped input's pages it reads (its owner does, behind every band).
+final class JPEGBandLane {
+    /// How bands are decoded: the scale and ``DecodeOptions``' settings.
+    struct Settings {
+        let scaleDenominator: Int
+        let memoryLimit: Int
+        let fast: Bool
+        let strict: Bool
+    }
+
+    private let decoder: OpaquePointer
+    /// The headers libjpeg reads first, patched to the band's height (read by libjpeg while a band starts).
+    private let header: UnsafeMutableBufferPointer<UInt8>
+    private let layout: JPEGRestartLayout
+    /// libjpeg's warnings on the bands this lane has decoded since they were last taken.
+    private(set) var warnings: [String] = []
+    /// Each plane's rows of the band decoded last.
+    private(set) var rows = [0, 0, 0]
+
+    /// A lane over `bytes`, the file `layout` was read from; nil when libjpeg's decoder cannot be made.
+    init?(bytes: ImageBytes, layout: JPEGRestartLayout, maxScans: Int) {
+        guard
+            let d = sj_create(
+                bytes.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                0, Int32(clamping: maxScans))
+        else { return nil }
+        decoder = d
+        header = .allocate(capacity: layout.header.count)
+        _ = header.initialize(from: layout.header)
+        self.layout = layout
+    }
+
+    deinit {
+        sj_destroy(decoder)
+        header.deallocate()
+    }
+
+    /// Each plane's size over the whole image at `settings`' scale and its samples per luma sample, across and down
+    /// (libjpeg started on the headers as one band, no data read).
+    func planes(_ settings: Settings, path: String) throws(ImageError) -> ([PixelSize], [(x: Double, y: Double)]) {
+        let s = try start(height: layout.imageHeight, at: layout.dataStart, firstRestart: 0, settings, path)
+        return (s.sizes, s.factors)
+    }
+
+    /// Decodes band `b`, whose data starts at `offset`, into `planes` (rows `strides[p]` bytes apart, at most
+    /// `capacity[p]` rows); ``rows`` then says how many rows of each plane it filled. A band then reads the restart
+    /// marker that ends it, the last one on to the file's EOI, so damage there is found as one decoder finds it.
+    func decode(
+        band b: Int, offset: Int, into planes: [UnsafeMutablePointer<UInt8>], strides: [Int], capacity: [Int],
+        _ settings: Settings, path: String
+    ) throws(ImageError) {
+        rows = [0, 0, 0]
+        let (sizes, perGroup, _) = try start(
+            height: layout.height(ofBand: b), at: offset, firstRestart: b * layout.intervalsPerBand, settings, path)
+        let firstRow = b * layout.bandHeight / settings.scaleDenominator
+        guard (0..<3).allSatisfy({ sizes[$0].width <= strides[$0] && sizes[$0].height <= capacity[$0] }) else {
+            throw ImageError(.corruptData, "\(path): a restart band decodes larger than its place")
+        }
+        var done = [0, 0, 0]
+        while done[0] < sizes[0].height {
+            var luma: Int32 = 0
+            let status = sj_read_raw(decoder, &luma)
+            guard status == Int32(SJ_OK.rawValue) else {
+                throw ImageError.jpeg(
+                    status, decoder: decoder, path: path, during: "decoding row \(firstRow + done[0])")
+            }
+            guard luma > 0 else {
+                throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(firstRow + done[0])")
+            }
+            for p in 0..<3 {
+                let valid = p == 0 ? Int(luma) : min(perGroup[p], sizes[p].height - done[p])
+                for r in 0..<max(valid, 0) {
+                    (planes[p] + (done[p] + r) * strides[p]).update(
+                        from: sj_raw_row(decoder, Int32(p), Int32(r)), count: sizes[p].width)
+                }
+                done[p] += max(valid, 0)
+            }
+        }
+        rows = done
+        let last = b == layout.bands - 1
+        let status = last ? sj_finish(decoder) : sj_end_band(decoder)
+        guard status == Int32(SJ_OK.rawValue) else {
+            throw ImageError.jpeg(
+                status, decoder: decoder, path: path,
+                during: last ? "finishing the image" : "decoding row \(firstRow + done[0])")
+        }
+        warnings += jpegWarnings(decoder)
+    }
+
+    /// Takes the warnings gathered so far.
+    func takeWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
+    }
+
+    /// Starts libjpeg on a band `height` rows tall whose data starts at `offset`: each plane's size, rows a group and
+    /// samples per luma sample.
+    private func start(height: Int, at offset: Int, firstRestart: Int, _ settings: Settings, _ path: String)
+        throws(ImageError) -> (sizes: [PixelSize], perGroup: [Int], factors: [(x: Double, y: Double)])
+    {
+        header[layout.heightOffset] = UInt8(height >> 8)
+        header[layout.heightOffset + 1] = UInt8(height & 255)
+        var widths = [Int32](repeating: 0, count: 3), heights = widths, rows = widths
+        var fx = [Double](repeating: 0, count: 3), fy = fx
+        let status = sj_start_band(
+            decoder, header.baseAddress, header.count, offset, Int32(firstRestart & 7),
+            Int32(settings.scaleDenominator), settings.memoryLimit, settings.fast ? 1 : 0, settings.strict ? 1 : 0,
+            &widths, &heights, &rows, &fx, &fy)
+        guard status == Int32(SJ_OK.rawValue) else {
+            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "starting a restart band")
+        }
+        return (
+            (0..<3).map { PixelSize(width: Int(widths[$0]), height: Int(heights[$0])) }, rows.map(Int.init),
+            (0..<3).map { (fx[$0], fy[$0]) }
+        )
+    }
+}

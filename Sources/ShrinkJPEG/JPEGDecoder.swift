@@ -229,7 +229,10 @@ package struct JPEGDecoder: ImageDecoding {
             eligible: !info.isProgressive && !isArithmeticCoded && !buffersWholeImage && restartInterval > 0
                 && decodesToPlanes && info.size.pixelCount >= JPEGRestartLayout.minimumPixels
         ) { () throws(ImageError) in
-            guard let layout = JPEGRestartLayout(bytes: bytes.bytes) else {
+            guard let layout = JPEGRestartLayout(bytes: bytes.bytes), layout.size == info.size,
+                layout.interval == restartInterval, layout.sampling.map(\.h) == samplingH,
+                layout.sampling.map(\.v) == samplingV
+            else {
                 throw ImageError(.unsupportedFeature, "restart intervals do not cut this file into bands")
             }
             return layout
@@ -297,17 +300,21 @@ package struct JPEGDecoder: ImageDecoding {
         let working = libjpegWorkingBytes, state = libjpegStateBytes(scaleDenominator: d)
         if request.wantsPlanes && request.helped, let layout = restartLayout {
             // Bands cut at the restart markers, decoded on the reader's thread and on helpers lent while cores idle:
-            // two bands are held with up to a release step of the mapped input, and each helper holds a libjpeg
-            // decoder like the reader's.
+            // two rows of bands are held, and of a mapped input a release step beside the codes of the bands in
+            // flight (looked through before they are decoded; half as much again for bands of unequal size); each
+            // helper holds a libjpeg decoder like the reader's.
             let band = JPEGRestartBands.bandBytes(
                 lumaWidth: size.width, layout: layout, scaleDenominator: d,
                 subsampled: samplingH == [2, 1, 1] && samplingV == [2, 1, 1])
+            let codes = (bytes.count - layout.dataStart) / layout.bands + 1
+            let input =
+                bytes.isPageAlignedMapping
+                ? JPEGRestartBands.releaseStep + 3 * JPEGRestartBands.bandsPerRow * codes : 0
             let (bytes, path, maxScans) = (bytes, path, limits.maxScans)
             let helperBytes = state + layout.header.count
             return DecodeRoute(
                 path: .restartBands, output: .planes, decodedSize: size,
-                workingBytes: 2 * JPEGRestartBands.bandsPerRow * band
-                    + (bytes.isPageAlignedMapping ? JPEGRestartBands.releaseStep : 0), stateBytes: state,
+                workingBytes: 2 * JPEGRestartBands.bandsPerRow * band + input, stateBytes: state,
                 decoder: "libjpeg-turbo", helperBytes: helperBytes
             ) { options, _ throws(ImageError) in
                 .planes(

@@ -36,7 +36,6 @@ typedef struct {
     size_t page;
     /* a restart band (sj_start_band) */
     const unsigned char *head;  // its header, being served before `pos` (NULL once served, and for a whole file)
-    int first_restart;          // the file's number (0-7) of the band's first restart interval
 } sj_source;
 
 struct sj_decoder {
@@ -262,32 +261,21 @@ int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long ma
     return SJ_OK;
 }
 
-// A band's restart markers carry the file's numbers: after the band's interval k comes the file's
-// RST((first_restart + k) & 7), where libjpeg counts from RST0. That one is taken as libjpeg's own; any other marker
-// is damage, resynced as libjpeg does, against the number the file should have there.
-static boolean sj_band_resync(j_decompress_ptr cinfo, int desired) {
-    sj_source *s = (sj_source *)cinfo->src;
-    int wanted = (desired + s->first_restart) & 7;
-    if (cinfo->unread_marker == JPEG_RST0 + wanted) {
-        cinfo->unread_marker = 0;
-        return TRUE;
-    }
-    return jpeg_resync_to_restart(cinfo, wanted);
-}
-
 int sj_end_band(sj_decoder *d) {
     if (!d || !d->started) return SJ_BAD_CALL;
     if (setjmp(d->err.jump)) return d->err.status;
     struct jpeg_decompress_struct *c = &d->cinfo;
     if (c->restart_interval == 0 || !c->entropy || !c->entropy->decode_mcu) return SJ_OK;
     // The next MCU's decode begins with the restart (jdhuff.c process_restart): bytes left before the marker are
-    // counted, and the marker's number is checked. The MCU itself, the next band's, is dropped.
+    // counted, and the marker's number is checked. With no block in the MCU, nothing of the next band is decoded.
     JBLOCK blocks[D_MAX_BLOCKS_IN_MCU];
     JBLOCKROW rows[D_MAX_BLOCKS_IN_MCU];
-    memset(blocks, 0, sizeof blocks);
     for (int i = 0; i < D_MAX_BLOCKS_IN_MCU; i++) rows[i] = &blocks[i];
-    int marker = c->unread_marker;
-    (*c->entropy->decode_mcu)(c, rows);
+    int marker = c->unread_marker, blocks_in_mcu = c->blocks_in_MCU;
+    c->blocks_in_MCU = 0;
+    boolean done = (*c->entropy->decode_mcu)(c, rows);
+    c->blocks_in_MCU = blocks_in_mcu;
+    (void)done;
     // libjpeg warns of bytes it skipped before a marker only when it next looks for one itself (not when the Huffman
     // decoder ran into it first): one decoder does so later in the image, this band's decoder ends here.
     if (c->marker->discarded_bytes != 0) {
@@ -298,11 +286,11 @@ int sj_end_band(sj_decoder *d) {
 }
 
 int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len, size_t start, int first_restart,
-                  int scale_denom, long max_memory, int fast, int strict,
+                  int header_warnings, int scale_denom, long max_memory, int fast, int strict,
                   int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]) {
     if (!d || !header || header_len == 0) return SJ_BAD_CALL;
     if (setjmp(d->err.jump)) return d->err.status;
-    if (d->header_read || d->started) jpeg_abort_decompress(&d->cinfo);
+    jpeg_abort_decompress(&d->cinfo);
     d->header_read = d->started = d->raw = 0;
     d->err.warnings = 0;
     d->err.hit_eof = 0;
@@ -316,14 +304,29 @@ int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len,
     s->pub.next_input_byte = header;
     s->pub.bytes_in_buffer = header_len;
     s->pos = start < s->len ? start : s->len;
-    s->first_restart = first_restart & 7;
-    s->pub.resync_to_restart = sj_band_resync;
-    if (jpeg_read_header(&d->cinfo, TRUE) != JPEG_HEADER_OK) {
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (jpeg_read_header(c, TRUE) != JPEG_HEADER_OK) {
         snprintf(d->err.message, sizeof d->err.message, "JPEG datastream contains no image");
         return SJ_ERROR;
     }
     d->header_read = 1;
-    return sj_start_raw(d, scale_denom, max_memory, fast, strict, widths, heights, rows_per_group, xfactors, yfactors);
+    if (!header_warnings) {     // the file's header is one band's to report
+        d->err.warnings = 0;
+        d->err.warning[0] = 0;
+        d->err.message[0] = 0;
+        c->err->num_warnings = 0;
+    }
+    // The SOS set libjpeg's restart count to 0: the band's first marker carries the file's number for it.
+    c->marker->next_restart_num = first_restart & 7;
+    int status = sj_start_raw(d, scale_denom, max_memory, fast, strict, widths, heights, rows_per_group, xfactors,
+                              yfactors);
+    // A band that starts at a marker ending the scan (EOI, or another where a restart marker should be) finds one
+    // decoder stuck on it since an earlier band: its blocks are grey from the first, not decoded from padding.
+    const unsigned char *at = s->data + s->pos;
+    if (status == SJ_OK && s->pos + 1 < s->len && at[0] == 0xFF && at[1] != 0 && at[1] != 0xFF &&
+        (at[1] < JPEG_RST0 || at[1] > JPEG_RST0 + 7))
+        c->entropy->insufficient_data = TRUE;
+    return status;
 }
 
 int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int strict,

@@ -43,11 +43,13 @@ final class JPEGBandLane {
         header.deallocate()
     }
 
-    /// Each plane's size over the whole image at `settings`' scale and its samples per luma sample, across and down
-    /// (libjpeg started on the headers as one band, no data read).
-    func planes(_ settings: Settings, path: String) throws(ImageError) -> ([PixelSize], [(x: Double, y: Double)]) {
-        let s = try start(height: layout.imageHeight, at: layout.dataStart, firstRestart: 0, settings, path)
-        return (s.sizes, s.factors)
+    /// Each plane's size over the whole image at `settings`' scale, its rows in one of libjpeg's row groups, and its
+    /// samples per luma sample, across and down (libjpeg started on the headers as one band, no data read).
+    func planes(_ settings: Settings, path: String) throws(ImageError) -> (
+        sizes: [PixelSize], perGroup: [Int], factors: [(x: Double, y: Double)]
+    ) {
+        try start(
+            height: layout.imageHeight, at: layout.dataStart, firstRestart: 0, headerWarnings: false, settings, path)
     }
 
     /// Decodes band `b`, whose data starts at `offset`, into `planes` (rows `strides[p]` bytes apart, at most
@@ -59,7 +61,8 @@ final class JPEGBandLane {
     ) throws(ImageError) {
         rows = [0, 0, 0]
         let (sizes, perGroup, _) = try start(
-            height: layout.height(ofBand: b), at: offset, firstRestart: b * layout.intervalsPerBand, settings, path)
+            height: layout.height(ofBand: b), at: offset, firstRestart: b * layout.intervalsPerBand,
+            headerWarnings: b == 0, settings, path)
         let firstRow = b * layout.bandHeight / settings.scaleDenominator
         guard (0..<3).allSatisfy({ sizes[$0].width <= strides[$0] && sizes[$0].height <= capacity[$0] }) else {
             throw ImageError(.corruptData, "\(path): a restart band decodes larger than its place")
@@ -102,16 +105,16 @@ final class JPEGBandLane {
     }
 
     /// Starts libjpeg on a band `height` rows tall whose data starts at `offset`: each plane's size, rows a group and
-    /// samples per luma sample.
-    private func start(height: Int, at offset: Int, firstRestart: Int, _ settings: Settings, _ path: String)
-        throws(ImageError) -> (sizes: [PixelSize], perGroup: [Int], factors: [(x: Double, y: Double)])
-    {
+    /// samples per luma sample. The header's own warnings are the first band's alone (`headerWarnings`).
+    private func start(
+        height: Int, at offset: Int, firstRestart: Int, headerWarnings: Bool, _ settings: Settings, _ path: String
+    ) throws(ImageError) -> (sizes: [PixelSize], perGroup: [Int], factors: [(x: Double, y: Double)]) {
         header[layout.heightOffset] = UInt8(height >> 8)
         header[layout.heightOffset + 1] = UInt8(height & 255)
         var widths = [Int32](repeating: 0, count: 3), heights = widths, rows = widths
         var fx = [Double](repeating: 0, count: 3), fy = fx
         let status = sj_start_band(
-            decoder, header.baseAddress, header.count, offset, Int32(firstRestart & 7),
+            decoder, header.baseAddress, header.count, offset, Int32(firstRestart & 7), headerWarnings ? 1 : 0,
             Int32(settings.scaleDenominator), settings.memoryLimit, settings.fast ? 1 : 0, settings.strict ? 1 : 0,
             &widths, &heights, &rows, &fx, &fy)
         guard status == Int32(SJ_OK.rawValue) else {

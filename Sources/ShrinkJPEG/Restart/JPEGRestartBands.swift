@@ -43,9 +43,8 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
     private var filled: [[[Int]]]
     /// The file's pages behind the first band still being decoded, released every ``releaseStep`` bytes.
     private var pages: ResidentPageRelease
-    /// The warning lines of the bands decoded so far, and how many bands had some.
-    private var bandWarnings: [String] = []
-    private var warnedBands = 0
+    /// The warning lines of each band decoded so far that had some.
+    private var bandWarnings: [Int: [String]] = [:]
 
     /// Starts the decode of `bytes`' bands (`layout`) at 1/`scaleDenominator`; `helpers`, when given, are offered
     /// `helperBytes` a helper at each band.
@@ -64,14 +63,14 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
             throw ImageError(.outOfMemory, "\(path): cannot create a JPEG decoder")
         }
         readerLane = lane
-        let (sizes, factors) = try lane.planes(settings, path: path)
+        let (sizes, perGroup, factors) = try lane.planes(settings, path: path)
         planeSizes = sizes
         self.factors = factors
         strides = sizes.map(\.width)
-        let lumaRows = (layout.bandHeight + d - 1) / d
-        capacity = sizes.map {
-            min(lumaRows, ($0.height * lumaRows + sizes[0].height - 1) / max(1, sizes[0].height) + 1)
-        }
+        // A band is whole row groups (its height a multiple of the MCU's, the scale at most 1/8 of it): each plane's
+        // rows are the luma's in the ratio of a group's.
+        let lumaRows = layout.bandHeight / d
+        capacity = perGroup.map { lumaRows * $0 / max(1, perGroup[0]) }
         pages = ResidentPageRelease(bytes, step: Self.releaseStep)
         let slots = helpers != nil ? 2 : 1
         storage = Array(repeating: nil, count: slots)
@@ -96,8 +95,8 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
     /// The bytes of one band of planes at 1/`d` for an image whose luma is `lumaWidth` wide at that scale: chroma
     /// at half size both ways when `subsampled` (4:2:0), else counted at the luma's size.
     static func bandBytes(lumaWidth: Int, layout: JPEGRestartLayout, scaleDenominator d: Int, subsampled: Bool) -> Int {
-        let rows = (layout.bandHeight + d - 1) / d
-        return subsampled ? lumaWidth * rows + 2 * ((lumaWidth + 1) / 2) * (rows / 2 + 1) : 3 * lumaWidth * rows
+        let rows = layout.bandHeight / d
+        return subsampled ? lumaWidth * rows + 2 * ((lumaWidth + 1) / 2) * (rows / 2) : 3 * lumaWidth * rows
     }
 
     // MARK: Reading
@@ -120,20 +119,16 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
             }
         }
         row += 1
-        if row == crew.rows, nextRows[0] < planeSizes[0].height {
-            throw ImageError(.truncated, "\(path): JPEG restart bands ended at row \(nextRows[0])")
-        }
         return true
     }
 
-    /// Stops the helpers and gathers the warnings.
+    /// Stops the helpers and gathers the warnings: the first band's that had some, and how many more had some.
     func finish() throws(ImageError) {
         crew.stop()
         warnings = crew.lock.withLock {
-            bandWarnings.prefix(1).map {
-                warnedBands > 1
-                    ? "\($0); warnings in \(warnedBands - 1) more restart band\(warnedBands > 2 ? "s" : "")" : $0
-            }
+            guard let first = bandWarnings.keys.min(), let line = bandWarnings[first]?.first else { return [] }
+            let more = bandWarnings.count - 1
+            return [more > 0 ? "\(line); warnings in \(more) more restart band\(more > 1 ? "s" : "")" : line]
         }
     }
 
@@ -170,9 +165,6 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
         let first = crew.finishedTiles
         if let below = first < layout.bands ? index.knownStart(first) : bytes.count { pages.release(below: below) }
         let lines = lane.takeWarnings()
-        if !lines.isEmpty {
-            warnedBands += 1
-            bandWarnings += lines
-        }
+        if !lines.isEmpty { bandWarnings[tile, default: []] += lines }
     }
 }

@@ -4,9 +4,11 @@ import ShrinkCore
 /// libjpeg decoder of its own (``JPEGRestartBands``): the file's headers without their metadata, and the band's size.
 ///
 /// Serves 8-bit sequential Huffman YCbCr files whose one scan interleaves the three components and whose restart
-/// interval ends on a row of MCUs often enough to make bands of ``bandMCURows`` rows or a little more (one row of MCUs
-/// an interval, as phones and `cjpeg -restart 1` write it, or a divisor or multiple of a row), with at least two
-/// bands; anything else is nil and decodes on one libjpeg decoder. Reading it walks the headers up to the scan.
+/// intervals end on rows of MCUs (one row an interval, as phones and `cjpeg -restart 1` write it, or a divisor or
+/// multiple of a row), in bands of at least ``bandMCURows`` rows of MCUs, a whole number of the rows from one such end
+/// to the next, with at least two bands; anything else is nil and decodes on one libjpeg decoder. Reading it walks the
+/// headers up to the scan; the caller checks that what it read is what libjpeg read (``size``, ``sampling``,
+/// ``interval``).
 struct JPEGRestartLayout: Sendable {
     /// Rows of MCUs a band has at least: enough decoding to be worth a hand-over between threads and a libjpeg
     /// header read (BENCHMARKS.md, "JPEG restart intervals").
@@ -27,6 +29,8 @@ struct JPEGRestartLayout: Sendable {
     let imageHeight: Int, bandHeight: Int
     /// Bands in all, and restart intervals in a band (the last may have fewer).
     let bands: Int, intervalsPerBand: Int
+    /// The frame's size, its components' sampling factors (across, down) and the restart interval in MCUs, as read.
+    let size: PixelSize, sampling: [(h: Int, v: Int)], interval: Int
 
     /// The layout of the JPEG in `bytes`, or nil when it cannot be cut (see above).
     init?(bytes: UnsafeRawBufferPointer) {
@@ -34,7 +38,7 @@ struct JPEGRestartLayout: Sendable {
         guard n >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
         var header: [UInt8] = [0xFF, 0xD8]
-        var heightOffset: Int?, size: PixelSize?, maxSampling = (h: 1, v: 1), interval = 0
+        var heightOffset: Int?, size: PixelSize?, sampling: [(h: Int, v: Int)] = [], interval = 0
         var pos = 2
         while true {
             guard pos + 4 <= n, bytes[pos] == 0xFF else { return nil }
@@ -43,16 +47,15 @@ struct JPEGRestartLayout: Sendable {
                 pos += 1
                 continue
             }
+            // Markers without a length (TEM, RSTn) have no place here: libjpeg would read what follows otherwise.
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { return nil }
             let length = u16(pos + 2)
             guard length >= 2, pos + 2 + length <= n else { return nil }
             let body = pos + 4, end = pos + 2 + length
             switch marker {
             case 0xC0, 0xC1: // baseline or extended sequential Huffman
                 guard heightOffset == nil, length >= 17, bytes[body] == 8, bytes[body + 5] == 3 else { return nil }
-                for c in 0..<3 {
-                    let s = bytes[body + 7 + 3 * c]
-                    maxSampling = (max(maxSampling.h, Int(s >> 4)), max(maxSampling.v, Int(s & 15)))
-                }
+                sampling = (0..<3).map { (Int(bytes[body + 7 + 3 * $0] >> 4), Int(bytes[body + 7 + 3 * $0] & 15)) }
                 heightOffset = header.count + 5
                 size = PixelSize(width: u16(body + 3), height: u16(body + 1))
             case 0xC2...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
@@ -61,7 +64,8 @@ struct JPEGRestartLayout: Sendable {
                 guard length == 4 else { return nil }
                 interval = u16(body)
             case 0xDA:
-                guard heightOffset != nil, bytes[body] == 3 else { return nil } // every component in the one scan
+                // Every component in the one scan.
+                guard heightOffset != nil, length == 12, bytes[body] == 3 else { return nil }
             default:
                 break
             }
@@ -70,9 +74,11 @@ struct JPEGRestartLayout: Sendable {
             pos = end
             if marker == 0xDA { break }
         }
-        guard let heightOffset, let size, size.width > 0, size.height > 0, interval > 0 else { return nil }
+        guard let heightOffset, let size, size.width > 0, size.height > 0, interval > 0,
+            sampling.allSatisfy({ (1...4).contains($0.h) && (1...4).contains($0.v) })
+        else { return nil }
         // A band starts where an interval and a row of MCUs both end: every lcm(interval, MCUs a row) MCUs.
-        let mcuWidth = 8 * maxSampling.h, mcuHeight = 8 * maxSampling.v
+        let mcuWidth = 8 * sampling.map(\.h).max()!, mcuHeight = 8 * sampling.map(\.v).max()!
         let mcusWide = (size.width + mcuWidth - 1) / mcuWidth, mcusHigh = (size.height + mcuHeight - 1) / mcuHeight
         let unit = interval / Self.gcd(interval, mcusWide) * mcusWide // MCUs
         let unitRows = unit / mcusWide
@@ -80,6 +86,9 @@ struct JPEGRestartLayout: Sendable {
         guard bandRows < mcusHigh else { return nil }
         self.header = header
         self.heightOffset = heightOffset
+        self.size = size
+        self.sampling = sampling
+        self.interval = interval
         dataStart = pos
         imageHeight = size.height
         bandHeight = bandRows * mcuHeight

@@ -72,8 +72,9 @@ int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int 
 /// decode), then the file's bytes from offset `start` (just after the restart marker before the band).
 /// `first_restart` is the file's number of the band's first restart interval: its markers are taken as numbered
 /// from there. The decode stops after the band's last row; the data it was given runs on to the file's end.
+/// The header's own warnings are counted when `header_warnings` is set (for one band), else dropped.
 int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len, size_t start, int first_restart,
-                  int scale_denom, long max_memory, int fast, int strict,
+                  int header_warnings, int scale_denom, long max_memory, int fast, int strict,
                   int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]);
 
 /// After the last row of a band that is not the image's last: reads the restart marker that ends it as one decoder

@@ -64,8 +64,8 @@ import ShrinkTestSupport
 
     @Test(arguments: [
         // width, height, 4:4:4, restart interval, scale, helpers
-        (2048, 1280, false, "1", 4, 1), (2048, 1280, false, "1", 2, 0), (2001, 1301, false, "3", 1, 1),
-        (2001, 1301, true, "1", 2, 1), (2048, 1288, true, "5B", 4, 2), (2050, 1290, false, "64B", 4, 1),
+        (2880, 1792, false, "1", 4, 1), (2880, 1792, false, "1", 2, 0), (2801, 1821, false, "3", 1, 1),
+        (2801, 1821, true, "1", 2, 1), (2880, 1800, true, "5B", 4, 2), (2882, 1810, false, "64B", 4, 1),
     ])
     func bandsAreOneDecodersPlanes(
         _ width: Int, _ height: Int, _ chroma444: Bool, _ restart: String, _ d: Int, _ helpers: Int
@@ -82,7 +82,7 @@ import ShrinkTestSupport
     /// The route is taken only where it can run: helped, planes wanted, restart markers that end on rows of MCUs, an
     /// image above the threshold; libjpeg's single decoder otherwise.
     @Test func routeNeedsHelpersMarkersAndSize() async throws {
-        let pixels = Self.detailed(width: 2048, height: 1280)
+        let pixels = Self.detailed(width: 2880, height: 1792)
         let banded = try await Self.withRestarts(pixels, chroma444: false, restart: "1")
         let decoder = try JPEGDecoder(bytes: ImageBytes(banded), path: "test")
         #expect(decoder.route(RouteRequest(scaleDenominator: 4, wantsPlanes: true, helped: true)).path == .restartBands)
@@ -93,13 +93,13 @@ import ShrinkTestSupport
         #expect(
             try JPEGDecoder(bytes: ImageBytes(plain), path: "test")
                 .route(RouteRequest(scaleDenominator: 4, wantsPlanes: true, helped: true)).path == .dctScaledPlanes)
-        // 127 MCUs an interval against 128 a row: an interval ends on a row every 127 rows, past the image's 80.
+        // 127 MCUs an interval against 180 a row: an interval ends on a row every 127 rows, past the image's 112.
         let odd = try await Self.withRestarts(pixels, chroma444: false, restart: "127B")
         #expect(
             try JPEGDecoder(bytes: ImageBytes(odd), path: "test")
                 .route(RouteRequest(scaleDenominator: 4, wantsPlanes: true, helped: true)).path == .dctScaledPlanes)
         let small = try await Self.withRestarts(
-            Self.detailed(width: 1200, height: 800), chroma444: false, restart: "1")
+            Self.detailed(width: 2500, height: 1900), chroma444: false, restart: "1")
         #expect(
             try JPEGDecoder(bytes: ImageBytes(small), path: "test")
                 .route(RouteRequest(scaleDenominator: 4, wantsPlanes: true, helped: true)).path == .dctScaledPlanes)
@@ -110,10 +110,10 @@ import ShrinkTestSupport
     /// band, and where a marker is missing or has stray bytes before it, the samples are one decoder's.
     @Test func damagedMarkersWarnOrFailWhenStrict() async throws {
         let bytes = try await Self.withRestarts(
-            Self.detailed(width: 2048, height: 1280), chroma444: false, restart: "1")
+            Self.detailed(width: 2880, height: 1792), chroma444: false, restart: "1")
         let start = try #require((2..<bytes.count).first { bytes[$0 - 2] == 0xFF && bytes[$0 - 1] == 0xDA })
         let markers = (start..<bytes.count - 1).filter { bytes[$0] == 0xFF && (0xD0...0xD7).contains(bytes[$0 + 1]) }
-        #expect(markers.count == 1280 / 16 - 1)
+        #expect(markers.count == 1792 / 16 - 1)
         func renumbered(_ by: UInt8) -> ([UInt8], Int) -> [UInt8] {
             { b, at in
                 var d = b
@@ -150,7 +150,7 @@ import ShrinkTestSupport
         // Intervals of 3 rows: bands of 9 rows, 3 intervals each, so band 1's markers are numbered from RST3. One inside
         // it numbered as if the band counted from RST0 is damage all the same.
         let threes = try await Self.withRestarts(
-            Self.detailed(width: 2048, height: 1280), chroma444: false, restart: "3")
+            Self.detailed(width: 2880, height: 1792), chroma444: false, restart: "3")
         let scan = try #require((2..<threes.count).first { threes[$0 - 2] == 0xFF && threes[$0 - 1] == 0xDA })
         let inside = try #require(
             (scan..<threes.count - 1).filter { threes[$0] == 0xFF && (0xD0...0xD7).contains(threes[$0 + 1]) }

@@ -16,7 +16,7 @@ struct JPEGRestartLayout: Sendable {
 
     /// The fewest pixels an image has to be cut into bands: below, the split's own cost (a libjpeg start per band and
     /// per helper, the look for markers) is more than the threads save (BENCHMARKS.md, "JPEG restart intervals").
-    static let minimumPixels = 2_500_000
+    static let minimumPixels = 5_000_000
 
     /// SOI, then every segment of the file up to and including its SOS but the metadata (APP1–APP13, APP15 and COM):
     /// what a band's decoder reads before the band's data.

@@ -301,8 +301,9 @@ package struct JPEGDecoder: ImageDecoding {
         if request.wantsPlanes && request.helped, let layout = restartLayout {
             // Bands cut at the restart markers, decoded on the reader's thread and on helpers lent while cores idle:
             // two rows of bands are held, and of a mapped input a release step beside the codes of the bands in
-            // flight (looked through before they are decoded; half as much again for bands of unequal size); each
-            // helper holds a libjpeg decoder like the reader's.
+            // flight (looked through before they are decoded: an average band's codes, half as much again for bands
+            // of more detail than the average; an estimate, not a bound); each helper holds a libjpeg decoder like
+            // the reader's.
             let band = JPEGRestartBands.bandBytes(
                 lumaWidth: size.width, layout: layout, scaleDenominator: d,
                 subsampled: samplingH == [2, 1, 1] && samplingV == [2, 1, 1])

@@ -261,21 +261,27 @@ int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long ma
     return SJ_OK;
 }
 
-int sj_end_band(sj_decoder *d) {
+int sj_end_band(sj_decoder *d, int *insufficient) {
+    *insufficient = 0;
     if (!d || !d->started) return SJ_BAD_CALL;
-    if (setjmp(d->err.jump)) return d->err.status;
     struct jpeg_decompress_struct *c = &d->cinfo;
+    volatile int blocks_in_mcu = c->blocks_in_MCU;
+    if (setjmp(d->err.jump)) {
+        c->blocks_in_MCU = blocks_in_mcu;
+        return d->err.status;
+    }
     if (c->restart_interval == 0 || !c->entropy || !c->entropy->decode_mcu) return SJ_OK;
     // The next MCU's decode begins with the restart (jdhuff.c process_restart): bytes left before the marker are
     // counted, and the marker's number is checked. With no block in the MCU, nothing of the next band is decoded.
     JBLOCK blocks[D_MAX_BLOCKS_IN_MCU];
     JBLOCKROW rows[D_MAX_BLOCKS_IN_MCU];
     for (int i = 0; i < D_MAX_BLOCKS_IN_MCU; i++) rows[i] = &blocks[i];
-    int marker = c->unread_marker, blocks_in_mcu = c->blocks_in_MCU;
+    int marker = c->unread_marker;
     c->blocks_in_MCU = 0;
     boolean done = (*c->entropy->decode_mcu)(c, rows);
     c->blocks_in_MCU = blocks_in_mcu;
     (void)done;
+    *insufficient = c->entropy->insufficient_data ? 1 : 0;
     // libjpeg warns of bytes it skipped before a marker only when it next looks for one itself (not when the Huffman
     // decoder ran into it first): one decoder does so later in the image, this band's decoder ends here.
     if (c->marker->discarded_bytes != 0) {
@@ -286,7 +292,7 @@ int sj_end_band(sj_decoder *d) {
 }
 
 int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len, size_t start, int first_restart,
-                  int header_warnings, int scale_denom, long max_memory, int fast, int strict,
+                  int insufficient, int header_warnings, int scale_denom, long max_memory, int fast, int strict,
                   int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]) {
     if (!d || !header || header_len == 0) return SJ_BAD_CALL;
     if (setjmp(d->err.jump)) return d->err.status;
@@ -310,23 +316,20 @@ int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len,
         return SJ_ERROR;
     }
     d->header_read = 1;
-    if (!header_warnings) {     // the file's header is one band's to report
+    // The SOS set libjpeg's restart count to 0: the band's first marker carries the file's number for it.
+    c->marker->next_restart_num = first_restart & 7;
+    int status = sj_start_raw(d, scale_denom, max_memory, fast, strict, widths, heights, rows_per_group, xfactors,
+                              yfactors);
+    if (status != SJ_OK) return status;
+    if (!header_warnings) {     // the file's header (and its scan's, checked as the decode starts) is one band's to report
         d->err.warnings = 0;
         d->err.warning[0] = 0;
         d->err.message[0] = 0;
         c->err->num_warnings = 0;
     }
-    // The SOS set libjpeg's restart count to 0: the band's first marker carries the file's number for it.
-    c->marker->next_restart_num = first_restart & 7;
-    int status = sj_start_raw(d, scale_denom, max_memory, fast, strict, widths, heights, rows_per_group, xfactors,
-                              yfactors);
-    // A band that starts at a marker ending the scan (EOI, or another where a restart marker should be) finds one
-    // decoder stuck on it since an earlier band: its blocks are grey from the first, not decoded from padding.
-    const unsigned char *at = s->data + s->pos;
-    if (status == SJ_OK && s->pos + 1 < s->len && at[0] == 0xFF && at[1] != 0 && at[1] != 0xFF &&
-        (at[1] < JPEG_RST0 || at[1] > JPEG_RST0 + 7))
-        c->entropy->insufficient_data = TRUE;
-    return status;
+    // jdhuff's start pass cleared it: one decoder's state where this band starts (after the last band's restart).
+    if (insufficient) c->entropy->insufficient_data = TRUE;
+    return SJ_OK;
 }
 
 int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int strict,

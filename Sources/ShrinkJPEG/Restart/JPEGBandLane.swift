@@ -24,6 +24,8 @@ final class JPEGBandLane {
     private(set) var warnings: [String] = []
     /// Each plane's rows of the band decoded last.
     private(set) var rows = [0, 0, 0]
+    /// libjpeg's "data ran out at a marker" state when the band decoded last ended (after the restart that ends it).
+    private(set) var endedInsufficient = false
 
     /// A lane over `bytes`, the file `layout` was read from; nil when libjpeg's decoder cannot be made.
     init?(bytes: ImageBytes, layout: JPEGRestartLayout, maxScans: Int) {
@@ -49,20 +51,22 @@ final class JPEGBandLane {
         sizes: [PixelSize], perGroup: [Int], factors: [(x: Double, y: Double)]
     ) {
         try start(
-            height: layout.imageHeight, at: layout.dataStart, firstRestart: 0, headerWarnings: false, settings, path)
+            height: layout.imageHeight, at: layout.dataStart, firstRestart: 0, insufficient: false,
+            headerWarnings: false, settings, path)
     }
 
     /// Decodes band `b`, whose data starts at `offset`, into `planes` (rows `strides[p]` bytes apart, at most
     /// `capacity[p]` rows); ``rows`` then says how many rows of each plane it filled. A band then reads the restart
     /// marker that ends it, the last one on to the file's EOI, so damage there is found as one decoder finds it.
     func decode(
-        band b: Int, offset: Int, into planes: [UnsafeMutablePointer<UInt8>], strides: [Int], capacity: [Int],
-        _ settings: Settings, path: String
+        band b: Int, offset: Int, insufficient: Bool, into planes: [UnsafeMutablePointer<UInt8>], strides: [Int],
+        capacity: [Int], _ settings: Settings, path: String
     ) throws(ImageError) {
         rows = [0, 0, 0]
+        endedInsufficient = false
         let (sizes, perGroup, _) = try start(
             height: layout.height(ofBand: b), at: offset, firstRestart: b * layout.intervalsPerBand,
-            headerWarnings: b == 0, settings, path)
+            insufficient: insufficient, headerWarnings: b == 0, settings, path)
         let firstRow = b * layout.bandHeight / settings.scaleDenominator
         guard (0..<3).allSatisfy({ sizes[$0].width <= strides[$0] && sizes[$0].height <= capacity[$0] }) else {
             throw ImageError(.corruptData, "\(path): a restart band decodes larger than its place")
@@ -89,7 +93,9 @@ final class JPEGBandLane {
         }
         rows = done
         let last = b == layout.bands - 1
-        let status = last ? sj_finish(decoder) : sj_end_band(decoder)
+        var ended: Int32 = 0
+        let status = last ? sj_finish(decoder) : sj_end_band(decoder, &ended)
+        endedInsufficient = ended != 0
         guard status == Int32(SJ_OK.rawValue) else {
             throw ImageError.jpeg(
                 status, decoder: decoder, path: path,
@@ -107,14 +113,16 @@ final class JPEGBandLane {
     /// Starts libjpeg on a band `height` rows tall whose data starts at `offset`: each plane's size, rows a group and
     /// samples per luma sample. The header's own warnings are the first band's alone (`headerWarnings`).
     private func start(
-        height: Int, at offset: Int, firstRestart: Int, headerWarnings: Bool, _ settings: Settings, _ path: String
+        height: Int, at offset: Int, firstRestart: Int, insufficient: Bool, headerWarnings: Bool, _ settings: Settings,
+        _ path: String
     ) throws(ImageError) -> (sizes: [PixelSize], perGroup: [Int], factors: [(x: Double, y: Double)]) {
         header[layout.heightOffset] = UInt8(height >> 8)
         header[layout.heightOffset + 1] = UInt8(height & 255)
         var widths = [Int32](repeating: 0, count: 3), heights = widths, rows = widths
         var fx = [Double](repeating: 0, count: 3), fy = fx
         let status = sj_start_band(
-            decoder, header.baseAddress, header.count, offset, Int32(firstRestart & 7), headerWarnings ? 1 : 0,
+            decoder, header.baseAddress, header.count, offset, Int32(firstRestart & 7), insufficient ? 1 : 0,
+            headerWarnings ? 1 : 0,
             Int32(settings.scaleDenominator), settings.memoryLimit, settings.fast ? 1 : 0, settings.strict ? 1 : 0,
             &widths, &heights, &rows, &fx, &fy)
         guard status == Int32(SJ_OK.rawValue) else {

@@ -143,16 +143,21 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
 
     func decode(_ tile: Int, lane: JPEGBandLane) -> Result<Void, ImageError> {
         guard tile < layout.bands else { return .success(()) } // the last row's place beyond the image
-        let start = index.claim(tile)
+        let (start, atMarker) = index.claim(tile)
+        // At a marker (damage): in the state one decoder, stuck on it, is in there: the band before's at its end.
+        let insufficient = atMarker && tile > 0 ? index.ending(of: tile - 1) : false
         let k = tile % Self.bandsPerRow
         let planes = crew.lock.withLock {
             storage[crew.slot(ofRow: tile / Self.bandsPerRow)]!.enumerated().map { $1 + k * capacity[$0] * strides[$0] }
         }
         do {
             try lane.decode(
-                band: tile, offset: start, into: planes, strides: strides, capacity: capacity, settings, path: path)
+                band: tile, offset: start, insufficient: insufficient, into: planes, strides: strides,
+                capacity: capacity, settings, path: path)
+            index.end(tile, insufficient: lane.endedInsufficient)
             return .success(())
         } catch {
+            index.end(tile, insufficient: false)
             return .failure(error)
         }
     }

@@ -18,15 +18,22 @@ import ShrinkCore
 /// it. A band whose markers run short (damage, a truncated file) ends where the scan's data ends (EOI or another
 /// marker): the bands after it start there, and their decoders report what libjpeg makes of it.
 ///
+/// A band that starts at a marker (damage) starts where one decoder is stuck on it, in the state the band before it
+/// ended in (libjpeg's "data ran out" flag after that band's last restart: ``ending(of:)``, published by
+/// ``end(_:insufficient:)``); only then does a band wait for the one before it to be decoded.
+///
 /// Cost: one `memchr` pass over the entropy-coded data, about one stop per 200 bytes (stuffed 0xFF bytes and
-/// markers). Memory: an offset a band.
+/// markers). Memory: a few bytes a band.
 package final class JPEGRestartIndex: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let intervalsPerBand: Int
     private let lock = ConditionLock()
-    /// Each band's first byte, known for the first `known` bands.
+    /// Each band's first byte, and whether it is a marker's, known for the first `known` bands.
     private var starts: [Int]
+    private var atMarker: [Bool]
     private var known = 1
+    /// Each band's state when it ended (nil until it has): libjpeg's flag that the data ran out at a marker.
+    private var endings: [Bool?]
 
     /// The index of `layout`'s bands in `bytes` (the file the layout was read from, kept alive by the caller).
     init(_ layout: JPEGRestartLayout, bytes: UnsafeRawBufferPointer) {
@@ -34,24 +41,44 @@ package final class JPEGRestartIndex: @unchecked Sendable {
         intervalsPerBand = layout.intervalsPerBand
         starts = Array(repeating: bytes.count, count: layout.bands)
         starts[0] = layout.dataStart
+        atMarker = Array(repeating: false, count: layout.bands)
+        endings = Array(repeating: nil, count: layout.bands)
     }
 
-    /// Band `b`'s first byte, once the band before it has been looked through; the caller has taken band `b` (and
-    /// every band before it was taken), and looks through it here for the next band's start.
-    func claim(_ b: Int) -> Int {
-        let start = lock.withLock {
+    /// Band `b`'s first byte, once the band before it has been looked through, and whether it starts at a marker; the
+    /// caller has taken band `b` (and every band before it was taken), looks through it here for the next band's
+    /// start, and calls ``end(_:insufficient:)`` when it has decoded it, or failed to.
+    func claim(_ b: Int) -> (start: Int, atMarker: Bool) {
+        let (start, marker) = lock.withLock {
             while known <= b { lock.wait() }
-            return starts[b]
+            return (starts[b], atMarker[b])
         }
-        guard b + 1 < starts.count else { return start }
+        guard b + 1 < starts.count else { return (start, marker) }
         let next = Self.start(
             after: bytes, from: start, firstInterval: b * intervalsPerBand, intervals: intervalsPerBand)
         lock.withLock {
-            starts[b + 1] = next
+            starts[b + 1] = next.offset
+            atMarker[b + 1] = next.atMarker
             known = b + 2
             lock.broadcast()
         }
-        return start
+        return (start, marker)
+    }
+
+    /// Band `b` has ended, in libjpeg's `insufficient` state (false when it failed: its failure ends the decode).
+    func end(_ b: Int, insufficient: Bool) {
+        lock.withLock {
+            endings[b] = insufficient
+            lock.broadcast()
+        }
+    }
+
+    /// The state band `b` ended in, once it has (waits for it).
+    func ending(of b: Int) -> Bool {
+        lock.withLock {
+            while endings[b] == nil { lock.wait() }
+            return endings[b]!
+        }
     }
 
     /// Band `b`'s first byte when it is known (the band before it has been looked through).
@@ -63,15 +90,16 @@ package final class JPEGRestartIndex: @unchecked Sendable {
     /// the file's interval `firstInterval`: just after the restart marker that ends them (a marker's number is its
     /// interval's, mod 8, and one out of turn counts as libjpeg's resync counts it); at the marker when it ends an
     /// interval past them too (one decoder leaves the intervals it skipped empty, and so does the next band's, which
-    /// finds the marker first); or where the data ends (another marker, or the end of the bytes).
+    /// finds the marker first); or where the data ends (at another marker, or the end of the bytes). `atMarker`: the
+    /// offset is a marker's.
     package static func start(after bytes: UnsafeRawBufferPointer, from start: Int, firstInterval: Int, intervals: Int)
-        -> Int
+        -> (offset: Int, atMarker: Bool)
     {
-        guard let base = bytes.baseAddress else { return bytes.count }
+        guard let base = bytes.baseAddress else { return (bytes.count, false) }
         let n = bytes.count
         var pos = start, seen = 0
         while pos + 1 < n {
-            guard let hit = memchr(base + pos, 0xFF, n - 1 - pos) else { return n }
+            guard let hit = memchr(base + pos, 0xFF, n - 1 - pos) else { return (n, false) }
             pos = base.distance(to: UnsafeRawPointer(hit))
             let next = bytes[pos + 1]
             if next == 0 { // a stuffed 0xFF
@@ -83,15 +111,15 @@ package final class JPEGRestartIndex: @unchecked Sendable {
                 // intervals between were empty; one or two before, it is dropped; further, it is taken as expected.
                 let skip = (Int(next - 0xD0) - (firstInterval + seen)) & 7
                 seen += skip == 1 || skip == 2 ? skip + 1 : skip >= 6 ? 0 : 1
-                if seen > intervals { return pos }
+                if seen > intervals { return (pos, true) }
                 pos += 2
-                if seen == intervals { return pos }
+                if seen == intervals { return (pos, false) }
             } else if next < 0xC0 { // not a marker code: libjpeg's resync skips it and the data after it
                 pos += 2
             } else {
-                return pos
+                return (pos, true)
             }
         }
-        return n
+        return (n, false)
     }
 }

@@ -72,15 +72,18 @@ int sj_start_raw(sj_decoder *d, int scale_denom, long max_memory, int fast, int 
 /// decode), then the file's bytes from offset `start` (just after the restart marker before the band).
 /// `first_restart` is the file's number of the band's first restart interval: its markers are taken as numbered
 /// from there. The decode stops after the band's last row; the data it was given runs on to the file's end.
-/// The header's own warnings are counted when `header_warnings` is set (for one band), else dropped.
+/// `insufficient` starts the band with libjpeg's "data ran out at a marker" state set, as one decoder has it where the
+/// band starts (what sj_end_band gave for the band before). The header's own warnings are counted when
+/// `header_warnings` is set (for one band), else dropped.
 int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len, size_t start, int first_restart,
-                  int header_warnings, int scale_denom, long max_memory, int fast, int strict,
+                  int insufficient, int header_warnings, int scale_denom, long max_memory, int fast, int strict,
                   int widths[3], int heights[3], int rows_per_group[3], double xfactors[3], double yfactors[3]);
 
 /// After the last row of a band that is not the image's last: reads the restart marker that ends it as one decoder
 /// would before the next band's first MCU, so bytes before the marker and a marker numbered out of turn are warned
-/// about (an error when strict), as they are inside a band.
-int sj_end_band(sj_decoder *d);
+/// about (an error when strict), as they are inside a band. `insufficient` receives libjpeg's "data ran out at a marker"
+/// state after that restart: one decoder's where the next band starts.
+int sj_end_band(sj_decoder *d, int *insufficient);
 
 /// Decodes the next row group into the decoder's own plane rows; writes the number of valid luma rows
 /// (0 at the end). Read them with sj_raw_row before the next call.

@@ -55,22 +55,33 @@ package final class JPEGPlaneDecoder: PlaneDecoding {
     package func readGroup(_ body: (Int, Int, UnsafePointer<UInt8>) -> Void) throws(ImageError) -> Bool {
         guard let decoder else { throw ImageError(.invalidArgument, "\(path): decoder already finished") }
         guard nextRows[0] < planeSizes[0].height else { return false }
+        try Self.readRawGroup(
+            decoder, sizes: planeSizes, rowsPerGroup: rowsPerGroup, next: &nextRows, firstRow: 0, path: path, body)
+        return true
+    }
+
+    /// Decodes the next row group of a libjpeg planar decode (`sj_start_raw`, `sj_start_band`) of planes of `sizes`,
+    /// `rowsPerGroup` rows of each a group, and calls `body(plane, row index, row)` for each of its valid rows, plane by
+    /// plane; `next` holds each plane's next row and is advanced. Errors name the image's row `firstRow + next[0]`.
+    static func readRawGroup(
+        _ decoder: OpaquePointer, sizes: [PixelSize], rowsPerGroup: [Int], next: inout [Int], firstRow: Int,
+        path: String, _ body: (Int, Int, UnsafePointer<UInt8>) -> Void
+    ) throws(ImageError) {
         var luma: Int32 = 0
         let status = sj_read_raw(decoder, &luma)
         guard status == Int32(SJ_OK.rawValue) else {
-            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "decoding row \(nextRows[0])")
+            throw ImageError.jpeg(status, decoder: decoder, path: path, during: "decoding row \(firstRow + next[0])")
         }
         guard luma > 0 else {
-            throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(nextRows[0])")
+            throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(firstRow + next[0])")
         }
         for plane in 0..<3 {
-            let valid = plane == 0 ? Int(luma) : min(rowsPerGroup[plane], planeSizes[plane].height - nextRows[plane])
+            let valid = plane == 0 ? Int(luma) : min(rowsPerGroup[plane], sizes[plane].height - next[plane])
             for r in 0..<max(valid, 0) {
-                body(plane, nextRows[plane] + r, sj_raw_row(decoder, Int32(plane), Int32(r)))
+                body(plane, next[plane] + r, sj_raw_row(decoder, Int32(plane), Int32(r)))
             }
-            nextRows[plane] += max(valid, 0)
+            next[plane] += max(valid, 0)
         }
-        return true
     }
 
     /// Stops decoding and releases libjpeg's memory.

@@ -261,6 +261,14 @@ int sj_start(sj_decoder *d, int scale_denom, int out_gray, int out_cmyk, long ma
     return SJ_OK;
 }
 
+// Forgets the warnings (and the message) `d` has gathered.
+static void sj_clear_warnings(sj_decoder *d) {
+    d->err.warnings = 0;
+    d->err.warning[0] = 0;
+    d->err.message[0] = 0;
+    d->err.pub.num_warnings = 0;
+}
+
 int sj_end_band(sj_decoder *d, int *insufficient) {
     *insufficient = 0;
     if (!d || !d->started) return SJ_BAD_CALL;
@@ -298,12 +306,9 @@ int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len,
     if (setjmp(d->err.jump)) return d->err.status;
     jpeg_abort_decompress(&d->cinfo);
     d->header_read = d->started = d->raw = 0;
-    d->err.warnings = 0;
+    sj_clear_warnings(d);
     d->err.hit_eof = 0;
     d->err.status = SJ_OK;
-    d->err.message[0] = 0;
-    d->err.warning[0] = 0;
-    d->err.pub.num_warnings = 0;
     d->err.strict = 0;          // as sj_read_header: the header's own warnings never fail a decode (sj_start_raw sets it)
     sj_source *s = &d->src;
     s->head = header;
@@ -321,12 +326,8 @@ int sj_start_band(sj_decoder *d, const unsigned char *header, size_t header_len,
     int status = sj_start_raw(d, scale_denom, max_memory, fast, strict, widths, heights, rows_per_group, xfactors,
                               yfactors);
     if (status != SJ_OK) return status;
-    if (!header_warnings) {     // the file's header (and its scan's, checked as the decode starts) is one band's to report
-        d->err.warnings = 0;
-        d->err.warning[0] = 0;
-        d->err.message[0] = 0;
-        c->err->num_warnings = 0;
-    }
+    // The file's header (and its scan's, checked as the decode starts) is one band's to report.
+    if (!header_warnings) sj_clear_warnings(d);
     // jdhuff's start pass cleared it: one decoder's state where this band starts (after the last band's restart).
     if (insufficient) c->entropy->insufficient_data = TRUE;
     return SJ_OK;

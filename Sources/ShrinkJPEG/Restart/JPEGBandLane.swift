@@ -73,22 +73,10 @@ final class JPEGBandLane {
         }
         var done = [0, 0, 0]
         while done[0] < sizes[0].height {
-            var luma: Int32 = 0
-            let status = sj_read_raw(decoder, &luma)
-            guard status == Int32(SJ_OK.rawValue) else {
-                throw ImageError.jpeg(
-                    status, decoder: decoder, path: path, during: "decoding row \(firstRow + done[0])")
-            }
-            guard luma > 0 else {
-                throw ImageError(.truncated, "\(path): JPEG decoder produced no rows at row \(firstRow + done[0])")
-            }
-            for p in 0..<3 {
-                let valid = p == 0 ? Int(luma) : min(perGroup[p], sizes[p].height - done[p])
-                for r in 0..<max(valid, 0) {
-                    (planes[p] + (done[p] + r) * strides[p]).update(
-                        from: sj_raw_row(decoder, Int32(p), Int32(r)), count: sizes[p].width)
-                }
-                done[p] += max(valid, 0)
+            try JPEGPlaneDecoder.readRawGroup(
+                decoder, sizes: sizes, rowsPerGroup: perGroup, next: &done, firstRow: firstRow, path: path
+            ) { p, y, row in
+                (planes[p] + y * strides[p]).update(from: row, count: sizes[p].width)
             }
         }
         rows = done

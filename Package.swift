@@ -33,20 +33,18 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
-        // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms. The two libraries
-        // are system library targets so that a machine without them is told which package to install.
+        // C: setjmp-guarded wrappers over the libjpeg API, and TurboJPEG's lossless transforms. libjpeg is a system
+        // library target, so that a machine without it is told which package to install; TurboJPEG is loaded with
+        // dlopen on first use (only lossless transforms need it: Debian's libturbojpeg0, libturbojpeg0-dev to build).
         .systemLibrary(
             name: "CShrinkLibJPEG", path: "Sources/ShrinkJPEG/CShrinkJPEG/LibJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
-        .systemLibrary(
-            name: "CShrinkTurboJPEG", path: "Sources/ShrinkJPEG/CShrinkJPEG/TurboJPEG", pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .target(
             name: "CShrinkJPEG",
-            dependencies: ["CShrinkLibJPEG", "CShrinkTurboJPEG"],
+            dependencies: ["CShrinkLibJPEG", "CShrinkLoad"],
             path: "Sources/ShrinkJPEG/CShrinkJPEG",
-            exclude: ["LibJPEG", "TurboJPEG"],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("turbojpeg")]
+            exclude: ["LibJPEG"],
+            linkerSettings: [.linkedLibrary("jpeg")]
         ),
         // C: libspng 0.7.3 (Debian 12's version, unmodified) over zlib-ng 2.3.3 (zlib-compatible, its symbols
         // prefixed cshrink_z_), both vendored in Vendor/ (Vendor/VENDORED.md) for the PNG codec: zlib-ng's SIMD inflate and CRC take
@@ -65,10 +63,9 @@ let package = Package(
         .target(name: "CShrinkSystem", path: "Sources/ShrinkCore/CShrinkSystem"),
         // C: loading a library with dlopen on first use and resolving its functions (the HEIF codecs' C modules).
         .target(name: "CShrinkLoad", path: "Sources/ShrinkCore/CShrinkLoad"),
-        // WebP: libwebp's decoder, encoder and demuxer (the C module lives in the codec's folder).
-        .systemLibrary(
-            name: "CShrinkWebP", path: "Sources/ShrinkWebP/CShrinkWebP", pkgConfig: "libwebpmux",
-            providers: [.apt(["libwebp-dev"])]),
+        // WebP: libwebp's decoder, encoder, demuxer and muxer, loaded with dlopen on first use (the C module lives in
+        // the codec's folder). Building needs the headers (Debian: libwebp-dev); running needs them only for WebP files.
+        .target(name: "CShrinkWebP", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkWebP/CShrinkWebP"),
         .target(name: "ShrinkWebP", dependencies: ["ShrinkCore", "CShrinkWebP"], exclude: ["CShrinkWebP"]),
         // libcrypto's headers (Debian's libssl-dev) to build; the library is loaded on first use.
         .target(name: "CShrinkCrypto", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkCore/CShrinkCrypto"),
@@ -97,10 +94,9 @@ let package = Package(
             name: "ShrinkHEIF",
             dependencies: ["ShrinkCore", "CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF"],
             exclude: ["CShrinkDE265", "CShrinkDav1d", "CShrinkHeif", "CShrinkAVIF"]),
-        // C: cgif's API as a module (the GIF writer), nested in the codec's folder.
-        .systemLibrary(
-            name: "CShrinkCGIF", path: "Sources/ShrinkGIF/CShrinkCGIF", pkgConfig: "cgif",
-            providers: [.apt(["libcgif-dev"])]),
+        // C: cgif's API as a module (the GIF writer), nested in the codec's folder; loaded with dlopen on first use.
+        // Building needs its header (Debian: libcgif-dev); running needs libcgif0 only to write GIFs.
+        .target(name: "CShrinkCGIF", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkGIF/CShrinkCGIF"),
         .target(
             name: "ShrinkGIF", dependencies: ["ShrinkCore", "CShrinkCGIF"],
             exclude: ["CShrinkGIF", "CShrinkCGIF"]),
@@ -116,10 +112,9 @@ let package = Package(
         .target(name: "CShrinkJXL", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkJXL/CShrinkJXL"),
         .target(name: "ShrinkJXL", dependencies: ["ShrinkCore", "CShrinkJXL"], exclude: ["CShrinkJXL"]),
         .target(name: "ShrinkRAW", dependencies: ["ShrinkCore", "ShrinkJPEG", "ShrinkTIFF"]),
-        // Colour management: Little CMS 2 (its C module lives in the folder).
-        .systemLibrary(
-            name: "CShrinkLCMS", path: "Sources/ShrinkColor/CShrinkLCMS", pkgConfig: "lcms2",
-            providers: [.apt(["liblcms2-dev"])]),
+        // Colour management: Little CMS 2 (its C module lives in the folder), loaded with dlopen on first use: only
+        // images with a colour profile need it. Building needs its header (Debian: liblcms2-dev).
+        .target(name: "CShrinkLCMS", dependencies: ["CShrinkLoad"], path: "Sources/ShrinkColor/CShrinkLCMS"),
         .target(name: "ShrinkColor", dependencies: ["ShrinkCore", "CShrinkLCMS"], exclude: ["CShrinkLCMS"]),
         .target(
             name: "Shrink",

@@ -23,10 +23,16 @@ final class LCMSProfile: @unchecked Sendable {
 
     deinit { cmsCloseProfile(handle) }
 
-    /// lcms2 set up once, before any profile is made (every way to a profile touches this first, so nothing runs in
-    /// lcms2 while it changes): its allocations bounded (``LCMSMemory``), and its error callback a no-op (its default
-    /// prints nothing, but a caller's handler could; Shrink turns failures into warnings itself).
+    /// lcms2 loaded and set up once, before any profile is made (every way to a profile touches this first, so
+    /// nothing runs in lcms2 while it changes): its allocations bounded (``LCMSMemory``), and its error callback a
+    /// no-op (its default prints nothing, but a caller's handler could; Shrink turns failures into warnings itself).
+    /// Without lcms2 no colour can be managed, so a process that cannot load it stops here, saying why.
     static let prepared: Void = {
+        guard shrink_lcms_load() == 0 else {
+            fatalError(
+                "colour management needs Little CMS (Debian: liblcms2-2), which did not load: "
+                    + String(cString: shrink_lcms_load_error()))
+        }
         LCMSMemory.bounded
         cmsSetLogErrorHandler { _, _, _ in }
     }()

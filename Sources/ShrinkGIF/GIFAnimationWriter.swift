@@ -123,6 +123,12 @@ final class GIFAnimationWriter: AnimationWriting {
 
     /// Starts the file with `table` as its global colour table (cgif writes the header at once).
     private func start(table: [UInt8]) throws(ImageError) {
+        guard shrink_cgif_load() == 0 else {
+            throw ImageError(
+                .unsupportedFeature,
+                "writing GIF needs cgif (Debian: libcgif0), which did not load: "
+                    + String(cString: shrink_cgif_load_error()))
+        }
         globalTable = table
         var config = CGIF_Config()
         config.width = UInt16(size.width)

@@ -30,6 +30,7 @@ final class WebPAnimationWriter: AnimationWriting {
     init(
         size: PixelSize, loopCount: Int, options: WebPEncoder.Options, metadata: ImageMetadata, expectedFrames: Int
     ) throws(ImageError) {
+        try WebPLibrary.load(for: "writing WebP")
         guard size.width <= Int(WEBP_MAX_DIMENSION), size.height <= Int(WEBP_MAX_DIMENSION) else {
             throw ImageError(
                 .invalidArgument, "WebP images are at most \(WEBP_MAX_DIMENSION) pixels on a side, not \(size)")

@@ -55,6 +55,7 @@ struct WebPContainer {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw ImageError(.truncated, "\(path): empty WebP file")
         }
+        try WebPLibrary.load(for: path)
         var data = WebPData(bytes: base, size: bytes.count)
         var state = WEBP_DEMUX_PARSE_ERROR
         guard let demux = WebPDemuxPartial(&data, &state) else {

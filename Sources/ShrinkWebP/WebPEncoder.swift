@@ -62,6 +62,7 @@ public struct WebPEncoder: ImageEncoding {
     /// Encodes `image`. Fails with `.invalidArgument` for settings out of range or an image over 16383
     /// pixels on a side (WebP's limit), `.outOfMemory` when libwebp cannot allocate.
     public func encode(_ image: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) -> [UInt8] {
+        try WebPLibrary.load(for: "writing WebP")
         guard (1...100).contains(options.quality) else {
             throw ImageError(.invalidArgument, "WebP quality must be 1-100, not \(options.quality)")
         }

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int shrink_library_load(shrink_library *library) {
     int state = atomic_load_explicit(&library->state, memory_order_acquire);
@@ -26,4 +27,11 @@ int shrink_library_load(shrink_library *library) {
     }
     pthread_mutex_unlock(&library->lock);
     return state > 0 ? 0 : -1;
+}
+
+void shrink_library_require(shrink_library *library) {
+    if (atomic_load_explicit(&library->state, memory_order_acquire) > 0) return;
+    if (shrink_library_load(library) == 0) return;
+    fprintf(stderr, "shrink: %s could not be loaded: %s\n", library->soname, library->message);
+    abort();
 }

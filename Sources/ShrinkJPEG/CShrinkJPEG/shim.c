@@ -13,6 +13,15 @@
 #include <jerror.h>
 #include <turbojpeg.h>
 
+#include "CShrinkLoad.h"
+
+// TurboJPEG, only for lossless transforms: loaded on first use (linked, every process would map it).
+#define SHRINK_TURBOJPEG_FUNCTIONS(X) X(tjInitTransform) X(tjTransform) X(tjGetErrorStr2) X(tjFree) X(tjDestroy)
+
+SHRINK_LIBRARY_API(shrink_turbojpeg, "libturbojpeg.so.0", SHRINK_TURBOJPEG_FUNCTIONS)
+
+#define TJ(name) api.f.name
+
 #define SJ_WINDOW (64 * 1024)
 
 typedef struct {
@@ -635,9 +644,14 @@ int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perf
                  unsigned char **out, unsigned long *out_len, char *message, size_t message_len) {
     *out = NULL;
     *out_len = 0;
-    tjhandle h = tjInitTransform();
+    if (shrink_turbojpeg_load() != 0) {
+        snprintf(message, message_len, "lossless transforms need TurboJPEG (Debian: libturbojpeg0), which did not load: %s",
+                 shrink_turbojpeg_load_error());
+        return SJ_ERROR;
+    }
+    tjhandle h = TJ(tjInitTransform)();
     if (!h) {
-        snprintf(message, message_len, "%s", tjGetErrorStr2(NULL));
+        snprintf(message, message_len, "%s", TJ(tjGetErrorStr2)(NULL));
         return SJ_OUT_OF_MEMORY;
     }
     tjtransform xf;
@@ -653,20 +667,22 @@ int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perf
     }
     unsigned char *dst = NULL;
     unsigned long dst_size = 0;
-    int r = tjTransform(h, jpeg, size, 1, &dst, &dst_size, &xf, 0);
+    int r = TJ(tjTransform)(h, jpeg, size, 1, &dst, &dst_size, &xf, 0);
     if (r != 0) {
-        snprintf(message, message_len, "%s", tjGetErrorStr2(h));
-        tjFree(dst);
-        tjDestroy(h);
+        snprintf(message, message_len, "%s", TJ(tjGetErrorStr2)(h));
+        TJ(tjFree)(dst);
+        TJ(tjDestroy)(h);
         return SJ_ERROR;
     }
-    tjDestroy(h);
+    TJ(tjDestroy)(h);
     *out = dst;
     *out_len = dst_size;
     return SJ_OK;
 }
 
-void sj_tj_free(unsigned char *p) { tjFree(p); }
+void sj_tj_free(unsigned char *p) {
+    if (p) TJ(tjFree)(p);
+}
 
 struct sj_writer {
     struct jpeg_compress_struct c;

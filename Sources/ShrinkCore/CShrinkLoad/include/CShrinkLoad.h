@@ -1,6 +1,7 @@
 // Loading a C library on first use: the C modules of codecs that only some files need (libheif, libde265, dav1d,
-// libtiff, libjxl…) and of libcrypto (only hashing and signing need it) resolve their functions through this instead
-// of linking the library, so a process that never uses one never maps it.
+// libtiff, libjxl, libwebp, cgif, TurboJPEG's transforms…), of Little CMS (only tagged images need it) and of
+// libcrypto (only hashing and signing need it) resolve their functions through this instead of linking the library,
+// so a process that never uses one never maps it (each linked library cost every start its loading and relocation).
 #ifndef CSHRINKLOAD_H
 #define CSHRINKLOAD_H
 
@@ -44,9 +45,30 @@ typedef struct {
         return library.message; \
     }
 
+/// Defines a function named and typed as the library's own `name` that calls it through the table, loading the library
+/// on the first call (`shrink_library_require`): Swift code calls the library's API as declared in its headers, and
+/// the process maps the library only when it is first used. `params` and `args` are the declaration's parameter list
+/// and the same names as arguments; `SHRINK_FORWARD_VOID` is for functions that return nothing.
+#define SHRINK_FORWARD(ret, name, params, args) \
+    ret name params { \
+        shrink_library_require(&library); \
+        return api.f.name args; \
+    }
+#define SHRINK_FORWARD_VOID(name, params, args) \
+    void name params { \
+        shrink_library_require(&library); \
+        api.f.name args; \
+    }
+
 /// Opens the library (dlopen, RTLD_NOW | RTLD_LOCAL) and resolves every name into its slot, the first time it is
 /// called for `library` (thread-safe; later calls cost one atomic load). Returns 0 when all are resolved, -1 when
 /// not; then `library->message` says why (dlopen's message, or the name it lacks).
 int shrink_library_load(shrink_library *library);
+
+/// `shrink_library_load` for a forwarder (`SHRINK_FORWARD`), which has no way to return an error: when the library
+/// cannot be loaded it prints why and aborts. The Swift code that uses such a library checks `PREFIX_load()` first
+/// and throws a typed error, so this is reached only by a call that skipped that check. After the first call, one
+/// atomic load.
+void shrink_library_require(shrink_library *library);
 
 #endif

@@ -1,4 +1,0 @@
-#include <webp/decode.h>
-#include <webp/encode.h>
-#include <webp/demux.h>
-#include <webp/mux.h>

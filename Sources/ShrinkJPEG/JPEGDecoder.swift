@@ -253,12 +253,17 @@ package struct JPEGDecoder: ImageDecoding {
     }
 
     /// libjpeg's own allocations while decoding at 1/`scaleDenominator`: tables and controllers plus its row-group
-    /// sample buffers, per decoded column, and for a mapped input the pages its window has touched and not yet
-    /// released (calibrated against measured heap growth and resident pages: BENCHMARKS.md, "Memory
+    /// sample buffers, per decoded column (calibrated against measured heap growth: BENCHMARKS.md, "Memory
     /// prediction").
     package func libjpegStateBytes(scaleDenominator: Int) -> Int {
-        let input = bytes.isPageAlignedMapping ? 160 << 10 : 0
-        return 16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width + input
+        16 << 10 + 64 * scaledSize(denominator: scaleDenominator).width
+    }
+
+    /// Of a mapped input, the pages one libjpeg decoder has touched and not yet released: up to a release step behind
+    /// its window, the window, and 96 KiB the kernel maps around its faults (calibrated against measured resident
+    /// pages: BENCHMARKS.md, "Memory prediction"); 0 for bytes in memory, counted with the input.
+    var residentInputBytes: Int {
+        bytes.isPageAlignedMapping ? Int(SJ_RELEASE_STEP) + Int(SJ_WINDOW) + 96 << 10 : 0
     }
 
     /// The route for `request`: at 1/8 with planes wanted, Shrink's DC-only decoder for a sequential file; the
@@ -297,7 +302,8 @@ package struct JPEGDecoder: ImageDecoding {
                 .rows(JPEGDCRowDecoder(bytes: bytes, decoder: dc, strict: options.strict, monitor: monitor))
             }
         }
-        let working = libjpegWorkingBytes, state = libjpegStateBytes(scaleDenominator: d)
+        let working = libjpegWorkingBytes, decoderState = libjpegStateBytes(scaleDenominator: d)
+        let state = decoderState + residentInputBytes
         if request.wantsPlanes && request.helped, let layout = restartLayout {
             // Bands cut at the restart markers, decoded on the reader's thread and on helpers lent while cores idle:
             // two rows of bands are held, and of a mapped input a release step beside the codes of the bands in
@@ -312,10 +318,10 @@ package struct JPEGDecoder: ImageDecoding {
                 bytes.isPageAlignedMapping
                 ? JPEGRestartBands.releaseStep + 3 * JPEGRestartBands.bandsPerRow * codes : 0
             let (bytes, path, maxScans) = (bytes, path, limits.maxScans)
-            let helperBytes = state + layout.header.count
+            let helperBytes = decoderState + layout.header.count
             return DecodeRoute(
                 path: .restartBands, output: .planes, decodedSize: size,
-                workingBytes: 2 * JPEGRestartBands.bandsPerRow * band + input, stateBytes: state,
+                workingBytes: 2 * JPEGRestartBands.bandsPerRow * band + input, stateBytes: decoderState,
                 decoder: "libjpeg-turbo", helperBytes: helperBytes
             ) { options, _ throws(ImageError) in
                 .planes(

@@ -22,7 +22,6 @@ SHRINK_LIBRARY_API(shrink_turbojpeg, "libturbojpeg.so.0", SHRINK_TURBOJPEG_FUNCT
 
 #define TJ(name) api.f.name
 
-#define SJ_WINDOW (64 * 1024)
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -120,11 +119,11 @@ static void sj_progress_monitor(j_common_ptr cinfo) {
     }
 }
 
-// Releases the pages of the mapping that lie wholly before `upto`.
+// Releases the pages of the mapping that lie wholly before `upto`, once they add up to SJ_RELEASE_STEP.
 static void sj_drop(sj_source *s, size_t upto) {
     if (!s->drop_behind) return;
     size_t end = upto / s->page * s->page;
-    if (end > s->dropped) {
+    if (end >= s->dropped + SJ_RELEASE_STEP) {
         madvise((void *)(s->data + s->dropped), end - s->dropped, MADV_DONTNEED);
         s->dropped = end;
     }

@@ -1,3 +1,4 @@
+import CShrinkJPEG
 import ShrinkCore
 
 /// A planar decode of a baseline JPEG cut at its restart markers into bands of whole rows of MCUs
@@ -89,8 +90,9 @@ final class JPEGRestartBands: PlaneDecoding, TileDecoding, @unchecked Sendable {
     /// reads this one's rows, so a thread that is done has another band to take.
     static let bandsPerRow = 2
 
-    /// How much of a mapped input is read before its pages are released.
-    static let releaseStep = 512 << 10
+    /// How much of a mapped input is read before its pages are released: twice the single decoder's step
+    /// (`SJ_RELEASE_STEP`), as each release interrupts the threads decoding the other bands.
+    static let releaseStep = 2 * Int(SJ_RELEASE_STEP)
 
     /// The bytes of one band of planes at 1/`d` for an image whose luma is `lumaWidth` wide at that scale: chroma
     /// at half size both ways when `subsampled` (4:2:0), else counted at the luma's size.

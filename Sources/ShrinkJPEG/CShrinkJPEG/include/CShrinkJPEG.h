@@ -32,9 +32,14 @@ typedef struct {
 
 typedef struct sj_decoder sj_decoder;
 
+/// The bytes of input libjpeg is handed at a time, and how many consumed bytes of a mapped input are released at once
+/// (one madvise call each: a call per window cost a 12 MP thumbnail 1-2% of its CPU; BENCHMARKS.md, Start-up).
+enum { SJ_WINDOW = 64 * 1024, SJ_RELEASE_STEP = 256 * 1024 };
+
 /// Creates a decoder over `len` bytes at `data` (not copied; must outlive the decoder).
 /// When `drop_behind` is set, `data` is a page-aligned file mapping and pages the decoder has consumed
-/// are released with madvise(MADV_DONTNEED), so input size does not show in resident memory.
+/// are released with madvise(MADV_DONTNEED) every SJ_RELEASE_STEP bytes, so input size does not show in resident
+/// memory.
 /// A file with more than `max_scans` scans fails with SJ_LIMIT as soon as libjpeg reaches the next one
 /// (0: no limit), so CPU stays bounded by the pixels, not by scans an attacker repeats.
 /// Returns NULL when out of memory.

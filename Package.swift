@@ -61,7 +61,8 @@ let package = Package(
             name: "CShrinkGIF", path: "Sources/ShrinkGIF/CShrinkGIF", pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]),
         .target(name: "CShrinkSystem", path: "Sources/ShrinkCore/CShrinkSystem"),
-        // C: loading a library with dlopen on first use and resolving its functions (the HEIF codecs' C modules).
+        // C: loading a library with dlopen on first use and resolving its functions (the C modules of the codecs'
+        // libraries but libjpeg's, of Little CMS and of libcrypto).
         .target(name: "CShrinkLoad", path: "Sources/ShrinkCore/CShrinkLoad"),
         // WebP: libwebp's decoder, encoder, demuxer and muxer, loaded with dlopen on first use (the C module lives in
         // the codec's folder). Building needs the headers (Debian: libwebp-dev); running needs them only for WebP files.

@@ -81,7 +81,7 @@ struct FormatsCommand: ParsableCommand {
         json.add("extensions", strings: codec.format.fileExtensions)
         json.add("reads", true)
         json.add("writes", writer != nil)
-        // The writer's library and version (loads libavif for AVIF: this command only).
+        // The writer's library and version (loads libavif and libwebp to ask them: this command only).
         let library = writer?.defaultEncoder().library
         json.add("writer", library)
         json.add("thumbnailFormat", registry.thumbnailFormat(for: codec.format).name)

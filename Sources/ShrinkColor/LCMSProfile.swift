@@ -26,13 +26,10 @@ final class LCMSProfile: @unchecked Sendable {
     /// lcms2 loaded and set up once, before any profile is made (every way to a profile touches this first, so
     /// nothing runs in lcms2 while it changes): its allocations bounded (``LCMSMemory``), and its error callback a
     /// no-op (its default prints nothing, but a caller's handler could; Shrink turns failures into warnings itself).
-    /// Without lcms2 no colour can be managed, so a process that cannot load it stops here, saying why.
+    /// Without lcms2 no colour can be managed, so a process that cannot load it stops here, saying why
+    /// (``LCMSLibrary``).
     static let prepared: Void = {
-        guard shrink_lcms_load() == 0 else {
-            fatalError(
-                "colour management needs Little CMS (Debian: liblcms2-2), which did not load: "
-                    + String(cString: shrink_lcms_load_error()))
-        }
+        do throws(ImageError) { try LCMSLibrary.load() } catch { fatalError(error.message) }
         LCMSMemory.bounded
         cmsSetLogErrorHandler { _, _, _ in }
     }()

@@ -38,6 +38,13 @@ final class GIFAnimationWriter: AnimationWriting {
         guard (1...65535).contains(size.width), (1...65535).contains(size.height) else {
             throw ImageError(.invalidArgument, "GIF images are 1-65535 pixels on a side, not \(size)")
         }
+        // cgif is loaded on first use: before any frame is quantised.
+        guard shrink_cgif_load() == 0 else {
+            throw ImageError(
+                .unsupportedFeature,
+                "writing GIF needs cgif (Debian: libcgif0), which did not load: "
+                    + String(cString: shrink_cgif_load_error()))
+        }
         self.size = size
         self.animated = animated
         self.loopCount = loopCount
@@ -123,12 +130,6 @@ final class GIFAnimationWriter: AnimationWriting {
 
     /// Starts the file with `table` as its global colour table (cgif writes the header at once).
     private func start(table: [UInt8]) throws(ImageError) {
-        guard shrink_cgif_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "writing GIF needs cgif (Debian: libcgif0), which did not load: "
-                    + String(cString: shrink_cgif_load_error()))
-        }
         globalTable = table
         var config = CGIF_Config()
         config.width = UInt16(size.width)

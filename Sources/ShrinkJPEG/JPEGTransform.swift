@@ -45,6 +45,10 @@ package enum JPEGTransform {
             Int32(c.x), Int32(c.y), Int32(c.width), Int32(c.height), &out, &length, &message, message.count)
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            if status == Int32(SJ_UNSUPPORTED.rawValue) {
+                // TurboJPEG could not be loaded: the file is not at fault.
+                throw ImageError(.unsupportedFeature, "\(path): \(text)")
+            }
             if text.contains("perfect") {
                 throw ImageError(
                     .unsupportedFeature,

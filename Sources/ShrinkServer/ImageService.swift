@@ -52,6 +52,15 @@ package final class ImageService: Sendable {
                 throw ConfigurationError("SHRINK_AUTO_AVIF is on, but \(error.reason)")
             }
         }
+        // Colour management stops a process that cannot load Little CMS (it is loaded on first use): refuse to start
+        // rather than stop at the first tagged image.
+        do { try LCMSLibrary.load() } catch { throw ConfigurationError(error.reason) }
+        if configuration.negotiation.webp {
+            // The same for WebP, whose library is loaded on first use too.
+            do { _ = try WebPEncoder.library() } catch {
+                throw ConfigurationError("SHRINK_AUTO_WEBP is on, but \(error.reason)")
+            }
+        }
         local = try configuration.localRoot.map { root throws(ConfigurationError) in try LocalSource(root: root) }
         if let bytes = configuration.watermarkImage {
             do {

@@ -50,8 +50,15 @@ public struct WebPEncoder: ImageEncoding {
 
     public var format: ImageFormat { .webp }
 
-    /// `libwebp` and the encoder's version (`libwebp 1.2.4`).
+    /// `libwebp` and the encoder's version (`libwebp 1.2.4`), loading libwebp; why not when it cannot be loaded.
     public var library: String {
+        do { return try Self.library() } catch { return "libwebp (not available: \(error.reason))" }
+    }
+
+    /// `libwebp` and the encoder's version, once libwebp (with its demuxer and muxer) is loaded. Fails with
+    /// `.unsupportedFeature` when it cannot be (a server negotiating WebP checks this before it starts).
+    public static func library() throws(ImageError) -> String {
+        try WebPLibrary.load(for: "writing WebP")
         let v = WebPGetEncoderVersion()
         return "libwebp \(v >> 16).\((v >> 8) & 0xff).\(v & 0xff)"
     }

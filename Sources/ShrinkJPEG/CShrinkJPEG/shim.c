@@ -646,7 +646,7 @@ int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perf
     if (shrink_turbojpeg_load() != 0) {
         snprintf(message, message_len, "lossless transforms need TurboJPEG (Debian: libturbojpeg0), which did not load: %s",
                  shrink_turbojpeg_load_error());
-        return SJ_ERROR;
+        return SJ_UNSUPPORTED;
     }
     tjhandle h = TJ(tjInitTransform)();
     if (!h) {

@@ -11,7 +11,7 @@ import ShrinkCore
 ///
 /// The file's pages before the first band still being decoded are released as bands finish, every
 /// ``releaseStep`` bytes (one `madvise` each: with several threads each one interrupts the others to flush their TLBs,
-/// so not one per libjpeg read window as a single decoder releases them).
+/// so twice as far apart as a single decoder releases them).
 ///
 /// Memory: a row of bands per slot in use (``bandBytes(lumaWidth:layout:scaleDenominator:subsampled:)`` each), per
 /// thread a lane (``JPEGBandLane``), and up to ``releaseStep`` of the mapped input beside the bands being decoded.

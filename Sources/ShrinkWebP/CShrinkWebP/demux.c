@@ -1,4 +1,7 @@
 // libwebpdemux (a file's chunks and frames, the animation decoder) through dlopen: see include/CShrinkWebP.h.
+// libwebp's headers declare its functions with default visibility; the forwarders below are hidden (SHRINK_FORWARD:
+// exported, libwebpmux, libtiff and libwebp itself would call them instead of libwebp), so the declarations say so.
+#define WEBP_EXTERN extern __attribute__((visibility("hidden")))
 #include "CShrinkWebP.h"
 
 #include "CShrinkLoad.h"

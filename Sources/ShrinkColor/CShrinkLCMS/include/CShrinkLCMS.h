@@ -22,8 +22,8 @@ static const cmsUInt32Number CShrinkLCMS_GRAYA_8 = TYPE_GRAYA_8;
 static const cmsUInt32Number CShrinkLCMS_GRIDPOINTS_11 = cmsFLAGS_GRIDPOINTS(11);
 
 /// Loads liblcms2 (once; thread-safe): 0 when loaded, -1 when not. Colour management cannot run without it, so a
-/// first call that finds it missing (every call goes through `LCMSProfile.prepared`, which calls this) stops the
-/// process with the loader's message.
+/// first call that finds it missing (every call goes through `LCMSProfile.prepared`, which calls this through
+/// `LCMSLibrary`) stops the process with the loader's message; the server checks it before it starts.
 int shrink_lcms_load(void);
 
 /// Why `shrink_lcms_load` failed (dlopen's message, or the function the library lacks), else "".

@@ -48,14 +48,17 @@ typedef struct {
 /// Defines a function named and typed as the library's own `name` that calls it through the table, loading the library
 /// on the first call (`shrink_library_require`): Swift code calls the library's API as declared in its headers, and
 /// the process maps the library only when it is first used. `params` and `args` are the declaration's parameter list
-/// and the same names as arguments; `SHRINK_FORWARD_VOID` is for functions that return nothing.
+/// and the same names as arguments; `SHRINK_FORWARD_VOID` is for functions that return nothing. Forwarders are
+/// hidden: out of the binary's dynamic symbols, so no library loaded later (one that links the same library, or the
+/// library calling its own functions) binds to them instead of to the library. (A header that declares its functions
+/// with default visibility, as libwebp's do through WEBP_EXTERN, must be told hidden before it is included.)
 #define SHRINK_FORWARD(ret, name, params, args) \
-    ret name params { \
+    __attribute__((visibility("hidden"))) ret name params { \
         shrink_library_require(&library); \
         return api.f.name args; \
     }
 #define SHRINK_FORWARD_VOID(name, params, args) \
-    void name params { \
+    __attribute__((visibility("hidden"))) void name params { \
         shrink_library_require(&library); \
         api.f.name args; \
     }
@@ -66,9 +69,9 @@ typedef struct {
 int shrink_library_load(shrink_library *library);
 
 /// `shrink_library_load` for a forwarder (`SHRINK_FORWARD`), which has no way to return an error: when the library
-/// cannot be loaded it prints why and aborts. The Swift code that uses such a library checks `PREFIX_load()` first
-/// and throws a typed error, so this is reached only by a call that skipped that check. After the first call, one
-/// atomic load.
+/// cannot be loaded it prints why and aborts. The Swift code that uses such a library checks `PREFIX_load()` before
+/// its first call and throws a typed error, so this is reached only by a call that skipped that check. After the first
+/// call, one atomic load.
 void shrink_library_require(shrink_library *library);
 
 #endif

@@ -129,7 +129,8 @@ int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsi
 /// 3 transpose, 4 transverse, 5 rot90, 6 rot180, 7 rot270); perfect makes partial edge blocks an error, trim
 /// drops them. All markers (EXIF, ICC) are copied. *out is malloc'd by TurboJPEG: free with sj_tj_free.
 /// crop_w > 0 also crops losslessly to (crop_x, crop_y, crop_w, crop_h) of the transformed image; the origin
-/// must sit on an iMCU boundary.
+/// must sit on an iMCU boundary. TurboJPEG is loaded on the first call: SJ_UNSUPPORTED, and why in `message`, when it
+/// cannot be.
 int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perfect, int trim,
                  int crop_x, int crop_y, int crop_w, int crop_h,
                  unsigned char **out, unsigned long *out_len, char *message, size_t message_len);

@@ -42,8 +42,9 @@ package struct S3Location: Sendable, Hashable, CustomStringConvertible {
         self.versionID = versionID
     }
 
-    /// `s3://BUCKET/KEY`, with `?VERSION_ID` when there is one.
-    package var description: String { "s3://\(bucket)/\(key)" + (versionID.map { "?" + $0 } ?? "") }
+    /// `s3://BUCKET/KEY`, with `?versionId=VERSION_ID` when there is one: the spelling that reads back as the same
+    /// version whatever it holds (`?VERSION_ID` alone would lose a version that itself begins with `versionId=`).
+    package var description: String { "s3://\(bucket)/\(key)" + (versionID.map { "?versionId=" + $0 } ?? "") }
 
     /// True when the bucket may also be a host name label (virtual-hosted addressing): no `_`, no `.` (a dotted
     /// bucket breaks the TLS certificate's wildcard).

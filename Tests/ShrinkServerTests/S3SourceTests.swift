@@ -194,12 +194,20 @@ import Testing
         try await waitUntil { service.remote?.downloads.used == 0 }
     }
 
-    @Test func locationsAreReadStrictly() {
+    @Test func locationsAreReadStrictly() throws {
         let plain = S3Location("s3://photos/a/b c.jpg")
         #expect(plain == S3Location(bucket: "photos", key: "a/b c.jpg"))
         #expect(S3Location("s3://my.bucket_1/k?3HL4kqtJlcpXroDTDmJ")?.versionID == "3HL4kqtJlcpXroDTDmJ")
         #expect(S3Location("s3://b-1/k?versionId=abc")?.versionID == "abc")
         #expect(S3Location("S3://b-1/k//x")?.key == "k//x")
+        // A location prints as a source that reads back as itself, whatever its version holds.
+        for text in [
+            "s3://b-1/k?abc", "s3://b-1/k?versionId=abc", "s3://b-1/k?versionId=versionId=v1", "s3://b-1/k?a?b",
+        ] {
+            let location = try #require(S3Location(text))
+            #expect(S3Location(location.description) == location, "\(text) printed as \(location)")
+        }
+        #expect(S3Location("s3://b-1/k?versionId=versionId=v1")?.versionID == "versionId=v1")
         for bad in [
             "s3://ab/k", "s3://-ab/k", "s3://Abc/k", "s3://abc/", "s3://abc", "s3://abc/./k", "s3://abc/k/..",
             "s3://abc/k?", "s3://abc/k\u{1}", "s3://abc/k?versionId=", "http://abc/k", "s3://a b/k",

@@ -8,10 +8,8 @@ package enum LCMSLibrary {
     /// missing, and a server checks this before it starts.
     package static func load() throws(ImageError) {
         guard shrink_lcms_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "colour management needs Little CMS (Debian: liblcms2-2), which did not load: "
-                    + String(cString: shrink_lcms_load_error()))
+            throw ImageError.libraryDidNotLoad(
+                "colour management needs Little CMS", debian: "liblcms2-2", reason: shrink_lcms_load_error())
         }
     }
 }

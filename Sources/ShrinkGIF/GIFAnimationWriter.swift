@@ -40,10 +40,8 @@ final class GIFAnimationWriter: AnimationWriting {
         }
         // cgif is loaded on first use: before any frame is quantised.
         guard shrink_cgif_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "writing GIF needs cgif (Debian: libcgif0), which did not load: "
-                    + String(cString: shrink_cgif_load_error()))
+            throw ImageError.libraryDidNotLoad(
+                "writing GIF needs cgif", debian: "libcgif0", reason: shrink_cgif_load_error())
         }
         self.size = size
         self.animated = animated

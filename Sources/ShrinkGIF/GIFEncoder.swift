@@ -41,8 +41,11 @@ public struct GIFEncoder: ImageEncoding, AnimationEncoding {
 
     public var format: ImageFormat { .gif }
 
-    /// `cgif` (its version is not published by the library; Shrink is built against 0.3).
-    public var library: String { "cgif" }
+    /// `cgif` (its version is not published by the library; Shrink is built against 0.3), loading cgif; why not when
+    /// it cannot be loaded.
+    public var library: String {
+        shrink_cgif_load() == 0 ? "cgif" : "cgif (not available: \(String(cString: shrink_cgif_load_error())))"
+    }
 
     /// Quantised from RGB(A): the decoder's own pixels serve.
     public var preferredPixels: PixelFormatRequest { .native }

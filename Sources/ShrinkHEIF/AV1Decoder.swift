@@ -18,10 +18,8 @@ final class AV1Decoder {
     /// cannot be loaded (it is loaded on first use, not linked), `.outOfMemory` when it cannot be opened.
     init(maxPixels: Int, path: String) throws(ImageError) {
         guard shrink_dav1d_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "\(path): AV1-coded images need dav1d (Debian: libdav1d6), which did not load: "
-                    + String(cString: shrink_dav1d_load_error()))
+            throw ImageError.libraryDidNotLoad(
+                "\(path): AV1-coded images need dav1d", debian: "libdav1d6", reason: shrink_dav1d_load_error())
         }
         var settings = Dav1dSettings()
         shrink_dav1d_default_settings(&settings)

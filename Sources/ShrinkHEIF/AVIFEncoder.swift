@@ -152,9 +152,8 @@ public struct AVIFEncoder: ImageEncoding {
     /// libavif loaded with an aom encoder, or why not.
     static func loaded() throws(ImageError) {
         guard shrink_avif_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "writing AVIF needs libavif (Debian: libavif15): \(String(cString: shrink_avif_load_error()))")
+            throw ImageError.libraryDidNotLoad(
+                "writing AVIF needs libavif", debian: "libavif15", reason: shrink_avif_load_error())
         }
         guard shrink_avif_codec_name(AVIF_CODEC_CHOICE_AOM, avifCodecFlags(AVIF_CODEC_FLAG_CAN_ENCODE.rawValue)) != nil
         else {

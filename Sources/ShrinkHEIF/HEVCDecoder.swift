@@ -13,10 +13,8 @@ final class HEVCDecoder {
     /// Fails with `.unsupportedFeature` when libde265 cannot be loaded (it is loaded on first use, not linked).
     init(path: String) throws(ImageError) {
         guard shrink_de265_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "\(path): HEVC-coded images need libde265 (Debian: libde265-0), which did not load: "
-                    + String(cString: shrink_de265_load_error()))
+            throw ImageError.libraryDidNotLoad(
+                "\(path): HEVC-coded images need libde265", debian: "libde265-0", reason: shrink_de265_load_error())
         }
         guard let context = shrink_de265_new_decoder() else {
             throw ImageError(.outOfMemory, "\(path): cannot create an HEVC decoder")

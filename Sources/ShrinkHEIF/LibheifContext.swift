@@ -13,10 +13,8 @@ final class LibheifContext {
     /// `.unsupportedFeature` when libheif cannot be loaded (it is loaded on first use, not linked).
     init(_ bytes: UnsafeRawBufferPointer, maxSide: Int, path: String) throws(ImageError) {
         guard shrink_heif_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "\(path): this image needs libheif (Debian: libheif1), which did not load: "
-                    + String(cString: shrink_heif_load_error()))
+            throw ImageError.libraryDidNotLoad(
+                "\(path): this image needs libheif", debian: "libheif1", reason: shrink_heif_load_error())
         }
         guard let context = shrink_heif_context_alloc() else {
             throw ImageError(.outOfMemory, "\(path): libheif context")

@@ -20,14 +20,16 @@ package struct JXLDecoder: ImageDecoding {
     package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
+        guard shrink_jxl_load() == 0 else {
+            throw ImageError.libraryDidNotLoad(
+                "\(path): JPEG XL images need libjxl", debian: "libjxl0.7", reason: shrink_jxl_load_error())
+        }
         var header = cshrink_jxl_info()
         var message = [CChar](repeating: 0, count: 256)
         guard cshrink_jxl_read_info(bytes.bytes.baseAddress, bytes.count, &header, &message, message.count) == 1
         else {
-            let text = String(cBuffer: message)
             throw ImageError(
-                text.contains("cannot be loaded") ? .unsupportedFeature : .corruptData,
-                "\(path): not a JPEG XL image libjxl can read", cause: text)
+                .corruptData, "\(path): not a JPEG XL image libjxl can read", cause: String(cBuffer: message))
         }
         self.header = header
         let size = PixelSize(width: Int(header.width), height: Int(header.height))

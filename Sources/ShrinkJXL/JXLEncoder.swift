@@ -42,8 +42,11 @@ public struct JXLEncoder: ImageEncoding {
 
     public var format: ImageFormat { .jxl }
 
-    /// `libjxl` and its version.
-    public var library: String { JXLDecoder.library }
+    /// `libjxl` and its version, loading libjxl; why not when it cannot be loaded.
+    public var library: String {
+        shrink_jxl_load() == 0
+            ? JXLDecoder.library : "libjxl (not available: \(String(cString: shrink_jxl_load_error())))"
+    }
 
     /// libjxl takes interleaved samples: the decoder's own pixels, never YUV planes.
     public var preferredPixels: PixelFormatRequest { .native }
@@ -65,6 +68,10 @@ public struct JXLEncoder: ImageEncoding {
         guard (1...9).contains(options.effort) else {
             throw ImageError(.invalidArgument, "JPEG XL effort must be 1-9, not \(options.effort)")
         }
+        guard shrink_jxl_load() == 0 else {
+            throw ImageError.libraryDidNotLoad(
+                "writing JPEG XL needs libjxl", debian: "libjxl0.7", reason: shrink_jxl_load_error())
+        }
         let pixels = Self.encodable(image)
         let icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
         var out: UnsafeMutablePointer<UInt8>?
@@ -82,9 +89,8 @@ public struct JXLEncoder: ImageEncoding {
         guard ok == 1, let out else {
             let text = String(cBuffer: message)
             throw ImageError(
-                text.contains("cannot be loaded")
-                    ? .unsupportedFeature : text.contains("out of memory") ? .outOfMemory : .invalidArgument,
-                "JPEG XL encoding failed", cause: text)
+                text.contains("out of memory") ? .outOfMemory : .invalidArgument, "JPEG XL encoding failed", cause: text
+            )
         }
         defer { cshrink_jxl_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: count))

@@ -13,15 +13,16 @@ final class TIFFHandle {
     init(bytes: ImageBytes, path: String, maxAllocation: Int) throws(ImageError) {
         self.bytes = bytes
         self.path = path
+        guard shrink_tiff_load() == 0 else {
+            throw ImageError.libraryDidNotLoad(
+                "\(path): TIFF images need libtiff", debian: "libtiff6", reason: shrink_tiff_load_error())
+        }
         var message = [CChar](repeating: 0, count: 512)
         guard
             let handle = cshrink_tiff_open(
                 bytes.bytes.baseAddress, bytes.count, maxAllocation, &message, message.count)
         else {
-            let text = String(cBuffer: message)
-            throw ImageError(
-                text.contains("cannot be loaded") ? .unsupportedFeature : .corruptData,
-                "\(path): not a TIFF libtiff can read", cause: text)
+            throw ImageError(.corruptData, "\(path): not a TIFF libtiff can read", cause: String(cBuffer: message))
         }
         raw = handle
     }

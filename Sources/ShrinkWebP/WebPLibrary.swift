@@ -8,10 +8,9 @@ enum WebPLibrary {
     /// what did not load; `subject` (a path, or what is being written) leads the message.
     static func load(for subject: String) throws(ImageError) {
         guard shrink_webp_load() == 0 else {
-            throw ImageError(
-                .unsupportedFeature,
-                "\(subject): WebP needs libwebp (Debian: libwebp7, libwebpdemux2, libwebpmux3), which did not load: "
-                    + String(cString: shrink_webp_load_error()))
+            throw ImageError.libraryDidNotLoad(
+                "\(subject): WebP needs libwebp", debian: "libwebp7, libwebpdemux2, libwebpmux3",
+                reason: shrink_webp_load_error())
         }
     }
 }

@@ -79,4 +79,101 @@ import ShrinkTestSupport
                 "\(args[0]) \(args.last!): \(libraries.intersection(Self.loadedOnFirstUse))")
         }
     }
+
+    /// A library that does not load is an `.unsupportedFeature` naming it, its Debian package and the loader's reason,
+    /// and whatever does not need it still works: the CLI run with `LD_LIBRARY_PATH` at a folder of empty files named
+    /// as the libraries, which dlopen finds first and refuses ("file too short").
+    @Test func aLibraryThatDoesNotLoadIsNamed() async throws {
+        let dir = NSTemporaryDirectory() + "shrink-missing-\(UUID().uuidString)"
+        let libraries = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for soname in Self.loadedOnFirstUse {
+            #expect(FileManager.default.createFile(atPath: libraries + "/" + soname, contents: Data()))
+        }
+        let photo = dir + "/photo.jpg"
+        try FileOutput.write(
+            try TestImages.jpeg(TestImages.pattern(width: 320, height: 240), chroma444: false, orientation: 6),
+            to: photo)
+        // Inputs made while every library loads.
+        for output in ["in.webp", "in.jxl"] {
+            let made = try await ChildProcess.run(
+                CLITests.binary, ["thumbnail", photo, "--size", "64", "-o", dir + "/" + output])
+            #expect(made.status == 0, "\(output): \(made.err.suffix(300))")
+        }
+        try FileOutput.write(Self.grayTIFF(width: 16, height: 8), to: dir + "/in.tif")
+        let missing = ["LD_LIBRARY_PATH": libraries]
+
+        let plain = try await ChildProcess.run(
+            CLITests.binary, ["thumbnail", photo, "--size", "100", "-o", dir + "/t.jpg"], environment: missing)
+        #expect(plain.status == 0, "\(plain.err.suffix(300))")
+
+        let webp = "WebP needs libwebp (Debian: libwebp7, libwebpdemux2, libwebpmux3)"
+        let refusals: [([String], String)] = [
+            (["thumbnail", photo, "--size", "100", "-o", dir + "/t.webp"], webp),
+            (
+                ["thumbnail", dir + "/in.webp", "--size", "50", "-o", dir + "/u.jpg"],
+                webp
+            ),
+            (["thumbnail", photo, "--size", "100", "-o", dir + "/t.gif"], "writing GIF needs cgif (Debian: libcgif0)"),
+            (
+                ["thumbnail", photo, "--size", "100", "-o", dir + "/t.jxl"],
+                "writing JPEG XL needs libjxl (Debian: libjxl0.7)"
+            ),
+            (
+                ["thumbnail", dir + "/in.jxl", "--size", "50", "-o", dir + "/v.jpg"],
+                "JPEG XL images need libjxl (Debian: libjxl0.7)"
+            ),
+            (
+                ["thumbnail", photo, "--size", "100", "-o", dir + "/t.avif"],
+                "writing AVIF needs libavif (Debian: libavif15)"
+            ),
+            (
+                ["thumbnail", dir + "/in.tif", "--size", "8", "-o", dir + "/w.jpg"],
+                "TIFF images need libtiff (Debian: libtiff6)"
+            ),
+            (
+                ["orient", photo, "-o", dir + "/o.jpg", "--lossless", "--trim"],
+                "lossless transforms need TurboJPEG (Debian: libturbojpeg0)"
+            ),
+        ]
+        for (args, message) in refusals {
+            let run = try await ChildProcess.run(CLITests.binary, args, environment: missing)
+            #expect(run.status != 0, "\(args): succeeded")
+            #expect(run.err.contains(message + ", which did not load: "), "\(args): \(run.err.suffix(400))")
+            #expect(run.err.contains("file too short"), "\(args): \(run.err.suffix(400))")
+        }
+
+        // `formats` lists the writers that cannot be loaded as not available, and the others by their versions.
+        let formats = try await ChildProcess.run(CLITests.binary, ["formats"], environment: missing)
+        #expect(formats.status == 0, "\(formats.err.suffix(300))")
+        for line in formats.out.split(separator: "\n") {
+            let name = line.prefix { $0 != " " }
+            if ["webp", "gif", "avif", "jxl"].contains(name) {
+                #expect(line.contains("(not available: "), "\(line)")
+            } else if ["jpeg", "png"].contains(name) {
+                #expect(!line.contains("not available"), "\(line)")
+            }
+        }
+    }
+
+    /// A baseline TIFF: one strip of 8-bit gray, uncompressed, a gradient.
+    static func grayTIFF(width: Int, height: Int) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+        // (tag, type: 3 SHORT or 4 LONG, value)
+        let entries: [(Int, Int, Int)] = [
+            (256, 3, width), (257, 3, height), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 0), (277, 3, 1),
+            (278, 3, height), (279, 4, width * height),
+        ]
+        let pixelsAt = 8 + 2 + entries.count * 12 + 4
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0] + le32(8) + le16(entries.count)
+        for (tag, type, value) in entries {
+            let v = tag == 273 ? pixelsAt : value
+            bytes += le16(tag) + le16(type) + le32(1) + (type == 3 ? le16(v) + [0, 0] : le32(v))
+        }
+        bytes += le32(0)
+        bytes += (0..<width * height).map { UInt8(truncatingIfNeeded: $0 * 255 / (width * height)) }
+        return bytes
+    }
 }

@@ -85,7 +85,7 @@ static void capture_end(void) {
 
 const char *cshrink_jxl_version(void) {
     static char version[32];
-    if (shrink_jxl_load() != 0) return "libjxl (not loaded)";
+    if (shrink_jxl_load() != 0) return "(not loaded)";
     uint32_t v = J(JxlDecoderVersion)();
     snprintf(version, sizeof version, "%u.%u.%u", v / 1000000, v / 1000 % 1000, v % 1000);
     return version;
@@ -102,7 +102,8 @@ static JxlDecoderStatus process(JxlDecoder *decoder) {
 // A decoder over `data` wanting `events`, or NULL (with `error` set).
 static JxlDecoder *start(const void *data, size_t size, int events, char *error, size_t error_size) {
     if (shrink_jxl_load() != 0) {
-        snprintf(error, error_size, "libjxl cannot be loaded: %s (Debian: libjxl0.7)", shrink_jxl_load_error());
+        snprintf(error, error_size, "JPEG XL images need libjxl (Debian: libjxl0.7), which did not load: %s",
+                 shrink_jxl_load_error());
         return NULL;
     }
     JxlDecoder *decoder = J(JxlDecoderCreate)(NULL);
@@ -243,7 +244,8 @@ int cshrink_jxl_encode(
     *out = NULL;
     *out_size = 0;
     if (shrink_jxl_load() != 0) {
-        snprintf(error, error_size, "libjxl cannot be loaded: %s (Debian: libjxl0.7)", shrink_jxl_load_error());
+        snprintf(error, error_size, "writing JPEG XL needs libjxl (Debian: libjxl0.7), which did not load: %s",
+                 shrink_jxl_load_error());
         return 0;
     }
     JxlEncoder *encoder = J(JxlEncoderCreate)(NULL);

@@ -9,6 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// Loads libjxl (soname libjxl.so.0.7) once per process (thread-safe): 0 when it is available, -1 when not; then
+/// `shrink_jxl_load_error` says why. The functions below load it themselves and fail when it is missing.
+int shrink_jxl_load(void);
+/// dlopen's or dlsym's message when `shrink_jxl_load` failed, else "".
+const char *shrink_jxl_load_error(void);
+
 /// What a JPEG XL file's headers say, read without decoding a pixel.
 typedef struct {
     /// The stored size (before the orientation is applied).

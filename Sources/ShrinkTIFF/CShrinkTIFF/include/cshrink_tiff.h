@@ -10,6 +10,12 @@
 
 typedef struct cshrink_tiff cshrink_tiff;
 
+/// Loads libtiff (soname libtiff.so.6) once per process (thread-safe): 0 when it is available, -1 when not; then
+/// `shrink_tiff_load_error` says why. The functions below load it themselves and fail when it is missing.
+int shrink_tiff_load(void);
+/// dlopen's or dlsym's message when `shrink_tiff_load` failed, else "".
+const char *shrink_tiff_load_error(void);
+
 /// libtiff's version line, or a note that it could not be loaded.
 const char *cshrink_tiff_version(void);
 

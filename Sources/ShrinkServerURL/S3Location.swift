@@ -6,6 +6,9 @@
 /// with a letter or digit), an empty key, a key of more than 1024 bytes, with a control character, or with a `.` or
 /// `..` segment (stores and the proxies in front of them disagree on whether those are resolved), and an empty or
 /// malformed version.
+///
+/// Two locations are equal when their bucket, key and version are the same bytes: S3 names objects by bytes, so a key
+/// in NFC and the same text in NFD are two objects (Swift's `String ==` would call them one).
 package struct S3Location: Sendable, Hashable, CustomStringConvertible {
     package let bucket: String
     package let key: String
@@ -42,6 +45,25 @@ package struct S3Location: Sendable, Hashable, CustomStringConvertible {
         self.versionID = versionID
     }
 
+    package static func == (a: S3Location, b: S3Location) -> Bool {
+        func same(_ x: String?, _ y: String?) -> Bool {
+            switch (x, y) {
+            case (nil, nil): true
+            case (let x?, let y?): x.utf8.elementsEqual(y.utf8)
+            default: false
+            }
+        }
+        return same(a.bucket, b.bucket) && same(a.key, b.key) && same(a.versionID, b.versionID)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        for part in [bucket, key, versionID ?? ""] {
+            hasher.combine(part.utf8.count)
+            part.utf8.forEach { hasher.combine($0) }
+        }
+        hasher.combine(versionID == nil)
+    }
+
     /// `s3://BUCKET/KEY`, with `?versionId=VERSION_ID` when there is one: the spelling that reads back as the same
     /// version whatever it holds (`?VERSION_ID` alone would lose a version that itself begins with `versionId=`).
     package var description: String { "s3://\(bucket)/\(key)" + (versionID.map { "?versionId=" + $0 } ?? "") }
@@ -59,10 +81,13 @@ package struct S3Location: Sendable, Hashable, CustomStringConvertible {
         return bytes.allSatisfy { alnum($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x5F }
     }
 
-    /// A key: 1–1024 bytes of UTF-8 with no control character and no `.` or `..` segment.
+    /// A key: 1–1024 bytes of UTF-8 with no control character and no `.` or `..` segment. Segments are split at every
+    /// `/` byte (a `/` followed by a combining mark is one Swift `Character`, but a store splits there all the same).
     package static func isKey(_ key: Substring) -> Bool {
         guard !key.isEmpty, key.utf8.count <= 1024 else { return false }
         guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
-        return !key.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
+        return !key.utf8.split(separator: 0x2F, omittingEmptySubsequences: false).contains {
+            $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8)
+        }
     }
 }

@@ -61,8 +61,8 @@ import Shrink
         }
     }
 
-    /// The `s3://` source parser on `text`: a location that parses prints as a source that parses back to itself, its
-    /// bucket follows the naming rules and its key has no dot segment.
+    /// The `s3://` source parser on `text`: a location that parses prints as a source that parses back to the same
+    /// bytes, its bucket follows the naming rules and its key has no dot segment (looked for as bytes between `/`s).
     private static func s3(_ text: String) {
         guard let location = S3Location(text) else { return }
         precondition(
@@ -70,6 +70,10 @@ import Shrink
         precondition(
             S3Location.isBucketName(Substring(location.bucket)) && S3Location.isKey(Substring(location.key)),
             "\(text) parsed as \(location)")
+        let segments = Array(("/" + location.key + "/").utf8)
+        precondition(
+            segments.firstRange(of: Array("/./".utf8)) == nil && segments.firstRange(of: Array("/../".utf8)) == nil,
+            "\(text) parsed as \(location), a key with a dot segment")
     }
 
     /// Points `local:///` sources at `root` (an existing directory) for the runs that follow.

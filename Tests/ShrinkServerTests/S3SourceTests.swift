@@ -208,10 +208,17 @@ import Testing
             #expect(S3Location(location.description) == location, "\(text) printed as \(location)")
         }
         #expect(S3Location("s3://b-1/k?versionId=versionId=v1")?.versionID == "versionId=v1")
+        // A store names objects by bytes: the same text in NFC and in NFD is two keys.
+        #expect(S3Location(bucket: "b-1", key: "caf\u{E9}") != S3Location(bucket: "b-1", key: "cafe\u{301}"))
+        #expect(
+            Set([S3Location(bucket: "b-1", key: "caf\u{E9}"), S3Location(bucket: "b-1", key: "cafe\u{301}")]).count == 2
+        )
         for bad in [
             "s3://ab/k", "s3://-ab/k", "s3://Abc/k", "s3://abc/", "s3://abc", "s3://abc/./k", "s3://abc/k/..",
             "s3://abc/k?", "s3://abc/k\u{1}", "s3://abc/k?versionId=", "http://abc/k", "s3://a b/k",
             "s3://abc/" + String(repeating: "k", count: 1025),
+            // A dot segment behind a `/` that a combining mark or a prepended character joins into one Character.
+            "s3://abc/a/../\u{301}b", "s3://abc/x\u{600}/../y", "s3://abc/x\u{600}/./y",
         ] {
             #expect(S3Location(bad) == nil, "\(bad)")
         }

@@ -39,10 +39,7 @@ final class GIFAnimationWriter: AnimationWriting {
             throw ImageError(.invalidArgument, "GIF images are 1-65535 pixels on a side, not \(size)")
         }
         // cgif is loaded on first use: before any frame is quantised.
-        guard shrink_cgif_load() == 0 else {
-            throw ImageError.libraryDidNotLoad(
-                "writing GIF needs cgif", debian: "libcgif0", reason: shrink_cgif_load_error())
-        }
+        try CGIFLibrary.load()
         self.size = size
         self.animated = animated
         self.loopCount = loopCount

@@ -44,7 +44,10 @@ public struct GIFEncoder: ImageEncoding, AnimationEncoding {
     /// `cgif` (its version is not published by the library; Shrink is built against 0.3), loading cgif; why not when
     /// it cannot be loaded.
     public var library: String {
-        shrink_cgif_load() == 0 ? "cgif" : "cgif (not available: \(String(cString: shrink_cgif_load_error())))"
+        do {
+            try CGIFLibrary.load()
+            return "cgif"
+        } catch { return "cgif (not available: \(error.reason))" }
     }
 
     /// Quantised from RGB(A): the decoder's own pixels serve.

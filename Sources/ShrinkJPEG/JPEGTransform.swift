@@ -30,11 +30,17 @@ package enum JPEGTransform {
     /// transformed exactly are dropped (the image shrinks by up to 15 pixels); without it they are an error
     /// (`.unsupportedFeature`) rather than a silently imperfect result.
     /// With `crop` (x, y, width, height in the transformed image's pixels, x and y on iMCU boundaries), the
-    /// result is also cropped losslessly.
+    /// result is also cropped losslessly. Fails with `.unsupportedFeature` when TurboJPEG (loaded on the first call)
+    /// does not load, `.outOfMemory` when it cannot allocate, `.corruptData` when it cannot read the file.
     package static func apply(
         _ operation: Operation, to bytes: ImageBytes, path: String, trim: Bool = false,
         crop: (x: Int, y: Int, width: Int, height: Int)? = nil
     ) throws(ImageError) -> [UInt8] {
+        guard shrink_turbojpeg_load() == 0 else {
+            throw ImageError.libraryDidNotLoad(
+                "\(path): lossless transforms need TurboJPEG", debian: "libturbojpeg0",
+                reason: shrink_turbojpeg_load_error())
+        }
         var out: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
@@ -46,8 +52,10 @@ package enum JPEGTransform {
         guard status == Int32(SJ_OK.rawValue), let out else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             if status == Int32(SJ_UNSUPPORTED.rawValue) {
-                // TurboJPEG could not be loaded: the file is not at fault.
                 throw ImageError(.unsupportedFeature, "\(path): \(text)")
+            }
+            if status == Int32(SJ_OUT_OF_MEMORY.rawValue) {
+                throw ImageError(.outOfMemory, "\(path): TurboJPEG could not allocate a transform", cause: text)
             }
             if text.contains("perfect") {
                 throw ImageError(

@@ -20,10 +20,7 @@ package struct JXLDecoder: ImageDecoding {
     package init(bytes: ImageBytes, path: String, limits: ImageLimits = ImageLimits()) throws(ImageError) {
         self.bytes = bytes
         self.path = path
-        guard shrink_jxl_load() == 0 else {
-            throw ImageError.libraryDidNotLoad(
-                "\(path): JPEG XL images need libjxl", debian: "libjxl0.7", reason: shrink_jxl_load_error())
-        }
+        try JXLLibrary.load(for: path)
         var header = cshrink_jxl_info()
         var message = [CChar](repeating: 0, count: 256)
         guard cshrink_jxl_read_info(bytes.bytes.baseAddress, bytes.count, &header, &message, message.count) == 1

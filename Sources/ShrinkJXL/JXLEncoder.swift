@@ -44,8 +44,10 @@ public struct JXLEncoder: ImageEncoding {
 
     /// `libjxl` and its version, loading libjxl; why not when it cannot be loaded.
     public var library: String {
-        shrink_jxl_load() == 0
-            ? JXLDecoder.library : "libjxl (not available: \(String(cString: shrink_jxl_load_error())))"
+        do {
+            try JXLLibrary.load(for: "writing JPEG XL")
+            return JXLDecoder.library
+        } catch { return "libjxl (not available: \(error.reason))" }
     }
 
     /// libjxl takes interleaved samples: the decoder's own pixels, never YUV planes.
@@ -68,10 +70,7 @@ public struct JXLEncoder: ImageEncoding {
         guard (1...9).contains(options.effort) else {
             throw ImageError(.invalidArgument, "JPEG XL effort must be 1-9, not \(options.effort)")
         }
-        guard shrink_jxl_load() == 0 else {
-            throw ImageError.libraryDidNotLoad(
-                "writing JPEG XL needs libjxl", debian: "libjxl0.7", reason: shrink_jxl_load_error())
-        }
+        try JXLLibrary.load(for: "writing JPEG XL")
         let pixels = Self.encodable(image)
         let icc = options.keepICCProfile ? metadata.iccProfile ?? [] : []
         var out: UnsafeMutablePointer<UInt8>?

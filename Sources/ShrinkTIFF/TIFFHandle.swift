@@ -10,6 +10,8 @@ final class TIFFHandle {
     let path: String
 
     /// Opens the TIFF in `bytes` at its first directory; libtiff allocates no single block above `maxAllocation`.
+    /// Fails with `.unsupportedFeature` when libtiff (loaded on first use) does not load, `.corruptData` when it
+    /// cannot read the file.
     init(bytes: ImageBytes, path: String, maxAllocation: Int) throws(ImageError) {
         self.bytes = bytes
         self.path = path

@@ -644,8 +644,7 @@ int sj_transform(const unsigned char *jpeg, unsigned long size, int op, int perf
     *out = NULL;
     *out_len = 0;
     if (shrink_turbojpeg_load() != 0) {
-        snprintf(message, message_len, "lossless transforms need TurboJPEG (Debian: libturbojpeg0), which did not load: %s",
-                 shrink_turbojpeg_load_error());
+        snprintf(message, message_len, "TurboJPEG did not load: %s", shrink_turbojpeg_load_error());
         return SJ_UNSUPPORTED;
     }
     tjhandle h = TJ(tjInitTransform)();

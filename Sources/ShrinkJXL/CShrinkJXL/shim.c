@@ -102,8 +102,7 @@ static JxlDecoderStatus process(JxlDecoder *decoder) {
 // A decoder over `data` wanting `events`, or NULL (with `error` set).
 static JxlDecoder *start(const void *data, size_t size, int events, char *error, size_t error_size) {
     if (shrink_jxl_load() != 0) {
-        snprintf(error, error_size, "JPEG XL images need libjxl (Debian: libjxl0.7), which did not load: %s",
-                 shrink_jxl_load_error());
+        snprintf(error, error_size, "libjxl did not load: %s", shrink_jxl_load_error());
         return NULL;
     }
     JxlDecoder *decoder = J(JxlDecoderCreate)(NULL);
@@ -244,8 +243,7 @@ int cshrink_jxl_encode(
     *out = NULL;
     *out_size = 0;
     if (shrink_jxl_load() != 0) {
-        snprintf(error, error_size, "writing JPEG XL needs libjxl (Debian: libjxl0.7), which did not load: %s",
-                 shrink_jxl_load_error());
+        snprintf(error, error_size, "libjxl did not load: %s", shrink_jxl_load_error());
         return 0;
     }
     JxlEncoder *encoder = J(JxlEncoderCreate)(NULL);

@@ -75,8 +75,7 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *fmt
 
 cshrink_tiff *cshrink_tiff_open(const void *data, size_t size, size_t max_alloc, char *error, size_t error_size) {
     if (shrink_tiff_load() != 0) {
-        snprintf(error, error_size, "TIFF images need libtiff (Debian: libtiff6), which did not load: %s",
-                 shrink_tiff_load_error());
+        snprintf(error, error_size, "libtiff did not load: %s", shrink_tiff_load_error());
         return NULL;
     }
     cshrink_tiff *t = calloc(1, sizeof *t);

@@ -125,6 +125,12 @@ int sj_encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsi
                      const unsigned char *icc, unsigned int icc_len, const unsigned char *exif, unsigned int exif_len,
                      unsigned char **out, unsigned long *out_len, char *message, size_t message_len);
 
+/// Loads TurboJPEG (soname libturbojpeg.so.0) once per process (thread-safe): 0 when it is available, -1 when not;
+/// then `shrink_turbojpeg_load_error` says why. `sj_transform` loads it itself and fails when it is missing.
+int shrink_turbojpeg_load(void);
+/// dlopen's or dlsym's message when `shrink_turbojpeg_load` failed, else "".
+const char *shrink_turbojpeg_load_error(void);
+
 /// Transforms a JPEG losslessly with TurboJPEG (no re-quantisation): op is a TJXOP_* value (1 hflip, 2 vflip,
 /// 3 transpose, 4 transverse, 5 rot90, 6 rot180, 7 rot270); perfect makes partial edge blocks an error, trim
 /// drops them. All markers (EXIF, ICC) are copied. *out is malloc'd by TurboJPEG: free with sj_tj_free.

@@ -350,7 +350,7 @@ package final class ImageService: Sendable {
     /// prefix, or an object in an allowed bucket (its validator known, or asked for with a HEAD).
     private func loader(for url: ProcessingURL) async throws(RequestError) -> (any DataLoading, String) {
         var source = url.source
-        if let base = configuration.baseURL, !source.hasPrefix(base) { source = base + source }
+        if let base = configuration.baseURL, !source.utf8.starts(with: base.utf8) { source = base + source }
         if source.hasPrefix("local://") {
             guard let local else { throw RequestError(403, "local:// sources are off (no local root configured)") }
             let path = try local.resolve(source)

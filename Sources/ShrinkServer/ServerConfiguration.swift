@@ -448,7 +448,7 @@ package struct ServerConfiguration: Sendable {
         while rest.hasSuffix("/") { rest = rest.dropLast() }
         let bucket = rest.prefix { $0 != "/" }
         let prefix = rest.dropFirst(bucket.count).drop { $0 == "/" }
-        guard S3Location.isBucketName(bucket), prefix.isEmpty || S3Location.isKey(prefix), !prefix.contains("?")
+        guard S3Location.isBucketName(bucket), prefix.isEmpty || S3Location.isKey(prefix), !prefix.utf8.contains(0x3F)
         else {
             throw ConfigurationError("\(name) must be s3://BUCKET[/PREFIX] with a bucket name S3 allows, not \(text)")
         }

@@ -15,28 +15,33 @@ package struct S3Location: Sendable, Hashable, CustomStringConvertible {
     /// The object version, nil for the current one.
     package let versionID: String?
 
-    /// `text` taken apart, or nil when it is not an `s3://` source this reads unambiguously.
+    /// `text` taken apart, or nil when it is not an `s3://` source this reads unambiguously. It is split at the first
+    /// `?` byte and the first `/` byte after the scheme, as a store splits it (not at Swift `Character`s, which join a
+    /// `/` or `?` to a combining mark after it or a prepended character before it).
     package init?(_ text: String) {
-        guard text.utf8.count <= 4096, text.lowercased().hasPrefix("s3://") else { return nil }
-        var rest = Substring(text.dropFirst(5))
-        var version: Substring?
-        if let q = rest.firstIndex(of: "?") {
-            version = rest[rest.index(after: q)...]
+        let bytes = Array(text.utf8)
+        guard bytes.count <= 4096, bytes.count > 5, String(decoding: bytes[..<5], as: UTF8.self).lowercased() == "s3://"
+        else { return nil }
+        var rest = bytes[5...]
+        var version: ArraySlice<UInt8>?
+        if let q = rest.firstIndex(of: 0x3F) {
+            version = rest[(q + 1)...]
             rest = rest[..<q]
         }
-        guard let slash = rest.firstIndex(of: "/") else { return nil }
-        let bucket = rest[..<slash], key = rest[rest.index(after: slash)...]
-        guard Self.isBucketName(bucket), Self.isKey(key) else { return nil }
+        guard let slash = rest.firstIndex(of: 0x2F) else { return nil }
+        let bucket = String(decoding: rest[..<slash], as: UTF8.self)
+        let key = String(decoding: rest[(slash + 1)...], as: UTF8.self)
+        guard Self.isBucketName(Substring(bucket)), Self.isKey(Substring(key)) else { return nil }
         if var v = version {
-            if v.hasPrefix("versionId=") { v = v.dropFirst("versionId=".count) }
-            guard !v.isEmpty, v.utf8.count <= 1024, v.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x23 })
+            if v.starts(with: "versionId=".utf8) { v = v.dropFirst("versionId=".utf8.count) }
+            guard !v.isEmpty, v.count <= 1024, v.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x23 })
             else { return nil }
-            versionID = String(v)
+            versionID = String(decoding: v, as: UTF8.self)
         } else {
             versionID = nil
         }
-        self.bucket = String(bucket)
-        self.key = String(key)
+        self.bucket = bucket
+        self.key = key
     }
 
     package init(bucket: String, key: String, versionID: String? = nil) {

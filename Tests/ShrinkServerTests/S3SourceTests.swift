@@ -208,6 +208,9 @@ import Testing
             #expect(S3Location(location.description) == location, "\(text) printed as \(location)")
         }
         #expect(S3Location("s3://b-1/k?versionId=versionId=v1")?.versionID == "versionId=v1")
+        // Split at the `?` and `/` bytes, even where a Swift Character joins them to their neighbours.
+        #expect(S3Location("s3://b-1/k\u{600}?versionId=v2")?.versionID == "v2")
+        #expect(S3Location("s3://b-1/\u{301}k")?.key == "\u{301}k")
         // A store names objects by bytes: the same text in NFC and in NFD is two keys.
         #expect(S3Location(bucket: "b-1", key: "caf\u{E9}") != S3Location(bucket: "b-1", key: "cafe\u{301}"))
         #expect(

@@ -4,6 +4,9 @@ import ShrinkCore
 /// spelled one way (never a type's printed description, which changes with module names and Swift versions),
 /// behind a format version. Keys are persisted by the disk cache and hashed into ETags, so a change to what
 /// a field means must bump ``version``.
+///
+/// Keys are equal when their fields are the same bytes: Swift's `String ==` takes text in NFC and in NFD as one, where
+/// two object keys or paths spelled so name two sources. Comparing and hashing cost one pass over the bytes.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The key format's version, the first field of every key.
     public static let version = 3
@@ -31,6 +34,17 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     private init(fields: [String]) { self.fields = fields }
+
+    public static func == (a: CacheKey, b: CacheKey) -> Bool {
+        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for var field in fields {
+            hasher.combine(field.utf8.count)
+            field.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
 
     /// The same key with only the fields named `names` (in their order, behind the version).
     package func keeping(_ names: Set<String>) -> CacheKey {

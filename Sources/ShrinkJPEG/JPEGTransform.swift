@@ -54,8 +54,11 @@ package enum JPEGTransform {
             if status == Int32(SJ_UNSUPPORTED.rawValue) {
                 throw ImageError(.unsupportedFeature, "\(path): \(text)")
             }
-            if status == Int32(SJ_OUT_OF_MEMORY.rawValue) {
-                throw ImageError(.outOfMemory, "\(path): TurboJPEG could not allocate a transform", cause: text)
+            // tjInitTransform failing, or libjpeg's or TurboJPEG's own allocation failures inside the transform.
+            if status == Int32(SJ_OUT_OF_MEMORY.rawValue) || text.contains("Insufficient memory")
+                || text.contains("Memory allocation failure")
+            {
+                throw ImageError(.outOfMemory, "\(path): TurboJPEG ran out of memory transforming it", cause: text)
             }
             if text.contains("perfect") {
                 throw ImageError(

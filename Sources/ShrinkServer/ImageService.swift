@@ -55,6 +55,8 @@ package final class ImageService: Sendable {
         // Colour management stops a process that cannot load Little CMS (it is loaded on first use): refuse to start
         // rather than stop at the first tagged image.
         do { try LCMSLibrary.load() } catch { throw ConfigurationError(error.reason) }
+        // The same for libcrypto, without which no cache key, ETag or signature can be made.
+        do { try CryptoLibrary.load() } catch { throw ConfigurationError(error.reason) }
         if configuration.negotiation.webp {
             // The same for WebP, whose library is loaded on first use too.
             do { _ = try WebPEncoder.library() } catch {

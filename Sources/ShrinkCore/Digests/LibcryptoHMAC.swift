@@ -15,10 +15,7 @@ enum LibcryptoHMAC {
                 }
             }
         }
-        precondition(Int(length) == expected, "libcrypto's HMAC failed: \(LibcryptoHMAC.loadError)")
+        guard Int(length) == expected else { CryptoLibrary.failed("HMAC") }
         return mac
     }
-
-    /// Why libcrypto could not be loaded ("" when it was).
-    static var loadError: String { String(cString: cshrink_crypto_load_error()) }
 }

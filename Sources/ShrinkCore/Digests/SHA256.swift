@@ -13,7 +13,7 @@ package enum SHA256 {
     package static func hash(_ raw: UnsafeRawBufferPointer) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         let ok = digest.withUnsafeMutableBufferPointer { cshrink_sha256(raw.baseAddress, raw.count, $0.baseAddress) }
-        precondition(ok == 1, "libcrypto's SHA-256 failed: \(LibcryptoHMAC.loadError)")
+        guard ok == 1 else { CryptoLibrary.failed("SHA-256") }
         return digest
     }
 

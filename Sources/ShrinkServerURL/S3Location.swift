@@ -1,3 +1,5 @@
+import ShrinkCore
+
 /// An `s3://BUCKET/KEY` source taken apart, with an object version as imgproxy's docs write it
 /// (`s3://BUCKET/KEY?VERSION_ID`; `?versionId=VERSION_ID` is read the same). The URL is the decoded source (a plain
 /// source's percent-escapes already undone), so the key is the object's name as stored.
@@ -62,10 +64,7 @@ package struct S3Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     package func hash(into hasher: inout Hasher) {
-        for part in [bucket, key, versionID ?? ""] {
-            hasher.combine(part.utf8.count)
-            part.utf8.forEach { hasher.combine($0) }
-        }
+        for part in [bucket, key, versionID ?? ""] { hasher.combine(utf8: part) }
         hasher.combine(versionID == nil)
     }
 

@@ -177,21 +177,12 @@ import ShrinkTestSupport
 
     /// A baseline TIFF: one strip of 8-bit gray, uncompressed, a gradient.
     static func grayTIFF(width: Int, height: Int) -> [UInt8] {
-        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
-        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
-        // (tag, type: 3 SHORT or 4 LONG, value)
-        let entries: [(Int, Int, Int)] = [
-            (256, 3, width), (257, 3, height), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 0), (277, 3, 1),
-            (278, 3, height), (279, 4, width * height),
-        ]
-        let pixelsAt = 8 + 2 + entries.count * 12 + 4
-        var bytes: [UInt8] = [0x49, 0x49, 42, 0] + le32(8) + le16(entries.count)
-        for (tag, type, value) in entries {
-            let v = tag == 273 ? pixelsAt : value
-            bytes += le16(tag) + le16(type) + le32(1) + (type == 3 ? le16(v) + [0, 0] : le32(v))
-        }
-        bytes += le32(0)
-        bytes += (0..<width * height).map { UInt8(truncatingIfNeeded: $0 * 255 / (width * height)) }
-        return bytes
+        var tiff = TestRAW()
+        let pixels = tiff.data((0..<width * height).map { UInt8(truncatingIfNeeded: $0 * 255 / (width * height)) })
+        let ifd0 = tiff.ifd([
+            (256, .short(width)), (257, .short(height)), (258, .short(8)), (259, .short(1)), (262, .short(1)),
+            (273, .long(pixels)), (277, .short(1)), (278, .short(height)), (279, .long(width * height)),
+        ])
+        return tiff.finish(ifd0: ifd0)
     }
 }

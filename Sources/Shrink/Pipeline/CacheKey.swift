@@ -40,10 +40,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        for var field in fields {
-            hasher.combine(field.utf8.count)
-            field.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
+        for field in fields { hasher.combine(utf8: field) }
     }
 
     /// The same key with only the fields named `names` (in their order, behind the version).
